@@ -1,0 +1,37 @@
+#pragma once
+/// \file
+/// The `attractor` command table. Each subcommand lives in its own `cli_<name>.cc` and is listed
+/// in `cli_commands()`; main.cc only dispatches.
+
+#include <span>
+#include <string_view>
+#include <vector>
+
+namespace attractor {
+
+/// Exit codes fixed by DESIGN.md.
+enum ExitCode : int {
+  kExitSuccess = 0,      ///< pipeline succeeded / command succeeded
+  kExitFail = 1,         ///< pipeline ended in FAIL
+  kExitUsage = 2,        ///< bad usage, parse or validation error
+  kExitRuntime = 3,      ///< runtime or environment error
+  kExitInterrupted = 130 ///< interrupted, checkpoint intact
+};
+
+/// One subcommand: `run` receives argv with argv[0] = "attractor <name>".
+struct CliCommand {
+  std::string_view name;
+  std::string_view summary;
+  int (*run)(int argc, char** argv);
+};
+
+/// All subcommands in the order `attractor help` lists them.
+const std::vector<CliCommand>& cli_commands();
+
+/// Entry point used by main(): dispatches argv[1], handles help and --version.
+int run_cli(int argc, char** argv);
+
+int run_validate_command(int argc, char** argv);
+int run_render_command(int argc, char** argv);
+
+}  // namespace attractor

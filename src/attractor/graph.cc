@@ -1,0 +1,150 @@
+#include "attractor/graph.h"
+
+#include <algorithm>
+#include <cctype>
+
+namespace attractor {
+
+const Value* AttributeBag::find(std::string_view key) const {
+  auto it = attrs.find(key);
+  return it == attrs.end() ? nullptr : &it->second;
+}
+
+std::string AttributeBag::get(std::string_view key, std::string_view fallback) const {
+  const Value* v = find(key);
+  return v ? v->text : std::string(fallback);
+}
+
+std::optional<std::int64_t> AttributeBag::get_integer(std::string_view key) const {
+  const Value* v = find(key);
+  return v ? parse_integer(v->text) : std::nullopt;
+}
+
+std::optional<bool> AttributeBag::get_boolean(std::string_view key) const {
+  const Value* v = find(key);
+  return v ? parse_boolean(v->text) : std::nullopt;
+}
+
+std::optional<double> AttributeBag::get_float(std::string_view key) const {
+  const Value* v = find(key);
+  return v ? parse_float(v->text) : std::nullopt;
+}
+
+std::optional<std::int64_t> AttributeBag::get_duration_ms(std::string_view key) const {
+  const Value* v = find(key);
+  return v ? parse_duration_ms(v->text) : std::nullopt;
+}
+
+void AttributeBag::set(std::string key, std::string text, ValueKind kind, SourceLocation loc) {
+  attrs.insert_or_assign(std::move(key), Value(kind, std::move(text), loc));
+}
+
+std::vector<std::string> NodeData::classes() const {
+  std::vector<std::string> out;
+  std::string all = get("class");
+  std::size_t start = 0;
+  while (start <= all.size()) {
+    std::size_t comma = all.find(',', start);
+    if (comma == std::string::npos) comma = all.size();
+    std::string item = all.substr(start, comma - start);
+    auto not_space = [](unsigned char c) { return !std::isspace(c); };
+    item.erase(item.begin(), std::find_if(item.begin(), item.end(), not_space));
+    item.erase(std::find_if(item.rbegin(), item.rend(), not_space).base(), item.end());
+    if (!item.empty()) out.push_back(std::move(item));
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::int64_t GraphData::default_max_retries() const {
+  if (auto v = get_integer("default_max_retries")) return *v;
+  if (auto v = get_integer("default_max_retry")) return *v;
+  return 0;
+}
+
+Vertex Graph::add_node(const std::string& id, SourceLocation location) {
+  auto it = index_.find(id);
+  if (it != index_.end()) return it->second;
+  Vertex v = boost::add_vertex(g_);
+  g_[v].id = id;
+  g_[v].location = location;
+  index_.emplace(id, v);
+  return v;
+}
+
+Edge Graph::add_edge(Vertex from, Vertex to, AttributeBag attrs, SourceLocation location) {
+  Edge e = boost::add_edge(from, to, g_).first;
+  EdgeData& data = g_[e];
+  data.attrs = std::move(attrs.attrs);
+  data.from = g_[from].id;
+  data.to = g_[to].id;
+  data.order = edges_.size();
+  data.location = location;
+  edges_.push_back(e);
+  return e;
+}
+
+Edge Graph::add_edge(const std::string& from, const std::string& to, AttributeBag attrs) {
+  Vertex f = add_node(from);
+  Vertex t = add_node(to);
+  return add_edge(f, t, std::move(attrs));
+}
+
+std::optional<Vertex> Graph::find(std::string_view id) const {
+  auto it = index_.find(std::string(id));
+  if (it == index_.end()) return std::nullopt;
+  return it->second;
+}
+
+const NodeData* Graph::node(std::string_view id) const {
+  auto v = find(id);
+  return v ? &g_[*v] : nullptr;
+}
+
+NodeData* Graph::node(std::string_view id) {
+  auto v = find(id);
+  return v ? &g_[*v] : nullptr;
+}
+
+std::vector<Vertex> Graph::nodes() const {
+  std::vector<Vertex> out;
+  out.reserve(boost::num_vertices(g_));
+  for (auto [it, end] = boost::vertices(g_); it != end; ++it) out.push_back(*it);
+  return out;
+}
+
+std::vector<Edge> Graph::out_edges(Vertex v) const {
+  std::vector<Edge> out;
+  for (auto [it, end] = boost::out_edges(v, g_); it != end; ++it) out.push_back(*it);
+  std::sort(out.begin(), out.end(), [&](const Edge& a, const Edge& b) { return g_[a].order < g_[b].order; });
+  return out;
+}
+
+std::vector<Edge> Graph::in_edges(Vertex v) const {
+  std::vector<Edge> out;
+  for (auto [it, end] = boost::in_edges(v, g_); it != end; ++it) out.push_back(*it);
+  std::sort(out.begin(), out.end(), [&](const Edge& a, const Edge& b) { return g_[a].order < g_[b].order; });
+  return out;
+}
+
+std::string_view handler_type_for_shape(std::string_view shape) {
+  if (shape == "Mdiamond") return "start";
+  if (shape == "Msquare") return "exit";
+  if (shape == "box") return "codergen";
+  if (shape == "hexagon") return "wait.human";
+  if (shape == "diamond") return "conditional";
+  if (shape == "component") return "parallel";
+  if (shape == "tripleoctagon") return "parallel.fan_in";
+  if (shape == "parallelogram") return "tool";
+  if (shape == "house") return "stack.manager_loop";
+  return "";
+}
+
+std::string resolve_handler_type(const NodeData& node) {
+  std::string type = node.type();
+  if (!type.empty()) return type;
+  std::string_view mapped = handler_type_for_shape(node.shape());
+  return mapped.empty() ? "codergen" : std::string(mapped);
+}
+
+}  // namespace attractor
