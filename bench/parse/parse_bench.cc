@@ -1,0 +1,127 @@
+// Parse + transform + validate throughput on generated pipelines of 1k, 10k and 100k nodes, next to
+// Graphviz's own parser (`gc`, which parses the file and counts nodes and edges) on the same files,
+// in the same run. Reports in-process numbers and whole-process wall time and peak memory.
+//
+// usage: parse_bench [--sizes 1000,10000,100000] [--repeat N] [--dir DIR]
+
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <spawn.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "attractor/pipeline_loader.h"
+#include "graph_generator.h"
+
+extern char** environ;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+struct ProcessRun {
+  double seconds = 0;
+  long peak_kb = 0;
+  int exit_code = -1;
+};
+
+ProcessRun run_process(std::vector<std::string> args) {
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0);
+  posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0);
+  pid_t pid;
+  auto start = Clock::now();
+  ProcessRun run;
+  if (posix_spawnp(&pid, argv[0], &actions, nullptr, argv.data(), environ) != 0) {
+    posix_spawn_file_actions_destroy(&actions);
+    return run;
+  }
+  posix_spawn_file_actions_destroy(&actions);
+  int status = 0;
+  rusage usage{};
+  wait4(pid, &status, 0, &usage);
+  run.seconds = std::chrono::duration<double>(Clock::now() - start).count();
+  run.peak_kb = usage.ru_maxrss;
+  run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  return run;
+}
+
+ProcessRun best_of(int repeat, const std::vector<std::string>& args) {
+  ProcessRun best;
+  best.seconds = 1e30;
+  for (int i = 0; i < repeat; ++i) {
+    ProcessRun r = run_process(args);
+    if (r.seconds < best.seconds) best = r;
+  }
+  return best;
+}
+
+std::vector<std::size_t> parse_sizes(const std::string& text) {
+  std::vector<std::size_t> out;
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t comma = text.find(',', start);
+    if (comma == std::string::npos) comma = text.size();
+    out.push_back(std::stoul(text.substr(start, comma - start)));
+    start = comma + 1;
+  }
+  return out;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  std::vector<std::size_t> sizes = {1000, 10000, 100000};
+  int repeat = 5;
+  std::string dir = "/tmp/attractor-bench-parse";
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string flag = argv[i];
+    if (flag == "--sizes") sizes = parse_sizes(argv[i + 1]);
+    else if (flag == "--repeat") repeat = std::max(1, std::atoi(argv[i + 1]));
+    else if (flag == "--dir") dir = argv[i + 1];
+  }
+  std::filesystem::create_directories(dir);
+
+  std::printf("%-8s %9s %8s | %10s %9s %11s | %11s %9s | %11s %9s | %8s\n", "nodes", "bytes", "edges",
+              "in-proc ms", "MB/s", "nodes/s", "attractor ms", "peak MB", "gc ms", "peak MB", "gc/attr");
+  for (std::size_t n : sizes) {
+    std::string text = attractor::bench::generate_pipeline(n);
+    std::string path = dir + "/pipeline_" + std::to_string(n) + ".dot";
+    std::ofstream(path, std::ios::binary) << text;
+
+    double best = 1e30;
+    std::size_t edges = 0;
+    for (int i = 0; i < repeat; ++i) {
+      auto start = Clock::now();
+      attractor::LoadedPipeline loaded = attractor::load_pipeline_text(path, text);
+      double s = std::chrono::duration<double>(Clock::now() - start).count();
+      if (!loaded.ok()) {
+        std::fprintf(stderr, "generated pipeline %s does not validate\n", path.c_str());
+        return 1;
+      }
+      edges = loaded.graph->edge_count();
+      best = std::min(best, s);
+    }
+    ProcessRun ours = best_of(repeat, {ATTRACTOR_BINARY, "validate", path});
+    ProcessRun gc = best_of(repeat, {"gc", path});
+    if (ours.exit_code != 0) std::fprintf(stderr, "attractor validate exited %d\n", ours.exit_code);
+    if (gc.exit_code != 0) std::fprintf(stderr, "gc exited %d (is graphviz installed?)\n", gc.exit_code);
+    double mb = static_cast<double>(text.size()) / 1e6;
+    std::printf("%-8zu %9zu %8zu | %10.2f %9.1f %11.0f | %11.2f %9.1f | %11.2f %9.1f | %8.2f\n", n, text.size(), edges,
+                best * 1e3, mb / best, static_cast<double>(n) / best, ours.seconds * 1e3, ours.peak_kb / 1024.0,
+                gc.seconds * 1e3, gc.peak_kb / 1024.0, gc.seconds / ours.seconds);
+  }
+  return 0;
+}
