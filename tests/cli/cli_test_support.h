@@ -1,0 +1,22 @@
+#pragma once
+/// \file
+/// Runs the built `attractor` binary for end-to-end tests and captures its output.
+
+#include <string>
+#include <vector>
+
+namespace attractor::testing {
+
+struct CommandResult {
+  int exit_code = -1;
+  std::string out;  ///< stdout
+  std::string err;  ///< stderr
+};
+
+/// Runs ATTRACTOR_BINARY_PATH with `args` (cwd = repo root), stdin from `input`.
+CommandResult run_attractor(const std::vector<std::string>& args, const std::string& input = "");
+
+/// A fresh, empty temporary directory unique to the calling test.
+std::string make_temp_dir();
+
+}  // namespace attractor::testing
