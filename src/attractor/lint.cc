@@ -1,0 +1,111 @@
+#include "attractor/lint.h"
+
+#include <algorithm>
+#include <mutex>
+#include <tuple>
+
+#include "attractor/lint_rules.h"
+
+namespace attractor {
+namespace lint_detail {
+namespace {
+
+class FunctionRule : public LintRule {
+ public:
+  FunctionRule(std::string name, RuleBody body) : name_(std::move(name)), body_(std::move(body)) {}
+  std::string name() const override { return name_; }
+  void apply(const Graph& graph, std::vector<Diagnostic>& out) const override { body_(graph, out); }
+
+ private:
+  std::string name_;
+  RuleBody body_;
+};
+
+}  // namespace
+
+LintRulePtr make_rule(std::string name, RuleBody body) {
+  return std::make_shared<FunctionRule>(std::move(name), std::move(body));
+}
+
+SourceLocation value_location(const Value* value, SourceLocation fallback) {
+  return value != nullptr && value->location.known() ? value->location : fallback;
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += separator;
+    out += items[i];
+  }
+  return out;
+}
+
+}  // namespace lint_detail
+
+namespace {
+
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::vector<LintRulePtr>& registry() {
+  static std::vector<LintRulePtr> rules;
+  return rules;
+}
+
+const std::vector<LintRulePtr>& builtin_rules() {
+  using namespace lint_detail;
+  static const std::vector<LintRulePtr> rules = {
+      start_node_rule(),          terminal_node_rule(),       reachability_rule(),
+      edge_target_exists_rule(),  start_no_incoming_rule(),   exit_no_outgoing_rule(),
+      condition_syntax_rule(),    stylesheet_syntax_rule(),   type_known_rule(),
+      fidelity_valid_rule(),      retry_target_exists_rule(), goal_gate_has_retry_rule(),
+      prompt_on_llm_nodes_rule(), outgoing_route_targets_rule(), from_settings_exists_rule(),
+      attribute_type_rule(),      attribute_spelling_rule()};
+  return rules;
+}
+
+}  // namespace
+
+void register_lint_rule(LintRulePtr rule) {
+  std::lock_guard lock(registry_mutex());
+  registry().push_back(std::move(rule));
+}
+
+void clear_registered_lint_rules() {
+  std::lock_guard lock(registry_mutex());
+  registry().clear();
+}
+
+std::vector<Diagnostic> validate(const Graph& graph, const std::vector<LintRulePtr>& extra_rules) {
+  std::vector<LintRulePtr> rules = builtin_rules();
+  {
+    std::lock_guard lock(registry_mutex());
+    rules.insert(rules.end(), registry().begin(), registry().end());
+  }
+  rules.insert(rules.end(), extra_rules.begin(), extra_rules.end());
+  std::vector<Diagnostic> out;
+  for (const LintRulePtr& rule : rules) rule->apply(graph, out);
+  std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    auto key = [](const Diagnostic& d) {
+      return std::make_tuple(!d.location.known(), d.location.line, d.location.column, std::string_view(d.rule));
+    };
+    return key(a) < key(b);
+  });
+  return out;
+}
+
+std::vector<Diagnostic> validate_or_raise(const Graph& graph, const std::vector<LintRulePtr>& extra_rules) {
+  std::vector<Diagnostic> diagnostics = validate(graph, extra_rules);
+  if (has_errors(diagnostics)) throw ValidationError(diagnostics);
+  return diagnostics;
+}
+
+std::vector<std::string> builtin_lint_rule_names() {
+  std::vector<std::string> names;
+  for (const LintRulePtr& rule : builtin_rules()) names.push_back(rule->name());
+  return names;
+}
+
+}  // namespace attractor

@@ -1,0 +1,278 @@
+#include "attractor/handler_types.h"
+#include "attractor/lint_rules.h"
+#include "attractor/node_roles.h"
+#include "parser/condition.h"
+#include "parser/stylesheet.h"
+
+namespace attractor::lint_detail {
+namespace {
+
+Diagnostic diagnostic(std::string rule, Severity severity, std::string message, std::string node_id,
+                      std::string fix, SourceLocation location) {
+  Diagnostic d;
+  d.rule = std::move(rule);
+  d.severity = severity;
+  d.message = std::move(message);
+  d.node_id = std::move(node_id);
+  d.fix = std::move(fix);
+  d.location = location;
+  return d;
+}
+
+SourceLocation inner_location(const Graph& graph, const Value& value, std::size_t offset) {
+  return graph.source() ? locate_in_value(*graph.source(), value, offset) : value.location;
+}
+
+std::vector<std::string> node_ids(const Graph& graph) {
+  std::vector<std::string> ids;
+  for (Vertex v : graph.nodes()) ids.push_back(graph.node(v).id);
+  return ids;
+}
+
+const std::vector<std::string>& fidelity_modes() {
+  static const std::vector<std::string> modes = {"full", "truncate", "compact",
+                                                 "summary:low", "summary:medium", "summary:high"};
+  return modes;
+}
+
+std::string suggestion_or(const std::string& guess, std::string otherwise) {
+  return guess.empty() ? otherwise : "did you mean '" + guess + "'?";
+}
+
+enum class Expect { kNonNegativeInteger, kInteger, kBoolean, kDuration };
+
+struct TypedAttribute {
+  const char* name;
+  Expect expect;
+};
+
+constexpr TypedAttribute kNodeTypes[] = {
+    {"max_retries", Expect::kNonNegativeInteger}, {"goal_gate", Expect::kBoolean},
+    {"auto_status", Expect::kBoolean},            {"allow_partial", Expect::kBoolean},
+    {"timeout", Expect::kDuration},               {"max_parallel", Expect::kNonNegativeInteger},
+    {"top_k", Expect::kInteger},                  {"rrf_k", Expect::kInteger},
+    {"max_chars", Expect::kInteger},              {"budget_tokens", Expect::kInteger},
+    {"manager.max_cycles", Expect::kNonNegativeInteger}, {"manager.poll_interval", Expect::kDuration},
+};
+constexpr TypedAttribute kEdgeTypes[] = {{"weight", Expect::kInteger}, {"loop_restart", Expect::kBoolean}};
+constexpr TypedAttribute kGraphTypes[] = {{"default_max_retries", Expect::kNonNegativeInteger},
+                                          {"default_max_retry", Expect::kNonNegativeInteger},
+                                          {"max_context_tokens", Expect::kInteger}};
+
+/// "" when `text` has the expected type, else the message tail and the fix.
+std::pair<std::string, std::string> type_problem(Expect expect, const std::string& name, const std::string& text) {
+  switch (expect) {
+    case Expect::kNonNegativeInteger: {
+      auto v = parse_integer(text);
+      if (v && *v >= 0) return {};
+      return {name + " must be a non-negative integer, got '" + text + "'", "use a whole number such as 2"};
+    }
+    case Expect::kInteger:
+      if (parse_integer(text)) return {};
+      return {name + " must be an integer, got '" + text + "'", "use a whole number such as 2"};
+    case Expect::kBoolean:
+      if (parse_boolean(text)) return {};
+      return {name + " must be true or false, got '" + text + "'", "use true or false"};
+    case Expect::kDuration:
+      if (parse_duration_ms(text)) return {};
+      return {name + " must be a duration such as 250ms, 900s, 15m, 2h or 1d, got '" + text + "'",
+              "write a whole number followed by ms, s, m, h or d"};
+  }
+  return {};
+}
+
+template <std::size_t N>
+void check_types(const AttributeBag& bag, const TypedAttribute (&table)[N], const std::string& subject,
+                 const std::string& node_id, const std::optional<std::pair<std::string, std::string>>& edge,
+                 SourceLocation fallback, std::vector<Diagnostic>& out) {
+  for (const TypedAttribute& typed : table) {
+    const Value* value = bag.find(typed.name);
+    if (value == nullptr) continue;
+    auto [problem, fix] = type_problem(typed.expect, typed.name, value->text);
+    if (problem.empty()) continue;
+    Diagnostic d = diagnostic("attribute_type", Severity::kError, subject + ": " + problem, node_id, fix,
+                              value_location(value, fallback));
+    d.edge = edge;
+    out.push_back(std::move(d));
+  }
+}
+
+}  // namespace
+
+LintRulePtr condition_syntax_rule() {
+  return make_rule("condition_syntax", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    for (Edge e : graph.edges()) {
+      const EdgeData& edge = graph.edge(e);
+      const Value* value = edge.find("condition");
+      if (value == nullptr) continue;
+      ConditionParseResult parsed = parse_condition(value->text);
+      if (parsed.ok()) continue;
+      const ConditionError& error = *parsed.error;
+      SourceLocation location = inner_location(graph, *value, error.offset);
+      bool disjunction = error.message.rfind("'||'", 0) == 0;
+      Diagnostic d = diagnostic(
+          "condition_syntax", Severity::kError,
+          "invalid condition on edge " + edge.from + " -> " + edge.to + ": " + error.message, "",
+          disjunction ? "add one edge per alternative, each with its own condition"
+                      : "write clauses key=value or key!=value joined by '&&', e.g. outcome=success && "
+                        "context.ready=true",
+          location.known() ? location : edge.location);
+      d.edge = std::make_pair(edge.from, edge.to);
+      out.push_back(std::move(d));
+    }
+  });
+}
+
+LintRulePtr stylesheet_syntax_rule() {
+  return make_rule("stylesheet_syntax", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    const Value* value = graph.data().find("model_stylesheet");
+    if (value == nullptr) return;
+    StylesheetParseResult parsed = parse_stylesheet(value->text);
+    if (parsed.ok()) return;
+    out.push_back(diagnostic("stylesheet_syntax", Severity::kError, "invalid model_stylesheet: " + parsed.error->message,
+                             "", "rules look like: .code { llm_model: claude-opus-4-6; reasoning_effort: high; }",
+                             inner_location(graph, *value, parsed.error->offset)));
+  });
+}
+
+LintRulePtr type_known_rule() {
+  return make_rule("type_known", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    for (Vertex v : graph.nodes()) {
+      const NodeData& node = graph.node(v);
+      const Value* value = node.find("type");
+      if (value == nullptr || value->text.empty() || is_known_handler_type(value->text)) continue;
+      std::vector<std::string> known = known_handler_types();
+      out.push_back(diagnostic("type_known", Severity::kWarning,
+                               "node '" + node.id + "' has unknown type '" + value->text + "'", node.id,
+                               suggestion_or(closest_match(value->text, known, 2), "known types: " + join(known)),
+                               value_location(value, node.location)));
+    }
+  });
+}
+
+LintRulePtr fidelity_valid_rule() {
+  return make_rule("fidelity_valid", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    const std::string expected = "; expected full, truncate, compact, summary:low, summary:medium or summary:high";
+    auto check = [&](const Value* value, const std::string& subject, std::string node_id,
+                     std::optional<std::pair<std::string, std::string>> edge, SourceLocation fallback) {
+      if (value == nullptr || value->text.empty()) return;
+      for (const std::string& mode : fidelity_modes()) {
+        if (mode == value->text) return;
+      }
+      Diagnostic d = diagnostic("fidelity_valid", Severity::kWarning, subject + " '" + value->text + "'" + expected,
+                                std::move(node_id),
+                                suggestion_or(closest_match(value->text, fidelity_modes(), 2),
+                                              "use one of: " + join(fidelity_modes())),
+                                value_location(value, fallback));
+      d.edge = std::move(edge);
+      out.push_back(std::move(d));
+    };
+    check(graph.data().find("default_fidelity"), "graph has invalid default_fidelity", "", std::nullopt, {});
+    for (Vertex v : graph.nodes()) {
+      const NodeData& node = graph.node(v);
+      check(node.find("fidelity"), "node '" + node.id + "' has invalid fidelity", node.id, std::nullopt, node.location);
+    }
+    for (Edge e : graph.edges()) {
+      const EdgeData& edge = graph.edge(e);
+      check(edge.find("fidelity"), "edge " + edge.from + " -> " + edge.to + " has invalid fidelity", "",
+            std::make_pair(edge.from, edge.to), edge.location);
+    }
+  });
+}
+
+LintRulePtr retry_target_exists_rule() {
+  return make_rule("retry_target_exists", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    std::vector<std::string> ids;
+    auto check = [&](const AttributeBag& bag, const char* attribute, const std::string& subject,
+                     const std::string& node_id, SourceLocation fallback) {
+      const Value* value = bag.find(attribute);
+      if (value == nullptr || value->text.empty() || graph.find(value->text)) return;
+      if (ids.empty()) ids = node_ids(graph);
+      out.push_back(diagnostic("retry_target_exists", Severity::kWarning,
+                               subject + " " + attribute + " '" + value->text + "', which is not a node", node_id,
+                               suggestion_or(closest_match(value->text, ids, 2),
+                                             std::string("set ") + attribute + " to the id of an existing node"),
+                               value_location(value, fallback)));
+    };
+    for (const char* attribute : {"retry_target", "fallback_retry_target"}) {
+      check(graph.data(), attribute, "graph has", "", {});
+    }
+    for (Vertex v : graph.nodes()) {
+      const NodeData& node = graph.node(v);
+      for (const char* attribute : {"retry_target", "fallback_retry_target"}) {
+        check(node, attribute, "node '" + node.id + "' has", node.id, node.location);
+      }
+    }
+  });
+}
+
+LintRulePtr goal_gate_has_retry_rule() {
+  return make_rule("goal_gate_has_retry", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    const GraphData& data = graph.data();
+    if (!data.retry_target().empty() || !data.fallback_retry_target().empty()) return;
+    for (Vertex v : graph.nodes()) {
+      const NodeData& node = graph.node(v);
+      if (!node.goal_gate() || !node.retry_target().empty() || !node.fallback_retry_target().empty()) continue;
+      out.push_back(diagnostic("goal_gate_has_retry", Severity::kWarning,
+                               "goal gate node '" + node.id + "' has no retry_target or fallback_retry_target",
+                               node.id, "add retry_target=<node to re-run> to '" + node.id + "'",
+                               value_location(node.find("goal_gate"), node.location)));
+    }
+  });
+}
+
+LintRulePtr prompt_on_llm_nodes_rule() {
+  return make_rule("prompt_on_llm_nodes", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    std::vector<char> role(graph.node_count(), 0);
+    for (Vertex v : find_start_nodes(graph)) role[v] = 1;
+    for (Vertex v : find_terminal_nodes(graph)) role[v] = 1;
+    for (Vertex v : graph.nodes()) {
+      const NodeData& node = graph.node(v);
+      if (role[v] || resolve_handler_type(node) != "codergen") continue;
+      if (!node.get("prompt").empty() || !node.get("label").empty()) continue;
+      out.push_back(diagnostic("prompt_on_llm_nodes", Severity::kWarning,
+                               "LLM node '" + node.id + "' has no prompt or label", node.id,
+                               "add prompt=\"...\" to '" + node.id + "'", node.location));
+    }
+  });
+}
+
+LintRulePtr from_settings_exists_rule() {
+  return make_rule("from_settings_exists", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    static constexpr std::string_view kSuffix = "_from_settings";
+    for (Vertex v : graph.nodes()) {
+      const NodeData& node = graph.node(v);
+      for (const auto& [name, value] : node.attrs) {
+        if (name.size() <= kSuffix.size() || name.compare(name.size() - kSuffix.size(), kSuffix.size(), kSuffix) != 0) {
+          continue;
+        }
+        if (!value.text.empty() && graph.data().has(value.text)) continue;
+        std::string message = value.text.empty()
+                                  ? "node '" + node.id + "' has an empty " + name + "; it must name a graph attribute"
+                                  : "node '" + node.id + "' has " + name + "='" + value.text +
+                                        "', but the graph has no attribute '" + value.text + "'";
+        out.push_back(diagnostic("from_settings_exists", Severity::kError, message, node.id,
+                                 "add " + (value.text.empty() ? std::string("the setting") : value.text) +
+                                     "=... to the graph [...] block",
+                                 value_location(&value, node.location)));
+      }
+    }
+  });
+}
+
+LintRulePtr attribute_type_rule() {
+  return make_rule("attribute_type", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    check_types(graph.data(), kGraphTypes, "graph", "", std::nullopt, {}, out);
+    for (Vertex v : graph.nodes()) {
+      const NodeData& node = graph.node(v);
+      check_types(node, kNodeTypes, "node '" + node.id + "'", node.id, std::nullopt, node.location, out);
+    }
+    for (Edge e : graph.edges()) {
+      const EdgeData& edge = graph.edge(e);
+      check_types(edge, kEdgeTypes, "edge " + edge.from + " -> " + edge.to, "", std::make_pair(edge.from, edge.to),
+                  edge.location, out);
+    }
+  });
+}
+
+}  // namespace attractor::lint_detail

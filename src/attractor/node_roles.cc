@@ -1,0 +1,23 @@
+#include "attractor/node_roles.h"
+
+namespace attractor {
+namespace {
+
+std::vector<Vertex> find_role(const Graph& graph, std::string_view shape, std::string_view id_a,
+                              std::string_view id_b) {
+  std::vector<Vertex> by_shape, by_id;
+  for (Vertex v : graph.nodes()) {
+    const NodeData& node = graph.node(v);
+    if (node.shape() == shape) by_shape.push_back(v);
+    if (node.id == id_a || node.id == id_b) by_id.push_back(v);
+  }
+  return by_shape.empty() ? by_id : by_shape;
+}
+
+}  // namespace
+
+std::vector<Vertex> find_start_nodes(const Graph& graph) { return find_role(graph, "Mdiamond", "start", "Start"); }
+
+std::vector<Vertex> find_terminal_nodes(const Graph& graph) { return find_role(graph, "Msquare", "exit", "end"); }
+
+}  // namespace attractor
