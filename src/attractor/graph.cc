@@ -62,22 +62,51 @@ std::int64_t GraphData::default_max_retries() const {
   return 0;
 }
 
+Graph::Graph(const Graph& other)
+    : g_(std::make_unique<BoostGraph>(*other.g_)), index_(other.index_), source_(other.source_) {
+  edges_.reserve(other.edges_.size());
+  for (auto [it, end] = boost::edges(*g_); it != end; ++it) edges_.push_back(*it);
+  std::sort(edges_.begin(), edges_.end(),
+            [&](const Edge& a, const Edge& b) { return (*g_)[a].order < (*g_)[b].order; });
+}
+
+Graph::Graph(Graph&& other) noexcept
+    : g_(std::move(other.g_)), index_(std::move(other.index_)), edges_(std::move(other.edges_)),
+      source_(std::move(other.source_)) {
+  other.g_ = std::make_unique<BoostGraph>();  // a moved-from Graph is empty, not broken
+}
+
+Graph& Graph::operator=(const Graph& other) {
+  if (this != &other) *this = Graph(other);
+  return *this;
+}
+
+Graph& Graph::operator=(Graph&& other) noexcept {
+  if (this == &other) return *this;
+  g_ = std::move(other.g_);
+  index_ = std::move(other.index_);
+  edges_ = std::move(other.edges_);
+  source_ = std::move(other.source_);
+  other.g_ = std::make_unique<BoostGraph>();
+  return *this;
+}
+
 Vertex Graph::add_node(const std::string& id, SourceLocation location) {
   auto it = index_.find(id);
   if (it != index_.end()) return it->second;
-  Vertex v = boost::add_vertex(g_);
-  g_[v].id = id;
-  g_[v].location = location;
+  Vertex v = boost::add_vertex(*g_);
+  (*g_)[v].id = id;
+  (*g_)[v].location = location;
   index_.emplace(id, v);
   return v;
 }
 
 Edge Graph::add_edge(Vertex from, Vertex to, AttributeBag attrs, SourceLocation location) {
-  Edge e = boost::add_edge(from, to, g_).first;
-  EdgeData& data = g_[e];
+  Edge e = boost::add_edge(from, to, *g_).first;
+  EdgeData& data = (*g_)[e];
   data.attrs = std::move(attrs.attrs);
-  data.from = g_[from].id;
-  data.to = g_[to].id;
+  data.from = (*g_)[from].id;
+  data.to = (*g_)[to].id;
   data.order = edges_.size();
   data.location = location;
   edges_.push_back(e);
@@ -98,32 +127,32 @@ std::optional<Vertex> Graph::find(std::string_view id) const {
 
 const NodeData* Graph::node(std::string_view id) const {
   auto v = find(id);
-  return v ? &g_[*v] : nullptr;
+  return v ? &(*g_)[*v] : nullptr;
 }
 
 NodeData* Graph::node(std::string_view id) {
   auto v = find(id);
-  return v ? &g_[*v] : nullptr;
+  return v ? &(*g_)[*v] : nullptr;
 }
 
 std::vector<Vertex> Graph::nodes() const {
   std::vector<Vertex> out;
-  out.reserve(boost::num_vertices(g_));
-  for (auto [it, end] = boost::vertices(g_); it != end; ++it) out.push_back(*it);
+  out.reserve(boost::num_vertices(*g_));
+  for (auto [it, end] = boost::vertices(*g_); it != end; ++it) out.push_back(*it);
   return out;
 }
 
 std::vector<Edge> Graph::out_edges(Vertex v) const {
   std::vector<Edge> out;
-  for (auto [it, end] = boost::out_edges(v, g_); it != end; ++it) out.push_back(*it);
-  std::sort(out.begin(), out.end(), [&](const Edge& a, const Edge& b) { return g_[a].order < g_[b].order; });
+  for (auto [it, end] = boost::out_edges(v, *g_); it != end; ++it) out.push_back(*it);
+  std::sort(out.begin(), out.end(), [&](const Edge& a, const Edge& b) { return (*g_)[a].order < (*g_)[b].order; });
   return out;
 }
 
 std::vector<Edge> Graph::in_edges(Vertex v) const {
   std::vector<Edge> out;
-  for (auto [it, end] = boost::in_edges(v, g_); it != end; ++it) out.push_back(*it);
-  std::sort(out.begin(), out.end(), [&](const Edge& a, const Edge& b) { return g_[a].order < g_[b].order; });
+  for (auto [it, end] = boost::in_edges(v, *g_); it != end; ++it) out.push_back(*it);
+  std::sort(out.begin(), out.end(), [&](const Edge& a, const Edge& b) { return (*g_)[a].order < (*g_)[b].order; });
   return out;
 }
 

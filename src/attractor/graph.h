@@ -5,6 +5,7 @@
 /// Unknown attributes are kept verbatim so rendering and custom handlers can read them.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -96,22 +97,30 @@ using Vertex = boost::graph_traits<BoostGraph>::vertex_descriptor;
 using Edge = boost::graph_traits<BoostGraph>::edge_descriptor;
 
 /// The pipeline graph. Vertices keep insertion order; edges are also listed in declaration order.
+/// The Boost graph lives on the heap: moving a Graph is O(1) and keeps edge descriptors valid;
+/// copying rebuilds the edge list for the copy (Boost's adjacency_list has no move constructor,
+/// and a copied adjacency_list invalidates the original's edge descriptors).
 class Graph {
  public:
-  Graph() = default;
+  Graph() : g_(std::make_unique<BoostGraph>()) {}
+  Graph(const Graph& other);
+  Graph(Graph&& other) noexcept;
+  Graph& operator=(const Graph& other);
+  Graph& operator=(Graph&& other) noexcept;
+  ~Graph() = default;
 
-  BoostGraph& boost() { return g_; }
-  const BoostGraph& boost() const { return g_; }
+  BoostGraph& boost() { return *g_; }
+  const BoostGraph& boost() const { return *g_; }
 
-  GraphData& data() { return g_[boost::graph_bundle]; }
-  const GraphData& data() const { return g_[boost::graph_bundle]; }
+  GraphData& data() { return (*g_)[boost::graph_bundle]; }
+  const GraphData& data() const { return (*g_)[boost::graph_bundle]; }
   const std::string& name() const { return data().name; }
 
   /// The file the graph came from (may be null for graphs built in code).
   const SourceFilePtr& source() const { return source_; }
   void set_source(SourceFilePtr source) { source_ = std::move(source); }
 
-  std::size_t node_count() const { return boost::num_vertices(g_); }
+  std::size_t node_count() const { return boost::num_vertices(*g_); }
   std::size_t edge_count() const { return edges_.size(); }
 
   /// Adds a node, or returns the existing one with that id.
@@ -122,13 +131,13 @@ class Graph {
   Edge add_edge(const std::string& from, const std::string& to, AttributeBag attrs = {});
 
   std::optional<Vertex> find(std::string_view id) const;
-  NodeData& node(Vertex v) { return g_[v]; }
-  const NodeData& node(Vertex v) const { return g_[v]; }
+  NodeData& node(Vertex v) { return (*g_)[v]; }
+  const NodeData& node(Vertex v) const { return (*g_)[v]; }
   /// Node by id; nullptr when absent.
   const NodeData* node(std::string_view id) const;
   NodeData* node(std::string_view id);
-  EdgeData& edge(Edge e) { return g_[e]; }
-  const EdgeData& edge(Edge e) const { return g_[e]; }
+  EdgeData& edge(Edge e) { return (*g_)[e]; }
+  const EdgeData& edge(Edge e) const { return (*g_)[e]; }
 
   /// All vertices in insertion order.
   std::vector<Vertex> nodes() const;
@@ -139,7 +148,7 @@ class Graph {
   std::vector<Edge> in_edges(Vertex v) const;
 
  private:
-  BoostGraph g_;
+  std::unique_ptr<BoostGraph> g_;
   std::unordered_map<std::string, Vertex> index_;
   std::vector<Edge> edges_;
   SourceFilePtr source_;
