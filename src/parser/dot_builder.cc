@@ -1,0 +1,337 @@
+#include "parser/dot_builder.h"
+
+#include <algorithm>
+#include <cstring>
+#include <unordered_map>
+
+#include "parser/dot_lexemes.h"
+
+namespace attractor::dot {
+namespace {
+
+using ast::Token;
+using ast::TokenForm;
+
+/// Offset -> line/column for offsets visited mostly in increasing order: counts newlines from
+/// the previous answer instead of searching, so locating every token costs O(file size).
+class Locator {
+ public:
+  explicit Locator(const SourceFile& file) : file_(file), text_(file.text().data()), size_(file.text().size()) {}
+
+  SourceLocation at(const char* p) {
+    auto offset = static_cast<std::size_t>(p - text_);
+    if (offset < offset_ || offset > size_) return file_.locate(offset);
+    const char* q = text_ + offset_;
+    const char* stop = text_ + offset;
+    while (q < stop) {
+      const void* nl = std::memchr(q, '\n', static_cast<std::size_t>(stop - q));
+      if (nl == nullptr) break;
+      q = static_cast<const char*>(nl) + 1;
+      ++line_;
+      line_start_ = static_cast<std::size_t>(q - text_);
+    }
+    offset_ = offset;
+    SourceLocation loc;
+    loc.line = line_;
+    loc.column = static_cast<int>(offset - line_start_ + 1);
+    loc.offset = offset;
+    return loc;
+  }
+
+ private:
+  const SourceFile& file_;
+  const char* text_;
+  std::size_t size_;
+  std::size_t offset_ = 0;
+  std::size_t line_start_ = 0;
+  int line_ = 1;
+};
+
+void append_token_text(const Token& t, const char* text_begin, std::string& out) {
+  if (t.form == TokenForm::kPlain) {
+    out.append(t.first, t.last);
+  } else if (t.form == TokenForm::kQuoted) {
+    append_unescaped(t.first, t.last, out);
+  } else {
+    const char* p = t.first;
+    while (p < t.last) {
+      bool escaped = false;
+      const char* q = scan_quoted(p, t.last, escaped);
+      append_unescaped(p, q, out);
+      p = skip_space(q, text_begin, t.last);
+      if (p < t.last && *p == '+') p = skip_space(p + 1, text_begin, t.last);
+    }
+  }
+}
+
+Value make_value(const Token& t, const char* text_begin, SourceLocation loc) {
+  Value v;
+  v.location = loc;
+  if (t.form == TokenForm::kPlain) {
+    v.text.assign(t.first, t.last);
+    if (!classify_unquoted(v.text, v.kind)) v.kind = ValueKind::kBare;
+  } else {
+    v.kind = ValueKind::kString;
+    append_token_text(t, text_begin, v.text);
+  }
+  return v;
+}
+
+std::string quoted_for_message(const std::string& text) {
+  std::string shown = text.size() > 40 ? text.substr(0, 37) + "..." : text;
+  return "\"" + shown + "\"";
+}
+
+class Builder {
+ public:
+  Builder(const SourceFilePtr& source, std::vector<Diagnostic>& diagnostics)
+      : source_(source), text_(source->text().data()), locator_(*source), diagnostics_(diagnostics) {}
+
+  Graph build(const ast::DotGraph& tree) {
+    if (tree.name) graph_.data().name = std::string(tree.name->inner());
+    Scope top;
+    for (const auto& stmt : tree.body) statement(stmt, top, true);
+    finish_classes();
+    graph_.set_source(source_);
+    return std::move(graph_);
+  }
+
+ private:
+  struct Scope {
+    Attributes node_defaults;
+    Attributes edge_defaults;
+    std::vector<std::string> classes;
+  };
+
+  struct NodeInfo {
+    std::vector<const ast::AttrList*> statements;  ///< node statements seen so far
+    std::vector<std::string> derived;              ///< classes from enclosing subgraph labels
+  };
+
+  SourceLocation loc(const char* p) { return locator_.at(p); }
+
+  Value value(const Token& t) { return make_value(t, text_, loc(t.first)); }
+
+  static std::string key_text(const Token& key) { return std::string(key.inner()); }
+
+  /// Applies an attribute list onto `attrs`, warning about keys repeated within the list.
+  void apply(const ast::AttrList& list, Attributes& attrs) {
+    for (std::size_t i = 0; i < list.size(); ++i) {
+      std::string_view key = list[i].key.inner();
+      for (std::size_t j = 0; j < i; ++j) {
+        if (list[j].key.inner() == key) {
+          Diagnostic d;
+          d.rule = "duplicate_attribute";
+          d.severity = Severity::kWarning;
+          d.message = "attribute '" + std::string(key) + "' is set twice in one attribute list; the last value wins";
+          d.fix = "remove one of the two '" + std::string(key) + "' entries";
+          d.location = loc(list[i].key.first);
+          diagnostics_.push_back(std::move(d));
+          break;
+        }
+      }
+      attrs.insert_or_assign(key_text(list[i].key), value(list[i].value));
+    }
+  }
+
+  void statement(const ast::Statement& stmt, Scope& scope, bool top) {
+    struct Visitor {
+      Builder& b;
+      Scope& scope;
+      bool top;
+      void operator()(const ast::AttrStmt& s) const { b.attr_stmt(s, scope, top); }
+      void operator()(const ast::Assignment& s) const { b.assignment(s, top); }
+      void operator()(const ast::NodeOrEdgeStmt& s) const { b.node_or_edge(s, scope); }
+      void operator()(const boost::spirit::x3::forward_ast<ast::Subgraph>& s) const { b.subgraph(s.get(), scope); }
+    };
+    boost::apply_visitor(Visitor{*this, scope, top}, stmt);
+  }
+
+  void attr_stmt(const ast::AttrStmt& s, Scope& scope, bool top) {
+    switch (s.target) {
+      case ast::DefaultsTarget::kNode: apply(s.attrs, scope.node_defaults); break;
+      case ast::DefaultsTarget::kEdge: apply(s.attrs, scope.edge_defaults); break;
+      case ast::DefaultsTarget::kGraph: {
+        if (top) {
+          apply(s.attrs, graph_.data().attrs);
+        } else {
+          Attributes ignored;
+          apply(s.attrs, ignored);
+        }
+        break;
+      }
+    }
+  }
+
+  void assignment(const ast::Assignment& s, bool top) {
+    if (top) graph_.data().attrs.insert_or_assign(key_text(s.key), value(s.value));
+  }
+
+  /// The subgraph's label, if its body sets one (the last one wins).
+  std::string subgraph_label(const ast::Subgraph& sub) {
+    const Token* label = nullptr;
+    for (const auto& stmt : sub.body) {
+      if (const auto* a = boost::get<ast::Assignment>(&stmt)) {
+        if (a->key.inner() == "label") label = &a->value;
+      } else if (const auto* s = boost::get<ast::AttrStmt>(&stmt)) {
+        if (s->target != ast::DefaultsTarget::kGraph) continue;
+        for (const auto& attr : s->attrs) {
+          if (attr.key.inner() == "label") label = &attr.value;
+        }
+      }
+    }
+    if (label == nullptr) return {};
+    std::string text;
+    append_token_text(*label, text_, text);
+    return text;
+  }
+
+  void subgraph(const ast::Subgraph& sub, const Scope& parent) {
+    Scope scope = parent;
+    std::string cls = derive_class(subgraph_label(sub));
+    if (!cls.empty() && std::find(scope.classes.begin(), scope.classes.end(), cls) == scope.classes.end()) {
+      scope.classes.push_back(std::move(cls));
+    }
+    for (const auto& stmt : sub.body) statement(stmt, scope, false);
+  }
+
+  void add_classes(Vertex v, const Scope& scope) {
+    auto& derived = info_[v].derived;
+    for (const auto& c : scope.classes) {
+      if (std::find(derived.begin(), derived.end(), c) == derived.end()) derived.push_back(c);
+    }
+  }
+
+  /// The vertex for an id token, creating it with the scope's node defaults when new.
+  Vertex ensure_node(const Token& t, const Scope& scope, bool& created) {
+    std::string_view id = t.inner();
+    auto it = ids_.find(id);
+    if (it != ids_.end()) {
+      created = false;
+      return it->second;
+    }
+    created = true;
+    Vertex v = graph_.add_node(std::string(id), loc(t.first));
+    graph_.node(v).attrs = scope.node_defaults;
+    if (info_.size() <= v) info_.resize(v + 1);
+    add_classes(v, scope);
+    ids_.emplace(id, v);
+    return v;
+  }
+
+  void node_statement(const ast::NodeOrEdgeStmt& s, const Scope& scope) {
+    bool created = false;
+    Vertex v = ensure_node(s.head, scope, created);
+    NodeInfo& info = info_[v];
+    if (!created) {
+      add_classes(v, scope);
+      check_redefinitions(graph_.node(v).id, s.attrs, info);
+    }
+    apply(s.attrs, graph_.node(v).attrs);
+    if (!s.attrs.empty()) info.statements.push_back(&s.attrs);
+  }
+
+  void check_redefinitions(const std::string& id, const ast::AttrList& attrs, const NodeInfo& info) {
+    if (info.statements.empty()) return;
+    for (std::size_t i = 0; i < attrs.size(); ++i) {
+      std::string_view key = attrs[i].key.inner();
+      bool later_in_list = false;
+      for (std::size_t j = i + 1; j < attrs.size(); ++j) later_in_list |= attrs[j].key.inner() == key;
+      if (later_in_list) continue;
+      const ast::Attribute* previous = nullptr;
+      for (auto it = info.statements.rbegin(); it != info.statements.rend() && previous == nullptr; ++it) {
+        for (auto a = (*it)->rbegin(); a != (*it)->rend(); ++a) {
+          if (a->key.inner() == key) {
+            previous = &*a;
+            break;
+          }
+        }
+      }
+      if (previous == nullptr) continue;
+      std::string was, now;
+      append_token_text(previous->value, text_, was);
+      append_token_text(attrs[i].value, text_, now);
+      if (was == now) continue;
+      Diagnostic d;
+      d.rule = "duplicate_node";
+      d.severity = Severity::kWarning;
+      d.message = "node '" + id + "' redefines attribute '" + std::string(key) + "' (was " + quoted_for_message(was) +
+                  ", now " + quoted_for_message(now) + ")";
+      d.node_id = id;
+      d.fix = "set '" + std::string(key) + "' once, in one node statement";
+      d.location = loc(attrs[i].key.first);
+      diagnostics_.push_back(std::move(d));
+    }
+  }
+
+  void node_or_edge(const ast::NodeOrEdgeStmt& s, Scope& scope) {
+    if (s.targets.empty()) {
+      node_statement(s, scope);
+      return;
+    }
+    bool created = false;
+    std::vector<std::pair<Vertex, SourceLocation>> chain;
+    chain.reserve(s.targets.size() + 1);
+    chain.emplace_back(ensure_node(s.head, scope, created), loc(s.head.first));
+    for (const auto& t : s.targets) chain.emplace_back(ensure_node(t, scope, created), loc(t.first));
+    Attributes attrs = scope.edge_defaults;
+    apply(s.attrs, attrs);
+    for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
+      AttributeBag bag;
+      if (i + 2 < chain.size()) bag.attrs = attrs;
+      else bag.attrs = std::move(attrs);
+      graph_.add_edge(chain[i].first, chain[i + 1].first, std::move(bag), chain[i].second);
+    }
+  }
+
+  void finish_classes() {
+    for (std::size_t v = 0; v < info_.size(); ++v) {
+      const auto& derived = info_[v].derived;
+      if (derived.empty()) continue;
+      NodeData& node = graph_.node(static_cast<Vertex>(v));
+      std::vector<std::string> classes = node.classes();
+      for (const auto& c : derived) {
+        if (std::find(classes.begin(), classes.end(), c) == classes.end()) classes.push_back(c);
+      }
+      std::string joined;
+      for (const auto& c : classes) {
+        if (!joined.empty()) joined += ',';
+        joined += c;
+      }
+      const Value* old = node.find("class");
+      SourceLocation where = old ? old->location : SourceLocation{};
+      node.set("class", std::move(joined), ValueKind::kString, where);
+    }
+  }
+
+  SourceFilePtr source_;
+  const char* text_;
+  Locator locator_;
+  std::vector<Diagnostic>& diagnostics_;
+  Graph graph_;
+  std::unordered_map<std::string_view, Vertex> ids_;
+  std::vector<NodeInfo> info_;
+};
+
+}  // namespace
+
+std::string derive_class(std::string_view label) {
+  std::string out;
+  out.reserve(label.size());
+  for (char c : label) {
+    if (c >= 'A' && c <= 'Z') out += static_cast<char>(c - 'A' + 'a');
+    else if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-') out += c;
+    else if (c == ' ') out += '-';
+  }
+  return out;
+}
+
+Value token_value(const ast::Token& token, const SourceFile& file) {
+  return make_value(token, file.text().data(), file.locate(static_cast<std::size_t>(token.first - file.text().data())));
+}
+
+Graph build_graph(const ast::DotGraph& tree, const SourceFilePtr& source, std::vector<Diagnostic>& diagnostics) {
+  return Builder(source, diagnostics).build(tree);
+}
+
+}  // namespace attractor::dot
