@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <mutex>
+#include <optional>
 #include <tuple>
 
 #include "attractor/lint_rules.h"
+#include "attractor/node_roles.h"
 
 namespace attractor {
 namespace lint_detail {
@@ -21,7 +23,43 @@ class FunctionRule : public LintRule {
   RuleBody body_;
 };
 
+/// Node roles of the graph being validated; lives for the duration of one `validate` call.
+struct RoleCache {
+  const Graph* graph = nullptr;
+  std::optional<std::vector<Vertex>> starts;
+  std::optional<std::vector<Vertex>> terminals;
+};
+thread_local RoleCache* active_roles = nullptr;
+
 }  // namespace
+
+std::vector<Vertex> start_nodes_of(const Graph& graph) {
+  if (active_roles == nullptr || active_roles->graph != &graph) return find_start_nodes(graph);
+  if (!active_roles->starts) active_roles->starts = find_start_nodes(graph);
+  return *active_roles->starts;
+}
+
+std::vector<Vertex> terminal_nodes_of(const Graph& graph) {
+  if (active_roles == nullptr || active_roles->graph != &graph) return find_terminal_nodes(graph);
+  if (!active_roles->terminals) active_roles->terminals = find_terminal_nodes(graph);
+  return *active_roles->terminals;
+}
+
+/// Makes start_nodes_of / terminal_nodes_of memoize for one graph while in scope.
+class RoleScope {
+ public:
+  explicit RoleScope(const Graph& graph) : previous_(active_roles) {
+    cache_.graph = &graph;
+    active_roles = &cache_;
+  }
+  ~RoleScope() { active_roles = previous_; }
+  RoleScope(const RoleScope&) = delete;
+  RoleScope& operator=(const RoleScope&) = delete;
+
+ private:
+  RoleCache cache_;
+  RoleCache* previous_;
+};
 
 LintRulePtr make_rule(std::string name, RuleBody body) {
   return std::make_shared<FunctionRule>(std::move(name), std::move(body));
@@ -86,7 +124,10 @@ std::vector<Diagnostic> validate(const Graph& graph, const std::vector<LintRuleP
   }
   rules.insert(rules.end(), extra_rules.begin(), extra_rules.end());
   std::vector<Diagnostic> out;
-  for (const LintRulePtr& rule : rules) rule->apply(graph, out);
+  {
+    lint_detail::RoleScope roles(graph);
+    for (const LintRulePtr& rule : rules) rule->apply(graph, out);
+  }
   std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
     auto key = [](const Diagnostic& d) {
       return std::make_tuple(!d.location.known(), d.location.line, d.location.column, std::string_view(d.rule));

@@ -42,6 +42,10 @@ LintRulePtr attribute_type_rule();
 /// attribute_spelling (lint_spelling.cc).
 LintRulePtr attribute_spelling_rule();
 
+/// find_start_nodes / find_terminal_nodes, computed once per `validate` call (several rules need them).
+std::vector<Vertex> start_nodes_of(const Graph& graph);
+std::vector<Vertex> terminal_nodes_of(const Graph& graph);
+
 /// Optimal string alignment distance (insertions, deletions, substitutions, adjacent transpositions).
 std::size_t edit_distance(std::string_view a, std::string_view b);
 

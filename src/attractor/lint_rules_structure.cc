@@ -46,19 +46,19 @@ void check_count(const Graph& graph, const std::vector<Vertex>& found, const cha
 
 LintRulePtr start_node_rule() {
   return make_rule("start_node", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    check_count(graph, find_start_nodes(graph), "start_node", "start", "Mdiamond", out);
+    check_count(graph, start_nodes_of(graph), "start_node", "start", "Mdiamond", out);
   });
 }
 
 LintRulePtr terminal_node_rule() {
   return make_rule("terminal_node", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    check_count(graph, find_terminal_nodes(graph), "terminal_node", "exit", "Msquare", out);
+    check_count(graph, terminal_nodes_of(graph), "terminal_node", "exit", "Msquare", out);
   });
 }
 
 LintRulePtr reachability_rule() {
   return make_rule("reachability", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    std::vector<Vertex> starts = find_start_nodes(graph);
+    std::vector<Vertex> starts = start_nodes_of(graph);
     if (starts.size() != 1) return;
     const BoostGraph& g = graph.boost();
     std::vector<char> seen(graph.node_count(), 0);
@@ -89,8 +89,10 @@ LintRulePtr reachability_rule() {
 
 LintRulePtr edge_target_exists_rule() {
   return make_rule("edge_target_exists", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    const BoostGraph& g = graph.boost();
     for (Edge e : graph.edges()) {
       const EdgeData& edge = graph.edge(e);
+      if (g[boost::source(e, g)].id == edge.from && g[boost::target(e, g)].id == edge.to) continue;
       for (const std::string* end : {&edge.from, &edge.to}) {
         if (graph.find(*end)) continue;
         Diagnostic d = diagnostic("edge_target_exists",
@@ -106,7 +108,7 @@ LintRulePtr edge_target_exists_rule() {
 
 LintRulePtr start_no_incoming_rule() {
   return make_rule("start_no_incoming", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    for (Vertex v : find_start_nodes(graph)) {
+    for (Vertex v : start_nodes_of(graph)) {
       const NodeData& start = graph.node(v);
       for (Edge e : graph.in_edges(v)) {
         const EdgeData& edge = graph.edge(e);
@@ -125,7 +127,7 @@ LintRulePtr start_no_incoming_rule() {
 
 LintRulePtr exit_no_outgoing_rule() {
   return make_rule("exit_no_outgoing", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    for (Vertex v : find_terminal_nodes(graph)) {
+    for (Vertex v : terminal_nodes_of(graph)) {
       const NodeData& exit = graph.node(v);
       for (Edge e : graph.out_edges(v)) {
         const EdgeData& edge = graph.edge(e);

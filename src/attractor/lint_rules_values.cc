@@ -1,3 +1,5 @@
+#include <unordered_set>
+
 #include "attractor/handler_types.h"
 #include "attractor/lint_rules.h"
 #include "attractor/node_roles.h"
@@ -35,6 +37,20 @@ const std::vector<std::string>& fidelity_modes() {
   return modes;
 }
 
+bool has_text(const AttributeBag& bag, std::string_view key) {
+  const Value* value = bag.find(key);
+  return value != nullptr && !value->text.empty();
+}
+
+/// Same answer as `resolve_handler_type(node) == "codergen"`, without building strings.
+bool is_codergen(const NodeData& node) {
+  const Value* type = node.find("type");
+  if (type != nullptr && !type->text.empty()) return type->text == "codergen";
+  const Value* shape = node.find("shape");
+  std::string_view mapped = handler_type_for_shape(shape != nullptr ? std::string_view(shape->text) : "box");
+  return mapped.empty() || mapped == "codergen";
+}
+
 std::string suggestion_or(const std::string& guess, std::string otherwise) {
   return guess.empty() ? otherwise : "did you mean '" + guess + "'?";
 }
@@ -42,7 +58,7 @@ std::string suggestion_or(const std::string& guess, std::string otherwise) {
 enum class Expect { kNonNegativeInteger, kInteger, kBoolean, kDuration };
 
 struct TypedAttribute {
-  const char* name;
+  std::string_view name;
   Expect expect;
 };
 
@@ -60,39 +76,47 @@ constexpr TypedAttribute kGraphTypes[] = {{"default_max_retries", Expect::kNonNe
                                           {"max_context_tokens", Expect::kInteger}};
 
 /// "" when `text` has the expected type, else the message tail and the fix.
-std::pair<std::string, std::string> type_problem(Expect expect, const std::string& name, const std::string& text) {
+std::pair<std::string, std::string> type_problem(Expect expect, std::string_view name, const std::string& text) {
   switch (expect) {
     case Expect::kNonNegativeInteger: {
       auto v = parse_integer(text);
       if (v && *v >= 0) return {};
-      return {name + " must be a non-negative integer, got '" + text + "'", "use a whole number such as 2"};
+      return {std::string(name) + " must be a non-negative integer, got '" + text + "'", "use a whole number such as 2"};
     }
     case Expect::kInteger:
       if (parse_integer(text)) return {};
-      return {name + " must be an integer, got '" + text + "'", "use a whole number such as 2"};
+      return {std::string(name) + " must be an integer, got '" + text + "'", "use a whole number such as 2"};
     case Expect::kBoolean:
       if (parse_boolean(text)) return {};
-      return {name + " must be true or false, got '" + text + "'", "use true or false"};
+      return {std::string(name) + " must be true or false, got '" + text + "'", "use true or false"};
     case Expect::kDuration:
       if (parse_duration_ms(text)) return {};
-      return {name + " must be a duration such as 250ms, 900s, 15m, 2h or 1d, got '" + text + "'",
+      return {std::string(name) + " must be a duration such as 250ms, 900s, 15m, 2h or 1d, got '" + text + "'",
               "write a whole number followed by ms, s, m, h or d"};
   }
   return {};
 }
 
-template <std::size_t N>
-void check_types(const AttributeBag& bag, const TypedAttribute (&table)[N], const std::string& subject,
-                 const std::string& node_id, const std::optional<std::pair<std::string, std::string>>& edge,
-                 SourceLocation fallback, std::vector<Diagnostic>& out) {
-  for (const TypedAttribute& typed : table) {
-    const Value* value = bag.find(typed.name);
-    if (value == nullptr) continue;
+template <std::size_t N, typename Subject>
+void check_types(const AttributeBag& bag, const TypedAttribute (&table)[N], const Subject& subject,
+                 const std::string& node_id, const EdgeData* edge, SourceLocation fallback,
+                 std::vector<Diagnostic>& out) {
+  for (const auto& [name, attribute] : bag.attrs) {
+    const TypedAttribute* match = nullptr;
+    for (const TypedAttribute& typed : table) {
+      if (std::string_view(name) == typed.name) {
+        match = &typed;
+        break;
+      }
+    }
+    if (match == nullptr) continue;
+    const TypedAttribute& typed = *match;
+    const Value* value = &attribute;
     auto [problem, fix] = type_problem(typed.expect, typed.name, value->text);
     if (problem.empty()) continue;
-    Diagnostic d = diagnostic("attribute_type", Severity::kError, subject + ": " + problem, node_id, fix,
+    Diagnostic d = diagnostic("attribute_type", Severity::kError, subject() + ": " + problem, node_id, fix,
                               value_location(value, fallback));
-    d.edge = edge;
+    if (edge != nullptr) d.edge = std::make_pair(edge->from, edge->to);
     out.push_back(std::move(d));
   }
 }
@@ -101,12 +125,16 @@ void check_types(const AttributeBag& bag, const TypedAttribute (&table)[N], cons
 
 LintRulePtr condition_syntax_rule() {
   return make_rule("condition_syntax", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    std::unordered_set<std::string_view> valid;  // views into the graph's values; many edges share a condition
     for (Edge e : graph.edges()) {
       const EdgeData& edge = graph.edge(e);
       const Value* value = edge.find("condition");
-      if (value == nullptr) continue;
+      if (value == nullptr || valid.count(value->text) > 0) continue;
       ConditionParseResult parsed = parse_condition(value->text);
-      if (parsed.ok()) continue;
+      if (parsed.ok()) {
+        valid.insert(value->text);
+        continue;
+      }
       const ConditionError& error = *parsed.error;
       SourceLocation location = inner_location(graph, *value, error.offset);
       bool disjunction = error.message.rfind("'||'", 0) == 0;
@@ -153,13 +181,13 @@ LintRulePtr type_known_rule() {
 LintRulePtr fidelity_valid_rule() {
   return make_rule("fidelity_valid", [](const Graph& graph, std::vector<Diagnostic>& out) {
     const std::string expected = "; expected full, truncate, compact, summary:low, summary:medium or summary:high";
-    auto check = [&](const Value* value, const std::string& subject, std::string node_id,
+    auto check = [&](const Value* value, const auto& subject, std::string node_id,
                      std::optional<std::pair<std::string, std::string>> edge, SourceLocation fallback) {
       if (value == nullptr || value->text.empty()) return;
       for (const std::string& mode : fidelity_modes()) {
         if (mode == value->text) return;
       }
-      Diagnostic d = diagnostic("fidelity_valid", Severity::kWarning, subject + " '" + value->text + "'" + expected,
+      Diagnostic d = diagnostic("fidelity_valid", Severity::kWarning, subject() + " '" + value->text + "'" + expected,
                                 std::move(node_id),
                                 suggestion_or(closest_match(value->text, fidelity_modes(), 2),
                                               "use one of: " + join(fidelity_modes())),
@@ -167,14 +195,20 @@ LintRulePtr fidelity_valid_rule() {
       d.edge = std::move(edge);
       out.push_back(std::move(d));
     };
-    check(graph.data().find("default_fidelity"), "graph has invalid default_fidelity", "", std::nullopt, {});
+    check(graph.data().find("default_fidelity"), [] { return std::string("graph has invalid default_fidelity"); }, "",
+          std::nullopt, {});
     for (Vertex v : graph.nodes()) {
       const NodeData& node = graph.node(v);
-      check(node.find("fidelity"), "node '" + node.id + "' has invalid fidelity", node.id, std::nullopt, node.location);
+      const Value* value = node.find("fidelity");
+      if (value == nullptr) continue;
+      check(value, [&] { return "node '" + node.id + "' has invalid fidelity"; }, node.id, std::nullopt,
+            node.location);
     }
     for (Edge e : graph.edges()) {
       const EdgeData& edge = graph.edge(e);
-      check(edge.find("fidelity"), "edge " + edge.from + " -> " + edge.to + " has invalid fidelity", "",
+      const Value* value = edge.find("fidelity");
+      if (value == nullptr) continue;
+      check(value, [&] { return "edge " + edge.from + " -> " + edge.to + " has invalid fidelity"; }, "",
             std::make_pair(edge.from, edge.to), edge.location);
     }
   });
@@ -183,24 +217,24 @@ LintRulePtr fidelity_valid_rule() {
 LintRulePtr retry_target_exists_rule() {
   return make_rule("retry_target_exists", [](const Graph& graph, std::vector<Diagnostic>& out) {
     std::vector<std::string> ids;
-    auto check = [&](const AttributeBag& bag, const char* attribute, const std::string& subject,
-                     const std::string& node_id, SourceLocation fallback) {
+    auto check = [&](const AttributeBag& bag, const char* attribute, const auto& subject, const std::string& node_id,
+                     SourceLocation fallback) {
       const Value* value = bag.find(attribute);
       if (value == nullptr || value->text.empty() || graph.find(value->text)) return;
       if (ids.empty()) ids = node_ids(graph);
       out.push_back(diagnostic("retry_target_exists", Severity::kWarning,
-                               subject + " " + attribute + " '" + value->text + "', which is not a node", node_id,
+                               subject() + " " + attribute + " '" + value->text + "', which is not a node", node_id,
                                suggestion_or(closest_match(value->text, ids, 2),
                                              std::string("set ") + attribute + " to the id of an existing node"),
                                value_location(value, fallback)));
     };
     for (const char* attribute : {"retry_target", "fallback_retry_target"}) {
-      check(graph.data(), attribute, "graph has", "", {});
+      check(graph.data(), attribute, [] { return std::string("graph has"); }, "", {});
     }
     for (Vertex v : graph.nodes()) {
       const NodeData& node = graph.node(v);
       for (const char* attribute : {"retry_target", "fallback_retry_target"}) {
-        check(node, attribute, "node '" + node.id + "' has", node.id, node.location);
+        check(node, attribute, [&] { return "node '" + node.id + "' has"; }, node.id, node.location);
       }
     }
   });
@@ -224,12 +258,11 @@ LintRulePtr goal_gate_has_retry_rule() {
 LintRulePtr prompt_on_llm_nodes_rule() {
   return make_rule("prompt_on_llm_nodes", [](const Graph& graph, std::vector<Diagnostic>& out) {
     std::vector<char> role(graph.node_count(), 0);
-    for (Vertex v : find_start_nodes(graph)) role[v] = 1;
-    for (Vertex v : find_terminal_nodes(graph)) role[v] = 1;
+    for (Vertex v : start_nodes_of(graph)) role[v] = 1;
+    for (Vertex v : terminal_nodes_of(graph)) role[v] = 1;
     for (Vertex v : graph.nodes()) {
       const NodeData& node = graph.node(v);
-      if (role[v] || resolve_handler_type(node) != "codergen") continue;
-      if (!node.get("prompt").empty() || !node.get("label").empty()) continue;
+      if (role[v] || !is_codergen(node) || has_text(node, "prompt") || has_text(node, "label")) continue;
       out.push_back(diagnostic("prompt_on_llm_nodes", Severity::kWarning,
                                "LLM node '" + node.id + "' has no prompt or label", node.id,
                                "add prompt=\"...\" to '" + node.id + "'", node.location));
@@ -262,14 +295,16 @@ LintRulePtr from_settings_exists_rule() {
 
 LintRulePtr attribute_type_rule() {
   return make_rule("attribute_type", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    check_types(graph.data(), kGraphTypes, "graph", "", std::nullopt, {}, out);
+    check_types(graph.data(), kGraphTypes, [] { return std::string("graph"); }, "", nullptr, {}, out);
     for (Vertex v : graph.nodes()) {
       const NodeData& node = graph.node(v);
-      check_types(node, kNodeTypes, "node '" + node.id + "'", node.id, std::nullopt, node.location, out);
+      check_types(node, kNodeTypes, [&] { return "node '" + node.id + "'"; }, node.id, nullptr, node.location,
+                  out);
     }
     for (Edge e : graph.edges()) {
       const EdgeData& edge = graph.edge(e);
-      check_types(edge, kEdgeTypes, "edge " + edge.from + " -> " + edge.to, "", std::make_pair(edge.from, edge.to),
+      if (edge.attrs.empty()) continue;
+      check_types(edge, kEdgeTypes, [&] { return "edge " + edge.from + " -> " + edge.to; }, "", &edge,
                   edge.location, out);
     }
   });

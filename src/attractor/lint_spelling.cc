@@ -58,7 +58,7 @@ const std::vector<std::string>& known_attributes() {
 class SpellingChecker {
  public:
   /// The known attribute `name` is probably a misspelling of, or "".
-  const std::string& suggestion(const std::string& name) {
+  const std::string& suggestion(std::string_view name) {
     auto it = cache_.find(name);
     if (it != cache_.end()) return it->second;
     const auto& known = known_attributes();
@@ -70,7 +70,8 @@ class SpellingChecker {
   }
 
  private:
-  std::unordered_map<std::string, std::string> cache_;
+  /// Keys view attribute names owned by the graph, which outlives the checker.
+  std::unordered_map<std::string_view, std::string> cache_;
 };
 
 }  // namespace
