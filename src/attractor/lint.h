@@ -1,6 +1,27 @@
 #pragma once
 /// \file
 /// Validation (spec §7): built-in lint rules plus registered custom ones.
+///
+/// Built-in rules, in the order they run (severity in brackets):
+///   start_node [error]            exactly one start node: shape=Mdiamond, else id `start`/`Start`
+///   terminal_node [error]         exactly one exit node: shape=Msquare, else id `exit`/`end`
+///   reachability [error]          every node reachable from the start node (DESIGN.md: an error)
+///   edge_target_exists [error]    both ends of every edge are nodes
+///   start_no_incoming [error]     no edge enters the start node
+///   exit_no_outgoing [error]      no edge leaves the exit node
+///   condition_syntax [error]      edge `condition` parses (§10); located at the offending character
+///   stylesheet_syntax [error]     graph `model_stylesheet` parses (§8); located likewise
+///   type_known [warning]          node `type` is a known handler type (handler_types.h)
+///   fidelity_valid [warning]      node/edge `fidelity` and graph `default_fidelity` are valid modes
+///   retry_target_exists [warning] node and graph `retry_target`/`fallback_retry_target` name nodes
+///   goal_gate_has_retry [warning] `goal_gate=true` nodes have a retry target (node or graph level)
+///   prompt_on_llm_nodes [warning] codergen nodes (other than start/exit) have a prompt or label
+///   outgoing_route_targets [error] `on_ok`/`on_over`/`on_allow`/`on_deny`/`next` name a node reached
+///                                 by one of the node's outgoing edges
+///   from_settings_exists [error]  every `*_from_settings` node attribute names a graph attribute
+///   attribute_type [error]        integers (max_retries, weight, ...), booleans (goal_gate,
+///                                 auto_status, allow_partial, loop_restart), durations (timeout)
+///   attribute_spelling [warning]  unknown attribute names close to a known one ("did you mean")
 
 #include <memory>
 #include <string>

@@ -24,8 +24,10 @@ const std::vector<std::string>& known_attributes() {
         "auto_status", "allow_partial", "condition", "weight", "loop_restart", "human.default_choice",
         "join_policy", "error_policy", "max_parallel", "tool_command", "manager.poll_interval",
         "manager.max_cycles", "manager.stop_condition", "manager.actions",
-        // Engine and runtime settings (DESIGN.md).
-        "retrieval_backend", "index_dir", "token_encoding", "max_context_tokens",
+        // Engine and runtime settings (DESIGN.md) and attributes read by this implementation's engine.
+        "retrieval_backend", "index_dir", "token_encoding", "max_context_tokens", "max_node_executions",
+        "retry_policy", "retry_backoff_factor", "retry_jitter", "tool_cwd", "simulate.outcome",
+        "simulate.preferred_label", "simulate.response",
         // Common LLM parameters.
         "temperature", "top_p", "max_tokens", "max_output_tokens", "seed", "system_prompt",
         // Retrieval actions (seeds 000-003).
