@@ -1,0 +1,358 @@
+#include "retrieval/csharp_extractor.h"
+
+#include <regex>
+#include <set>
+
+#include "retrieval/sql_extractor.h"
+
+namespace attractor::retrieval {
+
+namespace {
+
+using nlohmann::json;
+
+std::string strip_spaces(std::string_view s) {
+  std::string out;
+  for (char c : s) {
+    if (c != ' ' && c != '\n' && c != '\r' && c != '\t') out.push_back(c);
+  }
+  return out;
+}
+
+/// `System.Collections.Generic.List<Meeting>` -> `List`; `IRepo<T>?` -> `IRepo`.
+std::string simple_type_name(std::string_view type) {
+  std::string s = strip_spaces(type);
+  auto lt = s.find('<');
+  if (lt != std::string::npos) s = s.substr(0, lt);
+  while (!s.empty() && (s.back() == '?' || s.back() == ']' || s.back() == '[')) s.pop_back();
+  auto dot = s.rfind('.');
+  if (dot != std::string::npos) s = s.substr(dot + 1);
+  return s;
+}
+
+/// The content of a C# string literal node (quotes, @ and $ prefixes removed; interpolations kept).
+std::string literal_content(const SyntaxTree& tree, TSNode node) {
+  std::string out;
+  for (auto child : named_children(node)) {
+    auto t = node_type(child);
+    if (t == "string_literal_content" || t == "string_content" || t == "raw_string_content" ||
+        t == "escape_sequence") {
+      out += tree.text(child);
+    } else if (t == "interpolation") {
+      out += "0";
+    }
+  }
+  if (out.empty() && node_type(node) == "verbatim_string_literal") {
+    auto text = tree.text(node);
+    if (text.size() >= 3) out = std::string(text.substr(2, text.size() - 3));
+  }
+  return out;
+}
+
+bool is_string_node(std::string_view t) {
+  return t == "string_literal" || t == "verbatim_string_literal" || t == "raw_string_literal" ||
+         t == "interpolated_string_expression";
+}
+
+int argument_count(TSNode args) {
+  if (ts_node_is_null(args)) return 0;
+  int n = 0;
+  for (auto c : named_children(args)) {
+    if (node_type(c) == "argument") ++n;
+  }
+  return n;
+}
+
+class Extractor {
+ public:
+  Extractor(const SyntaxTree& tree, ExtractedFile& out) : tree_(tree), out_(out) {}
+
+  void run() { walk_scope(tree_.root(), "", nullptr); }
+
+ private:
+  struct TypeCtx {
+    std::string id;      // with "cs:" prefix
+    std::string qname;   // qualified name
+    std::string simple;
+  };
+
+  void walk_scope(TSNode node, std::string ns, const TypeCtx* outer) {
+    for (auto child : named_children(node)) {
+      auto t = node_type(child);
+      if (t == "namespace_declaration") {
+        std::string name = strip_spaces(tree_.text(field(child, "name")));
+        TSNode body = field(child, "body");
+        if (!ts_node_is_null(body)) walk_scope(body, ns.empty() ? name : ns + "." + name, outer);
+      } else if (t == "file_scoped_namespace_declaration") {
+        std::string name = strip_spaces(tree_.text(field(child, "name")));
+        ns = ns.empty() ? name : ns + "." + name;
+        walk_scope(child, ns, outer);  // older grammars nest the declarations inside
+      } else if (t == "class_declaration" || t == "struct_declaration" || t == "interface_declaration" ||
+                 t == "record_declaration" || t == "record_struct_declaration" || t == "enum_declaration") {
+        type_declaration(child, ns, outer);
+      } else if (outer && (t == "method_declaration" || t == "constructor_declaration" || t == "property_declaration")) {
+        member_declaration(child, *outer);
+      } else if (t == "declaration_list") {
+        walk_scope(child, ns, outer);
+      }
+    }
+  }
+
+  void type_declaration(TSNode node, const std::string& ns, const TypeCtx* outer) {
+    auto t = node_type(node);
+    std::string kind = t == "class_declaration"       ? "class"
+                       : t == "struct_declaration"    ? "struct"
+                       : t == "interface_declaration" ? "interface"
+                       : t == "enum_declaration"      ? "enum"
+                                                      : "record";
+    std::string simple(tree_.text(field(node, "name")));
+    if (simple.empty()) return;
+    std::string display = simple;
+    TSNode tparams = field(node, "type_parameters");
+    if (!ts_node_is_null(tparams)) display += strip_spaces(tree_.text(tparams));
+    TypeCtx ctx;
+    ctx.qname = outer ? outer->qname + "." + display : (ns.empty() ? display : ns + "." + display);
+    ctx.id = "cs:" + ctx.qname;
+    ctx.simple = simple;
+
+    json facts = {{"ns", ns}, {"simple", simple}};
+    if (outer) facts["outer"] = outer->id;
+    json bases = json::array(), base_args = json::array(), fields = json::object();
+    for (auto child : named_children(node)) {
+      auto ct = node_type(child);
+      if (ct == "base_list") {
+        for (auto b : named_children(child)) {
+          std::string text(tree_.text(b));
+          if (node_type(b) == "primary_constructor_base_type" || node_type(b) == "argument_list") {
+            TSNode ty = field(b, "type");
+            if (!ts_node_is_null(ty)) text = std::string(tree_.text(ty));
+            else if (node_type(b) == "argument_list") continue;
+          }
+          bases.push_back(simple_type_name(text));
+          static const std::regex generic_arg(R"(<\s*([A-Za-z_][\w\.]*)\s*>)");
+          std::smatch m;
+          if (std::regex_search(text, m, generic_arg)) base_args.push_back(simple_type_name(m[1].str()));
+        }
+      } else if (ct == "attribute_list") {
+        table_attribute(child, facts);
+      }
+    }
+    TSNode body = field(node, "body");
+    if (!ts_node_is_null(body)) {
+      for (auto member : named_children(body)) {
+        if (node_type(member) != "field_declaration") continue;
+        for (auto vd : named_children(member)) {
+          if (node_type(vd) != "variable_declaration") continue;
+          std::string type = simple_type_name(tree_.text(field(vd, "type")));
+          for (auto d : named_children(vd)) {
+            if (node_type(d) == "variable_declarator") fields[std::string(tree_.text(field(d, "name")))] = type;
+          }
+        }
+      }
+    }
+    facts["bases"] = bases;
+    facts["base_args"] = base_args;
+    facts["fields"] = fields;
+    emit(node, ctx.id, kind, ctx.qname, std::move(facts));
+    if (!ts_node_is_null(body)) walk_scope(body, ns, &ctx);
+  }
+
+  void table_attribute(TSNode list, json& facts) {
+    for (auto attr : named_children(list)) {
+      if (node_type(attr) != "attribute") continue;
+      std::string name = simple_type_name(tree_.text(field(attr, "name")));
+      if (name != "Table" && name != "TableAttribute") continue;
+      for (auto args : named_children(attr)) {
+        if (node_type(args) != "attribute_argument_list") continue;
+        for (auto arg : named_children(args)) {
+          std::string text(tree_.text(arg));
+          static const std::regex schema_re(R"(Schema\s*=\s*"([^"]*)\")");
+          std::smatch m;
+          if (std::regex_search(text, m, schema_re)) {
+            facts["schema"] = m[1].str();
+          } else if (!facts.contains("table")) {
+            static const std::regex str_re("\"([^\"]*)\"");
+            if (std::regex_search(text, m, str_re)) facts["table"] = m[1].str();
+          }
+        }
+      }
+    }
+  }
+
+  void member_declaration(TSNode node, const TypeCtx& type) {
+    auto t = node_type(node);
+    std::string kind = t == "method_declaration" ? "method" : t == "constructor_declaration" ? "constructor" : "property";
+    std::string simple(tree_.text(field(node, "name")));
+    if (simple.empty()) return;
+    json facts = {{"type", type.id}, {"simple", simple}};
+    json locals = json::object();
+    std::string qname = type.qname + "." + simple;
+    if (kind != "property") {
+      TSNode tparams = field(node, "type_parameters");
+      if (!ts_node_is_null(tparams)) qname += strip_spaces(tree_.text(tparams));
+      std::string params;
+      int arity = 0, required = 0;
+      TSNode plist = field(node, "parameters");
+      if (!ts_node_is_null(plist)) {
+        for (auto p : named_children(plist)) {
+          if (node_type(p) != "parameter") continue;
+          TSNode ptype = field(p, "type");
+          std::string ptext = ts_node_is_null(ptype) ? "?" : strip_spaces(tree_.text(ptype));
+          if (arity) params += ",";
+          params += ptext;
+          ++arity;
+          bool has_default = false;
+          for (auto c : named_children(p)) {
+            auto ct = node_type(c);
+            if (ct != "identifier" && !ts_node_eq(c, ptype) && ct != "modifier" && ct != "attribute_list" &&
+                ct != "parameter_modifier") {
+              has_default = true;
+            }
+          }
+          if (tree_.text(p).substr(0, 7) == "params ") has_default = true;
+          if (!has_default) ++required;
+          locals[std::string(tree_.text(field(p, "name")))] = simple_type_name(ptext);
+        }
+      }
+      qname += "(" + params + ")";
+      facts["arity"] = arity;
+      facts["required"] = required;
+    }
+    json calls = json::array(), news = json::array(), sql = json::array(), procs = json::array(),
+         to_table = json::array();
+    std::set<std::string> idents;
+    std::vector<std::string> literals;
+    scan_body(node, calls, news, locals, idents, literals, to_table);
+    std::string_view text = tree_.text(node);
+    bool stored_procedure = text.find("StoredProcedure") != std::string_view::npos;
+    std::set<std::pair<std::string, std::string>> seen;
+    for (const auto& lit : literals) {
+      if (looks_like_sql(lit)) {
+        for (const auto& r : sql_references(lit)) {
+          if (seen.insert({r.role, r.target}).second) sql.push_back({{"role", r.role}, {"target", r.target}});
+        }
+      } else if (stored_procedure) {
+        static const std::regex proc_name(R"(^\s*[\[\w\]]+(\.[\[\w\]]+){0,2}\s*$)");
+        if (std::regex_match(lit, proc_name)) procs.push_back(normalize_sql_name(lit));
+      }
+    }
+    facts["calls"] = calls;
+    facts["news"] = news;
+    facts["locals"] = locals;
+    facts["idents"] = json(std::vector<std::string>(idents.begin(), idents.end()));
+    facts["sql"] = sql;
+    facts["procs"] = procs;
+    facts["to_table"] = to_table;
+    emit(node, "cs:" + qname, kind, qname, std::move(facts));
+  }
+
+  void scan_body(TSNode node, json& calls, json& news, json& locals, std::set<std::string>& idents,
+                 std::vector<std::string>& literals, json& to_table) {
+    auto t = node_type(node);
+    if (t == "identifier") {
+      idents.insert(std::string(tree_.text(node)));
+      return;
+    }
+    if (is_string_node(t)) {
+      literals.push_back(literal_content(tree_, node));
+    } else if (t == "invocation_expression") {
+      invocation(node, calls, to_table);
+    } else if (t == "object_creation_expression") {
+      TSNode ty = field(node, "type");
+      if (!ts_node_is_null(ty)) {
+        news.push_back({{"type", simple_type_name(tree_.text(ty))}, {"arity", argument_count(field(node, "arguments"))}});
+      }
+    } else if (t == "variable_declaration") {
+      TSNode ty = field(node, "type");
+      std::string type = ts_node_is_null(ty) ? "" : simple_type_name(tree_.text(ty));
+      for (auto d : named_children(node)) {
+        if (node_type(d) != "variable_declarator") continue;
+        std::string local_type = type;
+        if (type == "var") {
+          local_type.clear();
+          for (auto init : named_children(d)) {
+            if (node_type(init) == "object_creation_expression") {
+              local_type = simple_type_name(tree_.text(field(init, "type")));
+            }
+          }
+        }
+        if (!local_type.empty()) locals[std::string(tree_.text(field(d, "name")))] = local_type;
+      }
+    }
+    uint32_t n = ts_node_named_child_count(node);
+    for (uint32_t i = 0; i < n; ++i) {
+      scan_body(ts_node_named_child(node, i), calls, news, locals, idents, literals, to_table);
+    }
+  }
+
+  void invocation(TSNode node, json& calls, json& to_table) {
+    TSNode fn = field(node, "function");
+    if (ts_node_is_null(fn)) return;
+    std::string name, recv;
+    auto ft = node_type(fn);
+    if (ft == "identifier") {
+      name = tree_.text(fn);
+    } else if (ft == "generic_name") {
+      name = tree_.text(ts_node_named_child(fn, 0));
+    } else if (ft == "member_access_expression") {
+      TSNode n = field(fn, "name");
+      name = node_type(n) == "generic_name" ? std::string(tree_.text(ts_node_named_child(n, 0))) : std::string(tree_.text(n));
+      TSNode e = field(fn, "expression");
+      auto et = node_type(e);
+      if (et == "identifier") recv = tree_.text(e);
+      else if (et == "this_expression") recv = "this";
+      else if (et == "base_expression") recv = "base";
+      else if (et == "member_access_expression" && node_type(field(e, "expression")) == "this_expression") {
+        recv = tree_.text(field(e, "name"));
+      } else {
+        recv = "?";
+      }
+    } else {
+      return;
+    }
+    TSNode args = field(node, "arguments");
+    int arity = argument_count(args);
+    calls.push_back({{"name", name}, {"arity", arity}, {"recv", recv}});
+    if (name == "ToTable" && arity >= 1) {
+      std::vector<std::string> strings;
+      for (auto arg : named_children(args)) {
+        for (auto c : named_children(arg)) {
+          if (is_string_node(node_type(c))) strings.push_back(literal_content(tree_, c));
+        }
+      }
+      if (strings.empty()) return;
+      static const std::regex entity_re(R"(Entity\s*<\s*([\w\.]+)\s*>)");
+      std::string chain(tree_.text(fn));
+      std::smatch m;
+      std::string entity = std::regex_search(chain, m, entity_re) ? simple_type_name(m[1].str()) : "";
+      to_table.push_back({{"entity", entity}, {"table", strings[0]}, {"schema", strings.size() > 1 ? strings[1] : ""}});
+    }
+  }
+
+  void emit(TSNode node, const std::string& id, const std::string& kind, const std::string& qname, json facts) {
+    ExtractedNode n;
+    n.id = id;
+    n.kind = kind;
+    n.name = qname;
+    n.start_line = start_line(node);
+    n.end_line = end_line(node);
+    n.text = std::string(tree_.text(node));
+    n.facts = std::move(facts);
+    out_.nodes.push_back(std::move(n));
+  }
+
+  const SyntaxTree& tree_;
+  ExtractedFile& out_;
+};
+
+}  // namespace
+
+ExtractedFile extract_csharp(std::string_view source) {
+  ExtractedFile file;
+  SyntaxTree tree(Grammar::kCSharp, source);
+  Extractor(tree, file).run();
+  file.issues = parse_issues(tree);
+  return file;
+}
+
+}  // namespace attractor::retrieval

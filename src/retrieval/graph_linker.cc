@@ -1,0 +1,316 @@
+#include "retrieval/graph_linker.h"
+
+#include <algorithm>
+#include <deque>
+#include <map>
+#include <optional>
+#include <set>
+#include <tuple>
+
+#include "retrieval/edge_types.h"
+
+namespace attractor::retrieval {
+
+namespace {
+
+using nlohmann::json;
+
+std::string str(const json& j, const char* key) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+int num(const json& j, const char* key, int fallback) {
+  auto it = j.find(key);
+  return it != j.end() && it->is_number_integer() ? it->get<int>() : fallback;
+}
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+bool is_type_kind(const std::string& k) {
+  return k == "class" || k == "struct" || k == "interface" || k == "record" || k == "enum";
+}
+
+class Linker {
+ public:
+  explicit Linker(const std::vector<StoredNode>& nodes) {
+    for (const auto& n : nodes) {
+      by_id_[n.id] = &n;
+      if (n.language == "sql") {
+        std::string key = lower(n.name);
+        sql_by_name_[key] = &n;
+        auto dot = key.find('.');
+        sql_by_bare_[dot == std::string::npos ? key : key.substr(dot + 1)].push_back(&n);
+      } else if (is_type_kind(n.kind)) {
+        types_by_simple_[str(n.facts, "simple")].push_back(&n);
+      } else {
+        std::string type = str(n.facts, "type");
+        if (n.kind == "constructor") ctors_of_[type].push_back(&n);
+        else if (n.kind == "method") {
+          methods_of_[type].push_back(&n);
+          methods_by_name_[str(n.facts, "simple")].push_back(&n);
+        }
+      }
+    }
+    for (const auto& n : nodes) {
+      if (!is_type_kind(n.kind)) continue;
+      for (const auto& b : n.facts.value("bases", json::array())) {
+        if (auto t = resolve_type(b.get<std::string>(), str(n.facts, "ns"))) bases_of_[n.id].push_back(*t);
+      }
+    }
+  }
+
+  std::vector<GraphEdge> run(const std::vector<StoredNode>& nodes) {
+    for (const auto& n : nodes) {
+      if (n.language == "sql") link_sql(n);
+      else if (is_type_kind(n.kind)) link_type(n);
+      else link_member(n);
+    }
+    std::vector<GraphEdge> out(edges_.begin(), edges_.end());
+    return out;
+  }
+
+ private:
+  void add(const std::string& from, const std::string& to, const char* type) {
+    if (from == to || !by_id_.count(from) || !by_id_.count(to)) return;
+    edges_.insert({from, to, type});
+  }
+
+  std::optional<std::string> resolve_type(const std::string& simple, const std::string& ns) const {
+    auto it = types_by_simple_.find(simple);
+    if (it == types_by_simple_.end()) return std::nullopt;
+    const auto& c = it->second;
+    if (c.size() == 1) return c[0]->id;
+    std::optional<std::string> best;
+    size_t best_len = 0;
+    for (const auto* t : c) {
+      std::string tns = str(t->facts, "ns");
+      bool enclosing = tns.empty() || ns == tns || ns.rfind(tns + ".", 0) == 0;
+      if (enclosing && (!best || tns.size() > best_len)) {
+        best = t->id;
+        best_len = tns.size();
+      }
+    }
+    return best;
+  }
+
+  std::string ns_of_type(const std::string& type_id) const {
+    auto it = by_id_.find(type_id);
+    return it == by_id_.end() ? std::string() : str(it->second->facts, "ns");
+  }
+
+  /// The type and its bases, breadth-first.
+  std::vector<std::string> type_chain(const std::string& type_id) const {
+    std::vector<std::string> out;
+    std::set<std::string> seen{type_id};
+    std::deque<std::string> q{type_id};
+    while (!q.empty()) {
+      auto t = q.front();
+      q.pop_front();
+      out.push_back(t);
+      auto it = bases_of_.find(t);
+      if (it == bases_of_.end()) continue;
+      for (const auto& b : it->second) {
+        if (seen.insert(b).second) q.push_back(b);
+      }
+    }
+    return out;
+  }
+
+  static bool arity_fits(const StoredNode& m, int arity) {
+    int total = num(m.facts, "arity", 0);
+    int required = num(m.facts, "required", total);
+    return arity >= required && arity <= total;
+  }
+
+  std::optional<std::string> field_type(const std::string& type_id, const std::string& name) const {
+    for (const auto& t : type_chain(type_id)) {
+      auto it = by_id_.find(t);
+      if (it == by_id_.end()) continue;
+      const auto& fields = it->second->facts.value("fields", json::object());
+      if (fields.contains(name)) return fields[name].get<std::string>();
+    }
+    return std::nullopt;
+  }
+
+  const std::vector<const StoredNode*>* sql_candidates(const std::string& target, const StoredNode** exact) const {
+    *exact = nullptr;
+    std::string key = target.find('.') == std::string::npos ? "dbo." + target : target;
+    if (auto it = sql_by_name_.find(key); it != sql_by_name_.end()) {
+      *exact = it->second;
+      return nullptr;
+    }
+    auto dot = target.rfind('.');
+    std::string bare = dot == std::string::npos ? target : target.substr(dot + 1);
+    auto it = sql_by_bare_.find(bare);
+    return it == sql_by_bare_.end() ? nullptr : &it->second;
+  }
+
+  const StoredNode* resolve_sql(const std::string& target) const {
+    const StoredNode* exact = nullptr;
+    auto* c = sql_candidates(lower(target), &exact);
+    if (exact) return exact;
+    if (c && c->size() == 1) return (*c)[0];
+    return nullptr;
+  }
+
+  static bool is_routine(const StoredNode* n) { return n->kind == "procedure" || n->kind == "function"; }
+
+  void link_type(const StoredNode& n) {
+    std::string ns = str(n.facts, "ns");
+    if (auto outer = str(n.facts, "outer"); !outer.empty()) add(outer, n.id, edge_type::kContains);
+    for (const auto& b : n.facts.value("bases", json::array())) {
+      auto target = resolve_type(b.get<std::string>(), ns);
+      if (!target) continue;
+      bool iface = by_id_.at(*target)->kind == "interface";
+      add(n.id, *target, iface && n.kind != "interface" ? edge_type::kImplements : edge_type::kInherits);
+    }
+    for (const auto& a : n.facts.value("base_args", json::array())) {
+      if (auto t = resolve_type(a.get<std::string>(), ns)) add(n.id, *t, edge_type::kUsesType);
+    }
+    const json fields = n.facts.value("fields", json::object());
+    for (const auto& [name, type] : fields.items()) {
+      if (auto t = resolve_type(type.get<std::string>(), ns)) add(n.id, *t, edge_type::kUsesType);
+    }
+    if (auto table = str(n.facts, "table"); !table.empty()) {
+      std::string schema = str(n.facts, "schema");
+      if (const auto* t = resolve_sql(schema.empty() ? table : schema + "." + table)) add(n.id, t->id, edge_type::kMapsTo);
+    }
+  }
+
+  void link_member(const StoredNode& n) {
+    std::string owner = str(n.facts, "type");
+    std::string ns = ns_of_type(owner);
+    add(owner, n.id, edge_type::kContains);
+    const auto& locals = n.facts.value("locals", json::object());
+    for (const auto& call : n.facts.value("calls", json::array())) {
+      std::string name = str(call, "name"), recv = str(call, "recv");
+      int arity = num(call, "arity", 0);
+      std::vector<std::string> targets;
+      bool typed = false;
+      if (recv.empty() || recv == "this") {
+        targets = type_chain(owner);
+        typed = true;
+      } else if (recv == "base") {
+        if (auto it = bases_of_.find(owner); it != bases_of_.end()) {
+          for (const auto& b : it->second) {
+            auto chain = type_chain(b);
+            targets.insert(targets.end(), chain.begin(), chain.end());
+          }
+        }
+        typed = true;
+      } else if (recv != "?") {
+        std::optional<std::string> type_name;
+        if (locals.contains(recv)) type_name = locals[recv].get<std::string>();
+        else if (auto f = field_type(owner, recv)) type_name = f;
+        else if (types_by_simple_.count(recv)) type_name = recv;
+        if (type_name) {
+          if (auto t = resolve_type(*type_name, ns)) {
+            targets = type_chain(*t);
+            typed = true;
+          }
+        }
+      }
+      bool linked = false;
+      for (const auto& t : targets) {
+        auto it = methods_of_.find(t);
+        if (it == methods_of_.end()) continue;
+        for (const auto* m : it->second) {
+          if (str(m->facts, "simple") == name && arity_fits(*m, arity)) {
+            add(n.id, m->id, edge_type::kCalls);
+            linked = true;
+          }
+        }
+        if (linked) break;
+      }
+      if (!linked && !typed) {
+        std::vector<const StoredNode*> fits;
+        if (auto it = methods_by_name_.find(name); it != methods_by_name_.end()) {
+          for (const auto* m : it->second) {
+            if (arity_fits(*m, arity)) fits.push_back(m);
+          }
+        }
+        if (fits.size() == 1) add(n.id, fits[0]->id, edge_type::kCalls);
+      }
+    }
+    for (const auto& created : n.facts.value("news", json::array())) {
+      auto t = resolve_type(str(created, "type"), ns);
+      if (!t) continue;
+      if (auto it = ctors_of_.find(*t); it != ctors_of_.end()) {
+        for (const auto* c : it->second) {
+          if (arity_fits(*c, num(created, "arity", 0))) add(n.id, c->id, edge_type::kCalls);
+        }
+      }
+    }
+    for (const auto& ident : n.facts.value("idents", json::array())) {
+      auto t = resolve_type(ident.get<std::string>(), ns);
+      if (t && *t != owner) add(n.id, *t, edge_type::kUsesType);
+    }
+    for (const auto& ref : n.facts.value("sql", json::array())) {
+      const auto* t = resolve_sql(str(ref, "target"));
+      if (!t) continue;
+      std::string role = str(ref, "role");
+      if (is_routine(t)) add(n.id, t->id, edge_type::kExecutes);
+      else if (role == "writes") add(n.id, t->id, edge_type::kWrites);
+      else add(n.id, t->id, edge_type::kReads);
+    }
+    for (const auto& proc : n.facts.value("procs", json::array())) {
+      const auto* t = resolve_sql(proc.get<std::string>());
+      if (t && is_routine(t)) add(n.id, t->id, edge_type::kExecutes);
+    }
+    for (const auto& map : n.facts.value("to_table", json::array())) {
+      std::string table = str(map, "table"), schema = str(map, "schema");
+      const auto* t = resolve_sql(schema.empty() ? table : schema + "." + table);
+      if (!t) continue;
+      std::optional<std::string> from;
+      if (auto entity = str(map, "entity"); !entity.empty()) from = resolve_type(entity, ns);
+      if (!from) {
+        auto it = by_id_.find(owner);
+        if (it != by_id_.end()) {
+          for (const auto& a : it->second->facts.value("base_args", json::array())) {
+            if ((from = resolve_type(a.get<std::string>(), ns))) break;
+          }
+        }
+      }
+      add(from.value_or(n.id), t->id, edge_type::kMapsTo);
+    }
+  }
+
+  void link_sql(const StoredNode& n) {
+    for (const auto& ref : n.facts.value("refs", json::array())) {
+      const auto* t = resolve_sql(str(ref, "target"));
+      if (!t) continue;
+      std::string role = str(ref, "role");
+      if (role == "writes") add(n.id, t->id, edge_type::kWrites);
+      else if (role == "references" || is_routine(t) || n.kind == "view" || n.kind == "table") {
+        add(n.id, t->id, edge_type::kReferences);
+      } else {
+        add(n.id, t->id, edge_type::kReads);
+      }
+    }
+  }
+
+  std::map<std::string, const StoredNode*> by_id_;
+  std::map<std::string, const StoredNode*> sql_by_name_;
+  std::map<std::string, std::vector<const StoredNode*>> sql_by_bare_;
+  std::map<std::string, std::vector<const StoredNode*>> types_by_simple_;
+  std::map<std::string, std::vector<const StoredNode*>> methods_of_;
+  std::map<std::string, std::vector<const StoredNode*>> ctors_of_;
+  std::map<std::string, std::vector<const StoredNode*>> methods_by_name_;
+  std::map<std::string, std::vector<std::string>> bases_of_;
+  struct EdgeLess {
+    bool operator()(const GraphEdge& a, const GraphEdge& b) const {
+      return std::tie(a.from_id, a.edge_type, a.to_id) < std::tie(b.from_id, b.edge_type, b.to_id);
+    }
+  };
+  std::set<GraphEdge, EdgeLess> edges_;
+};
+
+}  // namespace
+
+std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes) { return Linker(nodes).run(nodes); }
+
+}  // namespace attractor::retrieval

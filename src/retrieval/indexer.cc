@@ -1,0 +1,233 @@
+#include "retrieval/indexer.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "retrieval/acl_rules.h"
+#include "retrieval/csharp_extractor.h"
+#include "retrieval/gitignore.h"
+#include "retrieval/graph_linker.h"
+#include "retrieval/index_store.h"
+#include "retrieval/sql_extractor.h"
+#include "retrieval/vector_sync.h"
+
+namespace attractor::retrieval {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+std::string content_hash(const std::string& content, const std::string& extra) {
+  uint64_t h = 1469598103934665603ULL;
+  auto mix = [&](const std::string& s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ULL;
+    }
+  };
+  mix(content);
+  mix(std::string(1, '\0'));
+  mix(extra);
+  return fmt::format("fnv1a64:{:016x}:{}", h, content.size());
+}
+
+std::string language_of(const fs::path& p) {
+  auto ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (ext == ".cs") return "csharp";
+  if (ext == ".sql") return "sql";
+  return "";
+}
+
+/// Relative paths of indexable files, sorted.
+std::vector<std::string> walk(const fs::path& root) {
+  std::vector<std::string> files;
+  GitIgnore ignore;
+  std::vector<std::string> stack{""};
+  while (!stack.empty()) {
+    std::string rel = stack.back();
+    stack.pop_back();
+    fs::path dir = rel.empty() ? root : root / rel;
+    if (fs::exists(dir / ".gitignore")) ignore.add_file(rel, read_file(dir / ".gitignore"));
+    std::vector<fs::directory_entry> entries;
+    for (const auto& e : fs::directory_iterator(dir)) entries.push_back(e);
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.path() < b.path(); });
+    std::vector<std::string> subdirs;
+    for (const auto& e : entries) {
+      std::string name = e.path().filename().string();
+      std::string child = rel.empty() ? name : rel + "/" + name;
+      bool is_dir = e.is_directory() && !e.is_symlink();
+      if (ignore.ignored(child, is_dir)) continue;
+      if (is_dir) subdirs.push_back(child);
+      else if (e.is_regular_file() && !language_of(e.path()).empty()) files.push_back(child);
+    }
+    for (auto it = subdirs.rbegin(); it != subdirs.rend(); ++it) stack.push_back(*it);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+int64_t dir_size(const std::string& dir) {
+  int64_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.is_regular_file()) total += static_cast<int64_t>(e.file_size());
+  }
+  return total;
+}
+
+void draw_progress(std::ostream& out, size_t done, size_t total, int64_t nodes, double seconds) {
+  constexpr int kWidth = 30;
+  int filled = total ? static_cast<int>(kWidth * done / total) : kWidth;
+  double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
+  out << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, ' ') << "] " << done << "/" << total
+      << " files  " << nodes << " nodes  " << std::fixed << std::setprecision(0) << rate << " files/s" << std::flush;
+}
+
+}  // namespace
+
+IndexSummary index_repository(const IndexOptions& o, std::ostream* progress, bool interactive) {
+  auto started = std::chrono::steady_clock::now();
+  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+  if (o.repository.empty() || o.branch.empty()) {
+    throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "--repository and --branch are required");
+  }
+  if (!fs::is_directory(o.src_dir)) {
+    throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "source directory not found: " + o.src_dir);
+  }
+  if (o.vector_kind != "flat" && o.vector_kind != "hnsw") {
+    throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "vector index kind must be flat or hnsw");
+  }
+  AclRules acl;
+  if (!o.acl_file.empty()) {
+    if (!fs::exists(o.acl_file)) throw std::invalid_argument("ACL file not found: " + o.acl_file);
+    acl = AclRules::parse(read_file(o.acl_file));
+  }
+  auto embedder = make_embedder(o.embedder);
+
+  IndexSummary summary;
+  auto files = walk(o.src_dir);
+  summary.files_seen = static_cast<int64_t>(files.size());
+
+  IndexStore store(o.index_dir, true);
+  Scope scope{o.active_index.empty() ? "default" : o.active_index, o.repository, o.branch, o.snapshot};
+  store.begin();
+  try {
+    auto known = store.file_hashes(scope);
+    std::set<std::string> present(files.begin(), files.end());
+    std::vector<int64_t> removed, added;
+    for (const auto& [path, hash] : known) {
+      if (present.count(path)) continue;
+      auto gone = store.delete_file(scope, path);
+      removed.insert(removed.end(), gone.begin(), gone.end());
+      ++summary.files_removed;
+    }
+    for (size_t i = 0; i < files.size(); ++i) {
+      const auto& path = files[i];
+      std::string content = read_file(fs::path(o.src_dir) / path);
+      auto decision = acl.decide(path);
+      std::string hash = content_hash(content, decision.fingerprint());
+      auto it = known.find(path);
+      if (it != known.end() && it->second == hash) {
+        ++summary.files_unchanged;
+      } else {
+        if (it != known.end()) {
+          auto gone = store.delete_file(scope, path);
+          removed.insert(removed.end(), gone.begin(), gone.end());
+        }
+        std::string language = language_of(path);
+        ExtractedFile extracted = language == "csharp" ? extract_csharp(content) : extract_sql(content);
+        for (const auto& issue : extracted.issues) {
+          summary.issues.push_back({path, issue.line, issue.column, issue.message});
+          if (progress) {
+            if (interactive) *progress << "\r\033[K";
+            *progress << path << ":" << issue.line << ":" << issue.column << ": warning: " << issue.message << "\n";
+          }
+        }
+        std::set<std::string> ids_in_file;
+        for (auto& n : extracted.nodes) {
+          StoredNode node;
+          node.id = n.id;
+          if (ids_in_file.count(node.id) || store.has_node(scope, node.id)) node.id = n.id + "@" + path;
+          for (int k = 2; ids_in_file.count(node.id) || store.has_node(scope, node.id); ++k) {
+            node.id = n.id + "@" + path + "#" + std::to_string(k);
+          }
+          ids_in_file.insert(node.id);
+          node.path = path;
+          node.language = language;
+          node.kind = n.kind;
+          node.name = n.name;
+          node.start_line = n.start_line;
+          node.end_line = n.end_line;
+          node.text = std::move(n.text);
+          node.acl_tags = decision.acl_tags;
+          node.labels = decision.classification_labels;
+          node.metadata = {{"data_type", language == "sql" ? "sql" : "code"}};
+          for (const auto& [k, v] : decision.metadata.items()) node.metadata[k] = v;
+          node.facts = std::move(n.facts);
+          added.push_back(store.insert_node(scope, node));
+        }
+        store.put_file(scope, path, hash, language);
+        ++summary.files_indexed;
+      }
+      if (progress && interactive && (i % 25 == 0 || i + 1 == files.size())) {
+        draw_progress(*progress, i + 1, files.size(), static_cast<int64_t>(added.size()), elapsed());
+      }
+    }
+    if (progress && interactive) *progress << "\n";
+    summary.nodes_added = static_cast<int64_t>(added.size());
+    summary.nodes_removed = static_cast<int64_t>(removed.size());
+
+    store.replace_edges(scope, link_graph(store.nodes_for_linking(scope)));
+    store.touch_scope(scope);
+    auto on_vectors = [&](int64_t done, int64_t total) {
+      if (progress && interactive) {
+        *progress << "\rembedding " << done << "/" << total << " nodes" << std::flush;
+      }
+    };
+    auto vs = sync_vectors(store, scope.index_name, *embedder, o.vector_kind, added, removed, on_vectors);
+    if (progress && interactive && vs.embedded > 0) *progress << "\n";
+    summary.vectors_embedded = vs.embedded;
+    store.commit();
+  } catch (...) {
+    store.rollback();
+    throw;
+  }
+  summary.nodes_by_kind = store.node_counts(scope);
+  summary.edges_by_type = store.edge_counts(scope);
+  summary.seconds = elapsed();
+  summary.index_bytes = dir_size(o.index_dir);
+  return summary;
+}
+
+std::string format_summary(const IndexSummary& s) {
+  std::ostringstream out;
+  int64_t nodes = 0, edges = 0;
+  for (const auto& [k, v] : s.nodes_by_kind) nodes += v;
+  for (const auto& [k, v] : s.edges_by_type) edges += v;
+  out << "files: " << s.files_seen << " seen, " << s.files_indexed << " indexed, " << s.files_unchanged
+      << " unchanged, " << s.files_removed << " removed\n";
+  out << "nodes: " << nodes << " (+" << s.nodes_added << " -" << s.nodes_removed << ")";
+  for (const auto& [k, v] : s.nodes_by_kind) out << "  " << k << "=" << v;
+  out << "\nedges: " << edges;
+  for (const auto& [k, v] : s.edges_by_type) out << "  " << k << "=" << v;
+  out << "\nvectors embedded: " << s.vectors_embedded << "\n";
+  out << "parse issues: " << s.issues.size() << "\n";
+  out << fmt::format("time: {:.2f} s\nindex size: {:.1f} MiB\n", s.seconds, static_cast<double>(s.index_bytes) / (1024.0 * 1024.0));
+  return out.str();
+}
+
+}  // namespace attractor::retrieval

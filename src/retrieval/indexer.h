@@ -1,0 +1,67 @@
+#pragma once
+/// \file
+/// `attractor index`: walks a source tree (respecting .gitignore), extracts C# and SQL symbols,
+/// links the unified graph, applies the ACL file and writes the local index (SQLite + FAISS).
+///
+/// Incremental: a file whose content hash (FNV-1a 64 of its bytes plus its ACL decision) is
+/// unchanged is skipped; nodes of deleted files are removed; the graph is relinked over the whole
+/// scope so edges into changed files stay current; only new nodes are embedded. Node ids are unique
+/// per scope: a second definition of the same id (e.g. partial classes) gets `@path` appended.
+
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+#include "retrieval/embedder.h"
+#include "retrieval/syntax_tree.h"
+
+namespace attractor::retrieval {
+
+struct IndexOptions {
+  std::string src_dir;
+  std::string index_dir;
+  std::string repository;
+  std::string branch;
+  std::string snapshot;           ///< "" when not given
+  std::string acl_file;           ///< "" for none
+  std::string active_index = "default";
+  EmbedderSpec embedder;          ///< provider for node vectors (default: lexical)
+  std::string vector_kind = "flat";  ///< "flat" (exact) or "hnsw"
+};
+
+/// A syntax error reported for a file (the rest of the file is still indexed).
+struct FileIssue {
+  std::string path;
+  int line = 0;
+  int column = 0;
+  std::string message;
+};
+
+struct IndexSummary {
+  int64_t files_seen = 0;
+  int64_t files_indexed = 0;
+  int64_t files_unchanged = 0;
+  int64_t files_removed = 0;
+  int64_t nodes_added = 0;
+  int64_t nodes_removed = 0;
+  int64_t vectors_embedded = 0;
+  std::map<std::string, int64_t> nodes_by_kind;  ///< whole scope after the run
+  std::map<std::string, int64_t> edges_by_type;  ///< whole scope after the run
+  std::vector<FileIssue> issues;
+  double seconds = 0;
+  int64_t index_bytes = 0;
+};
+
+/// Indexes `options.src_dir`. `progress` (may be null) receives a one-line progress bar redrawn with
+/// '\r' when `interactive`, and the parse issues as `path:line:col: warning: message` lines.
+/// Throws RetrievalError or std::invalid_argument (bad ACL file) on failure.
+IndexSummary index_repository(const IndexOptions& options, std::ostream* progress = nullptr, bool interactive = false);
+
+/// Human-readable summary (files, nodes and edges by type, time, index size).
+std::string format_summary(const IndexSummary& summary);
+
+}  // namespace attractor::retrieval

@@ -1,0 +1,1 @@
+namespace Acme.Ignored { public class ShouldNotBeIndexed { } }

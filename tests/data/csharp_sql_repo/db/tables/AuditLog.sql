@@ -1,0 +1,6 @@
+CREATE TABLE dbo.AuditLog (
+    Id INT NOT NULL PRIMARY KEY,
+    Action NVARCHAR(50) NOT NULL,
+    EntityId INT NOT NULL,
+    Reason NVARCHAR(400) NULL
+);

@@ -1,0 +1,8 @@
+CREATE TABLE dbo.Meetings (
+    Id INT NOT NULL PRIMARY KEY,
+    Title NVARCHAR(200) NOT NULL,
+    RoomId INT NOT NULL REFERENCES dbo.Rooms(Id),
+    StartsAt DATETIME2 NOT NULL,
+    EndsAt DATETIME2 NOT NULL,
+    Status INT NOT NULL
+);

@@ -1,0 +1,9 @@
+using System.Data;
+
+namespace Acme.Meetings.Data
+{
+    public interface IConnectionFactory
+    {
+        IDbConnection Open();
+    }
+}

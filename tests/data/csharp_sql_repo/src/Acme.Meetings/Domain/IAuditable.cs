@@ -1,0 +1,9 @@
+using System;
+
+namespace Acme.Meetings.Domain
+{
+    public interface IAuditable
+    {
+        DateTime CreatedAt { get; }
+    }
+}

@@ -1,0 +1,9 @@
+namespace Acme.Meetings.Domain
+{
+    public enum MeetingStatus
+    {
+        Scheduled,
+        Cancelled,
+        Finished
+    }
+}

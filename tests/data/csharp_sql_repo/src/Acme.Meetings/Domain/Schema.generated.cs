@@ -1,0 +1,1 @@
+namespace Acme.Meetings.Domain { public class GeneratedSchema { } }

@@ -1,0 +1,8 @@
+namespace Acme.Payroll
+{
+    public class SalaryRecord
+    {
+        public int EmployeeId { get; set; }
+        public decimal Amount { get; set; }
+    }
+}
