@@ -2,7 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <unordered_map>
+#include <cstdint>
+#include <functional>
 
 #include "parser/dot_lexemes.h"
 
@@ -45,6 +46,58 @@ class Locator {
   std::size_t offset_ = 0;
   std::size_t line_start_ = 0;
   int line_ = 1;
+};
+
+/// Open-addressing map from node id (a view into the source text) to vertex: one contiguous
+/// array with cached hashes, so looking up an id costs about one cache miss.
+class IdTable {
+ public:
+  /// The vertex stored for `id`, or npos.
+  static constexpr std::uint32_t npos = 0xFFFFFFFFu;
+
+  std::uint32_t find(std::string_view id, std::uint64_t hash) const {
+    if (slots_.empty()) return npos;
+    for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
+      const Slot& s = slots_[i];
+      if (s.data == nullptr) return npos;
+      if (s.hash == hash && s.size == id.size() && std::memcmp(s.data, id.data(), id.size()) == 0) return s.vertex;
+    }
+  }
+
+  void insert(std::string_view id, std::uint64_t hash, std::uint32_t vertex) {
+    if ((count_ + 1) * 2 > slots_.size()) grow();
+    place(Slot{hash, id.data(), static_cast<std::uint32_t>(id.size()), vertex});
+    ++count_;
+  }
+
+  static std::uint64_t hash(std::string_view id) { return std::hash<std::string_view>{}(id); }
+
+ private:
+  struct Slot {
+    std::uint64_t hash = 0;
+    const char* data = nullptr;
+    std::uint32_t size = 0;
+    std::uint32_t vertex = 0;
+  };
+
+  void place(const Slot& slot) {
+    std::size_t i = slot.hash & mask_;
+    while (slots_[i].data != nullptr) i = (i + 1) & mask_;
+    slots_[i] = slot;
+  }
+
+  void grow() {
+    std::vector<Slot> old = std::move(slots_);
+    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
+    mask_ = slots_.size() - 1;
+    for (const Slot& s : old) {
+      if (s.data != nullptr) place(s);
+    }
+  }
+
+  std::vector<Slot> slots_;
+  std::size_t mask_ = 0;
+  std::size_t count_ = 0;
 };
 
 void append_token_text(const Token& t, const char* text_begin, std::string& out) {
@@ -97,15 +150,23 @@ class Builder {
   }
 
  private:
+  static constexpr int kNone = -1;
+
   struct Scope {
     Attributes node_defaults;
     Attributes edge_defaults;
-    std::vector<std::string> classes;
+    int class_set = kNone;  ///< index into class_sets_: classes derived from enclosing subgraph labels
   };
 
+  /// Per vertex: its node statements (a backwards-linked list in statements_) and derived classes.
   struct NodeInfo {
-    std::vector<const ast::AttrList*> statements;  ///< node statements seen so far
-    std::vector<std::string> derived;              ///< classes from enclosing subgraph labels
+    int last_statement = kNone;
+    int class_set = kNone;
+  };
+
+  struct StatementLink {
+    const ast::AttrList* attrs;
+    int previous;
   };
 
   SourceLocation loc(const char* p) { return locator_.at(p); }
@@ -189,33 +250,50 @@ class Builder {
   void subgraph(const ast::Subgraph& sub, const Scope& parent) {
     Scope scope = parent;
     std::string cls = derive_class(subgraph_label(sub));
-    if (!cls.empty() && std::find(scope.classes.begin(), scope.classes.end(), cls) == scope.classes.end()) {
-      scope.classes.push_back(std::move(cls));
+    if (!cls.empty()) {
+      std::vector<std::string> classes;
+      if (parent.class_set != kNone) classes = class_sets_[static_cast<std::size_t>(parent.class_set)];
+      if (std::find(classes.begin(), classes.end(), cls) == classes.end()) {
+        classes.push_back(std::move(cls));
+        class_sets_.push_back(std::move(classes));
+        scope.class_set = static_cast<int>(class_sets_.size() - 1);
+      }
     }
     for (const auto& stmt : sub.body) statement(stmt, scope, false);
   }
 
+  /// Adds the scope's derived classes to the node's (a new merged set only when both differ).
   void add_classes(Vertex v, const Scope& scope) {
-    auto& derived = info_[v].derived;
-    for (const auto& c : scope.classes) {
-      if (std::find(derived.begin(), derived.end(), c) == derived.end()) derived.push_back(c);
+    int& mine = info_[v].class_set;
+    if (scope.class_set == kNone || mine == scope.class_set) return;
+    if (mine == kNone) {
+      mine = scope.class_set;
+      return;
     }
+    std::vector<std::string> merged = class_sets_[static_cast<std::size_t>(mine)];
+    for (const auto& c : class_sets_[static_cast<std::size_t>(scope.class_set)]) {
+      if (std::find(merged.begin(), merged.end(), c) == merged.end()) merged.push_back(c);
+    }
+    if (merged.size() == class_sets_[static_cast<std::size_t>(mine)].size()) return;
+    class_sets_.push_back(std::move(merged));
+    mine = static_cast<int>(class_sets_.size() - 1);
   }
 
   /// The vertex for an id token, creating it with the scope's node defaults when new.
   Vertex ensure_node(const Token& t, const Scope& scope, bool& created) {
     std::string_view id = t.inner();
-    auto it = ids_.find(id);
-    if (it != ids_.end()) {
+    std::uint64_t hash = IdTable::hash(id);
+    std::uint32_t found = ids_.find(id, hash);
+    if (found != IdTable::npos) {
       created = false;
-      return it->second;
+      return static_cast<Vertex>(found);
     }
     created = true;
     Vertex v = graph_.add_node(std::string(id), loc(t.first));
-    graph_.node(v).attrs = scope.node_defaults;
+    if (!scope.node_defaults.empty()) graph_.node(v).attrs = scope.node_defaults;
     if (info_.size() <= v) info_.resize(v + 1);
     add_classes(v, scope);
-    ids_.emplace(id, v);
+    ids_.insert(id, hash, static_cast<std::uint32_t>(v));
     return v;
   }
 
@@ -228,19 +306,24 @@ class Builder {
       check_redefinitions(graph_.node(v).id, s.attrs, info);
     }
     apply(s.attrs, graph_.node(v).attrs);
-    if (!s.attrs.empty()) info.statements.push_back(&s.attrs);
+    if (!s.attrs.empty()) {
+      statements_.push_back(StatementLink{&s.attrs, info.last_statement});
+      info.last_statement = static_cast<int>(statements_.size() - 1);
+    }
   }
 
   void check_redefinitions(const std::string& id, const ast::AttrList& attrs, const NodeInfo& info) {
-    if (info.statements.empty()) return;
+    if (info.last_statement == kNone) return;
     for (std::size_t i = 0; i < attrs.size(); ++i) {
       std::string_view key = attrs[i].key.inner();
       bool later_in_list = false;
       for (std::size_t j = i + 1; j < attrs.size(); ++j) later_in_list |= attrs[j].key.inner() == key;
       if (later_in_list) continue;
       const ast::Attribute* previous = nullptr;
-      for (auto it = info.statements.rbegin(); it != info.statements.rend() && previous == nullptr; ++it) {
-        for (auto a = (*it)->rbegin(); a != (*it)->rend(); ++a) {
+      for (int link = info.last_statement; link != kNone && previous == nullptr;
+           link = statements_[static_cast<std::size_t>(link)].previous) {
+        const ast::AttrList& earlier = *statements_[static_cast<std::size_t>(link)].attrs;
+        for (auto a = earlier.rbegin(); a != earlier.rend(); ++a) {
           if (a->key.inner() == key) {
             previous = &*a;
             break;
@@ -270,8 +353,8 @@ class Builder {
       return;
     }
     bool created = false;
-    std::vector<std::pair<Vertex, SourceLocation>> chain;
-    chain.reserve(s.targets.size() + 1);
+    auto& chain = chain_;
+    chain.clear();
     chain.emplace_back(ensure_node(s.head, scope, created), loc(s.head.first));
     for (const auto& t : s.targets) chain.emplace_back(ensure_node(t, scope, created), loc(t.first));
     Attributes attrs = scope.edge_defaults;
@@ -286,8 +369,8 @@ class Builder {
 
   void finish_classes() {
     for (std::size_t v = 0; v < info_.size(); ++v) {
-      const auto& derived = info_[v].derived;
-      if (derived.empty()) continue;
+      if (info_[v].class_set == kNone) continue;
+      const auto& derived = class_sets_[static_cast<std::size_t>(info_[v].class_set)];
       NodeData& node = graph_.node(static_cast<Vertex>(v));
       std::vector<std::string> classes = node.classes();
       for (const auto& c : derived) {
@@ -309,8 +392,11 @@ class Builder {
   Locator locator_;
   std::vector<Diagnostic>& diagnostics_;
   Graph graph_;
-  std::unordered_map<std::string_view, Vertex> ids_;
+  IdTable ids_;
   std::vector<NodeInfo> info_;
+  std::vector<StatementLink> statements_;
+  std::vector<std::vector<std::string>> class_sets_;
+  std::vector<std::pair<Vertex, SourceLocation>> chain_;
 };
 
 }  // namespace

@@ -13,6 +13,18 @@
 #include "parser/dot_ast_adapted.h"
 #include "parser/dot_grammar_config.h"
 
+/// Attribute lists start with room for four entries: most lists are short, and growing 1, 2, 4
+/// would allocate three times (and free twice) per statement.
+template <>
+struct boost::spirit::x3::traits::push_back_container<attractor::dot::ast::AttrList> {
+  template <typename T>
+  static bool call(attractor::dot::ast::AttrList& list, T&& value) {
+    if (list.capacity() == 0) list.reserve(4);
+    list.push_back(std::forward<T>(value));
+    return true;
+  }
+};
+
 namespace attractor::dot {
 namespace {
 
