@@ -36,7 +36,11 @@ std::string make_temp_dir() {
 }
 
 CommandResult run_attractor(const std::vector<std::string>& args, const std::string& input) {
-  std::string dir = make_temp_dir() + "/.cmd";
+  static int counter = 0;
+  std::string dir = (std::filesystem::temp_directory_path() /
+                     ("attractor-cmd-" + std::to_string(::getpid()) + "-" + std::to_string(++counter)))
+                        .string();
+  std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
   std::string in_path = dir + "/stdin", out_path = dir + "/stdout", err_path = dir + "/stderr";
   std::ofstream(in_path, std::ios::binary) << input;
@@ -63,6 +67,7 @@ CommandResult run_attractor(const std::vector<std::string>& args, const std::str
   result.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
   result.out = slurp(out_path);
   result.err = slurp(err_path);
+  std::filesystem::remove_all(dir);
   return result;
 }
 
