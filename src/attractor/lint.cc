@@ -97,7 +97,7 @@ const std::vector<LintRulePtr>& builtin_rules() {
   static const std::vector<LintRulePtr> rules = {
       start_node_rule(),          terminal_node_rule(),       reachability_rule(),
       edge_target_exists_rule(),  start_no_incoming_rule(),   exit_no_outgoing_rule(),
-      condition_syntax_rule(),    stylesheet_syntax_rule(),   type_known_rule(),
+      condition_syntax_rule(),    condition_outcome_value_rule(), stylesheet_syntax_rule(), type_known_rule(),
       fidelity_valid_rule(),      retry_target_exists_rule(), goal_gate_has_retry_rule(),
       prompt_on_llm_nodes_rule(), outgoing_route_targets_rule(), from_settings_exists_rule(),
       attribute_type_rule(),      attribute_spelling_rule()};

@@ -10,6 +10,8 @@
 ///   start_no_incoming [error]     no edge enters the start node
 ///   exit_no_outgoing [error]      no edge leaves the exit node
 ///   condition_syntax [error]      edge `condition` parses (§10); located at the offending character
+///   condition_outcome_value [warning] `outcome=X` / `outcome!=X` with X not an outcome status
+///                                 (success, partial_success, retry, fail, skipped)
 ///   stylesheet_syntax [error]     graph `model_stylesheet` parses (§8); located likewise
 ///   type_known [warning]          node `type` is a known handler type (handler_types.h)
 ///   fidelity_valid [warning]      node/edge `fidelity` and graph `default_fidelity` are valid modes

@@ -26,10 +26,11 @@ LintRulePtr start_no_incoming_rule();
 LintRulePtr exit_no_outgoing_rule();
 LintRulePtr outgoing_route_targets_rule();
 
-/// condition_syntax, stylesheet_syntax, type_known, fidelity_valid, retry_target_exists,
+/// condition_syntax, condition_outcome_value, stylesheet_syntax, type_known, fidelity_valid, retry_target_exists,
 /// goal_gate_has_retry, prompt_on_llm_nodes, from_settings_exists, attribute_type
 /// (lint_rules_values.cc).
 LintRulePtr condition_syntax_rule();
+LintRulePtr condition_outcome_value_rule();
 LintRulePtr stylesheet_syntax_rule();
 LintRulePtr type_known_rule();
 LintRulePtr fidelity_valid_rule();

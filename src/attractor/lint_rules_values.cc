@@ -1,3 +1,5 @@
+#include <algorithm>
+#include <cctype>
 #include <unordered_set>
 
 #include "attractor/handler_types.h"
@@ -147,6 +149,38 @@ LintRulePtr condition_syntax_rule() {
           location.known() ? location : edge.location);
       d.edge = std::make_pair(edge.from, edge.to);
       out.push_back(std::move(d));
+    }
+  });
+}
+
+LintRulePtr condition_outcome_value_rule() {
+  return make_rule("condition_outcome_value", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    static const std::vector<std::string> kStatuses = {"success", "partial_success", "retry", "fail", "skipped"};
+    std::unordered_set<std::string_view> clean;
+    for (Edge e : graph.edges()) {
+      const EdgeData& edge = graph.edge(e);
+      const Value* value = edge.find("condition");
+      if (value == nullptr || clean.count(value->text) > 0) continue;
+      ConditionParseResult parsed = parse_condition(value->text);
+      if (!parsed.ok()) continue;
+      bool all_known = true;
+      for (const ConditionClause& clause : parsed.condition->clauses) {
+        if (clause.key != "outcome" || clause.op == ConditionClause::Op::kTruthy) continue;
+        if (std::find(kStatuses.begin(), kStatuses.end(), clause.literal) != kStatuses.end()) continue;
+        all_known = false;
+        SourceLocation location = inner_location(graph, *value, clause.offset);
+        std::string lowered = clause.literal;
+        for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+        Diagnostic d = diagnostic(
+            "condition_outcome_value", Severity::kWarning,
+            "condition on edge " + edge.from + " -> " + edge.to + " compares outcome with '" + clause.literal +
+                "', which is never an outcome; expected success, partial_success, retry, fail or skipped",
+            "", suggestion_or(closest_match(lowered, kStatuses, 2), "use one of: " + join(kStatuses)),
+            location.known() ? location : edge.location);
+        d.edge = std::make_pair(edge.from, edge.to);
+        out.push_back(std::move(d));
+      }
+      if (all_known) clean.insert(value->text);
     }
   });
 }

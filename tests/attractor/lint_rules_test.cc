@@ -116,6 +116,35 @@ TEST(LintConditionSyntax, UnknownValueLocationFallsBackToEdge) {
   EXPECT_EQ(d[0].location.column, 3);
 }
 
+TEST(LintConditionOutcomeValue, UnknownStatusWithSuggestion) {
+  auto [file, value] = file_with("  work -> exit [condition=\"context.ok=1 && outcome=SUCCESS\"]", "\"context");
+  Graph g = valid_pipeline();
+  g.set_source(file);
+  g.edge(g.edges()[1]).attrs["condition"] = value;
+  g.edge(g.edges()[0]).set("condition", "outcome!=failed");
+  auto d = only(validate(g), "condition_outcome_value");
+  ASSERT_EQ(d.size(), 2u);
+  expect_diagnostic(d[0], "condition_outcome_value", Severity::kWarning,
+                    "condition on edge work -> exit compares outcome with 'SUCCESS', which is never an outcome; "
+                    "expected success, partial_success, retry, fail or skipped",
+                    "", "did you mean 'success'?");
+  EXPECT_EQ(*d[0].edge, EdgeIds("work", "exit"));
+  EXPECT_EQ(d[0].location.line, 2);
+  EXPECT_EQ(d[0].location.column, 44);
+  expect_diagnostic(d[1], "condition_outcome_value", Severity::kWarning,
+                    "condition on edge start -> work compares outcome with 'failed', which is never an outcome; "
+                    "expected success, partial_success, retry, fail or skipped",
+                    "", "did you mean 'fail'?");
+  EXPECT_EQ(d[1].location.line, 5);
+}
+
+TEST(LintConditionOutcomeValue, KnownStatusesPass) {
+  Graph g = valid_pipeline();
+  g.edge(g.edges()[0]).set("condition", "outcome=success && outcome!=partial_success && outcome");
+  g.edge(g.edges()[1]).set("condition", "outcome=retry && outcome!=fail && outcome!=skipped && context.x=SUCCESS");
+  EXPECT_TRUE(validate(g).empty());
+}
+
 TEST(LintStylesheetSyntax, ValidStylesheetPasses) {
   Graph g = valid_pipeline();
   g.data().set("model_stylesheet", "* { llm_model: m; } .code { reasoning_effort: low }");
