@@ -7,8 +7,13 @@ namespace attractor {
 
 const std::vector<CliCommand>& cli_commands() {
   static const std::vector<CliCommand> commands = {
+      {"run", "run a pipeline (checkpoint after every node)", run_run_command},
+      {"resume", "continue an interrupted run from its checkpoint", run_resume_command},
       {"validate", "parse, transform and lint a pipeline; print diagnostics", run_validate_command},
       {"render", "draw a pipeline (and optionally a run) with Graphviz", run_render_command},
+      {"index", "index a C# + SQL repository for retrieval (tree-sitter, FTS5, FAISS)", run_index_command},
+      {"search", "search a code index (bm25, semantic, hybrid) as the pipeline will", run_search_command},
+      {"tokens", "count tokens exactly (o200k_base, cl100k_base) in files or stdin", run_tokens_command},
   };
   return commands;
 }

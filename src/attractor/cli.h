@@ -32,6 +32,11 @@ const std::vector<CliCommand>& cli_commands();
 int run_cli(int argc, char** argv);
 
 int run_validate_command(int argc, char** argv);
+int run_run_command(int argc, char** argv);
+int run_resume_command(int argc, char** argv);
 int run_render_command(int argc, char** argv);
+int run_index_command(int argc, char** argv);
+int run_search_command(int argc, char** argv);
+int run_tokens_command(int argc, char** argv);
 
 }  // namespace attractor

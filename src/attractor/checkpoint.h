@@ -1,0 +1,57 @@
+#pragma once
+/// \file
+/// The checkpoint (spec §5.3, DESIGN.md): everything needed to continue a run exactly, written
+/// atomically after every node (temp file, fsync, rename).
+///
+/// JSON keys: `timestamp`, `run_id`, `current_node` (last completed node; the exit node at the
+/// end), `next_node` ("" when finished), `state` ("running", "success", "fail"),
+/// `completed_nodes` (every execution in order), `node_retries`, `context`, `logs`,
+/// `node_outcomes` (id -> Appendix C object plus `status`), `visit_counts`, `total_executions`,
+/// `last_fidelity`, `inbox` (pending messages for later stages), `final_outcome`, `seed_context`,
+/// `restart_count`.
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attractor/outcome.h"
+
+namespace attractor {
+
+struct Checkpoint {
+  std::int64_t timestamp_ms = 0;
+  std::string run_id;
+  std::string current_node;
+  std::string next_node;
+  std::string state = "running";
+  std::vector<std::string> completed_nodes;
+  std::map<std::string, std::int64_t> node_retries;
+  nlohmann::json context = nlohmann::json::object();
+  std::vector<std::string> logs;
+  std::map<std::string, Outcome> node_outcomes;
+  std::map<std::string, std::int64_t> visit_counts;
+  std::int64_t total_executions = 0;
+  std::string last_fidelity;
+  nlohmann::json inbox = nlohmann::json::array();
+  nlohmann::json final_outcome;  ///< null while running
+  nlohmann::json seed_context = nlohmann::json::object();  ///< `--set`/`--context` values, for loop_restart
+  std::int64_t restart_count = 0;
+
+  nlohmann::json to_json() const;
+  /// Throws std::runtime_error on a malformed document.
+  static Checkpoint from_json(const nlohmann::json& json);
+};
+
+/// Writes `content` to `path` atomically: `path.tmp`, fsync, rename, fsync of the directory.
+/// Throws std::runtime_error on failure.
+void write_file_atomic(const std::string& path, const std::string& content);
+
+/// Saves to `{run_dir}/checkpoint.json` atomically.
+void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir);
+/// Loads `{run_dir}/checkpoint.json`; throws std::runtime_error when missing or malformed.
+Checkpoint load_checkpoint(const std::string& run_dir);
+
+}  // namespace attractor

@@ -1,0 +1,291 @@
+// `attractor run GRAPH.dot` and `attractor resume RUN_DIR`.
+//
+// Decisions where DESIGN.md is silent:
+// - `--logs-root DIR` is the run directory itself; without it a fresh
+//   `./checkpoints/<graph-name>-<UTC yyyymmddTHHMMSS>-<6 hex>/` is created.
+// - Without `--auto-approve` or `--answers`, human gates prompt on the terminal (stdin), so
+//   answers can also be piped in.
+// - The LLM backend is the simulation backend (real providers come later); `--responses
+//   FILE.json` scripts it per node (see handlers/simulation_backend.h).
+// - The run directory is printed on stderr as `run directory: PATH` at the start and the end
+//   (stdout stays clean for `--json-events`). Progress goes to stderr unless `--quiet`.
+// - `resume` takes the same options; `--set`/`--context` are ignored there because the
+//   checkpoint already holds the context. It refuses a graph whose sha256 differs from the
+//   manifest's unless `--force`.
+// - Test hook: environment variable ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS=N makes the process
+//   SIGKILL itself right after its N-th checkpoint write (used by the kill-and-resume test).
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "attractor/cli.h"
+#include "attractor/cli_support.h"
+#include "attractor/engine.h"
+#include "attractor/interviewer.h"
+#include "attractor/pipeline_loader.h"
+#include "attractor/progress_display.h"
+#include "attractor/run_directory.h"
+#include "attractor/sha256.h"
+#include "handlers/registry.h"
+#include "handlers/simulation_backend.h"
+
+namespace attractor {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+struct RunFlags {
+  std::string logs_root;
+  bool simulate = false;
+  bool auto_approve = false;
+  std::string answers;
+  std::string responses;
+  std::vector<std::string> sets;
+  std::string context_file;
+  bool quiet = false;
+  bool verbose = false;
+  bool json_events = false;
+  bool force = false;
+};
+
+void add_common_options(CLI::App& app, RunFlags& f) {
+  app.add_flag("--simulate", f.simulate, "use the deterministic simulation backend for LLM stages (tools still run)");
+  auto* approve = app.add_flag("--auto-approve", f.auto_approve, "answer every human gate with its first option");
+  app.add_option("--answers", f.answers, "replay human answers from a JSON file (array, or object keyed by node)")
+      ->excludes(approve);
+  app.add_option("--responses", f.responses, "script simulated LLM responses per node from a JSON file");
+  app.add_option("--set", f.sets, "initial context value KEY=VALUE (VALUE parsed as JSON when valid)");
+  app.add_option("--context", f.context_file, "initial context values from a JSON object file");
+  auto* quiet = app.add_flag("--quiet,-q", f.quiet, "no progress display");
+  app.add_flag("--verbose,-v", f.verbose, "more progress detail (checkpoints)")->excludes(quiet);
+  app.add_flag("--json-events", f.json_events, "stream events as JSON lines on stdout");
+}
+
+std::atomic<bool>* g_interrupt = nullptr;
+
+extern "C" void on_sigint(int) {
+  if (g_interrupt) g_interrupt->store(true);
+}
+
+/// SIGKILLs the process after the N-th checkpoint (test hook).
+class KillAfterCheckpoints : public EventObserver {
+ public:
+  explicit KillAfterCheckpoints(long n) : left_(n) {}
+  void on_event(const Event& e) override {
+    if (e.name == "CheckpointSaved" && --left_ == 0) ::kill(::getpid(), SIGKILL);
+  }
+
+ private:
+  long left_;
+};
+
+/// Bridges SIGINT to the engine's cancel token.
+class InterruptWatcher {
+ public:
+  explicit InterruptWatcher(CancelToken token) : token_(std::move(token)) {
+    g_interrupt = &flag_;
+    struct sigaction sa {};
+    sa.sa_handler = on_sigint;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, &old_int_);
+    ::sigaction(SIGTERM, &sa, &old_term_);
+    thread_ = std::thread([this] {
+      while (!stop_.load()) {
+        if (flag_.load()) {
+          token_.cancel();
+          return;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+      }
+    });
+  }
+  ~InterruptWatcher() {
+    stop_ = true;
+    thread_.join();
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+    g_interrupt = nullptr;
+  }
+  bool interrupted() const { return flag_.load(); }
+
+ private:
+  CancelToken token_;
+  std::atomic<bool> flag_{false};
+  std::atomic<bool> stop_{false};
+  std::thread thread_;
+  struct sigaction old_int_ {};
+  struct sigaction old_term_ {};
+};
+
+/// Parses `--context` then `--set`; throws std::runtime_error with a message on bad input.
+nlohmann::json seed_context(const RunFlags& f) {
+  nlohmann::json seed = nlohmann::json::object();
+  if (!f.context_file.empty()) {
+    nlohmann::json j = nlohmann::json::parse(read_text_file(f.context_file), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) throw std::runtime_error(f.context_file + ": expected a JSON object");
+    seed.update(j);
+  }
+  for (const std::string& s : f.sets) {
+    auto eq = s.find('=');
+    if (eq == std::string::npos || eq == 0) throw std::runtime_error("--set expects KEY=VALUE, got '" + s + "'");
+    std::string value = s.substr(eq + 1);
+    nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
+    seed[s.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
+  }
+  return seed;
+}
+
+HandlerServices make_services(const RunFlags& f) {
+  HandlerServices services;
+  nlohmann::json responses = f.responses.empty() ? nlohmann::json::object() : load_responses_file(f.responses);
+  services.backend = std::make_shared<SimulationBackend>(responses);
+  if (f.auto_approve) {
+    services.interviewer = std::make_shared<AutoApproveInterviewer>();
+  } else if (!f.answers.empty()) {
+    services.interviewer = std::shared_ptr<Interviewer>(load_answers_file(f.answers));
+  } else {
+    services.interviewer = std::make_shared<ConsoleInterviewer>(0, stderr);
+  }
+  return services;
+}
+
+std::shared_ptr<EventBus> make_observers(const RunFlags& f) {
+  auto bus = std::make_shared<EventBus>();
+  if (f.json_events) bus->add(std::make_shared<JsonStreamObserver>(stdout));
+  if (!f.quiet) bus->add(std::make_shared<ProgressDisplay>(stderr, ::isatty(2) != 0, f.verbose));
+  if (const char* kill_after = std::getenv("ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS")) {
+    long n = std::atol(kill_after);
+    if (n > 0) bus->add(std::make_shared<KillAfterCheckpoints>(n));
+  }
+  return bus;
+}
+
+int finish(const RunResult& r, const RunFlags& f) {
+  std::fprintf(stderr, "run directory: %s\n", r.run_dir.c_str());
+  if (r.interrupted) {
+    std::fprintf(stderr, "interrupted; the checkpoint is intact: attractor resume %s\n", r.run_dir.c_str());
+    return kExitInterrupted;
+  }
+  if (is_success(r.outcome.status)) {
+    if (!f.quiet) std::fprintf(stderr, "result: %s\n", status_name(r.outcome.status));
+    return kExitSuccess;
+  }
+  std::fprintf(stderr, "result: fail: %s\n", r.outcome.failure_reason.c_str());
+  return kExitFail;
+}
+
+std::optional<LoadedPipeline> load_or_report(const std::string& path, bool quiet) {
+  LoadedPipeline loaded = load_pipeline(path);
+  if (!loaded.ok()) {
+    print_diagnostics(loaded.diagnostics, loaded.source.get());
+    std::fprintf(stderr, "%s: not run: the pipeline has errors\n", path.c_str());
+    return std::nullopt;
+  }
+  if (!quiet) print_diagnostics(loaded.diagnostics, loaded.source.get());
+  return loaded;
+}
+
+int execute(const std::string& graph_path, const std::string& run_dir, const RunFlags& f, bool resume) {
+  auto loaded = load_or_report(graph_path, f.quiet);
+  if (!loaded) return kExitUsage;
+  const Graph& graph = *loaded->graph;
+
+  nlohmann::json seed;
+  HandlerServices services;
+  try {
+    seed = resume ? nlohmann::json::object() : seed_context(f);
+    services = make_services(f);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "attractor: %s\n", e.what());
+    return kExitUsage;
+  }
+  HandlerRegistry registry = make_default_registry(services);
+
+  EngineOptions options;
+  options.run_dir = run_dir;
+  options.graph_path = fs::absolute(graph_path).lexically_normal().string();
+  options.graph_sha256 = sha256_hex(read_text_file(graph_path));
+  options.observer = make_observers(f);
+  InterruptWatcher watcher(options.cancel);
+  std::fprintf(stderr, "run directory: %s\n", run_dir.c_str());
+  try {
+    Engine engine(graph, registry, options);
+    RunResult result = resume ? engine.resume() : engine.run(seed);
+    if (watcher.interrupted()) result.interrupted = true;
+    return finish(result, f);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "attractor: runtime error: %s\n", e.what());
+    return kExitRuntime;
+  }
+}
+
+}  // namespace
+
+int run_run_command(int argc, char** argv) {
+  CLI::App app{"Run a pipeline. Exit 0 on success, 1 when the pipeline fails, 2 on usage, parse or validation "
+               "errors, 3 on runtime errors, 130 when interrupted (the checkpoint stays valid)."};
+  app.name("attractor run");
+  std::string path;
+  RunFlags f;
+  app.add_option("GRAPH", path, "pipeline .dot file")->required();
+  app.add_option("--logs-root", f.logs_root, "run directory (default ./checkpoints/<name>-<time>-<hex>/)");
+  add_common_options(app, f);
+  if (auto code = parse_cli(app, argc, argv)) return *code;
+
+  std::string run_dir = f.logs_root;
+  if (run_dir.empty()) {
+    std::string name = fs::path(path).stem().string();
+    if (auto loaded = load_pipeline(path); loaded.graph && !loaded.graph->name().empty()) name = loaded.graph->name();
+    run_dir = (fs::path("checkpoints") / run_directory_name(name, system_clock().now_ms(), random_hex6())).string();
+  }
+  return execute(path, run_dir, f, false);
+}
+
+int run_resume_command(int argc, char** argv) {
+  CLI::App app{"Resume an interrupted run from its checkpoint; completed nodes are never re-run. Same exit codes "
+               "as `attractor run`."};
+  app.name("attractor resume");
+  std::string run_dir;
+  RunFlags f;
+  app.add_option("RUN_DIR", run_dir, "run directory holding manifest.json and checkpoint.json")->required();
+  app.add_flag("--force", f.force, "resume even though the graph file changed since the run started");
+  app.add_option("--logs-root", f.logs_root, "ignored on resume (the run directory is RUN_DIR)");
+  add_common_options(app, f);
+  if (auto code = parse_cli(app, argc, argv)) return *code;
+
+  Manifest manifest;
+  try {
+    manifest = read_manifest(run_dir);
+    load_checkpoint(run_dir);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "attractor resume: %s\n", e.what());
+    return kExitUsage;
+  }
+  if (manifest.graph_path.empty() || !fs::exists(manifest.graph_path)) {
+    std::fprintf(stderr, "attractor resume: graph file '%s' not found\n", manifest.graph_path.c_str());
+    return kExitUsage;
+  }
+  std::string hash = sha256_hex(read_text_file(manifest.graph_path));
+  if (hash != manifest.graph_sha256 && !f.force) {
+    std::fprintf(stderr,
+                 "attractor resume: %s changed since the run started (sha256 %s, manifest %s); use --force to resume "
+                 "anyway\n",
+                 manifest.graph_path.c_str(), hash.c_str(), manifest.graph_sha256.c_str());
+    return kExitUsage;
+  }
+  return execute(manifest.graph_path, run_dir, f, true);
+}
+
+}  // namespace attractor

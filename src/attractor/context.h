@@ -1,0 +1,58 @@
+#pragma once
+/// \file
+/// The run context (spec §5.1): a thread-safe map from keys to JSON values plus an append-only
+/// log. Parallel branches get deep clones, so a branch never sees another branch's writes.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <shared_mutex>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace attractor {
+
+/// String form used by conditions and environment variables: strings as-is, null as "",
+/// booleans as "true"/"false", numbers and structures as compact JSON (so the number 3 is "3").
+std::string json_to_context_string(const nlohmann::json& value);
+
+/// Thread-safe key -> JSON store. Readers share a lock; writers are exclusive.
+class Context {
+ public:
+  Context() = default;
+  Context(const Context& other);
+  Context& operator=(const Context& other);
+
+  void set(const std::string& key, nlohmann::json value);
+  /// The value, or nullopt when absent.
+  std::optional<nlohmann::json> get(std::string_view key) const;
+  /// `json_to_context_string` of the value, or `fallback` when absent.
+  std::string get_string(std::string_view key, std::string_view fallback = "") const;
+  bool has(std::string_view key) const;
+  void remove(std::string_view key);
+  /// Merges every member of a JSON object (non-objects are ignored).
+  void apply_updates(const nlohmann::json& updates);
+  void append_log(std::string entry);
+  std::vector<std::string> logs() const;
+
+  /// Deep copy of all values as a JSON object (keys sorted).
+  nlohmann::json snapshot() const;
+  /// Deep copy for branch isolation.
+  std::unique_ptr<Context> clone() const;
+  /// Replaces all values with the members of `values` and the log with `logs`.
+  void restore(const nlohmann::json& values, std::vector<std::string> logs);
+
+ private:
+  mutable std::shared_mutex mutex_;
+  std::map<std::string, nlohmann::json, std::less<>> values_;
+  std::vector<std::string> logs_;
+};
+
+/// Keys whose values differ between `before` and `after` (added or changed), as an object;
+/// removed keys map to null.
+nlohmann::json context_diff(const nlohmann::json& before, const nlohmann::json& after);
+
+}  // namespace attractor

@@ -1,0 +1,324 @@
+#include "attractor/engine.h"
+
+#include <algorithm>
+#include <filesystem>
+
+#include <fmt/format.h>
+
+#include "attractor/engine_impl.h"
+#include "attractor/node_roles.h"
+#include "attractor/run_directory.h"
+
+namespace attractor {
+
+namespace fs = std::filesystem;
+
+std::optional<Vertex> find_start_node(const Graph& graph) {
+  std::vector<Vertex> starts = find_start_nodes(graph);
+  if (starts.empty()) return std::nullopt;
+  return starts.front();
+}
+
+bool is_terminal_node(const Graph& graph, const NodeData& node) {
+  if (node.shape() == "Msquare" || node.type() == "exit") return true;
+  if (node.id != "exit" && node.id != "end") return false;
+  for (Vertex v : find_terminal_nodes(graph)) {
+    if (graph.node(v).id == node.id) return true;
+  }
+  return false;
+}
+
+void RunEventSink::set_file(std::shared_ptr<EventObserver> file) {
+  std::lock_guard lock(mutex_);
+  file_ = std::move(file);
+}
+
+void RunEventSink::set_user(std::shared_ptr<EventObserver> user) {
+  std::lock_guard lock(mutex_);
+  user_ = std::move(user);
+}
+
+void RunEventSink::on_event(const Event& event) {
+  std::lock_guard lock(mutex_);
+  if (file_) file_->on_event(event);
+  if (user_) user_->on_event(event);
+}
+
+Engine::Impl::Impl(const Graph& graph, const HandlerRegistry& registry, EngineOptions options)
+    : graph_(graph), registry_(registry), options_(std::move(options)) {
+  clock_ = options_.clock ? options_.clock : &system_clock();
+  random_ = options_.random ? options_.random : default_random();
+  run_dir_ = options_.run_dir;
+  sink_.set_user(options_.observer);
+}
+
+void Engine::Impl::emit(const std::string& name, nlohmann::json fields) {
+  Event e;
+  e.name = name;
+  e.timestamp_ms = clock_->now_ms();
+  e.fields = std::move(fields);
+  sink_.on_event(e);
+}
+
+void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
+  std::error_code ec;
+  fs::create_directories(run_dir_, ec);
+  if (ec) throw std::runtime_error("cannot create run directory " + run_dir_ + ": " + ec.message());
+  Manifest m;
+  m.name = graph_.name();
+  m.goal = graph_.data().goal();
+  m.graph_path = options_.graph_path;
+  m.graph_sha256 = options_.graph_sha256;
+  m.run_id = state_.run_id;
+  m.start_time = format_iso8601(clock_->now_ms());
+  m.version = ATTRACTOR_VERSION;
+  m.parent_run = parent_run;
+  write_manifest(m, run_dir_);
+  artifacts_ = std::make_unique<ArtifactStore>(run_dir_);
+  if (options_.write_events_file) {
+    sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string()));
+  }
+}
+
+void Engine::Impl::seed_context() {
+  context_.restore(state_.seed_context, {});
+  for (const auto& [key, value] : graph_.data().attrs) context_.set("graph." + key, value.text);
+  context_.set("graph.goal", graph_.data().goal());
+  context_.set("internal.run_id", state_.run_id);
+}
+
+void Engine::Impl::save() {
+  state_.timestamp_ms = clock_->now_ms();
+  state_.context = context_.snapshot();
+  state_.logs = context_.logs();
+  save_checkpoint(state_, run_dir_);
+  emit("CheckpointSaved", {{"node_id", state_.current_node}, {"next_node", state_.next_node}});
+}
+
+RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
+  state_ = Checkpoint{};
+  state_.run_id = fmt::format("{}-{}", clock_->now_ms(), random_hex6());
+  state_.seed_context = initial_context.is_object() ? initial_context : nlohmann::json::object();
+  initialize_run_directory("");
+  seed_context();
+  auto start = find_start_node(graph_);
+  if (!start) {
+    save();
+    return finish(Outcome::fail("no start node (shape=Mdiamond or id start/Start)", ErrorCategory::kPipeline), "",
+                  clock_->now_ms());
+  }
+  state_.next_node = graph_.node(*start).id;
+  save();
+  emit("PipelineStarted", {{"name", graph_.name()}, {"id", state_.run_id}, {"run_dir", run_dir_}});
+  return execute_loop(state_.next_node);
+}
+
+RunResult Engine::Impl::resume() {
+  state_ = load_checkpoint(run_dir_);
+  context_.restore(state_.context, state_.logs);
+  artifacts_ = std::make_unique<ArtifactStore>(run_dir_);
+  if (options_.write_events_file) {
+    sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string()));
+  }
+  stage_index_ = state_.total_executions;
+  if (state_.state != "running") {
+    RunResult r;
+    r.run_dir = run_dir_;
+    r.checkpoint = state_;
+    r.outcome = state_.final_outcome.is_object() ? outcome_from_json(state_.final_outcome)
+                                                 : Outcome::fail("run finished without a recorded outcome");
+    return r;
+  }
+  std::string next = state_.next_node;
+  if (next.empty()) {
+    auto start = find_start_node(graph_);
+    if (!start) return finish(Outcome::fail("no start node", ErrorCategory::kPipeline), "", clock_->now_ms());
+    next = graph_.node(*start).id;
+  }
+  emit("PipelineStarted",
+       {{"name", graph_.name()}, {"id", state_.run_id}, {"run_dir", run_dir_}, {"resumed", true}, {"next_node", next}});
+  return execute_loop(next);
+}
+
+std::int64_t Engine::Impl::execution_cap() const {
+  if (options_.max_node_executions > 0) return options_.max_node_executions;
+  if (auto v = graph_.data().get_integer("max_node_executions"); v && *v > 0) return *v;
+  return std::max<std::int64_t>(1000, 10 * static_cast<std::int64_t>(graph_.node_count()));
+}
+
+std::string Engine::Impl::runaway_message(std::int64_t cap) const {
+  std::vector<std::pair<std::string, std::int64_t>> counts(state_.visit_counts.begin(), state_.visit_counts.end());
+  std::stable_sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string loop;
+  for (std::size_t i = 0; i < counts.size() && i < 5 && counts[i].second > 1; ++i) {
+    loop += (loop.empty() ? "" : ", ") + fmt::format("{} ({}x)", counts[i].first, counts[i].second);
+  }
+  return fmt::format("runaway loop: {} node executions reached max_node_executions={}; loop through: {}",
+                     state_.total_executions, cap, loop.empty() ? "(none repeated)" : loop);
+}
+
+bool Engine::Impl::goal_gates_satisfied(std::string* failed_gate) const {
+  std::vector<std::string> seen;
+  for (const std::string& id : state_.completed_nodes) {
+    if (std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
+    seen.push_back(id);
+    const NodeData* node = graph_.node(id);
+    if (!node || !node->goal_gate()) continue;
+    auto it = state_.node_outcomes.find(id);
+    if (it != state_.node_outcomes.end() && !is_success(it->second.status)) {
+      *failed_gate = id;
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string Engine::Impl::goal_gate_retry_target(const NodeData& gate) const {
+  for (const std::string& target : {gate.retry_target(), gate.fallback_retry_target(), graph_.data().retry_target(),
+                                    graph_.data().fallback_retry_target()}) {
+    if (!target.empty() && graph_.find(target)) return target;
+  }
+  return "";
+}
+
+RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& current_node, std::int64_t started_ms) {
+  state_.current_node = current_node;
+  state_.next_node.clear();
+  state_.state = is_success(outcome.status) ? "success" : "fail";
+  state_.final_outcome = outcome_to_json(outcome);
+  save();
+  std::int64_t duration = clock_->now_ms() - started_ms;
+  if (is_success(outcome.status)) {
+    emit("PipelineCompleted", {{"duration_ms", duration},
+                               {"artifact_count", artifacts_ ? artifacts_->list().size() : 0},
+                               {"status", status_name(outcome.status)}});
+  } else {
+    emit("PipelineFailed", {{"error", outcome.failure_reason}, {"duration_ms", duration}});
+  }
+  RunResult r;
+  r.outcome = outcome;
+  r.run_dir = run_dir_;
+  r.checkpoint = state_;
+  return r;
+}
+
+RunResult Engine::Impl::interrupted() {
+  emit("PipelineInterrupted", {{"current_node", state_.current_node}, {"next_node", state_.next_node}});
+  RunResult r;
+  r.outcome = Outcome::fail("interrupted");
+  r.run_dir = run_dir_;
+  r.interrupted = true;
+  r.checkpoint = state_;
+  return r;
+}
+
+void Engine::Impl::begin_restart(const std::string& target) {
+  std::string parent = run_dir_;
+  std::int64_t restarts = state_.restart_count + 1;
+  std::string base = parent;
+  if (auto pos = base.rfind("-restart"); pos != std::string::npos) base = base.substr(0, pos);
+  nlohmann::json seed = state_.seed_context;
+  std::string run_id = state_.run_id;
+  emit("PipelineRestarted", {{"target", target}, {"restart", restarts}});
+  state_ = Checkpoint{};
+  state_.run_id = fmt::format("{}-r{}", run_id, restarts);
+  state_.seed_context = seed;
+  state_.restart_count = restarts;
+  run_dir_ = fmt::format("{}-restart{}", base, restarts);
+  initialize_run_directory(parent);
+  seed_context();
+  state_.next_node = target;
+  save();
+}
+
+RunResult Engine::Impl::execute_loop(std::string next) {
+  std::int64_t started = clock_->now_ms();
+  std::int64_t cap = execution_cap();
+  while (true) {
+    if (options_.cancel.cancelled()) return interrupted();
+    auto v = graph_.find(next);
+    if (!v) return finish(Outcome::fail("node '" + next + "' does not exist", ErrorCategory::kPipeline),
+                          state_.current_node, started);
+    const NodeData& node = graph_.node(*v);
+
+    if (is_terminal_node(graph_, node)) {
+      std::string failed_gate;
+      if (!goal_gates_satisfied(&failed_gate)) {
+        std::string target = goal_gate_retry_target(*graph_.node(failed_gate));
+        if (target.empty()) {
+          return finish(Outcome::fail("goal gate unsatisfied: " + failed_gate + " did not succeed and no retry target"),
+                        node.id, started);
+        }
+        context_.append_log("goal gate " + failed_gate + " unsatisfied; retrying at " + target);
+        state_.next_node = target;
+        next = target;
+        save();
+        continue;
+      }
+      Outcome done = Outcome::success("Pipeline completed");
+      return finish(done, node.id, started);
+    }
+
+    if (state_.total_executions >= cap) {
+      return finish(Outcome::fail(runaway_message(cap), ErrorCategory::kPipeline), state_.current_node, started);
+    }
+
+    context_.set("current_node", node.id);
+    Outcome outcome = execute_with_retry(node, context_, state_.node_retries, options_.cancel);
+    if (options_.cancel.cancelled()) return interrupted();
+
+    state_.total_executions++;
+    state_.visit_counts[node.id]++;
+    state_.completed_nodes.push_back(node.id);
+    state_.node_outcomes[node.id] = outcome;
+    if (resolve_handler_type(node) == "parallel") {
+      std::lock_guard lock(branch_mutex_);
+      for (Edge e : graph_.out_edges(*v)) {
+        auto it = branch_records_.find(graph_.edge(e).to);
+        if (it == branch_records_.end()) continue;
+        for (auto& [id, o] : it->second) {
+          state_.completed_nodes.push_back(id);
+          state_.visit_counts[id]++;
+          state_.total_executions++;
+          state_.node_outcomes[id] = o;
+        }
+        branch_records_.erase(it);
+      }
+    }
+    context_.apply_updates(outcome.context_updates);
+    context_.set("outcome", status_name(outcome.status));
+    if (!outcome.preferred_label.empty()) context_.set("preferred_label", outcome.preferred_label);
+    state_.current_node = node.id;
+
+    Route route = route_after(node, outcome, context_);
+    if (route.kind == Route::Kind::kEnd) {
+      if (outcome.status == StageStatus::kFail) {
+        Outcome failed = outcome;
+        if (failed.failure_reason.empty()) failed.failure_reason = "stage " + node.id + " failed";
+        return finish(failed, node.id, started);
+      }
+      return finish(Outcome::success("Pipeline completed"), node.id, started);
+    }
+    if (route.kind == Route::Kind::kRestart) {
+      state_.next_node = route.target;
+      save();
+      begin_restart(route.target);
+      next = route.target;
+      continue;
+    }
+    state_.next_node = route.target;
+    save();
+    next = route.target;
+  }
+}
+
+Engine::Engine(const Graph& graph, const HandlerRegistry& registry, EngineOptions options)
+    : impl_(std::make_unique<Impl>(graph, registry, std::move(options))) {}
+
+Engine::~Engine() = default;
+
+RunResult Engine::run(const nlohmann::json& initial_context) { return impl_->run(initial_context); }
+
+RunResult Engine::resume() { return impl_->resume(); }
+
+}  // namespace attractor

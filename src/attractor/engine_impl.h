@@ -1,0 +1,87 @@
+#pragma once
+/// \file
+/// Private to the engine: the state of one run and the pieces shared by engine.cc (traversal,
+/// checkpointing, resume) and engine_stage.cc (attempts, retries, status files, branches).
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attractor/artifact_store.h"
+#include "attractor/engine.h"
+
+namespace attractor {
+
+/// Where the traversal goes after a node.
+struct Route {
+  enum class Kind { kNext, kEnd, kRestart } kind = Kind::kEnd;
+  std::string target;  ///< next node (kNext, kRestart)
+};
+
+/// Sends events to the run's `events.jsonl` (swapped on loop_restart) and the caller's observer.
+class RunEventSink : public EventObserver {
+ public:
+  void set_file(std::shared_ptr<EventObserver> file);
+  void set_user(std::shared_ptr<EventObserver> user);
+  void on_event(const Event& event) override;
+
+ private:
+  std::mutex mutex_;
+  std::shared_ptr<EventObserver> file_;
+  std::shared_ptr<EventObserver> user_;
+};
+
+class Engine::Impl : public BranchRunner {
+ public:
+  Impl(const Graph& graph, const HandlerRegistry& registry, EngineOptions options);
+
+  RunResult run(const nlohmann::json& initial_context);
+  RunResult resume();
+
+  BranchResult run_branch(const std::string& start_node, Context& context, const std::string& stop_at,
+                          const CancelToken& cancel) override;
+
+ private:
+  // engine.cc
+  RunResult execute_loop(std::string next);
+  void initialize_run_directory(const std::string& parent_run);
+  void seed_context();
+  void save();
+  RunResult finish(const Outcome& outcome, const std::string& current_node, std::int64_t started_ms);
+  RunResult interrupted();
+  std::int64_t execution_cap() const;
+  std::string runaway_message(std::int64_t cap) const;
+  bool goal_gates_satisfied(std::string* failed_gate) const;
+  std::string goal_gate_retry_target(const NodeData& gate) const;
+  void begin_restart(const std::string& target);
+
+  // engine_stage.cc
+  /// §3.5 with DESIGN.md's retry semantics; `retries` holds the per-node retry counters.
+  Outcome execute_with_retry(const NodeData& node, Context& context, std::map<std::string, std::int64_t>& retries,
+                             const CancelToken& cancel);
+  Outcome run_attempt(const NodeData& node, Handler& handler, Context& context, const std::string& stage_dir,
+                      std::int64_t attempt, const CancelToken& cancel);
+  /// Routing after a node: jump_to, then failure routing (§3.7 as decided) or §3.3 selection.
+  Route route_after(const NodeData& node, const Outcome& outcome, const Context& context) const;
+  void emit(const std::string& name, nlohmann::json fields);
+
+ public:
+  const Graph& graph_;
+  const HandlerRegistry& registry_;
+  EngineOptions options_;
+  Clock* clock_;
+  UniformRandom random_;
+  RunEventSink sink_;
+  std::unique_ptr<ArtifactStore> artifacts_;
+  std::string run_dir_;
+  Context context_;
+  Checkpoint state_;
+  std::atomic<std::int64_t> stage_index_{0};
+  std::mutex branch_mutex_;
+  std::map<std::string, std::vector<std::pair<std::string, Outcome>>> branch_records_;
+};
+
+}  // namespace attractor

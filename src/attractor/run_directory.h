@@ -1,0 +1,45 @@
+#pragma once
+/// \file
+/// The run directory (DESIGN.md): `manifest.json`, `checkpoint.json`, `events.jsonl`, one folder
+/// per stage and `artifacts/`. Default location `./checkpoints/<graph-name>-<UTC
+/// yyyymmddTHHMMSS>-<6 hex>/`.
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace attractor {
+
+/// `manifest.json`: what ran and from which file.
+struct Manifest {
+  std::string name;
+  std::string goal;
+  std::string graph_path;    ///< absolute path of the .dot file ("" for graphs built in code)
+  std::string graph_sha256;  ///< of the file's bytes
+  std::string run_id;
+  std::string start_time;    ///< ISO-8601 UTC
+  std::string version;       ///< attractor version
+  std::string parent_run;    ///< set for loop restarts and child pipelines
+
+  nlohmann::json to_json() const;
+  static Manifest from_json(const nlohmann::json& json);
+};
+
+/// `<graph-name>-<yyyymmddTHHMMSS>-<6 hex>` for `epoch_ms`; `hex6` is the random suffix.
+std::string run_directory_name(const std::string& graph_name, std::int64_t epoch_ms, const std::string& hex6);
+/// Six random lower-case hex digits.
+std::string random_hex6();
+
+void write_manifest(const Manifest& manifest, const std::string& run_dir);
+/// Throws std::runtime_error when missing or malformed.
+Manifest read_manifest(const std::string& run_dir);
+
+/// Creates `{run_dir}/{node_id}/` and returns its path.
+std::string ensure_stage_dir(const std::string& run_dir, const std::string& node_id);
+/// Writes a whole file (not atomic); throws std::runtime_error on failure.
+void write_text_file(const std::string& path, const std::string& content);
+/// Reads a whole file; throws std::runtime_error on failure.
+std::string read_text_file(const std::string& path);
+
+}  // namespace attractor

@@ -1,0 +1,29 @@
+#pragma once
+/// \file
+/// `codergen` (§4.5): builds the prompt (`prompt`, else `label`, with `$goal` expanded), writes
+/// `prompt.md`, calls the backend, writes `response.md`, and sets `last_stage`, `last_response`
+/// (first 200 characters) and `last_model_response` (the full text). A backend error becomes a
+/// FAIL outcome of the error's category.
+
+#include <memory>
+
+#include "attractor/handler.h"
+#include "handlers/codergen_backend.h"
+
+namespace attractor {
+
+class CodergenHandler : public Handler {
+ public:
+  explicit CodergenHandler(std::shared_ptr<CodergenBackend> backend) : backend_(std::move(backend)) {}
+  Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
+
+ private:
+  std::shared_ptr<CodergenBackend> backend_;
+};
+
+/// Replaces every `$goal` with `goal`.
+std::string expand_goal(std::string text, const std::string& goal);
+/// At most `max_chars` characters of UTF-8 `text`, never splitting a character.
+std::string truncate_utf8(const std::string& text, std::size_t max_chars);
+
+}  // namespace attractor

@@ -1,0 +1,107 @@
+#include "handlers/fan_in.h"
+
+#include <filesystem>
+
+#include "attractor/run_directory.h"
+#include "handlers/codergen.h"
+
+namespace attractor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+int status_rank(const std::string& s) {
+  if (s == "success") return 0;
+  if (s == "partial_success") return 1;
+  if (s == "retry") return 2;
+  return 3;
+}
+
+double score_of(const nlohmann::json& r) {
+  if (r.contains("context_changes") && r["context_changes"].contains("score")) {
+    const auto& s = r["context_changes"]["score"];
+    if (s.is_number()) return s.get<double>();
+    if (s.is_string()) {
+      try {
+        return std::stod(s.get<std::string>());
+      } catch (...) {
+      }
+    }
+  }
+  return 0.0;
+}
+
+}  // namespace
+
+int heuristic_select(const nlohmann::json& results) {
+  int best = -1;
+  for (int i = 0; i < static_cast<int>(results.size()); ++i) {
+    if (best < 0) {
+      best = i;
+      continue;
+    }
+    const auto& a = results[i];
+    const auto& b = results[best];
+    int ra = status_rank(a.value("status", std::string()));
+    int rb = status_rank(b.value("status", std::string()));
+    if (ra != rb) {
+      if (ra < rb) best = i;
+      continue;
+    }
+    double sa = score_of(a);
+    double sb = score_of(b);
+    if (sa != sb) {
+      if (sa > sb) best = i;
+      continue;
+    }
+    if (a.value("id", std::string()) < b.value("id", std::string())) best = i;
+  }
+  return best;
+}
+
+Outcome FanInHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) {
+  auto results = context.get("parallel.results");
+  if (!results || !results->is_array() || results->empty()) {
+    return Outcome::fail("No parallel results to evaluate", ErrorCategory::kTerminal);
+  }
+  int best = -1;
+  if (!node.prompt().empty() && backend_) {
+    std::string prompt = expand_goal(node.prompt(), graph.data().goal()) + "\n\nCandidates:\n" + results->dump(2);
+    write_text_file((fs::path(env.stage_dir) / "prompt.md").string(), prompt);
+    CodergenRequest request;
+    request.node = &node;
+    request.graph = &graph;
+    request.context = &context;
+    request.prompt = prompt;
+    request.stage_dir = env.stage_dir;
+    request.cancel = env.cancel;
+    request.timeout_ms = env.timeout_ms;
+    request.attempt = env.attempt;
+    CodergenResult r = backend_->run(request);
+    write_text_file((fs::path(env.stage_dir) / "response.md").string(), r.response);
+    std::size_t earliest = std::string::npos;
+    for (int i = 0; i < static_cast<int>(results->size()); ++i) {
+      std::string id = (*results)[i].value("id", std::string());
+      std::size_t pos = id.empty() ? std::string::npos : r.response.find(id);
+      if (pos < earliest) {
+        earliest = pos;
+        best = i;
+      }
+    }
+  }
+  if (best < 0) best = heuristic_select(*results);
+  const nlohmann::json& winner = (*results)[best];
+  std::string status = winner.value("status", std::string("fail"));
+  if (status_rank(status) >= 3) {
+    return Outcome::fail("all parallel branches failed", ErrorCategory::kTerminal);
+  }
+  Outcome o = Outcome::success("Selected best candidate: " + winner.value("id", std::string()));
+  o.context_updates["parallel.fan_in.best_id"] = winner.value("id", std::string());
+  o.context_updates["parallel.fan_in.best_outcome"] = status;
+  o.context_updates["parallel.fan_in.best_response"] = winner.value("last_response", std::string());
+  o.context_updates["last_response"] = winner.value("last_response", std::string());
+  return o;
+}
+
+}  // namespace attractor

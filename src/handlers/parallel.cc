@@ -1,0 +1,168 @@
+#include "handlers/parallel.h"
+
+#include <algorithm>
+#include <atomic>
+#include <deque>
+#include <map>
+#include <mutex>
+#include <thread>
+
+namespace attractor {
+
+namespace {
+
+/// BFS distances from `start` to every fan-in node reachable without passing `skip`.
+std::map<std::string, int> fan_in_distances(const Graph& graph, const std::string& start, const std::string& skip) {
+  std::map<std::string, int> found;
+  std::map<std::string, int> dist{{start, 0}};
+  std::deque<std::string> queue{start};
+  while (!queue.empty()) {
+    std::string id = queue.front();
+    queue.pop_front();
+    auto v = graph.find(id);
+    if (!v) continue;
+    if (resolve_handler_type(graph.node(*v)) == "parallel.fan_in") {
+      found.emplace(id, dist[id]);
+      continue;
+    }
+    for (Edge e : graph.out_edges(*v)) {
+      const std::string& to = graph.edge(e).to;
+      if (to == skip || dist.count(to)) continue;
+      dist[to] = dist[id] + 1;
+      queue.push_back(to);
+    }
+  }
+  return found;
+}
+
+}  // namespace
+
+std::string find_fan_in(const Graph& graph, const std::string& parallel_node) {
+  auto v = graph.find(parallel_node);
+  if (!v) return "";
+  std::map<std::string, int> common;
+  bool first = true;
+  for (Edge e : graph.out_edges(*v)) {
+    std::map<std::string, int> d = fan_in_distances(graph, graph.edge(e).to, parallel_node);
+    if (first) {
+      common = d;
+      first = false;
+      continue;
+    }
+    std::map<std::string, int> next;
+    for (const auto& [id, dist] : common) {
+      auto it = d.find(id);
+      if (it != d.end()) next[id] = std::max(dist, it->second);
+    }
+    common = std::move(next);
+  }
+  std::string best;
+  int best_dist = 0;
+  for (const auto& [id, dist] : common) {
+    if (best.empty() || dist < best_dist) {
+      best = id;
+      best_dist = dist;
+    }
+  }
+  return best;
+}
+
+Outcome ParallelHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) {
+  if (!env.branches) return Outcome::fail("parallel execution is not available here", ErrorCategory::kPipeline);
+  std::vector<std::string> targets;
+  for (Edge e : graph.out_edges(*graph.find(node.id))) targets.push_back(graph.edge(e).to);
+  if (targets.empty()) return Outcome::fail("parallel node has no branches", ErrorCategory::kTerminal);
+  std::string join = node.get("join_policy", "wait_all");
+  if (join != "wait_all" && join != "first_success") {
+    return Outcome::fail("unknown join_policy '" + join + "'", ErrorCategory::kTerminal);
+  }
+  std::int64_t max_parallel = std::max<std::int64_t>(1, node.get_integer("max_parallel").value_or(4));
+  std::string fan_in = find_fan_in(graph, node.id);
+
+  std::size_t n = targets.size();
+  std::vector<BranchResult> results(n);
+  std::vector<CancelToken> tokens;
+  for (std::size_t i = 0; i < n; ++i) tokens.push_back(env.cancel.child());
+  std::vector<std::unique_ptr<Context>> contexts;
+  for (std::size_t i = 0; i < n; ++i) contexts.push_back(context.clone());
+
+  std::int64_t started = env.clock ? env.clock->now_ms() : 0;
+  env.emit("ParallelStarted", {{"name", node.id}, {"branch_count", n}, {"join_policy", join}, {"fan_in", fan_in}});
+  std::atomic<std::size_t> next{0};
+  std::atomic<bool> winner{false};
+  auto worker = [&] {
+    while (true) {
+      std::size_t i = next.fetch_add(1);
+      if (i >= n) return;
+      if (join == "first_success" && winner.load()) tokens[i].cancel();
+      env.emit("ParallelBranchStarted", {{"branch", targets[i]}, {"index", i}});
+      BranchResult r = env.branches->run_branch(targets[i], *contexts[i], fan_in, tokens[i]);
+      r.index = i;
+      bool ok = !r.cancelled && is_success(r.outcome.status);
+      env.emit("ParallelBranchCompleted", {{"branch", targets[i]},
+                                           {"index", i},
+                                           {"duration_ms", r.duration_ms},
+                                           {"success", ok},
+                                           {"status", status_name(r.outcome.status)},
+                                           {"cancelled", r.cancelled}});
+      if (join == "first_success" && ok && !winner.exchange(true)) {
+        for (std::size_t j = 0; j < n; ++j) {
+          if (j != i) tokens[j].cancel();
+        }
+      }
+      results[i] = std::move(r);
+    }
+  };
+  std::size_t workers = std::min<std::size_t>(n, static_cast<std::size_t>(max_parallel));
+  std::vector<std::thread> threads;
+  for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(worker);
+  worker();
+  for (auto& t : threads) t.join();
+
+  if (env.cancel.cancelled()) return Outcome::fail("parallel block cancelled");
+
+  std::size_t success = 0;
+  std::size_t failure = 0;
+  nlohmann::json serialized = nlohmann::json::array();
+  std::string common_stop = results.empty() ? "" : results.front().stopped_at;
+  for (const auto& r : results) {
+    bool ok = !r.cancelled && is_success(r.outcome.status);
+    if (ok) ++success;
+    else if (!r.cancelled) ++failure;
+    if (r.stopped_at != common_stop) common_stop.clear();
+    serialized.push_back({{"id", r.id},
+                          {"status", r.cancelled ? "cancelled" : status_name(r.outcome.status)},
+                          {"notes", r.outcome.notes},
+                          {"failure_reason", r.outcome.failure_reason},
+                          {"last_node", r.last_node},
+                          {"last_response", r.last_response},
+                          {"completed_nodes", r.completed_nodes},
+                          {"context_changes", r.context_changes},
+                          {"cancelled", r.cancelled}});
+  }
+  std::int64_t duration = env.clock ? env.clock->now_ms() - started : 0;
+  env.emit("ParallelCompleted",
+           {{"name", node.id}, {"duration_ms", duration}, {"success_count", success}, {"failure_count", failure}});
+
+  Outcome o;
+  if (join == "first_success") {
+    o.status = success > 0 ? StageStatus::kSuccess : StageStatus::kFail;
+  } else if (failure == 0) {
+    o.status = StageStatus::kSuccess;
+  } else {
+    o.status = success > 0 ? StageStatus::kPartialSuccess : StageStatus::kFail;
+  }
+  if (o.status == StageStatus::kFail) {
+    o.failure_reason = "no parallel branch succeeded";
+    o.category = ErrorCategory::kTerminal;
+  }
+  o.notes = std::to_string(success) + " of " + std::to_string(n) + " branches succeeded";
+  o.context_updates["parallel.results"] = serialized;
+  o.context_updates["parallel.branch_count"] = n;
+  o.context_updates["parallel.success_count"] = success;
+  o.context_updates["parallel.failure_count"] = failure;
+  o.jump_to = !fan_in.empty() ? fan_in : common_stop;
+  return o;
+}
+
+}  // namespace attractor

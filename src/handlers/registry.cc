@@ -1,0 +1,33 @@
+#include "handlers/registry.h"
+
+#include "handlers/codergen.h"
+#include "handlers/conditional.h"
+#include "handlers/exit.h"
+#include "handlers/fan_in.h"
+#include "handlers/parallel.h"
+#include "handlers/simulation_backend.h"
+#include "handlers/start.h"
+#include "handlers/tool.h"
+#include "handlers/wait_human.h"
+
+namespace attractor {
+
+HandlerRegistry make_default_registry(const HandlerServices& services) {
+  std::shared_ptr<CodergenBackend> backend = services.backend ? services.backend : std::make_shared<SimulationBackend>();
+  std::shared_ptr<Interviewer> interviewer =
+      services.interviewer ? services.interviewer : std::make_shared<AutoApproveInterviewer>();
+  HandlerRegistry registry;
+  auto codergen = std::make_shared<CodergenHandler>(backend);
+  registry.register_handler("start", std::make_shared<StartHandler>());
+  registry.register_handler("exit", std::make_shared<ExitHandler>());
+  registry.register_handler("conditional", std::make_shared<ConditionalHandler>());
+  registry.register_handler("codergen", codergen);
+  registry.register_handler("wait.human", std::make_shared<WaitHumanHandler>(interviewer));
+  registry.register_handler("tool", std::make_shared<ToolHandler>(services.process_runner));
+  registry.register_handler("parallel", std::make_shared<ParallelHandler>());
+  registry.register_handler("parallel.fan_in", std::make_shared<FanInHandler>(backend));
+  registry.set_default(codergen);
+  return registry;
+}
+
+}  // namespace attractor

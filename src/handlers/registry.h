@@ -1,0 +1,24 @@
+#pragma once
+/// \file
+/// The built-in handler registry: start, exit, conditional, codergen, wait.human, tool, parallel,
+/// parallel.fan_in and stack.manager_loop, with codergen as the default handler.
+
+#include <memory>
+
+#include "attractor/handler.h"
+#include "attractor/interviewer.h"
+#include "attractor/subprocess.h"
+#include "handlers/codergen_backend.h"
+
+namespace attractor {
+
+struct HandlerServices {
+  std::shared_ptr<CodergenBackend> backend;      ///< nullptr = the simulation backend
+  std::shared_ptr<Interviewer> interviewer;      ///< nullptr = auto-approve
+  ProcessRunner* process_runner = nullptr;       ///< nullptr = POSIX runner
+};
+
+/// A registry with every built-in handler; custom handlers can be added afterwards.
+HandlerRegistry make_default_registry(const HandlerServices& services = {});
+
+}  // namespace attractor

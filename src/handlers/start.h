@@ -1,0 +1,14 @@
+#pragma once
+/// \file
+/// `start` (§4.3): the entry point; does nothing and succeeds.
+
+#include "attractor/handler.h"
+
+namespace attractor {
+
+class StartHandler : public Handler {
+ public:
+  Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
+};
+
+}  // namespace attractor

@@ -1,0 +1,99 @@
+#include "handlers/tool.h"
+
+#include <cctype>
+#include <filesystem>
+#include <map>
+
+#include <fmt/format.h>
+
+#include "attractor/run_directory.h"
+
+namespace attractor {
+
+namespace fs = std::filesystem;
+
+std::string context_env_name(const std::string& key) {
+  std::string name = "ATTRACTOR_CTX_";
+  for (char c : key) {
+    unsigned char u = static_cast<unsigned char>(c);
+    name.push_back(std::isalnum(u) && u < 128 ? static_cast<char>(std::toupper(u)) : '_');
+  }
+  return name;
+}
+
+std::vector<std::pair<std::string, std::string>> tool_environment(const nlohmann::json& snapshot) {
+  std::map<std::string, std::string> env;
+  if (snapshot.is_object()) {
+    for (auto it = snapshot.begin(); it != snapshot.end(); ++it) {
+      std::string value = json_to_context_string(it.value());
+      if (value.size() > 64 * 1024 || value.find('\0') != std::string::npos) continue;
+      env[context_env_name(it.key())] = std::move(value);
+    }
+  }
+  return {env.begin(), env.end()};
+}
+
+Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) {
+  std::string command = node.get("tool_command");
+  if (command.empty()) return Outcome::fail("No tool_command specified", ErrorCategory::kTerminal);
+
+  nlohmann::json snapshot = context.snapshot();
+  fs::path stage(env.stage_dir);
+  std::string context_file = (stage / "context.json").string();
+  write_text_file(context_file, snapshot.dump(2) + "\n");
+
+  ProcessSpec spec;
+  spec.command = command;
+  spec.env = tool_environment(snapshot);
+  spec.env.emplace_back("ATTRACTOR_CONTEXT_FILE", context_file);
+  spec.env.emplace_back("ATTRACTOR_RUN_DIR", env.run_dir);
+  spec.env.emplace_back("ATTRACTOR_STAGE_DIR", env.stage_dir);
+  spec.env.emplace_back("ATTRACTOR_NODE_ID", node.id);
+  spec.env.emplace_back("ATTRACTOR_GOAL", graph.data().goal());
+  spec.cwd = node.get("tool_cwd");
+  spec.stdout_path = (stage / "stdout.txt").string();
+  spec.stderr_path = (stage / "stderr.txt").string();
+  spec.timeout_ms = env.timeout_ms;
+  spec.cancel = env.cancel;
+
+  ProcessRunner& runner = runner_ ? *runner_ : default_process_runner();
+  ProcessResult r = runner.run(spec);
+  if (!r.error.empty()) return Outcome::fail("tool could not start: " + r.error);
+
+  std::string out;
+  try {
+    out = read_text_file(spec.stdout_path);
+  } catch (const std::exception&) {
+  }
+  std::string output = out.size() > kToolOutputLimit ? out.substr(0, kToolOutputLimit) : out;
+  Outcome o;
+  o.context_updates["tool.output"] = output;
+  o.context_updates["tool.exit_code"] = r.exit_code;
+  if (r.timed_out) {
+    o.status = StageStatus::kFail;
+    o.failure_reason = fmt::format("tool timed out after {}ms: {}", *spec.timeout_ms, command);
+    return o;
+  }
+  if (r.cancelled) {
+    o.status = StageStatus::kFail;
+    o.failure_reason = "tool cancelled: " + command;
+    return o;
+  }
+  if (r.exit_code != 0) {
+    o.status = StageStatus::kFail;
+    o.failure_reason = r.term_signal ? fmt::format("tool killed by signal {}", r.term_signal)
+                                     : fmt::format("tool exited with code {}", r.exit_code);
+    std::string err;
+    try {
+      err = read_text_file(spec.stderr_path);
+    } catch (const std::exception&) {
+    }
+    if (err.size() > 2000) err = err.substr(err.size() - 2000);
+    o.notes = err;
+    return o;
+  }
+  o.notes = "Tool completed: " + command;
+  return o;
+}
+
+}  // namespace attractor

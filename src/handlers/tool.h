@@ -1,0 +1,46 @@
+#pragma once
+/// \file
+/// `tool` (§4.10): runs `tool_command` with `/bin/sh -c` in its own process group, in the current
+/// directory (or node attribute `tool_cwd`). stdout and stderr go to `stdout.txt` and
+/// `stderr.txt` in the stage directory; `tool.output` receives stdout truncated to
+/// `kToolOutputLimit` bytes and `tool.exit_code` the exit status. A non-zero exit is FAIL with the
+/// code in the reason; the node `timeout` (or cancellation) kills the whole process group.
+///
+/// Context reaches the command only through environment variables, never through the command
+/// text, so no context value can inject shell syntax:
+/// - `ATTRACTOR_CTX_<KEY>` for every context value, where KEY is the context key upper-cased with
+///   every character outside [A-Z0-9] replaced by `_` (`context.user_input` ->
+///   `ATTRACTOR_CTX_CONTEXT_USER_INPUT`, `graph.goal` -> `ATTRACTOR_CTX_GRAPH_GOAL`). Values are
+///   the condition string form (strings raw, others compact JSON); values above 64 KB are left
+///   out; when two keys map to the same name the lexically later key wins.
+/// - `ATTRACTOR_CONTEXT_FILE`: `context.json` in the stage directory, the whole context as JSON.
+/// - `ATTRACTOR_RUN_DIR`, `ATTRACTOR_STAGE_DIR`, `ATTRACTOR_NODE_ID`, `ATTRACTOR_GOAL`.
+/// A command may also write `status.json` into `$ATTRACTOR_STAGE_DIR` to set its outcome.
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attractor/handler.h"
+#include "attractor/subprocess.h"
+
+namespace attractor {
+
+inline constexpr std::size_t kToolOutputLimit = 8192;
+
+class ToolHandler : public Handler {
+ public:
+  explicit ToolHandler(ProcessRunner* runner = nullptr) : runner_(runner) {}
+  Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
+  bool handles_timeout() const override { return true; }
+
+ private:
+  ProcessRunner* runner_;
+};
+
+/// `ATTRACTOR_CTX_` + the key mangled as described above.
+std::string context_env_name(const std::string& key);
+/// The environment variables a tool command receives for `context`.
+std::vector<std::pair<std::string, std::string>> tool_environment(const nlohmann::json& context_snapshot);
+
+}  // namespace attractor

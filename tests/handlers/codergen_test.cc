@@ -1,0 +1,139 @@
+// The codergen handler with the simulation backend, and the fan-in heuristic.
+
+#include <gtest/gtest.h>
+
+#include "attractor/run_directory.h"
+#include "handlers/codergen.h"
+#include "handlers/fan_in.h"
+#include "handlers/handler_test_support.h"
+#include "handlers/simulation_backend.h"
+
+namespace attractor {
+namespace {
+
+Outcome run_codergen(const Graph& g, Context& c, testing::StageFixture& f, std::shared_ptr<CodergenBackend> b) {
+  CodergenHandler h(std::move(b));
+  StageEnv env = f.env("n");
+  return h.execute(*g.node("n"), c, g, env);
+}
+
+Graph one_node(std::initializer_list<std::pair<const char*, const char*>> attrs) {
+  Graph g;
+  g.data().set("goal", "build a thing");
+  g.add_node("n");
+  for (const auto& [k, v] : attrs) g.node("n")->set(k, v);
+  return g;
+}
+
+TEST(CodergenTest, WritesPromptAndResponseAndSetsContextKeys) {
+  testing::StageFixture f;
+  Graph g = one_node({{"prompt", "Plan: $goal, then $goal"}});
+  Context c;
+  Outcome o = run_codergen(g, c, f, std::make_shared<SimulationBackend>());
+  EXPECT_EQ(o.status, StageStatus::kSuccess);
+  EXPECT_EQ(o.notes, "Stage completed: n");
+  EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"), "Plan: build a thing, then build a thing");
+  EXPECT_EQ(read_text_file(f.root() + "/n/response.md"), "[Simulated] Response for stage: n");
+  EXPECT_EQ(o.context_updates["last_stage"], "n");
+  EXPECT_EQ(o.context_updates["last_response"], "[Simulated] Response for stage: n");
+  EXPECT_EQ(o.context_updates["last_model_response"], "[Simulated] Response for stage: n");
+}
+
+TEST(CodergenTest, LabelIsThePromptFallbackAndResponsesTruncateAt200) {
+  testing::StageFixture f;
+  std::string long_text(150, 'x');
+  long_text += std::string(100, 'y');
+  Graph g = one_node({{"label", "Do $goal"}, {"simulate.response", long_text.c_str()}});
+  Context c;
+  Outcome o = run_codergen(g, c, f, std::make_shared<SimulationBackend>());
+  EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"), "Do build a thing");
+  EXPECT_EQ(o.context_updates["last_response"], long_text.substr(0, 200));
+  EXPECT_EQ(o.context_updates["last_model_response"], long_text);
+  EXPECT_EQ(truncate_utf8("h\xC3\xA9llo", 2), "h\xC3\xA9");
+}
+
+TEST(CodergenTest, ScriptedOutcomesPerCall) {
+  testing::StageFixture f;
+  Graph g = one_node({{"simulate.outcome", "fail, success"}, {"simulate.preferred_label", "Next"}});
+  Context c;
+  auto backend = std::make_shared<SimulationBackend>();
+  Outcome first = run_codergen(g, c, f, backend);
+  Outcome second = run_codergen(g, c, f, backend);
+  Outcome third = run_codergen(g, c, f, backend);
+  EXPECT_EQ(first.status, StageStatus::kFail);
+  EXPECT_EQ(second.status, StageStatus::kSuccess);
+  EXPECT_EQ(third.status, StageStatus::kSuccess);
+  EXPECT_EQ(second.preferred_label, "Next");
+  EXPECT_EQ(c.get_string("internal.codergen_calls.n"), "3");
+}
+
+TEST(CodergenTest, ResponsesFileEntries) {
+  testing::StageFixture f;
+  Graph g = one_node({});
+  Context c;
+  auto backend = std::make_shared<SimulationBackend>(nlohmann::json{
+      {"n",
+       {"plain text",
+        {{"response", "r2"}, {"outcome", "partial_success"}, {"context_updates", {{"k", 1}}}},
+        {{"error", "retryable"}, {"failure_reason", "429"}}}}});
+  Outcome a = run_codergen(g, c, f, backend);
+  EXPECT_EQ(a.context_updates["last_response"], "plain text");
+  Outcome b = run_codergen(g, c, f, backend);
+  EXPECT_EQ(b.status, StageStatus::kPartialSuccess);
+  EXPECT_EQ(b.context_updates["k"], 1);
+  EXPECT_EQ(read_text_file(f.root() + "/n/response.md"), "r2");
+  try {
+    run_codergen(g, c, f, backend);
+    FAIL() << "expected a StageError";
+  } catch (const StageError& e) {
+    EXPECT_EQ(std::string(e.what()), "429");
+    EXPECT_EQ(e.category(), ErrorCategory::kRetryable);
+  }
+}
+
+TEST(FanInTest, HeuristicRanksStatusThenScoreThenId) {
+  nlohmann::json results = nlohmann::json::array({
+      {{"id", "c"}, {"status", "fail"}},
+      {{"id", "b"}, {"status", "success"}, {"context_changes", {{"score", 1}}}},
+      {{"id", "a"}, {"status", "partial_success"}, {"context_changes", {{"score", 9}}}},
+      {{"id", "d"}, {"status", "success"}, {"context_changes", {{"score", "2.5"}}}},
+      {{"id", "a2"}, {"status", "success"}, {"context_changes", {{"score", 2.5}}}},
+  });
+  EXPECT_EQ(heuristic_select(results), 4);
+  EXPECT_EQ(heuristic_select(nlohmann::json::array()), -1);
+}
+
+TEST(FanInTest, SelectsBestAndFailsWhenAllFailed) {
+  testing::StageFixture f;
+  Graph g;
+  g.add_node("join");
+  FanInHandler h;
+  Context c;
+  EXPECT_EQ(h.execute(*g.node("join"), c, g, f.env("join")).failure_reason, "No parallel results to evaluate");
+  c.set("parallel.results", nlohmann::json::array({{{"id", "x"}, {"status", "fail"}}}));
+  EXPECT_EQ(h.execute(*g.node("join"), c, g, f.env("join")).failure_reason, "all parallel branches failed");
+  c.set("parallel.results", nlohmann::json::array({{{"id", "x"}, {"status", "fail"}},
+                                                   {{"id", "y"}, {"status", "success"}, {"last_response", "Y!"}}}));
+  Outcome o = h.execute(*g.node("join"), c, g, f.env("join"));
+  EXPECT_EQ(o.context_updates["parallel.fan_in.best_id"], "y");
+  EXPECT_EQ(o.context_updates["parallel.fan_in.best_outcome"], "success");
+  EXPECT_EQ(o.context_updates["last_response"], "Y!");
+}
+
+TEST(FanInTest, BackendRanksWhenThereIsAPrompt) {
+  testing::StageFixture f;
+  Graph g;
+  g.add_node("join");
+  g.node("join")->set("prompt", "Pick the best");
+  g.node("join")->set("simulate.response", "I choose beta over alpha");
+  FanInHandler h(std::make_shared<SimulationBackend>());
+  Context c;
+  c.set("parallel.results", nlohmann::json::array({{{"id", "alpha"}, {"status", "success"}},
+                                                   {{"id", "beta"}, {"status", "success"}}}));
+  Outcome o = h.execute(*g.node("join"), c, g, f.env("join"));
+  EXPECT_EQ(o.context_updates["parallel.fan_in.best_id"], "beta");
+  EXPECT_NE(read_text_file(f.root() + "/join/prompt.md").find("\"alpha\""), std::string::npos);
+}
+
+}  // namespace
+}  // namespace attractor
