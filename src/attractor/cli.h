@@ -37,8 +37,6 @@ int run_resume_command(int argc, char** argv);
 int run_render_command(int argc, char** argv);
 int run_index_command(int argc, char** argv);
 int run_search_command(int argc, char** argv);
-int run_index_command(int argc, char** argv);
-int run_search_command(int argc, char** argv);
 int run_tokens_command(int argc, char** argv);
 
 }  // namespace attractor
