@@ -23,11 +23,12 @@ class FunctionRule : public LintRule {
   RuleBody body_;
 };
 
-/// Node roles of the graph being validated; lives for the duration of one `validate` call.
+/// Node roles and the attribute scan of the graph being validated; lives for one `validate` call.
 struct RoleCache {
   const Graph* graph = nullptr;
   std::optional<std::vector<Vertex>> starts;
   std::optional<std::vector<Vertex>> terminals;
+  std::shared_ptr<const AttributeScan> scan;
 };
 thread_local RoleCache* active_roles = nullptr;
 
@@ -43,6 +44,14 @@ std::vector<Vertex> terminal_nodes_of(const Graph& graph) {
   if (active_roles == nullptr || active_roles->graph != &graph) return find_terminal_nodes(graph);
   if (!active_roles->terminals) active_roles->terminals = find_terminal_nodes(graph);
   return *active_roles->terminals;
+}
+
+std::shared_ptr<const AttributeScan> attribute_scan_of(const Graph& graph) {
+  if (active_roles == nullptr || active_roles->graph != &graph) {
+    return std::make_shared<const AttributeScan>(scan_attributes(graph));
+  }
+  if (!active_roles->scan) active_roles->scan = std::make_shared<const AttributeScan>(scan_attributes(graph));
+  return active_roles->scan;
 }
 
 /// Makes start_nodes_of / terminal_nodes_of memoize for one graph while in scope.
@@ -95,12 +104,24 @@ std::vector<LintRulePtr>& registry() {
 const std::vector<LintRulePtr>& builtin_rules() {
   using namespace lint_detail;
   static const std::vector<LintRulePtr> rules = {
-      start_node_rule(),          terminal_node_rule(),       reachability_rule(),
-      edge_target_exists_rule(),  start_no_incoming_rule(),   exit_no_outgoing_rule(),
-      condition_syntax_rule(),    condition_outcome_value_rule(), stylesheet_syntax_rule(), type_known_rule(),
-      fidelity_valid_rule(),      retry_target_exists_rule(), goal_gate_has_retry_rule(),
-      prompt_on_llm_nodes_rule(), outgoing_route_targets_rule(), from_settings_exists_rule(),
-      attribute_type_rule(),      attribute_spelling_rule()};
+      start_node_rule(),
+      terminal_node_rule(),
+      reachability_rule(),
+      edge_target_exists_rule(),
+      start_no_incoming_rule(),
+      exit_no_outgoing_rule(),
+      scanned_rule("condition_syntax"),
+      scanned_rule("condition_outcome_value"),
+      stylesheet_syntax_rule(),
+      scanned_rule("type_known"),
+      scanned_rule("fidelity_valid"),
+      scanned_rule("retry_target_exists"),
+      scanned_rule("goal_gate_has_retry"),
+      scanned_rule("prompt_on_llm_nodes"),
+      scanned_rule("outgoing_route_targets"),
+      scanned_rule("from_settings_exists"),
+      scanned_rule("attribute_type"),
+      scanned_rule("attribute_spelling")};
   return rules;
 }
 

@@ -3,8 +3,10 @@
 /// Internal to lint: the built-in rule groups and helpers they share. Not part of the public API.
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <vector>
 
 #include "attractor/lint.h"
@@ -17,31 +19,47 @@ using RuleBody = std::function<void(const Graph&, std::vector<Diagnostic>&)>;
 LintRulePtr make_rule(std::string name, RuleBody body);
 
 /// start_node, terminal_node, reachability, edge_target_exists, start_no_incoming,
-/// exit_no_outgoing, outgoing_route_targets (lint_rules_structure.cc).
+/// exit_no_outgoing (lint_rules_structure.cc).
 LintRulePtr start_node_rule();
 LintRulePtr terminal_node_rule();
 LintRulePtr reachability_rule();
 LintRulePtr edge_target_exists_rule();
 LintRulePtr start_no_incoming_rule();
 LintRulePtr exit_no_outgoing_rule();
-LintRulePtr outgoing_route_targets_rule();
 
-/// condition_syntax, condition_outcome_value, stylesheet_syntax, type_known, fidelity_valid, retry_target_exists,
-/// goal_gate_has_retry, prompt_on_llm_nodes, from_settings_exists, attribute_type
-/// (lint_rules_values.cc).
-LintRulePtr condition_syntax_rule();
-LintRulePtr condition_outcome_value_rule();
+/// stylesheet_syntax (lint_scan.cc).
 LintRulePtr stylesheet_syntax_rule();
-LintRulePtr type_known_rule();
-LintRulePtr fidelity_valid_rule();
-LintRulePtr retry_target_exists_rule();
-LintRulePtr goal_gate_has_retry_rule();
-LintRulePtr prompt_on_llm_nodes_rule();
-LintRulePtr from_settings_exists_rule();
-LintRulePtr attribute_type_rule();
 
-/// attribute_spelling (lint_spelling.cc).
-LintRulePtr attribute_spelling_rule();
+/// Findings of the attribute-driven rules, keyed by rule id, gathered in one walk (lint_scan.cc).
+struct AttributeScan {
+  std::unordered_map<std::string, std::vector<Diagnostic>> by_rule;
+};
+
+/// Walks every graph, node and edge attribute once and runs the attribute-driven checks.
+AttributeScan scan_attributes(const Graph& graph);
+
+/// scan_attributes(graph), computed once per `validate` call (lint.cc).
+std::shared_ptr<const AttributeScan> attribute_scan_of(const Graph& graph);
+
+/// Ids of the rules the scan produces: condition_syntax, condition_outcome_value, type_known,
+/// fidelity_valid, retry_target_exists, goal_gate_has_retry, prompt_on_llm_nodes,
+/// outgoing_route_targets, from_settings_exists, attribute_type, attribute_spelling.
+const std::vector<std::string>& scanned_rule_names();
+
+/// The rule `name` (one of scanned_rule_names()): emits its part of the scan.
+LintRulePtr scanned_rule(const std::string& name);
+
+/// Suggests the known attribute an unknown attribute name was probably meant to be (lint_spelling.cc).
+/// Names within edit distance 2 (1 below 5 characters) of a known name; results are cached, keyed by
+/// views of the names, so the checker must not outlive the graph it is used on.
+class SpellingChecker {
+ public:
+  /// The likely intended name, or "" when `name` is known or nothing is close.
+  const std::string& suggestion(std::string_view name);
+
+ private:
+  std::unordered_map<std::string_view, std::string> cache_;
+};
 
 /// find_start_nodes / find_terminal_nodes, computed once per `validate` call (several rules need them).
 std::vector<Vertex> start_nodes_of(const Graph& graph);

@@ -142,40 +142,4 @@ LintRulePtr exit_no_outgoing_rule() {
   });
 }
 
-LintRulePtr outgoing_route_targets_rule() {
-  return make_rule("outgoing_route_targets", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    static const char* const kRouteAttributes[] = {"on_ok", "on_over", "on_allow", "on_deny", "next"};
-    std::vector<std::string> all_ids;
-    for (Vertex v : graph.nodes()) {
-      const NodeData& node = graph.node(v);
-      for (const char* attribute : kRouteAttributes) {
-        const Value* value = node.find(attribute);
-        if (value == nullptr || value->text.empty()) continue;
-        const std::string& target = value->text;
-        std::string prefix = "node '" + node.id + "' has " + attribute + "='" + target + "', but ";
-        SourceLocation location = value_location(value, node.location);
-        if (!graph.find(target)) {
-          if (all_ids.empty()) all_ids = [&] {
-              std::vector<std::string> ids;
-              for (Vertex w : graph.nodes()) ids.push_back(graph.node(w).id);
-              return ids;
-            }();
-          std::string guess = closest_match(target, all_ids, 2);
-          out.push_back(diagnostic("outgoing_route_targets", prefix + "there is no node '" + target + "'", node.id,
-                                   guess.empty() ? "declare node '" + target + "' and an edge " + node.id + " -> " + target
-                                                 : "did you mean '" + guess + "'?",
-                                   location));
-          continue;
-        }
-        bool has_edge = false;
-        for (Edge e : graph.out_edges(v)) has_edge = has_edge || graph.edge(e).to == target;
-        if (!has_edge) {
-          out.push_back(diagnostic("outgoing_route_targets", prefix + "no edge " + node.id + " -> " + target, node.id,
-                                   "add the edge " + node.id + " -> " + target, location));
-        }
-      }
-    }
-  });
-}
-
 }  // namespace attractor::lint_detail

@@ -1,11 +1,9 @@
 #include <algorithm>
-#include <set>
-#include <unordered_map>
 
 #include "attractor/lint_rules.h"
 
 /// \file
-/// The attribute_spelling rule: an attribute nobody reads is usually a typo. Names within edit
+/// Spelling suggestions for the attribute_spelling rule: an attribute nobody reads is usually a typo. Names within edit
 /// distance 2 (1 for names shorter than 5 characters) of a known attribute get a warning with the
 /// likely intended name. Known names: spec Appendix A and handler attributes, the Graphviz
 /// presentation attributes people put in pipeline files, and the retrieval step fields of the seeds.
@@ -57,26 +55,18 @@ const std::vector<std::string>& known_attributes() {
   return names;
 }
 
-class SpellingChecker {
- public:
-  /// The known attribute `name` is probably a misspelling of, or "".
-  const std::string& suggestion(std::string_view name) {
-    auto it = cache_.find(name);
-    if (it != cache_.end()) return it->second;
-    const auto& known = known_attributes();
-    std::string guess;
-    if (!std::binary_search(known.begin(), known.end(), name)) {
-      guess = closest_match(name, known, name.size() < 5 ? 1 : 2);
-    }
-    return cache_.emplace(name, std::move(guess)).first->second;
-  }
-
- private:
-  /// Keys view attribute names owned by the graph, which outlives the checker.
-  std::unordered_map<std::string_view, std::string> cache_;
-};
-
 }  // namespace
+
+const std::string& SpellingChecker::suggestion(std::string_view name) {
+  auto it = cache_.find(name);
+  if (it != cache_.end()) return it->second;
+  const auto& known = known_attributes();
+  std::string guess;
+  if (!std::binary_search(known.begin(), known.end(), name)) {
+    guess = closest_match(name, known, name.size() < 5 ? 1 : 2);
+  }
+  return cache_.emplace(name, std::move(guess)).first->second;
+}
 
 std::size_t edit_distance(std::string_view a, std::string_view b) {
   const std::size_t n = a.size(), m = b.size();
@@ -110,40 +100,6 @@ std::string closest_match(std::string_view name, const std::vector<std::string>&
     }
   }
   return best;
-}
-
-LintRulePtr attribute_spelling_rule() {
-  return make_rule("attribute_spelling", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    SpellingChecker checker;
-    std::set<std::pair<std::string, std::size_t>> reported;
-    auto check = [&](const AttributeBag& bag, const std::string& node_id,
-                     const std::optional<std::pair<std::string, std::string>>& edge, SourceLocation fallback) {
-      for (const auto& [name, value] : bag.attrs) {
-        const std::string& guess = checker.suggestion(name);
-        if (guess.empty()) continue;
-        SourceLocation location = value_location(&value, fallback);
-        if (value.location.known() && !reported.emplace(name, value.location.offset).second) continue;
-        Diagnostic d;
-        d.rule = "attribute_spelling";
-        d.severity = Severity::kWarning;
-        d.message = "unknown attribute '" + name + "'; did you mean '" + guess + "'?";
-        d.node_id = node_id;
-        d.edge = edge;
-        d.fix = "rename '" + name + "' to '" + guess + "'";
-        d.location = location;
-        out.push_back(std::move(d));
-      }
-    };
-    check(graph.data(), "", std::nullopt, {});
-    for (Vertex v : graph.nodes()) {
-      const NodeData& node = graph.node(v);
-      check(node, node.id, std::nullopt, node.location);
-    }
-    for (Edge e : graph.edges()) {
-      const EdgeData& edge = graph.edge(e);
-      check(edge, "", std::make_pair(edge.from, edge.to), edge.location);
-    }
-  });
 }
 
 }  // namespace attractor::lint_detail

@@ -237,14 +237,15 @@ TEST(LintOutgoingRouteTargets, UnknownTarget) {
   g.node("budget")->set("on_deny", "nothing_like_it");
   auto d = only(validate(g), "outgoing_route_targets");
   ASSERT_EQ(d.size(), 2u);
+  // Same location (the node's), so they keep the scan's order: attributes by name.
   expect_diagnostic(d[0], "outgoing_route_targets", Severity::kError,
-                    "node 'budget' has on_deny='nothing_like_it', but there is no node 'nothing_like_it'", "budget",
-                    "declare node 'nothing_like_it' and an edge budget -> nothing_like_it");
-  expect_diagnostic(d[1], "outgoing_route_targets", Severity::kError,
                     "node 'budget' has next='answr', but there is no node 'answr'", "budget",
                     "did you mean 'answer'?");
-  EXPECT_EQ(d[1].location.line, 10);  // falls back to the node's location
-  EXPECT_EQ(d[1].location.column, 3);
+  EXPECT_EQ(d[0].location.line, 10);  // falls back to the node's location
+  EXPECT_EQ(d[0].location.column, 3);
+  expect_diagnostic(d[1], "outgoing_route_targets", Severity::kError,
+                    "node 'budget' has on_deny='nothing_like_it', but there is no node 'nothing_like_it'", "budget",
+                    "declare node 'nothing_like_it' and an edge budget -> nothing_like_it");
 }
 
 TEST(LintValidate, SortedByPositionUnknownLastThenRule) {
