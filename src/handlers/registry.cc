@@ -4,6 +4,7 @@
 #include "handlers/conditional.h"
 #include "handlers/exit.h"
 #include "handlers/fan_in.h"
+#include "handlers/manager_loop.h"
 #include "handlers/parallel.h"
 #include "handlers/simulation_backend.h"
 #include "handlers/start.h"
@@ -26,6 +27,10 @@ HandlerRegistry make_default_registry(const HandlerServices& services) {
   registry.register_handler("tool", std::make_shared<ToolHandler>(services.process_runner));
   registry.register_handler("parallel", std::make_shared<ParallelHandler>());
   registry.register_handler("parallel.fan_in", std::make_shared<FanInHandler>(backend));
+  HandlerServices child_services = services;
+  child_services.backend = backend;
+  child_services.interviewer = interviewer;
+  registry.register_handler("stack.manager_loop", std::make_shared<ManagerLoopHandler>(child_services));
   registry.set_default(codergen);
   return registry;
 }
