@@ -4,9 +4,10 @@
 /// (`o200k_base` by default, `cl100k_base`). Fidelity budgets, `fetch_node_texts` and
 /// `manage_context_budget` all count through this interface; no heuristic is used anywhere.
 ///
-/// Text is UTF-8. Invalid UTF-8 is decoded lossily first, exactly like the WHATWG `TextDecoder`
-/// (each maximal invalid subsequence becomes U+FFFD), so the ids equal what the reference
-/// JavaScript tokenizer produces for `new TextDecoder().decode(bytes)`.
+/// Text is UTF-8. Invalid UTF-8 is decoded lossily first, like the WHATWG `TextDecoder` (each
+/// maximal invalid subsequence becomes U+FFFD; a leading byte-order mark is kept, as with
+/// `ignoreBOM: true`), so the ids equal what the reference JavaScript tokenizer produces for the
+/// decoded string.
 
 #include <cstddef>
 #include <cstdint>

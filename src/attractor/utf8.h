@@ -11,8 +11,8 @@ namespace attractor {
 bool is_valid_utf8(std::string_view text);
 
 /// `text` with every maximal invalid subsequence replaced by U+FFFD (EF BF BD), following the
-/// WHATWG Encoding Standard's UTF-8 decoder, i.e. what JavaScript's `TextDecoder` produces.
-/// Valid input is returned unchanged.
+/// WHATWG Encoding Standard's UTF-8 decoder, i.e. what JavaScript's `TextDecoder` produces with
+/// `ignoreBOM: true`. Valid input is returned unchanged.
 std::string replace_invalid_utf8(std::string_view text);
 
 }  // namespace attractor
