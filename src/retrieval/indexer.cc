@@ -202,6 +202,7 @@ IndexSummary index_repository(const IndexOptions& o, std::ostream* progress, boo
     if (progress && interactive && vs.embedded > 0) *progress << "\n";
     summary.vectors_embedded = vs.embedded;
     store.commit();
+    store.db().exec("PRAGMA wal_checkpoint(TRUNCATE)");
   } catch (...) {
     store.rollback();
     throw;
