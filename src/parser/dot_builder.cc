@@ -4,8 +4,11 @@
 #include <cstring>
 #include <cstdint>
 #include <functional>
+#include <unordered_map>
+#include <unordered_set>
 
 #include "parser/dot_lexemes.h"
+#include "parser/dot_writer.h"
 
 namespace attractor::dot {
 namespace {
@@ -131,8 +134,7 @@ Value make_value(const Token& t, const char* text_begin, SourceLocation loc) {
 }
 
 std::string quoted_for_message(const std::string& text) {
-  std::string shown = text.size() > 40 ? text.substr(0, 37) + "..." : text;
-  return "\"" + shown + "\"";
+  return quote_dot_string(text.size() > 40 ? text.substr(0, 37) + "..." : text);
 }
 
 class Builder {
@@ -158,15 +160,10 @@ class Builder {
     int class_set = kNone;  ///< index into class_sets_: classes derived from enclosing subgraph labels
   };
 
-  /// Per vertex: its node statements (a backwards-linked list in statements_) and derived classes.
+  /// Per vertex: its first node statement with attributes, and its derived classes.
   struct NodeInfo {
-    int last_statement = kNone;
+    const ast::AttrList* first_statement = nullptr;
     int class_set = kNone;
-  };
-
-  struct StatementLink {
-    const ast::AttrList* attrs;
-    int previous;
   };
 
   SourceLocation loc(const char* p) { return locator_.at(p); }
@@ -175,21 +172,35 @@ class Builder {
 
   static std::string key_text(const Token& key) { return std::string(key.inner()); }
 
+  /// For each entry of `list`, whether an earlier entry has the same key. Short lists compare
+  /// pairwise; long ones use a hash set, so no list is quadratic.
+  static std::vector<bool> repeated_keys(const ast::AttrList& list) {
+    std::vector<bool> repeated(list.size(), false);
+    if (list.size() <= 8) {
+      for (std::size_t i = 1; i < list.size(); ++i) {
+        for (std::size_t j = 0; j < i && !repeated[i]; ++j) repeated[i] = list[j].key.inner() == list[i].key.inner();
+      }
+      return repeated;
+    }
+    std::unordered_set<std::string_view> seen;
+    for (std::size_t i = 0; i < list.size(); ++i) repeated[i] = !seen.insert(list[i].key.inner()).second;
+    return repeated;
+  }
+
   /// Applies an attribute list onto `attrs`, warning about keys repeated within the list.
   void apply(const ast::AttrList& list, Attributes& attrs) {
+    std::vector<bool> repeated;
+    if (list.size() > 1) repeated = repeated_keys(list);
     for (std::size_t i = 0; i < list.size(); ++i) {
-      std::string_view key = list[i].key.inner();
-      for (std::size_t j = 0; j < i; ++j) {
-        if (list[j].key.inner() == key) {
-          Diagnostic d;
-          d.rule = "duplicate_attribute";
-          d.severity = Severity::kWarning;
-          d.message = "attribute '" + std::string(key) + "' is set twice in one attribute list; the last value wins";
-          d.fix = "remove one of the two '" + std::string(key) + "' entries";
-          d.location = loc(list[i].key.first);
-          diagnostics_.push_back(std::move(d));
-          break;
-        }
+      if (!repeated.empty() && repeated[i]) {
+        std::string key(list[i].key.inner());
+        Diagnostic d;
+        d.rule = "duplicate_attribute";
+        d.severity = Severity::kWarning;
+        d.message = "attribute '" + key + "' is set twice in one attribute list; the last value wins";
+        d.fix = "remove one of the two '" + key + "' entries";
+        d.location = loc(list[i].key.first);
+        diagnostics_.push_back(std::move(d));
       }
       attrs.insert_or_assign(key_text(list[i].key), value(list[i].value));
     }
@@ -301,38 +312,33 @@ class Builder {
     bool created = false;
     Vertex v = ensure_node(s.head, scope, created);
     NodeInfo& info = info_[v];
-    if (!created) {
-      add_classes(v, scope);
-      check_redefinitions(graph_.node(v).id, s.attrs, info);
-    }
+    if (!created) add_classes(v, scope);
+    if (s.attrs.empty()) return;
+    if (info.first_statement != nullptr) check_redefinitions(v, s.attrs, info);
     apply(s.attrs, graph_.node(v).attrs);
-    if (!s.attrs.empty()) {
-      statements_.push_back(StatementLink{&s.attrs, info.last_statement});
-      info.last_statement = static_cast<int>(statements_.size() - 1);
-    }
+    if (info.first_statement == nullptr) info.first_statement = &s.attrs;
   }
 
-  void check_redefinitions(const std::string& id, const ast::AttrList& attrs, const NodeInfo& info) {
-    if (info.last_statement == kNone) return;
+  /// Warns when `attrs` gives an attribute a different value than an earlier node statement did.
+  /// The keys set by earlier statements are indexed only for nodes that have several statements.
+  void check_redefinitions(Vertex v, const ast::AttrList& attrs, const NodeInfo& info) {
+    auto& known = explicit_[v];
+    if (known.empty()) {
+      for (const auto& a : *info.first_statement) known[a.key.inner()] = &a;
+    }
+    const std::string& id = graph_.node(v).id;
+    std::vector<bool> later(attrs.size(), false);
+    {
+      std::vector<bool> repeated = repeated_keys(ast::AttrList(attrs.rbegin(), attrs.rend()));
+      for (std::size_t i = 0; i < attrs.size(); ++i) later[attrs.size() - 1 - i] = repeated[i];
+    }
     for (std::size_t i = 0; i < attrs.size(); ++i) {
+      if (later[i]) continue;
       std::string_view key = attrs[i].key.inner();
-      bool later_in_list = false;
-      for (std::size_t j = i + 1; j < attrs.size(); ++j) later_in_list |= attrs[j].key.inner() == key;
-      if (later_in_list) continue;
-      const ast::Attribute* previous = nullptr;
-      for (int link = info.last_statement; link != kNone && previous == nullptr;
-           link = statements_[static_cast<std::size_t>(link)].previous) {
-        const ast::AttrList& earlier = *statements_[static_cast<std::size_t>(link)].attrs;
-        for (auto a = earlier.rbegin(); a != earlier.rend(); ++a) {
-          if (a->key.inner() == key) {
-            previous = &*a;
-            break;
-          }
-        }
-      }
-      if (previous == nullptr) continue;
+      auto found = known.find(key);
+      if (found == known.end()) continue;
       std::string was, now;
-      append_token_text(previous->value, text_, was);
+      append_token_text(found->second->value, text_, was);
       append_token_text(attrs[i].value, text_, now);
       if (was == now) continue;
       Diagnostic d;
@@ -345,6 +351,7 @@ class Builder {
       d.location = loc(attrs[i].key.first);
       diagnostics_.push_back(std::move(d));
     }
+    for (const auto& a : attrs) known[a.key.inner()] = &a;
   }
 
   void node_or_edge(const ast::NodeOrEdgeStmt& s, Scope& scope) {
@@ -394,7 +401,8 @@ class Builder {
   Graph graph_;
   IdTable ids_;
   std::vector<NodeInfo> info_;
-  std::vector<StatementLink> statements_;
+  /// Keys set by node statements, for nodes with more than one statement.
+  std::unordered_map<Vertex, std::unordered_map<std::string_view, const ast::Attribute*>> explicit_;
   std::vector<std::vector<std::string>> class_sets_;
   std::vector<std::pair<Vertex, SourceLocation>> chain_;
 };

@@ -348,6 +348,31 @@ TEST(DotParserTest, NodeRedefinitionWarnsWithSecondLocation) {
   EXPECT_EQ(r.graph->node("x")->label(), "b");
 }
 
+TEST(DotParserTest, RedefinitionMessageEscapesValues) {
+  ParseResult r = parse("digraph G { x [p=\"a\\nb \\\"q\\\"\"] x [p=c] }");
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r.diagnostics.size(), 1u);
+  EXPECT_EQ(r.diagnostics[0].message, "node 'x' redefines attribute 'p' (was \"a\\nb \\\"q\\\"\", now \"c\")");
+}
+
+TEST(DotParserTest, LongAttributeListsAndManyRedefinitionsStayLinear) {
+  std::string text = "digraph G {\n  a [";
+  for (int i = 0; i < 50000; ++i) text += "k" + std::to_string(i) + "=1, ";
+  text += "k7=2]\n";
+  for (int i = 0; i < 50000; ++i) text += "  b [m" + std::to_string(i) + "=1]\n";
+  text += "  b [m3=2]\n}\n";
+  ParseResult r = parse(text);
+  ASSERT_TRUE(r.ok());
+  ASSERT_EQ(r.diagnostics.size(), 2u);
+  EXPECT_EQ(r.diagnostics[0].rule, "duplicate_attribute");
+  EXPECT_EQ(r.diagnostics[0].location.line, 2);
+  EXPECT_EQ(r.diagnostics[0].location.column, static_cast<int>(text.find("k7=2") - (text.find('\n') + 1) + 1));
+  EXPECT_EQ(r.diagnostics[1].rule, "duplicate_node");
+  EXPECT_EQ(r.diagnostics[1].message, "node 'b' redefines attribute 'm3' (was \"1\", now \"2\")");
+  EXPECT_EQ(r.graph->node("a")->get("k7"), "2");
+  EXPECT_EQ(r.graph->node("b")->attrs.size(), 50000u);
+}
+
 TEST(DotParserTest, NodeStatementsMergeWithoutWarningWhenConsistent) {
   ParseResult r = parse("digraph G { node [shape=box] x [label=\"a\"] x [prompt=\"p\"] x [label=\"a\"] node [shape=diamond] x }");
   ASSERT_TRUE(r.ok());
