@@ -216,6 +216,15 @@ TEST_F(LocalBackendTest, EqualityFiltersOnMetadataAndColumns) {
   EXPECT_EQ(ids(backend.search(request(SearchType::kBm25, "meeting", {{"kind", {"table", "view"}}}))),
             std::vector<std::string>{kTable});
   EXPECT_TRUE(ids(backend.search(request(SearchType::kBm25, "meeting", {{"repository", "other"}}))).empty());
+
+  json tenant = {{"tenant", "t1"}, {"snapshot_id", "s1"}};
+  auto texts = backend.fetch_texts({kGet, kSalary}, "acme", "main", tenant, std::nullopt);
+  EXPECT_EQ(texts.size(), 1u);
+  EXPECT_TRUE(texts.count(kGet));
+  ExpandRequest e{{kFind}, {"~calls"}, 1, 10, "acme", "main", tenant, std::nullopt};
+  auto x = backend.expand(e);
+  EXPECT_EQ(x.nodes, (std::vector<ExpandedNode>{{kFind, 0, std::nullopt}, {kGet, 1, kFind}}));
+  EXPECT_EQ(backend.describe({kSalary, kGet}, "acme", "main", tenant, std::nullopt).size(), 1u);
 }
 
 TEST_F(LocalBackendTest, InvalidFiltersFailFast) {
