@@ -30,8 +30,12 @@ nlohmann::json Checkpoint::to_json() const {
   j["logs"] = logs;
   nlohmann::json outcomes = nlohmann::json::object();
   for (const auto& [id, o] : node_outcomes) {
-    nlohmann::json oj = outcome_to_json(o);
-    oj["status"] = status_name(o.status);
+    nlohmann::json oj = {{"status", status_name(o.status)}, {"outcome", status_name(o.status)}};
+    if (!o.preferred_label.empty()) oj["preferred_label"] = o.preferred_label;
+    if (!o.failure_reason.empty()) oj["failure_reason"] = o.failure_reason;
+    if (o.status == StageStatus::kFail || o.status == StageStatus::kRetry) {
+      oj["error_category"] = error_category_name(o.category);
+    }
     outcomes[id] = std::move(oj);
   }
   j["node_outcomes"] = std::move(outcomes);
@@ -102,7 +106,7 @@ void write_file_atomic(const std::string& path, const std::string& content) {
 }
 
 void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir) {
-  write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), checkpoint.to_json().dump(2) + "\n");
+  write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), checkpoint.to_json().dump() + "\n");
 }
 
 Checkpoint load_checkpoint(const std::string& run_dir) {

@@ -1,12 +1,14 @@
 #pragma once
 /// \file
 /// The checkpoint (spec §5.3, DESIGN.md): everything needed to continue a run exactly, written
-/// atomically after every node (temp file, fsync, rename).
+/// atomically after every node (temp file, fsync, rename), as compact JSON (it is rewritten after
+/// every node, so its size matters).
 ///
 /// JSON keys: `timestamp`, `run_id`, `current_node` (last completed node; the exit node at the
 /// end), `next_node` ("" when finished), `state` ("running", "success", "fail"),
 /// `completed_nodes` (every execution in order), `node_retries`, `context`, `logs`,
-/// `node_outcomes` (id -> Appendix C object plus `status`), `visit_counts`, `total_executions`,
+/// `node_outcomes` (id -> `status`/`outcome`, plus `preferred_label`, `failure_reason` and
+/// `error_category` when set; context updates are already in `context`), `visit_counts`, `total_executions`,
 /// `last_fidelity`, `inbox` (pending messages for later stages), `final_outcome`, `seed_context`,
 /// `restart_count`.
 

@@ -70,6 +70,10 @@ Outcome ManagerLoopHandler::execute(const NodeData& node, Context& context, cons
   if (dotfile.empty()) return Outcome::fail("stack.child_dotfile is not set", ErrorCategory::kTerminal);
   std::string workdir = node.get("stack.child_workdir", graph.data().get("stack.child_workdir"));
   fs::path child_path = workdir.empty() || fs::path(dotfile).is_absolute() ? fs::path(dotfile) : fs::path(workdir) / dotfile;
+  if (!fs::exists(child_path) && child_path.is_relative() && graph.source()) {
+    fs::path beside = fs::path(graph.source()->path()).parent_path() / child_path;
+    if (fs::exists(beside)) child_path = beside;
+  }
   std::int64_t poll_ms = node.get_duration_ms("manager.poll_interval").value_or(45000);
   std::int64_t max_cycles = node.get_integer("manager.max_cycles").value_or(1000);
   std::string stop_condition = node.get("manager.stop_condition");

@@ -1,0 +1,79 @@
+// The floor for bench/engine: replays the file-system work of a finished run without an engine.
+// For every execution in the run's `completed_nodes` it creates `{out}/{node}/` and writes
+// prompt.md, response.md and status.json with the sizes the engine wrote, then rewrites
+// checkpoint.json atomically (temp file, fsync, rename) at the size the engine's checkpoint had at
+// that point (interpolated linearly between the initial and the final checkpoint size, which is
+// how it grows). Usage: engine_floor RUN_DIR OUT_DIR
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::uintmax_t size_or_zero(const fs::path& p) {
+  std::error_code ec;
+  auto n = fs::file_size(p, ec);
+  return ec ? 0 : n;
+}
+
+void write_plain(const fs::path& p, std::size_t n) {
+  std::FILE* f = std::fopen(p.c_str(), "wb");
+  std::string data(n, 'x');
+  std::fwrite(data.data(), 1, data.size(), f);
+  std::fclose(f);
+}
+
+void write_atomic(const fs::path& p, std::size_t n) {
+  std::string tmp = p.string() + ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+  std::string data(n, 'x');
+  if (::write(fd, data.data(), data.size()) < 0) std::perror("write");
+  ::fsync(fd);
+  ::close(fd);
+  ::rename(tmp.c_str(), p.c_str());
+  int dfd = ::open(p.parent_path().c_str(), O_RDONLY | O_DIRECTORY);
+  ::fsync(dfd);
+  ::close(dfd);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::fprintf(stderr, "usage: engine_floor RUN_DIR OUT_DIR\n");
+    return 2;
+  }
+  fs::path run(argv[1]);
+  fs::path out(argv[2]);
+  std::ifstream in(run / "checkpoint.json");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  nlohmann::json cp = nlohmann::json::parse(buffer.str());
+  auto nodes = cp["completed_nodes"].get<std::vector<std::string>>();
+  std::size_t final_size = size_or_zero(run / "checkpoint.json");
+  std::size_t initial_size = 600;
+  fs::create_directories(out);
+  write_plain(out / "manifest.json", size_or_zero(run / "manifest.json"));
+  write_atomic(out / "checkpoint.json", initial_size);
+  for (std::size_t i = 0; i < nodes.size(); ++i) {
+    fs::path stage = out / nodes[i];
+    fs::create_directories(stage);
+    for (const char* name : {"prompt.md", "response.md", "status.json"}) {
+      std::size_t n = size_or_zero(run / nodes[i] / name);
+      if (n > 0) write_plain(stage / name, n);
+    }
+    std::size_t size = initial_size + (final_size - initial_size) * (i + 1) / nodes.size();
+    write_atomic(out / "checkpoint.json", size);
+  }
+  return 0;
+}
