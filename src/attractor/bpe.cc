@@ -32,27 +32,36 @@ std::uint64_t hash_token_bytes(const char* data, std::size_t size) {
   return h;
 }
 
+namespace {
+
+std::uint64_t load_head(const char* data, std::size_t size) {
+  std::uint64_t head = 0;
+  std::memcpy(&head, data, size < 8 ? size : 8);
+  return head;
+}
+
+std::uint32_t slot_check(std::uint64_t hash, std::size_t size) {
+  return static_cast<std::uint32_t>(hash >> 40) << 8 | static_cast<std::uint32_t>(size < 255 ? size : 255);
+}
+
+}  // namespace
+
 BytePairEncoder::BytePairEncoder(RankTable ranks) : table_(std::move(ranks)) {
   const std::size_t n = table_.size();
-  const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, n * 2));
-  slots_.assign(capacity, 0);
+  const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, n + n / 4));
+  slots_.assign(capacity, Slot{});
   mask_ = capacity - 1;
   byte_rank_.fill(kNoRank);
   for (TokenId rank = 0; rank < n; ++rank) {
     std::string_view bytes = table_.token(rank);
-    const std::uint64_t h = hash_token_bytes(bytes.data(), bytes.size());
-    const std::uint64_t tag = h >> 32;
-    std::size_t i = h & mask_;
-    while (slots_[i] != 0) {
-      if ((slots_[i] >> 32) == tag) {
-        TokenId other = static_cast<TokenId>(slots_[i] & 0xFFFFFFFFu) - 1;
-        if (table_.token(other) == bytes) {
-          throw TokenDataError(fmt::format("corrupt rank data: ranks {} and {} have the same bytes", other, rank));
-        }
-      }
-      i = (i + 1) & mask_;
+    if (lookup(bytes.data(), bytes.size()) != kNoRank) {
+      throw TokenDataError(fmt::format("corrupt rank data: ranks {} and {} have the same bytes",
+                                       lookup(bytes.data(), bytes.size()), rank));
     }
-    slots_[i] = (tag << 32) | (static_cast<std::uint64_t>(rank) + 1);
+    const std::uint64_t h = hash_token_bytes(bytes.data(), bytes.size());
+    std::size_t i = h & mask_;
+    while (slots_[i].rank_plus1 != 0) i = (i + 1) & mask_;
+    slots_[i] = Slot{load_head(bytes.data(), bytes.size()), rank + 1, slot_check(h, bytes.size())};
     if (bytes.size() == 1) byte_rank_[static_cast<unsigned char>(bytes[0])] = rank;
   }
   for (int b = 0; b < 256; ++b) {
@@ -71,19 +80,19 @@ BytePairEncoder::BytePairEncoder(RankTable ranks) : table_(std::move(ranks)) {
 
 TokenId BytePairEncoder::lookup(const char* data, std::size_t size) const {
   const std::uint64_t h = hash_token_bytes(data, size);
-  const std::uint64_t tag = h >> 32;
-  std::size_t i = h & mask_;
-  for (;;) {
-    const std::uint64_t slot = slots_[i];
-    if (slot == 0) return kNoRank;
-    if ((slot >> 32) == tag) {
-      const TokenId rank = static_cast<TokenId>(slot & 0xFFFFFFFFu) - 1;
-      const std::uint32_t begin = table_.offsets[rank];
-      if (table_.offsets[rank + 1] - begin == size && std::memcmp(table_.bytes.data() + begin, data, size) == 0) {
-        return rank;
-      }
+  const std::uint32_t check = slot_check(h, size);
+  const std::uint64_t head = load_head(data, size);
+  for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+    const Slot& slot = slots_[i];
+    if (slot.rank_plus1 == 0) return kNoRank;
+    if (slot.check != check || slot.head != head) continue;
+    const TokenId rank = slot.rank_plus1 - 1;
+    if (size <= 8) return rank;
+    const std::uint32_t begin = table_.offsets[rank];
+    if (table_.offsets[rank + 1] - begin == size &&
+        std::memcmp(table_.bytes.data() + begin + 8, data + 8, size - 8) == 0) {
+      return rank;
     }
-    i = (i + 1) & mask_;
   }
 }
 
@@ -214,16 +223,23 @@ void BytePairEncoder::merge_piece_heap(std::string_view piece, std::vector<Token
   for (std::uint32_t p = 0; p < n; p = s.next[p]) out.push_back(s.token[p]);
 }
 
-std::size_t PieceCache::Hash::operator()(std::string_view s) const { return hash_token_bytes(s.data(), s.size()); }
+PieceCache::PieceCache(std::size_t entries)
+    : entries_(std::bit_ceil(std::max<std::size_t>(1, entries))), mask_(entries_.size() - 1) {}
 
 const std::vector<TokenId>* PieceCache::find(std::string_view piece) const {
-  auto it = map_.find(piece);
-  return it == map_.end() ? nullptr : &it->second;
+  const std::uint64_t h = hash_token_bytes(piece.data(), piece.size());
+  const Entry& e = entries_[h & mask_];
+  return e.used && e.hash == h && e.piece == piece ? &e.tokens : nullptr;
 }
 
 void PieceCache::insert(std::string_view piece, std::span<const TokenId> tokens) {
-  if (map_.size() >= max_entries_) map_.clear();
-  map_.emplace(std::string(piece), std::vector<TokenId>(tokens.begin(), tokens.end()));
+  const std::uint64_t h = hash_token_bytes(piece.data(), piece.size());
+  Entry& e = entries_[h & mask_];
+  if (!e.used) ++used_;
+  e.used = true;
+  e.hash = h;
+  e.piece.assign(piece);
+  e.tokens.assign(tokens.begin(), tokens.end());
 }
 
 }  // namespace attractor

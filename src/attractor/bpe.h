@@ -10,7 +10,6 @@
 #include <span>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include "attractor/tiktoken_file.h"
@@ -45,38 +44,48 @@ class BytePairEncoder {
   void merge_piece_heap(std::string_view piece, std::vector<TokenId>& out) const;
 
  private:
+  /// One open-addressing slot. The first 8 bytes of the token live in the slot, so tokens of up
+  /// to 8 bytes (most lookups) are found without touching the rank table.
+  struct Slot {
+    std::uint64_t head = 0;        ///< first 8 bytes, zero-padded
+    std::uint32_t rank_plus1 = 0;  ///< 0 = empty
+    std::uint32_t check = 0;       ///< (hash bits << 8) | min(size, 255)
+  };
+
   TokenId lookup(const char* data, std::size_t size) const;
   TokenId pair_rank(const char* data, std::size_t size) const;
 
   RankTable table_;
-  std::vector<std::uint64_t> slots_;  ///< open addressing: (hash tag << 32) | (rank + 1); 0 = empty
+  std::vector<Slot> slots_;
   std::uint64_t mask_ = 0;
   std::array<TokenId, 256> byte_rank_{};
   std::vector<TokenId> two_byte_rank_;  ///< 65536 entries indexed by (b0 << 8) | b1
 };
 
-/// Remembers the tokens of pieces that needed merging. Not thread-safe: keep one per thread.
-/// When full it is cleared, so results never depend on what was cached.
+/// Remembers the tokens of pieces that needed merging: a direct-mapped table where a new piece
+/// replaces whatever shared its slot, so results never depend on what was cached. Entries reuse
+/// their storage. Not thread-safe: keep one per thread.
 class PieceCache {
  public:
-  explicit PieceCache(std::size_t max_entries = 1u << 15) : max_entries_(max_entries) {}
+  /// `entries` is rounded up to a power of two.
+  explicit PieceCache(std::size_t entries = 1u << 14);
 
   /// Cached tokens of `piece`, or nullptr.
   const std::vector<TokenId>* find(std::string_view piece) const;
   void insert(std::string_view piece, std::span<const TokenId> tokens);
-  std::size_t size() const { return map_.size(); }
+  /// Occupied entries.
+  std::size_t size() const { return used_; }
 
  private:
-  struct Hash {
-    using is_transparent = void;
-    std::size_t operator()(std::string_view s) const;
+  struct Entry {
+    std::uint64_t hash = 0;
+    bool used = false;
+    std::string piece;
+    std::vector<TokenId> tokens;
   };
-  struct Equal {
-    using is_transparent = void;
-    bool operator()(std::string_view a, std::string_view b) const { return a == b; }
-  };
-  std::size_t max_entries_;
-  std::unordered_map<std::string, std::vector<TokenId>, Hash, Equal> map_;
+  std::vector<Entry> entries_;
+  std::size_t mask_;
+  std::size_t used_ = 0;
 };
 
 /// The 64-bit hash used by the rank table and the piece cache.

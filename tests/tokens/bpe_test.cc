@@ -107,18 +107,32 @@ TEST(BytePairEncoder, LinearAndHeapPathsAgreeOnRealRanks) {
   EXPECT_GT(compared, 500);
 }
 
-TEST(PieceCache, StoresAndClearsWhenFull) {
-  PieceCache cache(2);
+TEST(PieceCache, StoresAndReplacesOnCollision) {
+  PieceCache single(1);
   const std::vector<TokenId> a = {1, 2}, b = {3};
-  cache.insert("alpha", a);
-  cache.insert("beta", b);
-  ASSERT_NE(cache.find("alpha"), nullptr);
-  EXPECT_EQ(*cache.find("alpha"), a);
-  EXPECT_EQ(cache.find("gamma"), nullptr);
-  cache.insert("gamma", b);
-  EXPECT_EQ(cache.size(), 1u);
-  EXPECT_EQ(cache.find("alpha"), nullptr);
-  EXPECT_EQ(*cache.find("gamma"), b);
+  single.insert("alpha", a);
+  ASSERT_NE(single.find("alpha"), nullptr);
+  EXPECT_EQ(*single.find("alpha"), a);
+  EXPECT_EQ(single.find("beta"), nullptr);
+  single.insert("beta", b);
+  EXPECT_EQ(single.size(), 1u);
+  EXPECT_EQ(single.find("alpha"), nullptr);
+  EXPECT_EQ(*single.find("beta"), b);
+}
+
+TEST(PieceCache, NeverReturnsAnotherPiecesTokens) {
+  PieceCache cache(64);
+  for (TokenId i = 0; i < 500; ++i) cache.insert("piece" + std::to_string(i), std::vector<TokenId>{i, i + 1});
+  int found = 0;
+  for (TokenId i = 0; i < 500; ++i) {
+    if (const auto* tokens = cache.find("piece" + std::to_string(i))) {
+      EXPECT_EQ(*tokens, (std::vector<TokenId>{i, i + 1}));
+      ++found;
+    }
+  }
+  EXPECT_GT(found, 0);
+  EXPECT_LE(found, 64);
+  EXPECT_LE(cache.size(), 64u);
 }
 
 }  // namespace
