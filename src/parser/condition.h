@@ -39,7 +39,10 @@ struct ConditionParseResult {
   bool ok() const { return condition.has_value(); }
 };
 
-/// Parses condition text (already unescaped from its DOT string).
+/// Parses condition text (already unescaped from its DOT string). Beyond §10.2 it accepts bare keys
+/// (`ready`, looked up in the context), `==` as a spelling of `=` (seed 004 writes it), and literals
+/// that start with a digit or `-` (`-3`, `0.5`); quoted literals take the escapes \" \\ \n \t.
+/// Whitespace-only text is the empty (always true) condition.
 ConditionParseResult parse_condition(std::string_view text);
 
 /// Returns the string value of a key (§10.4); "" for missing keys.

@@ -46,7 +46,9 @@ struct StylesheetParseResult {
   bool ok() const { return stylesheet.has_value(); }
 };
 
-/// Parses stylesheet text. Whitespace-only text is a valid, empty stylesheet.
+/// Parses stylesheet text. Whitespace-only text is a valid, empty stylesheet. Only the three §8.4
+/// properties are accepted; `{}` is allowed; class names may use `[A-Za-z0-9_-]`; bare values may
+/// contain letters, digits and `_ . - : / @ +`.
 StylesheetParseResult parse_stylesheet(std::string_view text);
 
 }  // namespace attractor
