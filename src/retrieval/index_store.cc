@@ -155,8 +155,14 @@ std::vector<int64_t> IndexStore::delete_file(const Scope& scope, const std::stri
   return rowids;
 }
 
+SqliteStatement& IndexStore::cached(std::unique_ptr<SqliteStatement>& slot, const std::string& sql) {
+  if (!slot) slot = std::make_unique<SqliteStatement>(db_->handle(), sql);
+  slot->reset();
+  return *slot;
+}
+
 int64_t IndexStore::insert_node(const Scope& scope, const StoredNode& node) {
-  auto s = db_->prepare(
+  auto& s = cached(insert_node_,
       "INSERT INTO nodes(index_name, repository, branch, snapshot, id, path, language, kind, name, start_line, "
       "end_line, text, acl_tags, labels, metadata, facts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   int i = bind_scope(s, 1, scope);
@@ -167,14 +173,14 @@ int64_t IndexStore::insert_node(const Scope& scope, const StoredNode& node) {
   s.bind(i + 11, node.facts.dump());
   s.run();
   int64_t rowid = db_->last_insert_rowid();
-  auto f = db_->prepare("INSERT INTO nodes_fts(rowid, name, body) VALUES (?,?,?)");
+  auto& f = cached(insert_fts_, "INSERT INTO nodes_fts(rowid, name, body) VALUES (?,?,?)");
   f.bind(1, rowid).bind(2, index_terms(node.name)).bind(3, index_terms(node.text));
   f.run();
   return rowid;
 }
 
 bool IndexStore::has_node(const Scope& scope, const std::string& id) {
-  auto s = db_->prepare("SELECT 1 FROM nodes n WHERE " + std::string(kScopeWhere) + " AND id = ?");
+  auto& s = cached(has_node_, "SELECT 1 FROM nodes n WHERE " + std::string(kScopeWhere) + " AND id = ?");
   int i = bind_scope(s, 1, scope);
   s.bind(i, id);
   return s.step();

@@ -131,8 +131,12 @@ class IndexStore {
                                   bool outgoing);
 
  private:
+  /// A statement prepared once per store (hot paths of the indexer).
+  SqliteStatement& cached(std::unique_ptr<SqliteStatement>& slot, const std::string& sql);
+
   std::string dir_;
   std::unique_ptr<SqliteDb> db_;
+  std::unique_ptr<SqliteStatement> insert_node_, insert_fts_, has_node_;
 };
 
 }  // namespace attractor::retrieval
