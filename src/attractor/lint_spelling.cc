@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <map>
 
 #include "attractor/lint_rules.h"
 
@@ -55,6 +56,16 @@ const std::vector<std::string>& known_attributes() {
   return names;
 }
 
+/// Names people write for an attribute that is spelt differently here (edit distance would
+/// suggest the wrong thing, e.g. `command` -> `comment`).
+const std::map<std::string_view, std::string, std::less<>>& aliases() {
+  static const std::map<std::string_view, std::string, std::less<>> table = {
+      {"cmd", "tool_command"},        {"command", "tool_command"}, {"model", "llm_model"},
+      {"provider", "llm_provider"},   {"retries", "max_retries"},  {"max_retry", "max_retries"},
+      {"effort", "reasoning_effort"}, {"retry", "retry_target"}};
+  return table;
+}
+
 }  // namespace
 
 const std::string& SpellingChecker::suggestion(std::string_view name) {
@@ -62,7 +73,9 @@ const std::string& SpellingChecker::suggestion(std::string_view name) {
   if (it != cache_.end()) return it->second;
   const auto& known = known_attributes();
   std::string guess;
-  if (!std::binary_search(known.begin(), known.end(), name)) {
+  if (auto alias = aliases().find(name); alias != aliases().end()) {
+    guess = alias->second;
+  } else if (!std::binary_search(known.begin(), known.end(), name)) {
     guess = closest_match(name, known, name.size() < 5 ? 1 : 2);
   }
   return cache_.emplace(name, std::move(guess)).first->second;

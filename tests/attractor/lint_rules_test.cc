@@ -405,6 +405,17 @@ TEST(LintAttributeSpelling, SeedFieldsAndTranspositions) {
   EXPECT_EQ(d[2].message, "unknown attribute 'serach_type'; did you mean 'search_type'?");
 }
 
+TEST(LintAttributeSpelling, CommonAliases) {
+  Graph g = valid_pipeline();
+  g.node("work")->set("command", "make test");
+  g.node("work")->set("model", "gpt-5.2");
+  auto d = only(validate(g), "attribute_spelling");
+  ASSERT_EQ(d.size(), 2u);
+  EXPECT_EQ(d[0].message, "unknown attribute 'command'; did you mean 'tool_command'?");
+  EXPECT_EQ(d[0].fix, "rename 'command' to 'tool_command'");
+  EXPECT_EQ(d[1].message, "unknown attribute 'model'; did you mean 'llm_model'?");
+}
+
 TEST(LintAttributeSpelling, KnownAndDistantNamesPass) {
   Graph g = valid_pipeline();
   for (const char* name : {"rankdir", "fontname", "search_type", "top_k", "budget_tokens_from_settings",
