@@ -92,12 +92,12 @@ Graph& Graph::operator=(Graph&& other) noexcept {
 }
 
 Vertex Graph::add_node(const std::string& id, SourceLocation location) {
-  auto it = index_.find(id);
-  if (it != index_.end()) return it->second;
+  auto [it, inserted] = index_.try_emplace(id, Vertex{});
+  if (!inserted) return it->second;
   Vertex v = boost::add_vertex(*g_);
   (*g_)[v].id = id;
   (*g_)[v].location = location;
-  index_.emplace(id, v);
+  it->second = v;
   return v;
 }
 

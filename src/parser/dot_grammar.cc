@@ -415,6 +415,38 @@ struct scope_close_parser : x3::parser<scope_close_parser> {
   }
 };
 
+/// `[ subject ]`: parses the subject straight into the caller's container (an X3 sequence would
+/// parse into a temporary container and copy it), and reports a missing `]` as an expectation
+/// failure naming "']' or another attribute".
+template <typename Subject>
+struct bracketed_directive : x3::unary_parser<Subject, bracketed_directive<Subject>> {
+  using base_type = x3::unary_parser<Subject, bracketed_directive<Subject>>;
+  static bool const handles_container = true;
+  constexpr explicit bracketed_directive(Subject const& subject) : base_type(subject) {}
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
+    It p = first;
+    x3::skip_over(p, last, ctx);
+    if (p == last || *p != '[') return false;
+    ++p;
+    if (!this->subject.parse(p, last, ctx, rctx, attr)) return false;
+    x3::skip_over(p, last, ctx);
+    if (p == last || *p != ']') boost::throw_exception(x3::expectation_failure<It>(p, "']' or another attribute"));
+    first = p + 1;
+    return true;
+  }
+};
+
+struct bracketed_gen {
+  template <typename Subject>
+  constexpr bracketed_directive<typename x3::extension::as_parser<Subject>::value_type> operator[](
+      Subject const& subject) const {
+    return bracketed_directive<typename x3::extension::as_parser<Subject>::value_type>(x3::as_parser(subject));
+  }
+};
+constexpr bracketed_gen bracketed{};
+
 constexpr keyword_parser subgraph_kw{"subgraph"};
 constexpr defaults_keyword_parser defaults_kw{};
 constexpr key_parser<false> assign_key{};
@@ -435,7 +467,6 @@ constexpr reject_parser reject_second_graph{reject_parser::kSecondGraph};
 namespace grammar {
 
 // Named rules: an expectation failure reports the rule's name as what was expected.
-x3::rule<class close_bracket_class> const close_bracket = "']' or another attribute";
 x3::rule<class equals_class> const equals = "'='";
 x3::rule<class value_class, Token> const a_value = "a value";
 x3::rule<class target_class, Token> const target_id = "a node id after '->'";
@@ -458,7 +489,6 @@ x3::rule<class statement_class, ast::Statement> const statement = "a statement";
 x3::rule<class graph_class, ast::DotGraph> const graph = "a digraph";
 dot_file_type const dot_file = "a DOT file";
 
-auto const close_bracket_def = x3::lit(']');
 auto const equals_def = x3::lit('=');
 auto const a_value_def = value_token;
 auto const target_id_def = node_id;
@@ -470,7 +500,7 @@ auto const digraph_kw_def = keyword_parser{"digraph"};
 auto const end_of_file_def = x3::eoi;
 
 auto const attribute_def = attr_key > equals > a_value;
-auto const attr_block_def = x3::lit('[') > *(attribute >> -(x3::lit(',') | ';')) > close_bracket;
+auto const attr_block_def = bracketed[*(attribute >> -(x3::lit(',') | ';'))];
 auto const attr_lists_def = +attr_block;
 auto const attr_stmt_def = defaults_kw > attr_lists;
 auto const assignment_def = assign_key >> '=' > a_value;
@@ -482,7 +512,7 @@ auto const graph_def = reject_strict >> reject_undirected > digraph_kw > -graph_
                        close_graph;
 auto const dot_file_def = graph > reject_second_graph > end_of_file;
 
-BOOST_SPIRIT_DEFINE(close_bracket, equals, a_value, target_id, open_brace, close_graph, scope_open, scope_close,
+BOOST_SPIRIT_DEFINE(equals, a_value, target_id, open_brace, close_graph, scope_open, scope_close,
                     digraph_kw, end_of_file, attribute, attr_block, attr_lists, attr_stmt, assignment, node_or_edge,
                     named_subgraph, anon_subgraph, statement, graph, dot_file)
 
