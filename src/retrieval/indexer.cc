@@ -125,6 +125,7 @@ IndexSummary index_repository(const IndexOptions& o, std::ostream* progress, boo
   IndexStore store(o.index_dir, true);
   Scope scope{o.active_index.empty() ? "default" : o.active_index, o.repository, o.branch, o.snapshot};
   store.begin();
+  bool vectors_written = false;
   try {
     auto known = store.file_hashes(scope);
     std::set<std::string> present(files.begin(), files.end());
@@ -199,12 +200,18 @@ IndexSummary index_repository(const IndexOptions& o, std::ostream* progress, boo
       }
     };
     auto vs = sync_vectors(store, scope.index_name, *embedder, o.vector_kind, added, removed, on_vectors);
+    vectors_written = true;
     if (progress && interactive && vs.embedded > 0) *progress << "\n";
     summary.vectors_embedded = vs.embedded;
     store.commit();
     store.db().exec("PRAGMA wal_checkpoint(TRUNCATE)");
   } catch (...) {
     store.rollback();
+    // The FAISS file may now disagree with the rolled-back rows: drop it so the next run rebuilds it.
+    if (vectors_written) {
+      std::error_code ec;
+      fs::remove(IndexStore::vector_path(o.index_dir, scope.index_name), ec);
+    }
     throw;
   }
   summary.nodes_by_kind = store.node_counts(scope);
