@@ -8,7 +8,7 @@ build=${1:-build}
 sizes=${2:-"linear:10 linear:1000 linear:10000 parallel:100"}
 work=$(mktemp -d /tmp/attractor-engine-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
-cmake --build "$build" --target attractor engine_floor >/dev/null
+cmake --build "$build" -j 2 --target attractor engine_floor >/dev/null
 printf "%-16s %8s %12s %12s %12s %12s %7s\n" case nodes engine_s engine_MB floor_s floor_MB ratio
 for spec in $sizes; do
   kind=${spec%%:*}

@@ -73,10 +73,12 @@ void add_common_options(CLI::App& app, RunFlags& f) {
   app.add_flag("--json-events", f.json_events, "stream events as JSON lines on stdout");
 }
 
-std::atomic<bool>* g_interrupt = nullptr;
+std::atomic<bool>* g_cancel_flag = nullptr;
+volatile sig_atomic_t g_interrupted = 0;
 
 extern "C" void on_sigint(int) {
-  if (g_interrupt) g_interrupt->store(true);
+  g_interrupted = 1;
+  if (g_cancel_flag) g_cancel_flag->store(true);
 }
 
 /// SIGKILLs the process after the N-th checkpoint (test hook).
@@ -91,40 +93,26 @@ class KillAfterCheckpoints : public EventObserver {
   long left_;
 };
 
-/// Bridges SIGINT to the engine's cancel token.
+/// Bridges SIGINT/SIGTERM to the engine's cancel token (set directly from the handler).
 class InterruptWatcher {
  public:
-  explicit InterruptWatcher(CancelToken token) : token_(std::move(token)) {
-    g_interrupt = &flag_;
+  explicit InterruptWatcher(const CancelToken& token) {
+    g_cancel_flag = token.flag();
+    g_interrupted = 0;
     struct sigaction sa {};
     sa.sa_handler = on_sigint;
     sigemptyset(&sa.sa_mask);
     ::sigaction(SIGINT, &sa, &old_int_);
     ::sigaction(SIGTERM, &sa, &old_term_);
-    thread_ = std::thread([this] {
-      while (!stop_.load()) {
-        if (flag_.load()) {
-          token_.cancel();
-          return;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-      }
-    });
   }
   ~InterruptWatcher() {
-    stop_ = true;
-    thread_.join();
     ::sigaction(SIGINT, &old_int_, nullptr);
     ::sigaction(SIGTERM, &old_term_, nullptr);
-    g_interrupt = nullptr;
+    g_cancel_flag = nullptr;
   }
-  bool interrupted() const { return flag_.load(); }
+  bool interrupted() const { return g_interrupted != 0; }
 
  private:
-  CancelToken token_;
-  std::atomic<bool> flag_{false};
-  std::atomic<bool> stop_{false};
-  std::thread thread_;
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
 };

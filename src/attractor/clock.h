@@ -25,6 +25,8 @@ class CancelToken {
     }
     return false;
   }
+  /// The token's own flag, for async-signal-safe cancellation from a signal handler.
+  std::atomic<bool>* flag() const { return flags_.front().get(); }
   CancelToken child() const {
     CancelToken c;
     c.flags_.insert(c.flags_.end(), flags_.begin(), flags_.end());
