@@ -21,7 +21,8 @@ std::unique_ptr<faiss::Index> make_inner(int dimension, const std::string& kind)
   if (kind == "flat") return std::make_unique<faiss::IndexFlatIP>(dimension);
   if (kind == "hnsw") {
     auto h = std::make_unique<faiss::IndexHNSWFlat>(dimension, 32, faiss::METRIC_INNER_PRODUCT);
-    h->hnsw.efSearch = 64;
+    h->hnsw.efConstruction = 80;
+    h->hnsw.efSearch = 128;
     return h;
   }
   throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "unknown vector index kind '" + kind + "'");
@@ -116,14 +117,15 @@ std::vector<std::pair<int64_t, float>> VectorIndex::search(const std::vector<flo
     if (positions.empty()) return out;
     k = std::min<int>(k, static_cast<int>(positions.size()));
     sel = std::make_unique<faiss::IDSelectorBatch>(positions.size(), positions.data());
-    if (kind_ == "hnsw") {
-      hnsw_params.sel = sel.get();
-      hnsw_params.efSearch = std::max(64, 2 * k);
-      params = &hnsw_params;
-    } else {
+    if (kind_ != "hnsw") {
       flat_params.sel = sel.get();
       params = &flat_params;
     }
+  }
+  if (kind_ == "hnsw") {
+    hnsw_params.sel = sel.get();
+    hnsw_params.efSearch = std::max(128, 4 * k);
+    params = &hnsw_params;
   }
   map->index->search(1, query.data(), k, distances.data(), labels.data(), params);
   for (int i = 0; i < k; ++i) {
