@@ -110,7 +110,7 @@ RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
   state_.next_node = graph_.node(*start).id;
   save();
   emit("PipelineStarted", {{"name", graph_.name()}, {"id", state_.run_id}, {"run_dir", run_dir_}});
-  return execute_loop(state_.next_node);
+  return execute_loop(state_.next_node, false);
 }
 
 RunResult Engine::Impl::resume() {
@@ -137,7 +137,7 @@ RunResult Engine::Impl::resume() {
   }
   emit("PipelineStarted",
        {{"name", graph_.name()}, {"id", state_.run_id}, {"run_dir", run_dir_}, {"resumed", true}, {"next_node", next}});
-  return execute_loop(next);
+  return execute_loop(next, true);
 }
 
 std::int64_t Engine::Impl::execution_cap() const {
@@ -231,9 +231,11 @@ void Engine::Impl::begin_restart(const std::string& target) {
   save();
 }
 
-RunResult Engine::Impl::execute_loop(std::string next) {
+RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
   std::int64_t started = clock_->now_ms();
   std::int64_t cap = execution_cap();
+  std::string edge_fidelity;
+  bool degrade = resumed && state_.last_fidelity == "full";
   while (true) {
     if (options_.cancel.cancelled()) return interrupted();
     auto v = graph_.find(next);
@@ -252,6 +254,7 @@ RunResult Engine::Impl::execute_loop(std::string next) {
         context_.append_log("goal gate " + failed_gate + " unsatisfied; retrying at " + target);
         state_.next_node = target;
         next = target;
+        edge_fidelity.clear();
         save();
         continue;
       }
@@ -264,7 +267,10 @@ RunResult Engine::Impl::execute_loop(std::string next) {
     }
 
     context_.set("current_node", node.id);
-    Outcome outcome = execute_with_retry(node, context_, state_.node_retries, options_.cancel);
+    std::string fidelity = resolve_fidelity(node, edge_fidelity);
+    if (degrade && fidelity == "full") fidelity = "summary:high";
+    degrade = false;
+    Outcome outcome = execute_with_retry(node, context_, state_.node_retries, options_.cancel, fidelity);
     if (options_.cancel.cancelled()) return interrupted();
 
     state_.total_executions++;
@@ -289,6 +295,7 @@ RunResult Engine::Impl::execute_loop(std::string next) {
     context_.set("outcome", status_name(outcome.status));
     if (!outcome.preferred_label.empty()) context_.set("preferred_label", outcome.preferred_label);
     state_.current_node = node.id;
+    state_.last_fidelity = fidelity;
 
     Route route = route_after(node, outcome, context_);
     if (route.kind == Route::Kind::kEnd) {
@@ -304,11 +311,13 @@ RunResult Engine::Impl::execute_loop(std::string next) {
       save();
       begin_restart(route.target);
       next = route.target;
+      edge_fidelity = route.fidelity;
       continue;
     }
     state_.next_node = route.target;
     save();
     next = route.target;
+    edge_fidelity = route.fidelity;
   }
 }
 

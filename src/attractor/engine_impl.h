@@ -19,6 +19,7 @@ namespace attractor {
 struct Route {
   enum class Kind { kNext, kEnd, kRestart } kind = Kind::kEnd;
   std::string target;  ///< next node (kNext, kRestart)
+  std::string fidelity;  ///< `fidelity` of the edge taken, "" when none
 };
 
 /// Sends events to the run's `events.jsonl` (swapped on loop_restart) and the caller's observer.
@@ -46,7 +47,7 @@ class Engine::Impl : public BranchRunner {
 
  private:
   // engine.cc
-  RunResult execute_loop(std::string next);
+  RunResult execute_loop(std::string next, bool resumed);
   void initialize_run_directory(const std::string& parent_run);
   void seed_context();
   void save();
@@ -61,9 +62,11 @@ class Engine::Impl : public BranchRunner {
   // engine_stage.cc
   /// §3.5 with DESIGN.md's retry semantics; `retries` holds the per-node retry counters.
   Outcome execute_with_retry(const NodeData& node, Context& context, std::map<std::string, std::int64_t>& retries,
-                             const CancelToken& cancel);
+                             const CancelToken& cancel, const std::string& fidelity);
   Outcome run_attempt(const NodeData& node, Handler& handler, Context& context, const std::string& stage_dir,
-                      std::int64_t attempt, const CancelToken& cancel);
+                      std::int64_t attempt, const CancelToken& cancel, const std::string& fidelity);
+  /// §5.4 precedence for a node entered through an edge with `edge_fidelity`.
+  std::string resolve_fidelity(const NodeData& node, const std::string& edge_fidelity) const;
   /// Routing after a node: jump_to, then failure routing (§3.7 as decided) or §3.3 selection.
   Route route_after(const NodeData& node, const Outcome& outcome, const Context& context) const;
   void emit(const std::string& name, nlohmann::json fields);

@@ -59,7 +59,8 @@ void write_status(const std::string& stage_dir, const Outcome& outcome) {
 }  // namespace
 
 Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Context& context,
-                                  const std::string& stage_dir, std::int64_t attempt, const CancelToken& cancel) {
+                                  const std::string& stage_dir, std::int64_t attempt, const CancelToken& cancel,
+                                  const std::string& fidelity) {
   fs::path status_path = fs::path(stage_dir) / "status.json";
   std::error_code ec;
   fs::remove(status_path, ec);
@@ -74,6 +75,7 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   env.artifacts = artifacts_.get();
   env.branches = this;
   env.attempt = attempt;
+  env.fidelity = fidelity;
 
   std::unique_ptr<Watchdog> watchdog;
   if (env.timeout_ms && *env.timeout_ms > 0 && !handler.handles_timeout()) {
@@ -116,7 +118,8 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
 }
 
 Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
-                                         std::map<std::string, std::int64_t>& retries, const CancelToken& cancel) {
+                                         std::map<std::string, std::int64_t>& retries, const CancelToken& cancel,
+                                         const std::string& fidelity) {
   RetryPolicy policy = build_retry_policy(node, graph_.data());
   std::string type = resolve_handler_type(node);
   Handler* handler = registry_.resolve(node);
@@ -125,7 +128,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
     std::int64_t index = stage_index_.fetch_add(1) + 1;
     std::int64_t started = clock_->now_ms();
     emit("StageStarted", {{"name", node.id}, {"index", index}, {"attempt", attempt}, {"type", type}});
-    Outcome outcome = handler ? run_attempt(node, *handler, context, stage_dir, attempt, cancel)
+    Outcome outcome = handler ? run_attempt(node, *handler, context, stage_dir, attempt, cancel, fidelity)
                               : Outcome::fail("no handler for type '" + type + "'", ErrorCategory::kPipeline);
     if (cancel.cancelled()) return outcome;
     std::int64_t duration = clock_->now_ms() - started;
@@ -171,6 +174,13 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
   }
 }
 
+std::string Engine::Impl::resolve_fidelity(const NodeData& node, const std::string& edge_fidelity) const {
+  if (!edge_fidelity.empty()) return edge_fidelity;
+  if (!node.fidelity().empty()) return node.fidelity();
+  if (!graph_.data().default_fidelity().empty()) return graph_.data().default_fidelity();
+  return "compact";
+}
+
 Route Engine::Impl::route_after(const NodeData& node, const Outcome& outcome, const Context& context) const {
   Route route;
   if (!outcome.jump_to.empty()) {
@@ -187,6 +197,7 @@ Route Engine::Impl::route_after(const NodeData& node, const Outcome& outcome, co
     const EdgeData& e = graph_.edge(*edge);
     route.kind = e.loop_restart() ? Route::Kind::kRestart : Route::Kind::kNext;
     route.target = e.to;
+    route.fidelity = e.fidelity();
     return route;
   }
   if (failed) {
@@ -234,7 +245,7 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
       break;
     }
     context.set("current_node", node.id);
-    Outcome outcome = execute_with_retry(node, context, retries, cancel);
+    Outcome outcome = execute_with_retry(node, context, retries, cancel, resolve_fidelity(node, ""));
     if (cancel.cancelled()) {
       result.cancelled = true;
       break;

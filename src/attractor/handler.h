@@ -60,6 +60,10 @@ struct StageEnv {
   ArtifactStore* artifacts = nullptr;
   BranchRunner* branches = nullptr;
   std::int64_t attempt = 1;         ///< 1-based attempt number of this execution
+  /// Context fidelity for this stage (§5.4): incoming edge `fidelity`, else node `fidelity`, else
+  /// graph `default_fidelity`, else "compact"; the first stage after resuming a run whose last
+  /// stage used `full` gets "summary:high".
+  std::string fidelity;
 
   /// Emits an event stamped with the clock.
   void emit(const std::string& name, nlohmann::json fields) const;

@@ -44,7 +44,9 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   request.context = &context;
   request.prompt = prompt;
   request.stage_dir = env.stage_dir;
-  request.fidelity = node.fidelity().empty() ? graph.data().default_fidelity() : node.fidelity();
+  request.fidelity = !env.fidelity.empty()        ? env.fidelity
+                     : !node.fidelity().empty()   ? node.fidelity()
+                                                  : graph.data().default_fidelity();
   request.thread_id = node.thread_id();
   request.cancel = env.cancel;
   request.timeout_ms = env.timeout_ms;

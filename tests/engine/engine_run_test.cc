@@ -425,3 +425,53 @@ TEST(EngineRunTest, LoopRestartStartsAFreshRunDirectory) {
 
 }  // namespace
 }  // namespace attractor
+
+namespace attractor {
+namespace {
+
+TEST(EngineFidelityTest, EdgeThenNodeThenGraphThenCompactAndResumeDegradesFull) {
+  Graph g;
+  node(g, "start", {{"shape", "Mdiamond"}});
+  node(g, "a", {{"type", "probe"}});
+  node(g, "b", {{"type", "probe"}, {"fidelity", "truncate"}});
+  node(g, "c", {{"type", "probe"}, {"fidelity", "truncate"}});
+  node(g, "d", {{"type", "probe"}});
+  node(g, "exit", {{"shape", "Msquare"}});
+  edge(g, "start", "a");
+  edge(g, "a", "b");
+  edge(g, "b", "c", {{"fidelity", "full"}});
+  edge(g, "c", "d");
+  edge(g, "d", "exit");
+  std::map<std::string, std::string> seen;
+  CancelToken* cancel = nullptr;
+  bool stop_at_d = true;
+  HandlerRegistry registry = make_default_registry();
+  registry.register_handler("probe", std::make_shared<FnHandler>([&](const NodeData& n, Context&, const StageEnv& env) {
+    seen[n.id] = env.fidelity;
+    if (n.id == "d" && stop_at_d) cancel->cancel();
+    return Outcome::success();
+  }));
+  TestRun t;
+  cancel = &t.cancel;
+  g.data().set("default_fidelity", "summary:low");
+  RunResult first = t.run(g, registry);
+  ASSERT_TRUE(first.interrupted);
+  EXPECT_EQ(seen["a"], "summary:low");
+  EXPECT_EQ(seen["b"], "truncate");
+  EXPECT_EQ(seen["c"], "full");
+  EXPECT_EQ(load_checkpoint(t.run_dir()).last_fidelity, "full");
+  // d would get graph default summary:low; make it full to see the resume degrade.
+  g.node("d")->set("fidelity", "full");
+  stop_at_d = false;
+  t.cancel = CancelToken();
+  RunResult resumed = t.resume(g, registry);
+  EXPECT_EQ(resumed.outcome.status, StageStatus::kSuccess);
+  EXPECT_EQ(seen["d"], "summary:high");
+  g.data().attrs.erase("default_fidelity");
+  TestRun u;
+  u.run(g, registry);
+  EXPECT_EQ(seen["a"], "compact");
+}
+
+}  // namespace
+}  // namespace attractor
