@@ -81,8 +81,25 @@ SourceLocation locate_in_value(const SourceFile& file, const Value& value, std::
   if (!value.location.known() || pos >= raw.size()) return value.location;
   if (raw[pos] != '"') return file.locate(pos + offset);
   ++pos;
-  for (std::size_t consumed = 0; consumed < offset && pos < raw.size() && raw[pos] != '"'; ++consumed) {
-    pos += (raw[pos] == '\\' && pos + 1 < raw.size()) ? 2 : 1;
+  // Walk the raw string the way the lexer unescapes it: \" \\ \n \t give one character,
+  // backslash-newline gives none, any other escape is kept as two characters.
+  std::size_t produced = 0;
+  while (pos < raw.size() && raw[pos] != '"') {
+    if (raw[pos] != '\\' || pos + 1 >= raw.size()) {
+      if (produced == offset) break;
+      ++produced;
+      ++pos;
+      continue;
+    }
+    char next = raw[pos + 1];
+    if (next == '\n' || next == '\r') {
+      pos += (next == '\r' && pos + 2 < raw.size() && raw[pos + 2] == '\n') ? 3 : 2;
+      continue;
+    }
+    std::size_t width = (next == '"' || next == '\\' || next == 'n' || next == 't') ? 1 : 2;
+    if (produced + width > offset) break;
+    produced += width;
+    pos += 2;
   }
   return file.locate(pos);
 }

@@ -121,3 +121,22 @@ TEST(SourceFileTest, LocatesLinesAndColumns) {
 
 }  // namespace
 }  // namespace attractor
+
+namespace attractor {
+namespace {
+
+TEST(ValueTest, LocateInValueFollowsTheLexersEscapeRules) {
+  // Raw: "x\l=\<newline>y"  -> unescaped: x \ l = y  (\l kept as two chars, \<newline> dropped)
+  SourceFile file("f.dot", "a [c=\"x\\l=\\\ny\"]\n");
+  Value v(ValueKind::kString, "x\\l=y", file.locate(5));
+  EXPECT_EQ(file.text()[locate_in_value(file, v, 0).offset], 'x');
+  EXPECT_EQ(file.text()[locate_in_value(file, v, 1).offset], '\\');
+  EXPECT_EQ(file.text()[locate_in_value(file, v, 3).offset], '=');
+  SourceLocation y = locate_in_value(file, v, 4);
+  EXPECT_EQ(file.text()[y.offset], 'y');
+  EXPECT_EQ(y.line, 2);
+  EXPECT_EQ(y.column, 1);
+}
+
+}  // namespace
+}  // namespace attractor
