@@ -26,7 +26,8 @@ const std::vector<std::string>& known_attributes() {
         // Engine and runtime settings (DESIGN.md) and attributes read by this implementation's engine.
         "retrieval_backend", "index_dir", "token_encoding", "max_context_tokens", "max_node_executions",
         "retry_policy", "retry_backoff_factor", "retry_jitter", "tool_cwd", "simulate.outcome",
-        "simulate.preferred_label", "simulate.response",
+        "simulate.preferred_label", "simulate.response", "retry_initial_delay", "retry_max_delay",
+        "manager.instructions", "stack.child_run_dir",
         // Common LLM parameters.
         "temperature", "top_p", "max_tokens", "max_output_tokens", "seed", "system_prompt",
         // Retrieval actions (seeds 000-003).

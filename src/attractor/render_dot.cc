@@ -61,9 +61,22 @@ std::string render_dot(const Graph& graph, const RunOverlay* overlay) {
   }
   if (!first) out += "  graph" + graph_attrs + "];\n";
 
+  // Edges taken: consecutive executions, plus the fan-out and fan-in edges of parallel blocks, whose
+  // branches are recorded one after another rather than as consecutive hops.
   std::set<std::pair<std::string, std::string>> taken;
   if (overlay) {
     for (std::size_t i = 1; i < overlay->path.size(); ++i) taken.emplace(overlay->path[i - 1], overlay->path[i]);
+    std::set<std::string> visited(overlay->path.begin(), overlay->path.end());
+    for (const Edge& e : graph.edges()) {
+      const EdgeData& edge = graph.edge(e);
+      if (!visited.count(edge.from) || !visited.count(edge.to)) continue;
+      const NodeData* from = graph.node(edge.from);
+      const NodeData* to = graph.node(edge.to);
+      if ((from && resolve_handler_type(*from) == "parallel") ||
+          (to && resolve_handler_type(*to) == "parallel.fan_in")) {
+        taken.emplace(edge.from, edge.to);
+      }
+    }
   }
 
   for (Vertex v : graph.nodes()) {

@@ -78,6 +78,20 @@ TEST(RenderCommandTest, RunOverlayColoursOutcomesAndPath) {
   EXPECT_THAT(r.out, HasSubstr("\"report\" -> \"exit\" [penwidth=\"3\", color=\"#1565c0\"];"));
 }
 
+TEST(RenderCommandTest, RealRunMarksParallelBranchesAsTaken) {
+  std::string run = make_temp_dir() + "/run";
+  CommandResult ran = run_attractor({"run", "graphs/engine_demo.dot", "--simulate", "--auto-approve", "--quiet",
+                                     "--logs-root", run});
+  ASSERT_EQ(ran.exit_code, 0) << ran.err;
+  CommandResult r = run_attractor({"render", "graphs/engine_demo.dot", "--run", run});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  for (const char* edge : {"\"reviews\" -> \"style\" [penwidth=\"3\"", "\"reviews\" -> \"security\" [penwidth=\"3\"",
+                           "\"style\" -> \"join\" [penwidth=\"3\"", "\"security\" -> \"join\" [penwidth=\"3\""}) {
+    EXPECT_THAT(r.out, HasSubstr(edge));
+  }
+  EXPECT_THAT(r.out, HasSubstr("\"approve\" -> \"implement\" [label=\"[N] No, rework\"];"));
+}
+
 TEST(RenderCommandTest, MissingRunDirectoryIsReported) {
   CommandResult r = run_attractor({"render", "graphs/simple.dot", "--run", "/nonexistent/run"});
   EXPECT_EQ(r.exit_code, 2);
