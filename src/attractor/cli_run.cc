@@ -9,7 +9,7 @@
 //   FILE.json` scripts it per node (see handlers/simulation_backend.h).
 // - The run directory is printed on stderr as `run directory: PATH` at the start and the end
 //   (stdout stays clean for `--json-events`). Progress goes to stderr unless `--quiet`.
-// - `resume` takes the same options; `--set`/`--context` are ignored there because the
+// - `resume` takes the same options; `--set`/`--context` are refused there (exit 2) because the
 //   checkpoint already holds the context. It refuses a graph whose sha256 differs from the
 //   manifest's unless `--force`.
 // - Test hook: environment variable ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS=N makes the process
@@ -252,6 +252,12 @@ int run_resume_command(int argc, char** argv) {
   app.add_option("--logs-root", f.logs_root, "ignored on resume (the run directory is RUN_DIR)");
   add_common_options(app, f);
   if (auto code = parse_cli(app, argc, argv)) return *code;
+  if (!f.sets.empty() || !f.context_file.empty()) {
+    std::fprintf(stderr,
+                 "attractor resume: --set and --context seed a new run's context; a resumed run continues with "
+                 "the context saved in its checkpoint\n");
+    return kExitUsage;
+  }
 
   Manifest manifest;
   try {
