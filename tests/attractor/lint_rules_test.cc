@@ -3,40 +3,18 @@
 
 #include <gtest/gtest.h>
 
+#include "attractor/lint_test_support.h"
+
 #include "attractor/handler_types.h"
 #include "attractor/lint.h"
 
 namespace attractor {
 namespace {
 
-SourceLocation at(int line, int column) { return SourceLocation{line, column, 0}; }
-
-Graph valid_pipeline() {
-  Graph g;
-  g.node(g.add_node("start", at(2, 3))).set("shape", "Mdiamond");
-  g.node(g.add_node("work", at(3, 3))).set("prompt", "Do it");
-  g.node(g.add_node("exit", at(4, 3))).set("shape", "Msquare");
-  g.add_edge(*g.find("start"), *g.find("work"), {}, at(5, 3));
-  g.add_edge(*g.find("work"), *g.find("exit"), {}, at(6, 3));
-  return g;
-}
-
-std::vector<Diagnostic> only(const std::vector<Diagnostic>& all, const std::string& rule) {
-  std::vector<Diagnostic> out;
-  for (const auto& d : all) {
-    if (d.rule == rule) out.push_back(d);
-  }
-  return out;
-}
-
-void expect_diagnostic(const Diagnostic& d, const std::string& rule, Severity severity, const std::string& message,
-                       const std::string& node, const std::string& fix) {
-  EXPECT_EQ(d.rule, rule);
-  EXPECT_EQ(d.severity, severity);
-  EXPECT_EQ(d.message, message);
-  EXPECT_EQ(d.node_id, node);
-  EXPECT_EQ(d.fix, fix);
-}
+using lint_test::at;
+using lint_test::expect_diagnostic;
+using lint_test::only;
+using lint_test::valid_pipeline;
 
 using EdgeIds = std::pair<std::string, std::string>;
 
