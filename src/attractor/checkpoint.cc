@@ -16,6 +16,16 @@ namespace attractor {
 
 namespace fs = std::filesystem;
 
+nlohmann::json outcome_entry_json(const Outcome& o) {
+  nlohmann::json oj = {{"status", status_name(o.status)}, {"outcome", status_name(o.status)}};
+  if (!o.preferred_label.empty()) oj["preferred_label"] = o.preferred_label;
+  if (!o.failure_reason.empty()) oj["failure_reason"] = o.failure_reason;
+  if (o.status == StageStatus::kFail || o.status == StageStatus::kRetry) {
+    oj["error_category"] = error_category_name(o.category);
+  }
+  return oj;
+}
+
 nlohmann::json Checkpoint::to_json() const {
   nlohmann::json j = nlohmann::json::object();
   j["timestamp"] = format_iso8601(timestamp_ms);
@@ -29,15 +39,7 @@ nlohmann::json Checkpoint::to_json() const {
   j["context"] = context;
   j["logs"] = logs;
   nlohmann::json outcomes = nlohmann::json::object();
-  for (const auto& [id, o] : node_outcomes) {
-    nlohmann::json oj = {{"status", status_name(o.status)}, {"outcome", status_name(o.status)}};
-    if (!o.preferred_label.empty()) oj["preferred_label"] = o.preferred_label;
-    if (!o.failure_reason.empty()) oj["failure_reason"] = o.failure_reason;
-    if (o.status == StageStatus::kFail || o.status == StageStatus::kRetry) {
-      oj["error_category"] = error_category_name(o.category);
-    }
-    outcomes[id] = std::move(oj);
-  }
+  for (const auto& [id, o] : node_outcomes) outcomes[id] = outcome_entry_json(o);
   j["node_outcomes"] = std::move(outcomes);
   j["visit_counts"] = visit_counts;
   j["total_executions"] = total_executions;
@@ -107,6 +109,147 @@ void write_file_atomic(const std::string& path, const std::string& content) {
 
 void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir) {
   write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), checkpoint.to_json().dump() + "\n");
+}
+
+namespace {
+
+/// `"key":` in compact JSON.
+std::string json_key(const std::string& key) { return nlohmann::json(key).dump() + ":"; }
+
+/// Appends `key` and its already serialized `value`, preceded by a comma unless first.
+void append_member(std::string& out, const char* key, const std::string& value) {
+  if (out.back() != '{') out += ',';
+  out += '"';
+  out += key;
+  out += "\":";
+  out += value;
+}
+
+/// Joins serialized members (`"key":value`) into a JSON object.
+std::string join_object(const std::map<std::string, std::string>& members) {
+  std::size_t size = 2;
+  for (const auto& [key, member] : members) size += member.size() + 1;
+  std::string out;
+  out.reserve(size);
+  out += '{';
+  for (const auto& [key, member] : members) {
+    if (out.size() > 1) out += ',';
+    out += member;
+  }
+  out += '}';
+  return out;
+}
+
+std::string visit_member(const std::string& id, std::int64_t count) { return json_key(id) + std::to_string(count); }
+
+std::string outcome_member(const std::string& id, const Outcome& outcome) {
+  return json_key(id) + outcome_entry_json(outcome).dump();
+}
+
+}  // namespace
+
+void CheckpointWriter::AppendedArray::update(const std::vector<std::string>& items) {
+  if (items.size() < count) {
+    text.clear();
+    count = 0;
+  }
+  for (; count < items.size(); ++count) {
+    if (count > 0) text += ',';
+    text += nlohmann::json(items[count]).dump();
+  }
+}
+
+void CheckpointWriter::start_over(const Checkpoint& checkpoint) {
+  run_id_ = checkpoint.run_id;
+  completed_ = {};
+  logs_ = {};
+  outcomes_.clear();
+  visits_.clear();
+  context_all_ = true;
+  for (const auto& [id, outcome] : checkpoint.node_outcomes) outcomes_[id] = outcome_member(id, outcome);
+  for (const auto& [id, count] : checkpoint.visit_counts) visits_[id] = visit_member(id, count);
+}
+
+void CheckpointWriter::refresh_entries(const Checkpoint& checkpoint, std::size_t first_new) {
+  for (std::size_t i = first_new; i < checkpoint.completed_nodes.size(); ++i) {
+    const std::string& id = checkpoint.completed_nodes[i];
+    if (auto it = checkpoint.node_outcomes.find(id); it != checkpoint.node_outcomes.end()) {
+      outcomes_[id] = outcome_member(id, it->second);
+    }
+    if (auto it = checkpoint.visit_counts.find(id); it != checkpoint.visit_counts.end()) {
+      visits_[id] = visit_member(id, it->second);
+    }
+  }
+}
+
+void CheckpointWriter::note_context_changes(const ContextChanges& changes) {
+  if (changes.all) context_all_ = true;
+  if (context_all_) {
+    context_dirty_.clear();
+  } else {
+    context_dirty_.insert(context_dirty_.end(), changes.keys.begin(), changes.keys.end());
+  }
+}
+
+std::string CheckpointWriter::context_text(const nlohmann::json& context) {
+  if (!context.is_object()) return context.dump();
+  if (!context_all_) {
+    for (const std::string& key : context_dirty_) {
+      auto it = context.find(key);
+      if (it == context.end()) {
+        context_.erase(key);
+      } else {
+        context_[key] = json_key(key) + it->dump();
+      }
+    }
+  }
+  if (context_all_ || context_.size() != context.size()) {
+    context_.clear();
+    for (auto it = context.begin(); it != context.end(); ++it) context_[it.key()] = json_key(it.key()) + it->dump();
+  }
+  context_all_ = false;
+  context_dirty_.clear();
+  return join_object(context_);
+}
+
+std::string CheckpointWriter::serialize(const Checkpoint& c) {
+  if (c.run_id != run_id_ || c.completed_nodes.size() < completed_.count) start_over(c);
+  refresh_entries(c, completed_.count);
+  if (outcomes_.size() != c.node_outcomes.size() || visits_.size() != c.visit_counts.size()) start_over(c);
+  completed_.update(c.completed_nodes);
+  logs_.update(c.logs);
+  std::string outcomes = join_object(outcomes_);
+  std::string visits = join_object(visits_);
+
+  std::string out;
+  out.reserve(completed_.text.size() + logs_.text.size() + outcomes.size() + visits.size() + 4096);
+  out += '{';
+  append_member(out, "completed_nodes", "[" + completed_.text + "]");
+  append_member(out, "context", context_text(c.context));
+  append_member(out, "current_node", nlohmann::json(c.current_node).dump());
+  append_member(out, "final_outcome", c.final_outcome.dump());
+  append_member(out, "inbox", c.inbox.dump());
+  append_member(out, "last_fidelity", nlohmann::json(c.last_fidelity).dump());
+  append_member(out, "logs", "[" + logs_.text + "]");
+  append_member(out, "next_node", nlohmann::json(c.next_node).dump());
+  append_member(out, "node_outcomes", outcomes);
+  append_member(out, "node_retries", nlohmann::json(c.node_retries).dump());
+  append_member(out, "restart_count", std::to_string(c.restart_count));
+  append_member(out, "run_id", nlohmann::json(c.run_id).dump());
+  append_member(out, "seed_context", c.seed_context.dump());
+  append_member(out, "state", nlohmann::json(c.state).dump());
+  append_member(out, "timestamp", nlohmann::json(format_iso8601(c.timestamp_ms)).dump());
+  append_member(out, "timestamp_ms", std::to_string(c.timestamp_ms));
+  append_member(out, "total_executions", std::to_string(c.total_executions));
+  append_member(out, "visit_counts", visits);
+  out += '}';
+  return out;
+}
+
+void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run_dir) {
+  std::string text = serialize(checkpoint);
+  text += '\n';
+  write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), text);
 }
 
 Checkpoint load_checkpoint(const std::string& run_dir) {

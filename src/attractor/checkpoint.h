@@ -19,6 +19,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/context.h"
 #include "attractor/outcome.h"
 
 namespace attractor {
@@ -53,6 +54,47 @@ void write_file_atomic(const std::string& path, const std::string& content);
 
 /// Saves to `{run_dir}/checkpoint.json` atomically.
 void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir);
+
+/// The `node_outcomes` entry of one outcome (see the file comment).
+nlohmann::json outcome_entry_json(const Outcome& outcome);
+
+/// Serializes successive checkpoints of one run to exactly the bytes of `to_json().dump()`,
+/// keeping the growing parts as serialized text: `completed_nodes` and `logs` are treated as
+/// append-only, and the `node_outcomes` / `visit_counts` entries are re-serialized only for the
+/// nodes completed since the previous call. A different `run_id`, a shrunk list or a map whose
+/// size no longer matches the cache makes it start over from the whole checkpoint.
+class CheckpointWriter {
+ public:
+  /// The compact JSON of `checkpoint`, byte-identical to `checkpoint.to_json().dump()`.
+  std::string serialize(const Checkpoint& checkpoint);
+  /// Tells which `context` keys changed since the previous call; without it, `context` is
+  /// assumed unchanged apart from its size being checked.
+  void note_context_changes(const ContextChanges& changes);
+  /// Saves `serialize(checkpoint)` plus a newline to `{run_dir}/checkpoint.json` atomically.
+  void save(const Checkpoint& checkpoint, const std::string& run_dir);
+
+ private:
+  /// A JSON array of strings kept as text, extended with the elements added since the last call.
+  struct AppendedArray {
+    std::string text;  ///< the elements joined with commas, without brackets
+    std::size_t count = 0;
+    void update(const std::vector<std::string>& items);
+  };
+
+  void start_over(const Checkpoint& checkpoint);
+  void refresh_entries(const Checkpoint& checkpoint, std::size_t first_new);
+  /// The serialized `context`, re-serializing only the noted keys.
+  std::string context_text(const nlohmann::json& context);
+
+  std::string run_id_;
+  AppendedArray completed_;
+  AppendedArray logs_;
+  std::map<std::string, std::string> outcomes_;  ///< key -> serialized `"id":{...}`
+  std::map<std::string, std::string> visits_;    ///< key -> serialized `"id":n`
+  std::map<std::string, std::string> context_;   ///< key -> serialized `"key":value`
+  std::vector<std::string> context_dirty_;
+  bool context_all_ = true;
+};
 /// Loads `{run_dir}/checkpoint.json`; throws std::runtime_error when missing or malformed.
 Checkpoint load_checkpoint(const std::string& run_dir);
 

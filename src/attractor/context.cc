@@ -15,6 +15,7 @@ Context::Context(const Context& other) {
   std::shared_lock lock(other.mutex_);
   values_ = other.values_;
   logs_ = other.logs_;
+  journal_base_ = other.journal_base_ + other.journal_.size() + 1;
 }
 
 Context& Context::operator=(const Context& other) {
@@ -29,12 +30,14 @@ Context& Context::operator=(const Context& other) {
   std::unique_lock lock(mutex_);
   values_ = std::move(values);
   logs_ = std::move(logs);
+  forget_journal();
   return *this;
 }
 
 void Context::set(const std::string& key, nlohmann::json value) {
   std::unique_lock lock(mutex_);
   values_.insert_or_assign(key, std::move(value));
+  journal(key);
 }
 
 std::optional<nlohmann::json> Context::get(std::string_view key) const {
@@ -60,12 +63,16 @@ void Context::remove(std::string_view key) {
   std::unique_lock lock(mutex_);
   auto it = values_.find(key);
   if (it != values_.end()) values_.erase(it);
+  journal(std::string(key));
 }
 
 void Context::apply_updates(const nlohmann::json& updates) {
   if (!updates.is_object()) return;
   std::unique_lock lock(mutex_);
-  for (auto it = updates.begin(); it != updates.end(); ++it) values_.insert_or_assign(it.key(), it.value());
+  for (auto it = updates.begin(); it != updates.end(); ++it) {
+    values_.insert_or_assign(it.key(), it.value());
+    journal(it.key());
+  }
 }
 
 void Context::append_log(std::string entry) {
@@ -76,6 +83,12 @@ void Context::append_log(std::string entry) {
 std::vector<std::string> Context::logs() const {
   std::shared_lock lock(mutex_);
   return logs_;
+}
+
+std::vector<std::string> Context::logs_from(std::size_t first) const {
+  std::shared_lock lock(mutex_);
+  if (first >= logs_.size()) return {};
+  return {logs_.begin() + static_cast<std::ptrdiff_t>(first), logs_.end()};
 }
 
 nlohmann::json Context::snapshot() const {
@@ -94,6 +107,30 @@ void Context::restore(const nlohmann::json& values, std::vector<std::string> log
     for (auto it = values.begin(); it != values.end(); ++it) values_.emplace(it.key(), it.value());
   }
   logs_ = std::move(logs);
+  forget_journal();
+}
+
+void Context::journal(const std::string& key) {
+  if (journal_.size() > 2 * values_.size() + 1024) forget_journal();
+  journal_.push_back(key);
+}
+
+void Context::forget_journal() {
+  journal_base_ += journal_.size() + 1;
+  journal_.clear();
+}
+
+ContextChanges Context::changes_since(std::uint64_t& cursor) const {
+  std::shared_lock lock(mutex_);
+  ContextChanges changes;
+  std::uint64_t end = journal_base_ + journal_.size();
+  if (cursor < journal_base_) {
+    changes.all = true;
+  } else {
+    changes.keys.assign(journal_.begin() + static_cast<std::ptrdiff_t>(cursor - journal_base_), journal_.end());
+  }
+  cursor = end;
+  return changes;
 }
 
 nlohmann::json context_diff(const nlohmann::json& before, const nlohmann::json& after) {

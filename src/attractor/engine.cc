@@ -87,11 +87,28 @@ void Engine::Impl::seed_context() {
   context_.set("internal.run_id", state_.run_id);
 }
 
+void Engine::Impl::mirror_context(const ContextChanges& changes) {
+  if (changes.all) {
+    state_.context = context_.snapshot();
+    state_.logs = context_.logs();
+    return;
+  }
+  for (const std::string& key : changes.keys) {
+    if (auto value = context_.get(key)) {
+      state_.context[key] = std::move(*value);
+    } else {
+      state_.context.erase(key);
+    }
+  }
+  for (std::string& entry : context_.logs_from(state_.logs.size())) state_.logs.push_back(std::move(entry));
+}
+
 void Engine::Impl::save() {
   state_.timestamp_ms = clock_->now_ms();
-  state_.context = context_.snapshot();
-  state_.logs = context_.logs();
-  save_checkpoint(state_, run_dir_);
+  ContextChanges changes = context_.changes_since(context_cursor_);
+  mirror_context(changes);
+  checkpoint_writer_.note_context_changes(changes);
+  checkpoint_writer_.save(state_, run_dir_);
   emit("CheckpointSaved", {{"node_id", state_.current_node}, {"next_node", state_.next_node}});
 }
 

@@ -50,6 +50,8 @@ class Engine::Impl : public BranchRunner {
   RunResult execute_loop(std::string next, bool resumed);
   void initialize_run_directory(const std::string& parent_run);
   void seed_context();
+  /// Brings `state_.context` and `state_.logs` up to date with `context_` for the given changes.
+  void mirror_context(const ContextChanges& changes);
   void save();
   RunResult finish(const Outcome& outcome, const std::string& current_node, std::int64_t started_ms);
   RunResult interrupted();
@@ -82,6 +84,8 @@ class Engine::Impl : public BranchRunner {
   std::string run_dir_;
   Context context_;
   Checkpoint state_;
+  CheckpointWriter checkpoint_writer_;  ///< serializes `state_` incrementally
+  std::uint64_t context_cursor_ = 0;    ///< `context_` changes already mirrored into `state_`
   std::atomic<std::int64_t> stage_index_{0};
   std::mutex branch_mutex_;
   std::map<std::string, std::vector<std::pair<std::string, Outcome>>> branch_records_;

@@ -96,6 +96,23 @@ TEST(ContextTest, DiffReportsChangesAndRemovals) {
   EXPECT_EQ(context_diff(before, after), (nlohmann::json{{"b", 5}, {"c", nullptr}, {"d", 4}}));
 }
 
+TEST(ContextTest, ChangesSinceReportsWrittenKeysThenAllAfterRestore) {
+  Context context;
+  std::uint64_t cursor = 0;
+  EXPECT_TRUE(context.changes_since(cursor).all);
+  context.set("a", 1);
+  context.apply_updates({{"b", 2}});
+  context.remove("a");
+  ContextChanges changes = context.changes_since(cursor);
+  EXPECT_FALSE(changes.all);
+  EXPECT_EQ(changes.keys, (std::vector<std::string>{"a", "b", "a"}));
+  EXPECT_TRUE(context.changes_since(cursor).keys.empty());
+  context.restore({{"c", 3}}, {"log"});
+  EXPECT_TRUE(context.changes_since(cursor).all);
+  EXPECT_EQ(context.logs_from(0), std::vector<std::string>{"log"});
+  EXPECT_TRUE(context.logs_from(1).empty());
+}
+
 TEST(CheckpointTest, SaveLoadRoundTripAndAtomicity) {
   TempDir dir;
   Checkpoint c;
@@ -119,6 +136,39 @@ TEST(CheckpointTest, SaveLoadRoundTripAndAtomicity) {
   Checkpoint back = load_checkpoint(dir.path());
   EXPECT_EQ(back.to_json(), c.to_json());
   EXPECT_THROW(load_checkpoint(dir.sub("nope")), std::runtime_error);
+}
+
+TEST(CheckpointTest, WriterMatchesFullSerializationAsTheRunGrows) {
+  CheckpointWriter writer;
+  Checkpoint c;
+  c.run_id = "r1";
+  c.seed_context = {{"seed", "é\"q"}};
+  for (int i = 0; i < 30; ++i) {
+    std::string id = "n" + std::to_string(i % 7);
+    c.timestamp_ms = 1700000000000 + i;
+    c.completed_nodes.push_back(id);
+    c.visit_counts[id]++;
+    c.total_executions++;
+    c.node_outcomes[id] = i % 3 == 0 ? Outcome::fail("boom " + std::to_string(i)) : Outcome::success();
+    if (i % 4 == 0) c.node_retries[id]++;
+    c.context["step"] = i;
+    c.context["calls." + id] = i;
+    writer.note_context_changes({false, {"step", "calls." + id}});
+    c.logs.push_back("log \n" + std::to_string(i));
+    c.current_node = id;
+    c.last_fidelity = "compact";
+    ASSERT_EQ(writer.serialize(c), c.to_json().dump()) << "after step " << i;
+  }
+  c.final_outcome = outcome_to_json(Outcome::success());
+  c.state = "success";
+  EXPECT_EQ(writer.serialize(c), c.to_json().dump());
+  Checkpoint restarted;
+  restarted.run_id = "r1-r1";
+  restarted.restart_count = 1;
+  restarted.completed_nodes = {"a"};
+  restarted.visit_counts = {{"a", 1}};
+  restarted.node_outcomes["a"] = Outcome::retry("again");
+  EXPECT_EQ(writer.serialize(restarted), restarted.to_json().dump());
 }
 
 TEST(ArtifactStoreTest, FileBackingAboveThreshold) {
