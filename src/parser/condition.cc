@@ -1,5 +1,7 @@
 #include "parser/condition.h"
 
+#include "parser/value_text.h"
+
 #include <boost/spirit/home/x3.hpp>
 
 /// \file
@@ -20,13 +22,6 @@ struct ParseState {
 };
 struct state_tag;
 
-std::size_t skip_spaces(std::string_view text, std::size_t offset) {
-  while (offset < text.size() && (text[offset] == ' ' || text[offset] == '\t' || text[offset] == '\n' ||
-                                  text[offset] == '\r')) {
-    ++offset;
-  }
-  return offset;
-}
 
 const auto on_key = [](auto& ctx) {
   ParseState& state = x3::get<state_tag>(ctx).get();
@@ -76,25 +71,10 @@ const auto clause_after_and = x3::rule<struct clause_after_and_id>{"a clause aft
 const auto end_of_condition = x3::rule<struct end_id>{"'&&' or end of condition"} = x3::eoi;
 const auto condition = x3::eoi | (clause >> *(x3::lit("&&") > clause_after_and) > end_of_condition);
 
-/// Offset of the string literal left open at the end of `text` (conditions hold quotes only in
-/// strings, so a forward scan finds it).
-std::size_t unterminated_quote(std::string_view text) {
-  std::size_t open = 0;
-  bool inside = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (inside && text[i] == '\\') {
-      ++i;
-    } else if (text[i] == '"') {
-      inside = !inside;
-      if (inside) open = i;
-    }
-  }
-  return open;
-}
 
 ConditionError describe_failure(std::string_view text, std::size_t offset, const std::string& expected) {
   if (expected == "closing quote") return {"unterminated string in condition", unterminated_quote(text)};
-  offset = skip_spaces(text, offset);
+  offset = skip_value_spaces(text, offset);
   std::string_view rest = text.substr(std::min(offset, text.size()));
   if (expected == "'&&' or end of condition") {
     if (rest.substr(0, 2) == "||") return {"'||' is not supported; use separate edges", offset};
@@ -120,7 +100,7 @@ ConditionParseResult parse_condition(std::string_view text) {
       result.condition = std::move(state.condition);
       return result;
     }
-    std::size_t offset = skip_spaces(text, static_cast<std::size_t>(first - text.data()));
+    std::size_t offset = skip_value_spaces(text, static_cast<std::size_t>(first - text.data()));
     result.error = ConditionError{"expected a key such as outcome, preferred_label or context.NAME", offset};
     if (text.substr(offset, 2) == "||") result.error->message = "'||' is not supported; use separate edges";
   } catch (const x3::expectation_failure<const char*>& failure) {

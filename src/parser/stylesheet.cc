@@ -1,5 +1,7 @@
 #include "parser/stylesheet.h"
 
+#include "parser/value_text.h"
+
 #include <array>
 
 #include <boost/spirit/home/x3.hpp>
@@ -114,29 +116,14 @@ const auto style_rule = selector > open_brace > body_start;
 const auto end_of_sheet = x3::rule<struct end_id>{"a selector ('*', a shape name, '#id' or '.class')"} = x3::eoi;
 const auto stylesheet = *style_rule > end_of_sheet;
 
-/// Offset of the string left open at the end of `text` (quotes appear only in strings).
-std::size_t unterminated_quote(std::string_view text) {
-  std::size_t open = 0;
-  bool inside = false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (inside && text[i] == '\\') {
-      ++i;
-    } else if (text[i] == '"') {
-      inside = !inside;
-      if (inside) open = i;
-    }
-  }
-  return open;
-}
 
-bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
 
 StylesheetError describe_failure(std::string_view text, std::size_t offset, const std::string& expected) {
   if (expected == "closing quote") return {"unterminated string in stylesheet", unterminated_quote(text)};
-  while (offset < text.size() && is_space(text[offset])) ++offset;
+  offset = skip_value_spaces(text, offset);
   if (expected == "';' or '}'") {
     std::size_t back = offset;
-    while (back > 0 && is_space(text[back - 1])) --back;
+    while (back > 0 && is_value_space(text[back - 1])) --back;
     if (back > 0 && text[back - 1] == ';') {
       return {"expected a property (llm_model, llm_provider or reasoning_effort) or '}'", offset};
     }
