@@ -26,6 +26,8 @@
 
 namespace attractor {
 
+class ThreadSessions;
+
 /// The result of running one parallel branch.
 struct BranchResult {
   std::string id;                  ///< the branch's first node
@@ -64,6 +66,13 @@ struct StageEnv {
   /// graph `default_fidelity`, else "compact"; the first stage after resuming a run whose last
   /// stage used `full` gets "summary:high".
   std::string fidelity;
+  /// The resolved thread key of this stage (seed 004: node `thread_id`, edge `thread_id`, graph
+  /// default thread, subgraph class, previous node id).
+  std::string thread_id;
+  /// The node executed before this one in this traversal ("" for the first).
+  std::string previous_node;
+  /// The run's conversation sessions keyed by thread id; owned by the engine, nullptr outside it.
+  ThreadSessions* sessions = nullptr;
 
   /// Emits an event stamped with the clock.
   void emit(const std::string& name, nlohmann::json fields) const;

@@ -3,6 +3,8 @@
 /// The result of running one stage (spec §5.2), its status-file form (Appendix C) and the error
 /// categories of Appendix D that decide whether a failure is retried.
 
+#include <cstdint>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -43,6 +45,14 @@ struct Outcome {
   /// Engine-facing: continue the traversal at this node instead of selecting an outgoing edge
   /// (the parallel handler jumps to its fan-in node so branch nodes are not executed again).
   std::string jump_to;
+  /// Inbox messages this stage sends to later stages: objects with `target_step_id`, `topic` and
+  /// `payload`; the engine stores them in the checkpoint and delivers each on entry to its target.
+  nlohmann::json messages = nlohmann::json::array();
+  /// Extra facts about the stage recorded in `status.json` and the stage events (resolved
+  /// fidelity, thread id, preamble tokens, usage, backend, model, ...).
+  nlohmann::json stage_info = nlohmann::json::object();
+  /// For a retryable failure: the least delay before the next attempt (a provider's Retry-After).
+  std::optional<std::int64_t> retry_after_ms;
 
   static Outcome success(std::string notes = {});
   static Outcome fail(std::string reason, ErrorCategory category = ErrorCategory::kRetryable);
@@ -58,12 +68,16 @@ Outcome outcome_from_json(const nlohmann::json& json);
 /// Thrown by handlers and backends to report a classified failure.
 class StageError : public std::runtime_error {
  public:
-  StageError(const std::string& message, ErrorCategory category)
-      : std::runtime_error(message), category_(category) {}
+  StageError(const std::string& message, ErrorCategory category,
+             std::optional<std::int64_t> retry_after_ms = std::nullopt)
+      : std::runtime_error(message), category_(category), retry_after_ms_(retry_after_ms) {}
   ErrorCategory category() const { return category_; }
+  /// The least delay before a retry that the failing service asked for (Retry-After), if any.
+  std::optional<std::int64_t> retry_after_ms() const { return retry_after_ms_; }
 
  private:
   ErrorCategory category_;
+  std::optional<std::int64_t> retry_after_ms_;
 };
 
 }  // namespace attractor

@@ -9,6 +9,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "attractor/clock.h"
 #include "attractor/context.h"
@@ -22,6 +23,13 @@ struct Usage {
   std::int64_t output_tokens = 0;
 };
 
+/// One message of a conversation: role "system", "user" or "assistant".
+struct ChatMessage {
+  std::string role;
+  std::string content;
+  bool operator==(const ChatMessage&) const = default;
+};
+
 struct CodergenRequest {
   const NodeData* node = nullptr;
   const Graph* graph = nullptr;
@@ -30,6 +38,9 @@ struct CodergenRequest {
   std::string stage_dir;
   std::string fidelity;   ///< resolved fidelity mode ("" = backend default)
   std::string thread_id;  ///< session reuse key for `full` fidelity
+  /// Earlier messages of this thread's session, oldest first (only under `full` fidelity; empty
+  /// for a fresh session). The backend sends them before `prompt`.
+  std::vector<ChatMessage> history;
   CancelToken cancel;
   std::optional<std::int64_t> timeout_ms;
   std::int64_t attempt = 1;     ///< retry attempt of this execution

@@ -9,6 +9,7 @@
 #include "attractor/interviewer.h"
 #include "attractor/subprocess.h"
 #include "handlers/codergen_backend.h"
+#include "handlers/retrieval_support.h"
 
 namespace attractor {
 
@@ -16,6 +17,8 @@ struct HandlerServices {
   std::shared_ptr<CodergenBackend> backend;      ///< nullptr = the simulation backend
   std::shared_ptr<Interviewer> interviewer;      ///< nullptr = auto-approve
   ProcessRunner* process_runner = nullptr;       ///< nullptr = POSIX runner
+  /// Backend for the retrieval actions; nullptr = GraphRetrievalProvider (graph `index_dir`).
+  std::shared_ptr<RetrievalBackendProvider> retrieval;
 };
 
 /// A registry with every built-in handler; custom handlers can be added afterwards.
