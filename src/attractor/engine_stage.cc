@@ -86,6 +86,7 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
     outcome = handler.execute(node, context, graph_, env);
   } catch (const StageError& e) {
     outcome = Outcome::fail(e.what(), e.category());
+    outcome.retry_after_ms = e.retry_after_ms();
   } catch (const std::exception& e) {
     outcome = Outcome::fail(e.what());
   } catch (...) {

@@ -70,6 +70,13 @@ nlohmann::json outcome_to_json(const Outcome& outcome) {
   if (outcome.status == StageStatus::kFail || outcome.status == StageStatus::kRetry) {
     j["error_category"] = error_category_name(outcome.category);
   }
+  if (outcome.messages.is_array() && !outcome.messages.empty()) j["messages"] = outcome.messages;
+  if (outcome.retry_after_ms) j["retry_after_ms"] = *outcome.retry_after_ms;
+  if (outcome.stage_info.is_object()) {
+    for (const auto& [key, value] : outcome.stage_info.items()) {
+      if (!j.contains(key)) j[key] = value;
+    }
+  }
   return j;
 }
 
@@ -96,6 +103,7 @@ Outcome outcome_from_json(const nlohmann::json& j) {
   }
   if (auto f = j.find("context_updates"); f != j.end() && f->is_object()) o.context_updates = *f;
   o.jump_to = str("jump_to");
+  if (auto f = j.find("messages"); f != j.end() && f->is_array()) o.messages = *f;
   std::string category = str("error_category");
   if (category == "terminal") o.category = ErrorCategory::kTerminal;
   else if (category == "pipeline") o.category = ErrorCategory::kPipeline;

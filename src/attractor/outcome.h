@@ -60,9 +60,10 @@ struct Outcome {
 };
 
 /// Appendix C form: {"outcome", "preferred_label", "suggested_next_ids", "context_updates",
-/// "notes", "failure_reason", "error_category"}.
+/// "notes", "failure_reason", "error_category"}, plus "jump_to", "messages" and "retry_after_ms"
+/// when set, and the members of `stage_info` (never overriding the fields above).
 nlohmann::json outcome_to_json(const Outcome& outcome);
-/// Reads the Appendix C form; throws std::runtime_error when `outcome` is missing or unknown.
+/// Reads the Appendix C form (and "messages"); throws std::runtime_error when `outcome` is missing or unknown.
 Outcome outcome_from_json(const nlohmann::json& json);
 
 /// Thrown by handlers and backends to report a classified failure.
