@@ -116,28 +116,18 @@ namespace {
 /// `"key":` in compact JSON.
 std::string json_key(const std::string& key) { return nlohmann::json(key).dump() + ":"; }
 
-/// Appends `key` and its already serialized `value`, preceded by a comma unless first.
-void append_member(std::string& out, const char* key, const std::string& value) {
+/// Appends `,"key":` (no comma right after the opening brace).
+void append_key(std::string& out, const char* key) {
   if (out.back() != '{') out += ',';
   out += '"';
   out += key;
   out += "\":";
-  out += value;
 }
 
-/// Joins serialized members (`"key":value`) into a JSON object.
-std::string join_object(const std::map<std::string, std::string>& members) {
-  std::size_t size = 2;
-  for (const auto& [key, member] : members) size += member.size() + 1;
-  std::string out;
-  out.reserve(size);
-  out += '{';
-  for (const auto& [key, member] : members) {
-    if (out.size() > 1) out += ',';
-    out += member;
-  }
-  out += '}';
-  return out;
+/// Appends `key` and its already serialized `value`.
+void append_member(std::string& out, const char* key, const std::string& value) {
+  append_key(out, key);
+  out += value;
 }
 
 std::string visit_member(const std::string& id, std::int64_t count) { return json_key(id) + std::to_string(count); }
@@ -166,18 +156,18 @@ void CheckpointWriter::start_over(const Checkpoint& checkpoint) {
   outcomes_.clear();
   visits_.clear();
   context_all_ = true;
-  for (const auto& [id, outcome] : checkpoint.node_outcomes) outcomes_[id] = outcome_member(id, outcome);
-  for (const auto& [id, count] : checkpoint.visit_counts) visits_[id] = visit_member(id, count);
+  for (const auto& [id, outcome] : checkpoint.node_outcomes) outcomes_.set(id, outcome_member(id, outcome));
+  for (const auto& [id, count] : checkpoint.visit_counts) visits_.set(id, visit_member(id, count));
 }
 
 void CheckpointWriter::refresh_entries(const Checkpoint& checkpoint, std::size_t first_new) {
   for (std::size_t i = first_new; i < checkpoint.completed_nodes.size(); ++i) {
     const std::string& id = checkpoint.completed_nodes[i];
     if (auto it = checkpoint.node_outcomes.find(id); it != checkpoint.node_outcomes.end()) {
-      outcomes_[id] = outcome_member(id, it->second);
+      outcomes_.set(id, outcome_member(id, it->second));
     }
     if (auto it = checkpoint.visit_counts.find(id); it != checkpoint.visit_counts.end()) {
-      visits_[id] = visit_member(id, it->second);
+      visits_.set(id, visit_member(id, it->second));
     }
   }
 }
@@ -191,25 +181,28 @@ void CheckpointWriter::note_context_changes(const ContextChanges& changes) {
   }
 }
 
-std::string CheckpointWriter::context_text(const nlohmann::json& context) {
-  if (!context.is_object()) return context.dump();
+void CheckpointWriter::append_context(std::string& out, const nlohmann::json& context) {
+  if (!context.is_object()) {
+    out += context.dump();
+    return;
+  }
   if (!context_all_) {
     for (const std::string& key : context_dirty_) {
       auto it = context.find(key);
       if (it == context.end()) {
         context_.erase(key);
       } else {
-        context_[key] = json_key(key) + it->dump();
+        context_.set(key, json_key(key) + it->dump());
       }
     }
   }
   if (context_all_ || context_.size() != context.size()) {
     context_.clear();
-    for (auto it = context.begin(); it != context.end(); ++it) context_[it.key()] = json_key(it.key()) + it->dump();
+    for (auto it = context.begin(); it != context.end(); ++it) context_.set(it.key(), json_key(it.key()) + it->dump());
   }
   context_all_ = false;
   context_dirty_.clear();
-  return join_object(context_);
+  context_.append_to(out);
 }
 
 std::string CheckpointWriter::serialize(const Checkpoint& c) {
@@ -218,21 +211,27 @@ std::string CheckpointWriter::serialize(const Checkpoint& c) {
   if (outcomes_.size() != c.node_outcomes.size() || visits_.size() != c.visit_counts.size()) start_over(c);
   completed_.update(c.completed_nodes);
   logs_.update(c.logs);
-  std::string outcomes = join_object(outcomes_);
-  std::string visits = join_object(visits_);
 
   std::string out;
-  out.reserve(completed_.text.size() + logs_.text.size() + outcomes.size() + visits.size() + 4096);
+  out.reserve(last_size_ + 4096);
   out += '{';
-  append_member(out, "completed_nodes", "[" + completed_.text + "]");
-  append_member(out, "context", context_text(c.context));
+  append_key(out, "completed_nodes");
+  out += '[';
+  out += completed_.text;
+  out += ']';
+  append_key(out, "context");
+  append_context(out, c.context);
   append_member(out, "current_node", nlohmann::json(c.current_node).dump());
   append_member(out, "final_outcome", c.final_outcome.dump());
   append_member(out, "inbox", c.inbox.dump());
   append_member(out, "last_fidelity", nlohmann::json(c.last_fidelity).dump());
-  append_member(out, "logs", "[" + logs_.text + "]");
+  append_key(out, "logs");
+  out += '[';
+  out += logs_.text;
+  out += ']';
   append_member(out, "next_node", nlohmann::json(c.next_node).dump());
-  append_member(out, "node_outcomes", outcomes);
+  append_key(out, "node_outcomes");
+  outcomes_.append_to(out);
   append_member(out, "node_retries", nlohmann::json(c.node_retries).dump());
   append_member(out, "restart_count", std::to_string(c.restart_count));
   append_member(out, "run_id", nlohmann::json(c.run_id).dump());
@@ -241,8 +240,10 @@ std::string CheckpointWriter::serialize(const Checkpoint& c) {
   append_member(out, "timestamp", nlohmann::json(format_iso8601(c.timestamp_ms)).dump());
   append_member(out, "timestamp_ms", std::to_string(c.timestamp_ms));
   append_member(out, "total_executions", std::to_string(c.total_executions));
-  append_member(out, "visit_counts", visits);
+  append_key(out, "visit_counts");
+  visits_.append_to(out);
   out += '}';
+  last_size_ = out.size();
   return out;
 }
 

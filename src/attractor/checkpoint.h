@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attractor/context.h"
+#include "attractor/member_table.h"
 #include "attractor/outcome.h"
 
 namespace attractor {
@@ -83,16 +84,17 @@ class CheckpointWriter {
 
   void start_over(const Checkpoint& checkpoint);
   void refresh_entries(const Checkpoint& checkpoint, std::size_t first_new);
-  /// The serialized `context`, re-serializing only the noted keys.
-  std::string context_text(const nlohmann::json& context);
+  /// Appends the serialized `context`, re-serializing only the noted keys.
+  void append_context(std::string& out, const nlohmann::json& context);
 
   std::string run_id_;
   AppendedArray completed_;
   AppendedArray logs_;
-  std::map<std::string, std::string> outcomes_;  ///< key -> serialized `"id":{...}`
-  std::map<std::string, std::string> visits_;    ///< key -> serialized `"id":n`
-  std::map<std::string, std::string> context_;   ///< key -> serialized `"key":value`
+  MemberTable outcomes_;  ///< `"id":{...}` per node
+  MemberTable visits_;    ///< `"id":n` per node
+  MemberTable context_;   ///< `"key":value` per context key
   std::vector<std::string> context_dirty_;
+  std::size_t last_size_ = 0;  ///< size of the previous output, to reserve once
   bool context_all_ = true;
 };
 /// Loads `{run_dir}/checkpoint.json`; throws std::runtime_error when missing or malformed.
