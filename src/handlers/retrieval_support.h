@@ -7,9 +7,14 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
+#include <vector>
 
+#include <nlohmann/json.hpp>
+
+#include "attractor/context.h"
 #include "attractor/graph.h"
 #include "retrieval/backend.h"
 
@@ -49,5 +54,46 @@ class FixedRetrievalProvider : public RetrievalBackendProvider {
  private:
   std::shared_ptr<retrieval::IRetrievalBackend> backend_;
 };
+
+/// The scope every retrieval step works in (seed 002): repository + branch + snapshot + the sacred
+/// ACL filters, plus the named index. `filters` is the base filter set handed to the backend:
+/// context `retrieval_filters` unchanged, plus `repository`, `branch` and (when a snapshot is
+/// selected) `snapshot_id`.
+struct RetrievalScope {
+  std::string repository;
+  std::string branch;
+  nlohmann::json filters = nlohmann::json::object();
+  std::optional<std::string> active_index;
+  /// "primary" or "secondary" (node attribute `snapshot_source`, default primary).
+  std::string snapshot_source = "primary";
+  /// The selected snapshot (context `snapshot_id` / `snapshot_id_b`); nullopt = the backend's latest.
+  std::optional<std::string> snapshot_id;
+};
+
+/// Reads the scope of a retrieval step. Context `repository` and `branch` are required non-empty
+/// strings; `retrieval_filters` (optional) must be an object; node attribute `snapshot_source`
+/// (`primary` | `secondary`, default primary) selects context `snapshot_id` (optional: absent means
+/// the most recently indexed snapshot) or `snapshot_id_b` (required then); graph attribute
+/// `active_index` is optional. Steps without a `snapshot_source` of their own (expand, fetch) thus
+/// use the primary snapshot, the search default; give them the same attribute as the search when it
+/// uses `secondary`. A `repository`, `branch` or `snapshot_id`/`snapshot` inside `retrieval_filters`
+/// that disagrees with the scope is an error (the sacred filters are never rewritten).
+/// Throws StageError (terminal) naming the node and the field.
+RetrievalScope read_retrieval_scope(const NodeData& node, const Context& context, const Graph& graph);
+
+/// Filter keys a payload may never set: the scope and the ACL keys of filters.h.
+bool is_reserved_filter_key(const std::string& key);
+
+/// `filters_effective = parsed + base` with base always winning (seed 001). Entries of `parsed`
+/// are dropped, with a warning appended to `warnings` (when given), if their key is reserved
+/// (`is_reserved_filter_key`), empty, already in `base`, or their value is not a string, number,
+/// boolean or a list of those. A non-object `parsed` contributes nothing. Every member of `base`
+/// appears in the result unchanged. Never throws for any JSON input.
+nlohmann::json merge_filters(const nlohmann::json& parsed, const nlohmann::json& base,
+                             std::vector<std::string>* warnings = nullptr);
+
+/// Maps a backend error to a StageError for node `node_id` (unavailable -> retryable, else terminal).
+[[noreturn]] void throw_retrieval_stage_error(const std::string& node_id, const std::string& action,
+                                              const retrieval::RetrievalError& error);
 
 }  // namespace attractor
