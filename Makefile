@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build run test bench clean
+.PHONY: all deps configure build run test test-asan test-tsan fuzz bench clean
 
 all: build
 
@@ -23,6 +23,37 @@ run: build
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# Sanitizer builds (issue 8): their own build dirs, -O1 with line tables, every report fatal.
+SAN_CMAKE = -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1" \
+	-DCMAKE_C_FLAGS_RELWITHDEBINFO="-O1 -g1" $(CMAKE_FLAGS)
+SAN_ENV = ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:strict_string_checks=1:detect_stack_use_after_return=0 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/lsan.supp:print_suppressions=0 \
+	TSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitizers/tsan.supp:halt_on_error=1:second_deadlock_stack=1
+TSAN_TESTS = engine_tests tokens_tests  # ctest labels engine, tokens
+
+# AddressSanitizer + UndefinedBehaviorSanitizer over the whole test suite.
+test-asan: deps
+	cmake -S . -B build-asan $(SAN_CMAKE) -DATTRACTOR_SANITIZE=address,undefined
+	cmake --build build-asan -j $(JOBS)
+	cd build-asan && $(SAN_ENV) ctest --output-on-failure -j $(JOBS)
+
+# ThreadSanitizer over the engine tests (parallel fan-out, context, manager loop, checkpoints) and the
+# token counter's count_many workers.
+test-tsan: deps
+	cmake -S . -B build-tsan $(SAN_CMAKE) -DATTRACTOR_SANITIZE=thread
+	cmake --build build-tsan -j $(JOBS) --target attractor $(TSAN_TESTS)
+	cd build-tsan && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -L '^(engine|tokens)$$'
+
+# libFuzzer targets (tests/fuzz, clang-14): build, then run each for FUZZ_SECONDS.
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 60
+fuzz:
+	@bash .ci/deps.sh --fuzz
+	cmake -S tests/fuzz -B $(FUZZ_DIR) -G Ninja -DCMAKE_CXX_COMPILER=clang++-14 -DCMAKE_C_COMPILER=clang-14
+	cmake --build $(FUZZ_DIR) -j $(JOBS)
+	bash tests/fuzz/run_fuzzers.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
 
 clean:
 	rm -rf $(BUILD_DIR)
