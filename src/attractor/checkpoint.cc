@@ -91,11 +91,16 @@ void write_file_atomic(const std::string& path, const std::string& content) {
       if (errno == EINTR) continue;
       int err = errno;
       ::close(fd);
+      ::unlink(tmp.c_str());  // a full disk must not leave a half-written temp file behind
       throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(err));
     }
     done += static_cast<std::size_t>(n);
   }
-  if (::fsync(fd) != 0 || ::close(fd) != 0) throw std::runtime_error("cannot sync " + tmp);
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("cannot sync " + tmp + ": " + std::strerror(err));
+  }
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     throw std::runtime_error("cannot rename " + tmp + ": " + std::strerror(errno));
   }
@@ -259,9 +264,26 @@ Checkpoint load_checkpoint(const std::string& run_dir) {
   if (!in) throw std::runtime_error("cannot read " + path.string());
   std::stringstream buffer;
   buffer << in.rdbuf();
-  nlohmann::json j = nlohmann::json::parse(buffer.str(), nullptr, false);
-  if (j.is_discarded()) throw std::runtime_error(path.string() + " is not valid JSON");
-  return Checkpoint::from_json(j);
+  // Nesting is bounded so that copying a hostile document cannot exhaust the stack.
+  constexpr int kMaxDepth = 256;
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(buffer.str(), [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
+      if (depth > kMaxDepth) throw std::runtime_error("nested deeper than " + std::to_string(kMaxDepth) + " levels");
+      return true;
+    });
+  } catch (const nlohmann::json::parse_error& e) {
+    std::string what = e.what();
+    if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
+    throw std::runtime_error(path.string() + " is not valid JSON: " + what);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(path.string() + " is not valid JSON: " + e.what());
+  }
+  try {
+    return Checkpoint::from_json(j);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(path.string() + ": " + e.what());
+  }
 }
 
 }  // namespace attractor

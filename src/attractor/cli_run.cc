@@ -35,6 +35,7 @@
 #include "attractor/interviewer.h"
 #include "attractor/pipeline_loader.h"
 #include "attractor/progress_display.h"
+#include "attractor/resume_check.h"
 #include "attractor/run_directory.h"
 #include "attractor/sha256.h"
 #include "handlers/registry.h"
@@ -260,9 +261,10 @@ int run_resume_command(int argc, char** argv) {
   }
 
   Manifest manifest;
+  Checkpoint checkpoint;
   try {
     manifest = read_manifest(run_dir);
-    load_checkpoint(run_dir);
+    checkpoint = load_checkpoint(run_dir);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attractor resume: %s\n", e.what());
     return kExitUsage;
@@ -278,6 +280,13 @@ int run_resume_command(int argc, char** argv) {
                  "anyway\n",
                  manifest.graph_path.c_str(), hash.c_str(), manifest.graph_sha256.c_str());
     return kExitUsage;
+  }
+  if (LoadedPipeline loaded = load_pipeline(manifest.graph_path); loaded.ok()) {
+    if (auto problem = check_checkpoint_against_graph(checkpoint, *loaded.graph)) {
+      std::fprintf(stderr, "attractor resume: %s: %s\n", (fs::path(run_dir) / "checkpoint.json").string().c_str(),
+                   problem->c_str());
+      return kExitUsage;
+    }
   }
   return execute(manifest.graph_path, run_dir, f, true);
 }

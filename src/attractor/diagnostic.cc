@@ -4,6 +4,12 @@
 
 namespace attractor {
 
+namespace {
+/// Longest source excerpt printed under a diagnostic; a longer line is cut to a window around the
+/// caret, marked with "..." on the cut sides.
+constexpr std::size_t kMaxExcerptBytes = 160;
+}  // namespace
+
 const char* severity_name(Severity severity) {
   switch (severity) {
     case Severity::kError: return "error";
@@ -26,11 +32,28 @@ std::string format_diagnostic(const Diagnostic& d, const SourceFile* file) {
   out += ": [" + d.rule + "] " + d.message + "\n";
   if (file != nullptr && d.location.known()) {
     std::string_view line = file->line_text(d.location.line);
-    out += "  ";
-    out.append(line);
-    out += "\n  ";
-    // Keep tabs so the caret lines up under the same characters in a terminal.
     std::size_t caret = std::min<std::size_t>(static_cast<std::size_t>(d.location.column - 1), line.size());
+    // A long line is shown as a window around the caret, so that many diagnostics on one huge line
+    // (a 100,000-node edge chain) cost a bounded amount of output each.
+    std::string_view before = "", after = "";
+    if (line.size() > kMaxExcerptBytes) {
+      auto continuation = [&](std::size_t i) { return i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80; };
+      std::size_t begin = caret > kMaxExcerptBytes / 2 ? caret - kMaxExcerptBytes / 2 : 0;
+      std::size_t end = std::min(line.size(), begin + kMaxExcerptBytes);
+      while (begin < caret && continuation(begin)) ++begin;
+      while (end > caret && continuation(end)) --end;
+      if (begin > 0) before = "...";
+      if (end < line.size()) after = "...";
+      line = line.substr(begin, end - begin);
+      caret -= begin;
+    }
+    out += "  ";
+    out.append(before);
+    out.append(line);
+    out.append(after);
+    out += "\n  ";
+    out.append(before.size(), ' ');
+    // Keep tabs so the caret lines up under the same characters in a terminal.
     for (std::size_t i = 0; i < caret; ++i) out += line[i] == '\t' ? '\t' : ' ';
     out += "^\n";
   }

@@ -1,6 +1,8 @@
 #include "attractor/run_directory.h"
 
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <filesystem>
 #include <fstream>
@@ -60,10 +62,18 @@ void write_manifest(const Manifest& manifest, const std::string& run_dir) {
 }
 
 Manifest read_manifest(const std::string& run_dir) {
-  std::string text = read_text_file((fs::path(run_dir) / "manifest.json").string());
+  const std::string path = (fs::path(run_dir) / "manifest.json").string();
+  std::error_code ec;
+  if (!fs::is_directory(run_dir, ec)) throw std::runtime_error(run_dir + " is not a directory");
+  if (!fs::exists(path, ec)) throw std::runtime_error(path + " is missing: " + run_dir + " is not a run directory");
+  std::string text = read_text_file(path);
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
-  if (j.is_discarded()) throw std::runtime_error(run_dir + "/manifest.json is not valid JSON");
-  return Manifest::from_json(j);
+  if (j.is_discarded()) throw std::runtime_error(path + " is not valid JSON");
+  try {
+    return Manifest::from_json(j);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": malformed manifest: " + e.what());
+  }
 }
 
 std::string ensure_stage_dir(const std::string& run_dir, const std::string& node_id) {
@@ -76,9 +86,13 @@ std::string ensure_stage_dir(const std::string& run_dir, const std::string& node
 
 void write_text_file(const std::string& path, const std::string& content) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw std::runtime_error("cannot write " + path);
+  if (!f) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
   std::size_t n = std::fwrite(content.data(), 1, content.size(), f);
-  if (std::fclose(f) != 0 || n != content.size()) throw std::runtime_error("cannot write " + path);
+  int err = n != content.size() ? errno : 0;
+  if (std::fclose(f) != 0 && err == 0) err = errno;
+  if (err != 0 || n != content.size()) {
+    throw std::runtime_error("cannot write " + path + ": " + std::strerror(err != 0 ? err : EIO));
+  }
 }
 
 std::string read_text_file(const std::string& path) {
