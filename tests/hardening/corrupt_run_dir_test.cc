@@ -1,0 +1,164 @@
+// `attractor resume` on damaged run directories: every case is refused with exit 2 and a message
+// naming the file and the problem, and the checkpoint on disk is left byte-for-byte as it was.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "hardening/hardening_support.h"
+
+namespace attractor::hardening {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Corruption {
+  std::string name;
+  std::function<void(const std::string& run_dir, const std::string& graph)> apply;
+  std::string message;  ///< expected in stderr; RUN stands for the run directory
+};
+
+void edit_checkpoint(const std::string& run_dir, const std::function<void(nlohmann::json&)>& edit) {
+  nlohmann::json j = nlohmann::json::parse(slurp(run_dir + "/checkpoint.json"));
+  edit(j);
+  spit(run_dir + "/checkpoint.json", j.dump());
+}
+
+std::vector<Corruption> corruptions() {
+  return {
+      {"truncated_checkpoint",
+       [](const std::string& run, const std::string&) {
+         std::string text = slurp(run + "/checkpoint.json");
+         spit(run + "/checkpoint.json", text.substr(0, text.size() / 2));
+       },
+       "attractor resume: RUN/checkpoint.json is not valid JSON: parse error at line 1, column "},
+      {"empty_checkpoint", [](const std::string& run, const std::string&) { spit(run + "/checkpoint.json", ""); },
+       "attractor resume: RUN/checkpoint.json is not valid JSON: parse error at line 1, column 1: attempting to parse "
+       "an empty input"},
+      {"binary_checkpoint",
+       [](const std::string& run, const std::string&) { spit(run + "/checkpoint.json", std::string("\x00\xff\x13", 3)); },
+       "attractor resume: RUN/checkpoint.json is not valid JSON: parse error at line 1, column 1: "},
+      {"checkpoint_not_an_object", [](const std::string& run, const std::string&) { spit(run + "/checkpoint.json", "[1,2]"); },
+       "attractor resume: RUN/checkpoint.json: checkpoint is not a JSON object"},
+      {"checkpoint_wrong_type",
+       [](const std::string& run, const std::string&) {
+         edit_checkpoint(run, [](nlohmann::json& j) { j["completed_nodes"] = 5; });
+       },
+       "attractor resume: RUN/checkpoint.json: malformed checkpoint: [json.exception.type_error.302] type must be "
+       "array, but is number"},
+      {"checkpoint_bad_outcome",
+       [](const std::string& run, const std::string&) {
+         edit_checkpoint(run, [](nlohmann::json& j) { j["node_outcomes"]["prep"] = {{"status", "exploded"}}; });
+       },
+       "attractor resume: RUN/checkpoint.json: unknown outcome \"exploded\""},
+      {"checkpoint_deeply_nested",
+       [](const std::string& run, const std::string&) {
+         std::string text = slurp(run + "/checkpoint.json");
+         text.insert(1, "\"deep\":" + std::string(100000, '[') + std::string(100000, ']') + ",");
+         spit(run + "/checkpoint.json", text);
+       },
+       "attractor resume: RUN/checkpoint.json is not valid JSON: nested deeper than 256 levels"},
+      {"checkpoint_missing", [](const std::string& run, const std::string&) { fs::remove(run + "/checkpoint.json"); },
+       "attractor resume: cannot read RUN/checkpoint.json"},
+      {"manifest_missing", [](const std::string& run, const std::string&) { fs::remove(run + "/manifest.json"); },
+       "attractor resume: RUN/manifest.json is missing: RUN is not a run directory"},
+      {"manifest_invalid", [](const std::string& run, const std::string&) { spit(run + "/manifest.json", "{\"name\":"); },
+       "attractor resume: RUN/manifest.json is not valid JSON"},
+      {"manifest_wrong_type",
+       [](const std::string& run, const std::string&) { spit(run + "/manifest.json", "{\"graph_path\": 7}"); },
+       "attractor resume: RUN/manifest.json: malformed manifest: [json.exception.type_error.302] type must be string, "
+       "but is number"},
+      {"graph_deleted", [](const std::string&, const std::string& graph) { fs::rename(graph, graph + ".gone"); },
+       "attractor resume: graph file 'GRAPH' not found"},
+      {"graph_changed",
+       [](const std::string&, const std::string& graph) { spit(graph, slurp(graph) + "\n// edited\n"); },
+       "attractor resume: GRAPH changed since the run started (sha256 "},
+      {"unknown_next_node",
+       [](const std::string& run, const std::string&) {
+         edit_checkpoint(run, [](nlohmann::json& j) { j["next_node"] = "ghost"; });
+       },
+       "attractor resume: RUN/checkpoint.json: checkpoint next_node names node \"ghost\", which is not in graph "
+       "\"kill_resume\""},
+      {"unknown_current_node",
+       [](const std::string& run, const std::string&) {
+         edit_checkpoint(run, [](nlohmann::json& j) { j["current_node"] = "phantom"; });
+       },
+       "attractor resume: RUN/checkpoint.json: checkpoint current_node names node \"phantom\", which is not in graph "
+       "\"kill_resume\""},
+      {"unknown_completed_node",
+       [](const std::string& run, const std::string&) {
+         edit_checkpoint(run, [](nlohmann::json& j) { j["completed_nodes"].push_back("removed_step"); });
+       },
+       "attractor resume: RUN/checkpoint.json: checkpoint completed_nodes names node \"removed_step\", which is not "
+       "in graph \"kill_resume\""},
+      {"unknown_visit_count",
+       [](const std::string& run, const std::string&) {
+         edit_checkpoint(run, [](nlohmann::json& j) { j["visit_counts"]["old_node"] = 2; });
+       },
+       "attractor resume: RUN/checkpoint.json: checkpoint visit_counts names node \"old_node\", which is not in graph "
+       "\"kill_resume\""},
+      {"invalid_state",
+       [](const std::string& run, const std::string&) {
+         edit_checkpoint(run, [](nlohmann::json& j) { j["state"] = "exploded"; });
+       },
+       "attractor resume: RUN/checkpoint.json: checkpoint state \"exploded\" is not one of running, success, fail"},
+  };
+}
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size())) {
+    text.replace(p, from.size(), to);
+  }
+  return text;
+}
+
+TEST(CorruptRunDirTest, ResumeRefusesWithExitTwoAndLeavesTheCheckpointUntouched) {
+  ScratchDir dir;
+  const std::string graph = dir.sub("kill_resume.dot");
+  const std::string original_graph = slurp(std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/engine/kill_resume.dot");
+  spit(graph, original_graph);
+  const std::string pristine = dir.sub("pristine");
+  ProcessResult killed = run_attractor({"run", graph, "--logs-root", pristine, "-q"},
+                                       {.env = {"ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS=5"}});
+  ASSERT_EQ(killed.signal, SIGKILL) << killed.err;
+
+  for (const Corruption& c : corruptions()) {
+    SCOPED_TRACE(c.name);
+    const std::string run = dir.sub(c.name);
+    fs::copy(pristine, run, fs::copy_options::recursive);
+    c.apply(run, graph);
+    const bool had_checkpoint = fs::exists(run + "/checkpoint.json");
+    const std::string before = had_checkpoint ? slurp(run + "/checkpoint.json") : "";
+
+    ProcessResult resumed = run_attractor({"resume", run, "-q"});
+    EXPECT_EQ(resumed.exit_code, 2) << resumed.err;
+    std::string expected = replace_all(replace_all(c.message, "RUN", run), "GRAPH", graph);
+    EXPECT_NE(resumed.err.find(expected), std::string::npos) << "expected: " << expected << "\nstderr: " << resumed.err;
+    EXPECT_EQ(fs::exists(run + "/checkpoint.json"), had_checkpoint);
+    if (had_checkpoint) EXPECT_EQ(slurp(run + "/checkpoint.json"), before);
+    EXPECT_FALSE(fs::exists(run + "/checkpoint.json.tmp"));
+
+    if (fs::exists(graph + ".gone")) fs::rename(graph + ".gone", graph);
+    spit(graph, original_graph);
+  }
+
+  // The untouched copy still resumes to the end.
+  ProcessResult resumed = run_attractor({"resume", pristine, "-q"});
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+}
+
+TEST(CorruptRunDirTest, ResumeOfANonDirectoryIsRefused) {
+  ScratchDir dir;
+  ProcessResult resumed = run_attractor({"resume", dir.sub("nothing-here"), "-q"});
+  EXPECT_EQ(resumed.exit_code, 2);
+  EXPECT_NE(resumed.err.find("attractor resume: " + dir.sub("nothing-here") + " is not a directory"), std::string::npos)
+      << resumed.err;
+}
+
+}  // namespace
+}  // namespace attractor::hardening

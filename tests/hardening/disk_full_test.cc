@@ -1,0 +1,95 @@
+// Disk full and read-only run directories, with a real `attractor` process: a file-size limit
+// (RLIMIT_FSIZE, so writes fail with EFBIG like on a full disk) or a read-only bind mount. The run
+// stops with exit 3 and a message naming the file and the error, the last checkpoint written stays
+// valid, and resuming once the disk is writable again finishes exactly like an uninterrupted run.
+#include <gtest/gtest.h>
+
+#include <csignal>
+#include <filesystem>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "hardening/hardening_support.h"
+
+namespace attractor::hardening {
+namespace {
+
+namespace fs = std::filesystem;
+
+const std::string kGraph = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/engine/kill_resume.dot";
+
+nlohmann::json comparable(const std::string& run_dir) {
+  nlohmann::json j = nlohmann::json::parse(slurp(run_dir + "/checkpoint.json"));
+  for (const char* k : {"timestamp", "timestamp_ms", "run_id"}) j.erase(k);
+  j["context"].erase("internal.run_id");
+  return j;
+}
+
+TEST(DiskFullTest, FileSizeLimitStopsTheRunWithExitThreeAndAnIntactCheckpoint) {
+  ScratchDir dir;
+  ASSERT_EQ(run_attractor({"run", kGraph, "--logs-root", dir.sub("reference"), "-q"}).exit_code, 0);
+  const nlohmann::json expected = comparable(dir.sub("reference"));
+
+  for (long limit : {1024L, 2048L}) {
+    SCOPED_TRACE(limit);
+    const std::string run = dir.sub("limited" + std::to_string(limit));
+    ProcessResult full = run_attractor({"run", kGraph, "--logs-root", run, "-q"}, {.file_size_limit = limit});
+    EXPECT_EQ(full.exit_code, 3) << full.err;
+    EXPECT_NE(full.err.find("attractor: runtime error: cannot write " + run + "/"), std::string::npos) << full.err;
+    EXPECT_NE(full.err.find(": File too large"), std::string::npos) << full.err;
+    EXPECT_FALSE(fs::exists(run + "/checkpoint.json.tmp"));
+    nlohmann::json saved = nlohmann::json::parse(slurp(run + "/checkpoint.json"));
+    EXPECT_EQ(saved["state"], "running");
+    const std::string before = slurp(run + "/checkpoint.json");
+
+    // Still full: resume stops again, leaving the checkpoint as it was.
+    ProcessResult again = run_attractor({"resume", run, "-q"}, {.file_size_limit = 1});
+    EXPECT_EQ(again.exit_code, 3) << again.err;
+    EXPECT_EQ(slurp(run + "/checkpoint.json"), before);
+
+    ProcessResult resumed = run_attractor({"resume", run, "-q"});
+    EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+    EXPECT_EQ(comparable(run), expected);
+  }
+}
+
+bool can_bind_mount() {
+  return run_program({"unshare", "-m", "sh", "-c", "mount --bind -o ro / /mnt"}, {.timeout_seconds = 10}).exit_code == 0;
+}
+
+TEST(ReadOnlyRunDirTest, ResumeIntoAReadOnlyRunDirectoryStopsWithExitThree) {
+  if (!can_bind_mount()) GTEST_SKIP() << "needs unshare -m and mount (root with CAP_SYS_ADMIN)";
+  ScratchDir dir;
+  const std::string run = dir.sub("run");
+  ProcessResult killed = run_attractor({"run", kGraph, "--logs-root", run, "-q"},
+                                       {.env = {"ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS=4"}});
+  ASSERT_EQ(killed.signal, SIGKILL);
+  const std::string before = slurp(run + "/checkpoint.json");
+
+  // chmod does not stop root, so the directory is made read-only with a private bind mount.
+  ProcessResult ro = run_program({"unshare", "-m", "sh", "-c",
+                                  "mount --bind -o ro \"$0\" \"$0\" && exec \"$1\" resume \"$0\" -q", run,
+                                  ATTRACTOR_BINARY_PATH});
+  EXPECT_EQ(ro.exit_code, 3) << ro.err;
+  EXPECT_NE(ro.err.find("Read-only file system"), std::string::npos) << ro.err;
+  EXPECT_EQ(slurp(run + "/checkpoint.json"), before);
+
+  ProcessResult resumed = run_attractor({"resume", run, "-q"});
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+}
+
+TEST(ReadOnlyRunDirTest, RunUnderAReadOnlyLogsRootStopsWithExitThree) {
+  if (!can_bind_mount()) GTEST_SKIP() << "needs unshare -m and mount (root with CAP_SYS_ADMIN)";
+  ScratchDir dir;
+  fs::create_directories(dir.sub("ro"));
+  ProcessResult ro = run_program({"unshare", "-m", "sh", "-c",
+                                  "mount --bind -o ro \"$0\" \"$0\" && exec \"$1\" run \"$2\" --logs-root \"$0/run\" -q",
+                                  dir.sub("ro"), ATTRACTOR_BINARY_PATH, kGraph});
+  EXPECT_EQ(ro.exit_code, 3) << ro.err;
+  EXPECT_NE(ro.err.find("Read-only file system"), std::string::npos) << ro.err;
+  EXPECT_FALSE(fs::exists(dir.sub("ro/run")));
+}
+
+}  // namespace
+}  // namespace attractor::hardening

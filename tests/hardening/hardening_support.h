@@ -1,0 +1,54 @@
+#pragma once
+/// \file
+/// Helpers of the hardening tests: run the built `attractor` binary as a real process (with extra
+/// environment, a file-size limit, a time limit) and capture bounded output; temp directories;
+/// whole-file reads for byte comparisons.
+
+#include <string>
+#include <vector>
+
+namespace attractor::hardening {
+
+struct ProcessOptions {
+  std::vector<std::string> env;     ///< extra NAME=VALUE entries
+  long file_size_limit = -1;        ///< RLIMIT_FSIZE in bytes for the child (SIGXFSZ ignored), -1 = none
+  int timeout_seconds = 120;        ///< the child is SIGKILLed after this long
+  std::vector<std::string> prefix;  ///< run `prefix... attractor args...` (e.g. unshare)
+};
+
+struct ProcessResult {
+  int exit_code = -1;  ///< -1 when killed by a signal
+  int signal = 0;
+  bool timed_out = false;
+  std::string out;                ///< first 1 MiB of stdout
+  std::string err;                ///< first 1 MiB of stderr
+  std::size_t err_bytes = 0;      ///< total bytes written to stderr
+};
+
+/// Runs ATTRACTOR_BINARY_PATH with `args` in the repository root.
+ProcessResult run_attractor(const std::vector<std::string>& args, const ProcessOptions& options = {});
+
+/// Runs any program (argv[0] looked up in PATH) the same way.
+ProcessResult run_program(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+/// A fresh temporary directory, removed with its contents when the object goes away.
+class ScratchDir {
+ public:
+  ScratchDir();
+  ~ScratchDir();
+  ScratchDir(const ScratchDir&) = delete;
+  ScratchDir& operator=(const ScratchDir&) = delete;
+  const std::string& path() const { return path_; }
+  std::string sub(const std::string& name) const { return path_ + "/" + name; }
+
+ private:
+  std::string path_;
+};
+
+std::string slurp(const std::string& path);
+void spit(const std::string& path, const std::string& content);
+
+/// The first line of `text`.
+std::string first_line(const std::string& text);
+
+}  // namespace attractor::hardening

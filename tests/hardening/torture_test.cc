@@ -1,0 +1,29 @@
+// The short crash torture of `make test`: bench/torture/torture.sh with 10 random SIGKILLs (seed 7);
+// every killed run is resumed to the end and must match an uninterrupted run. The full version
+// (200 kills) is run by hand: bench/torture/torture.sh --kills 200.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "hardening/hardening_support.h"
+
+namespace attractor::hardening {
+namespace {
+
+TEST(TortureTest, TenRandomKillsEachResumedToTheUninterruptedResult) {
+  ProcessResult r = run_program({"bash", "bench/torture/torture.sh", "--kills", "10", "--seed", "7", "--binary",
+                                 ATTRACTOR_BINARY_PATH},
+                                {.timeout_seconds = 280});
+  EXPECT_FALSE(r.timed_out);
+  EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
+  EXPECT_NE(r.out.find("seed 7: "), std::string::npos) << r.out;
+  const std::size_t identical = r.out.find("identical: ");
+  ASSERT_NE(identical, std::string::npos) << r.out;
+  const std::string ratio = r.out.substr(identical + 11, r.out.find('\n', identical) - identical - 11);
+  const std::size_t slash = ratio.find('/');
+  ASSERT_NE(slash, std::string::npos);
+  EXPECT_EQ(ratio.substr(0, slash), ratio.substr(slash + 1));
+}
+
+}  // namespace
+}  // namespace attractor::hardening
