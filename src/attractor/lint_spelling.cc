@@ -21,13 +21,14 @@ const std::vector<std::string>& known_attributes() {
         "stack.child_autostart", "tool_hooks.pre", "tool_hooks.post", "shape", "type", "prompt", "max_retries",
         "goal_gate", "fidelity", "thread_id", "class", "timeout", "llm_model", "llm_provider", "reasoning_effort",
         "auto_status", "allow_partial", "condition", "weight", "loop_restart", "human.default_choice",
+        "human.question_type",
         "join_policy", "error_policy", "max_parallel", "tool_command", "manager.poll_interval",
         "manager.max_cycles", "manager.stop_condition", "manager.actions",
         // Engine and runtime settings (DESIGN.md) and attributes read by this implementation's engine.
         "retrieval_backend", "index_dir", "token_encoding", "max_context_tokens", "max_node_executions",
         "retry_policy", "retry_backoff_factor", "retry_jitter", "tool_cwd", "simulate.outcome",
         "simulate.preferred_label", "simulate.response", "retry_initial_delay", "retry_max_delay",
-        "manager.instructions", "stack.child_run_dir",
+        "manager.instructions", "stack.child_run_dir", "default_thread_id",
         // Common LLM parameters.
         "temperature", "top_p", "max_tokens", "max_output_tokens", "seed", "system_prompt",
         // Retrieval actions (seeds 000-003).

@@ -6,13 +6,30 @@
 /// `human.gate.label` in the context. The node `timeout` becomes the question timeout; on timeout
 /// `human.default_choice` (key, label or target id) is used, else the outcome is RETRY. A skipped
 /// question is FAIL. Emits InterviewStarted / InterviewCompleted / InterviewTimeout.
+///
+/// `human.question_type` picks the question (§6.2):
+///   multiple_choice (default)  the edges as options.
+///   yes_no        yes follows the edge labelled yes/approve/accept/ok/confirm/continue, else the
+///                 first edge; no follows the edge labelled no/reject/deny/decline/cancel/stop, else
+///                 the second edge, else FAIL.
+///   confirmation  yes as for yes_no; no follows an edge labelled like no, else the stage FAILs
+///                 (terminal) so failure routing (`outcome=fail`, retry_target) decides.
+///   freeform      free text stored in `human.gate.text`; when the text names a choice (key, label or
+///                 target) that edge is suggested, otherwise normal edge selection applies (conditions
+///                 can test `context.human.gate.text`).
+/// On timeout `human.default_choice` is used as the answer for every type.
 
 #include <memory>
+#include <optional>
+#include <string_view>
 
 #include "attractor/handler.h"
 #include "attractor/interviewer.h"
 
 namespace attractor {
+
+/// Parses `human.question_type` ("" = multiple_choice); nullopt for an unknown value.
+std::optional<QuestionType> parse_human_question_type(std::string_view text);
 
 class WaitHumanHandler : public Handler {
  public:
