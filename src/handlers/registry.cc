@@ -3,9 +3,11 @@
 #include "handlers/codergen.h"
 #include "handlers/conditional.h"
 #include "handlers/exit.h"
+#include "handlers/expand_dependency_tree.h"
 #include "handlers/fan_in.h"
 #include "handlers/manager_loop.h"
 #include "handlers/parallel.h"
+#include "handlers/search_nodes.h"
 #include "handlers/simulation_backend.h"
 #include "handlers/start.h"
 #include "handlers/tool.h"
@@ -31,6 +33,10 @@ HandlerRegistry make_default_registry(const HandlerServices& services) {
   child_services.backend = backend;
   child_services.interviewer = interviewer;
   registry.register_handler("stack.manager_loop", std::make_shared<ManagerLoopHandler>(child_services));
+  std::shared_ptr<RetrievalBackendProvider> retrieval =
+      services.retrieval ? services.retrieval : std::make_shared<GraphRetrievalProvider>();
+  registry.register_handler("search_nodes", std::make_shared<SearchNodesHandler>(retrieval));
+  registry.register_handler("expand_dependency_tree", std::make_shared<ExpandDependencyTreeHandler>(retrieval));
   registry.set_default(codergen);
   return registry;
 }
