@@ -11,6 +11,7 @@
 #include <stdexcept>
 
 #include "attractor/clock.h"
+#include "attractor/json_limits.h"
 
 namespace attractor {
 
@@ -264,21 +265,7 @@ Checkpoint load_checkpoint(const std::string& run_dir) {
   if (!in) throw std::runtime_error("cannot read " + path.string());
   std::stringstream buffer;
   buffer << in.rdbuf();
-  // Nesting is bounded so that copying a hostile document cannot exhaust the stack.
-  constexpr int kMaxDepth = 256;
-  nlohmann::json j;
-  try {
-    j = nlohmann::json::parse(buffer.str(), [&](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-      if (depth > kMaxDepth) throw std::runtime_error("nested deeper than " + std::to_string(kMaxDepth) + " levels");
-      return true;
-    });
-  } catch (const nlohmann::json::parse_error& e) {
-    std::string what = e.what();
-    if (auto p = what.find("] "); p != std::string::npos) what = what.substr(p + 2);
-    throw std::runtime_error(path.string() + " is not valid JSON: " + what);
-  } catch (const std::runtime_error& e) {
-    throw std::runtime_error(path.string() + " is not valid JSON: " + e.what());
-  }
+  nlohmann::json j = parse_json_limited(buffer.str(), path.string());
   try {
     return Checkpoint::from_json(j);
   } catch (const std::runtime_error& e) {

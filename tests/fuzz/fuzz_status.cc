@@ -5,18 +5,18 @@
 #include <cstdint>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/json_limits.h"
 #include "attractor/outcome.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace attractor;
-  nlohmann::json json = nlohmann::json::parse(data, data + size, nullptr, /*allow_exceptions=*/false);
-  if (json.is_discarded()) return 0;
   Outcome outcome;
   try {
-    outcome = outcome_from_json(json);
+    outcome = outcome_from_json(parse_json_limited(std::string_view(reinterpret_cast<const char*>(data), size), "status.json"));
   } catch (const std::runtime_error&) {
     return 0;
   }
