@@ -27,6 +27,7 @@
 namespace attractor {
 
 class ThreadSessions;
+class StageHistory;
 
 /// The result of running one parallel branch.
 struct BranchResult {
@@ -73,6 +74,8 @@ struct StageEnv {
   std::string previous_node;
   /// The run's conversation sessions keyed by thread id; owned by the engine, nullptr outside it.
   ThreadSessions* sessions = nullptr;
+  /// The run's finished stages (preambles summarize them); owned by the engine, nullptr outside it.
+  const StageHistory* history = nullptr;
 
   /// Emits an event stamped with the clock.
   void emit(const std::string& name, nlohmann::json fields) const;

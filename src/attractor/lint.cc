@@ -115,6 +115,7 @@ const std::vector<LintRulePtr>& builtin_rules() {
       stylesheet_syntax_rule(),
       scanned_rule("type_known"),
       scanned_rule("fidelity_valid"),
+      thread_id_fidelity_rule(),
       scanned_rule("retry_target_exists"),
       scanned_rule("goal_gate_has_retry"),
       scanned_rule("prompt_on_llm_nodes"),

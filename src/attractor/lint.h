@@ -15,6 +15,8 @@
 ///   stylesheet_syntax [error]     graph `model_stylesheet` parses (§8); located likewise
 ///   type_known [warning]          node `type` is a known handler type (handler_types.h)
 ///   fidelity_valid [warning]      node/edge `fidelity` and graph `default_fidelity` are valid modes
+///   thread_id_fidelity [warning]  `thread_id` on a node or edge whose stage never runs with fidelity
+///                                 `full` (edges into a node can override its fidelity, see lint_rules.h)
 ///   retry_target_exists [warning] node and graph `retry_target`/`fallback_retry_target` name nodes
 ///   goal_gate_has_retry [warning] `goal_gate=true` nodes have a retry target (node or graph level)
 ///   prompt_on_llm_nodes [warning] codergen nodes (other than start/exit) have a prompt or label

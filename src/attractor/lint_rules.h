@@ -27,6 +27,11 @@ LintRulePtr edge_target_exists_rule();
 LintRulePtr start_no_incoming_rule();
 LintRulePtr exit_no_outgoing_rule();
 
+/// thread_id_fidelity (lint_rules_fidelity.cc): `thread_id` on a node or edge whose stage can
+/// never run with fidelity `full` (node: its own fidelity / the graph default is not `full` and
+/// no incoming edge sets `fidelity=full`; edge: its fidelity, else the target's, is not `full`).
+LintRulePtr thread_id_fidelity_rule();
+
 /// stylesheet_syntax (lint_scan.cc).
 LintRulePtr stylesheet_syntax_rule();
 

@@ -11,6 +11,7 @@
 #include <string>
 #include <vector>
 
+#include "attractor/chat_message.h"
 #include "attractor/clock.h"
 #include "attractor/context.h"
 #include "attractor/graph.h"
@@ -23,13 +24,6 @@ struct Usage {
   std::int64_t output_tokens = 0;
 };
 
-/// One message of a conversation: role "system", "user" or "assistant".
-struct ChatMessage {
-  std::string role;
-  std::string content;
-  bool operator==(const ChatMessage&) const = default;
-};
-
 struct CodergenRequest {
   const NodeData* node = nullptr;
   const Graph* graph = nullptr;
@@ -38,6 +32,7 @@ struct CodergenRequest {
   std::string stage_dir;
   std::string fidelity;   ///< resolved fidelity mode ("" = backend default)
   std::string thread_id;  ///< session reuse key for `full` fidelity
+  std::string previous_node;  ///< the node executed before this stage ("" for the first)
   /// Earlier messages of this thread's session, oldest first (only under `full` fidelity; empty
   /// for a fresh session). The backend sends them before `prompt`.
   std::vector<ChatMessage> history;
@@ -53,6 +48,7 @@ struct CodergenResult {
   Usage usage;
   std::string session_id;
   std::string model;
+  std::string backend;  ///< the backend that answered ("openai", "anthropic", "cli", "simulation")
   /// The backend's agent reports status by writing `status.json` in the stage directory.
   bool status_from_file = false;
 };

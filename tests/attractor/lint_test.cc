@@ -25,7 +25,8 @@ TEST(Lint, BuiltinRuleNamesInOrder) {
   EXPECT_EQ(builtin_lint_rule_names(),
             (std::vector<std::string>{"start_node", "terminal_node", "reachability", "edge_target_exists",
                                       "start_no_incoming", "exit_no_outgoing", "condition_syntax",
-                                      "condition_outcome_value", "stylesheet_syntax", "type_known", "fidelity_valid", "retry_target_exists",
+                                      "condition_outcome_value", "stylesheet_syntax", "type_known", "fidelity_valid", "thread_id_fidelity",
+                                      "retry_target_exists",
                                       "goal_gate_has_retry", "prompt_on_llm_nodes", "outgoing_route_targets",
                                       "from_settings_exists", "attribute_type", "attribute_spelling"}));
 }
