@@ -16,7 +16,7 @@ nlohmann::json parse_json_limited(std::string_view text, const std::string& what
       if (depth > max_depth) throw TooDeep{};
       return true;
     });
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for a number like 1e999
     std::string reason = e.what();
     if (auto p = reason.find("] "); p != std::string::npos) reason = reason.substr(p + 2);
     throw std::runtime_error(what + " is not valid JSON: " + reason);

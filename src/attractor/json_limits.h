@@ -15,8 +15,8 @@ namespace attractor {
 inline constexpr int kMaxJsonDepth = 256;
 
 /// Parses `text`; throws std::runtime_error("<what> is not valid JSON: <reason>") on a syntax error
-/// (reason like "parse error at line 1, column 7: ...") or when nesting exceeds `max_depth`
-/// ("nested deeper than 256 levels").
+/// (reason like "parse error at line 1, column 7: ..." or "number overflow parsing '1e999'") or when
+/// nesting exceeds `max_depth` ("nested deeper than 256 levels"). Throws nothing else.
 nlohmann::json parse_json_limited(std::string_view text, const std::string& what, int max_depth = kMaxJsonDepth);
 
 }  // namespace attractor

@@ -36,6 +36,18 @@ TEST(JsonDepthTest, DeepStatusFileIsRefusedWithoutCrashing) {
   EXPECT_EQ(message_of(slurp(kDeepStatus)), "x.json is not valid JSON: nested deeper than 256 levels");
 }
 
+// Fuzzer finds (fuzz_status, fuzz_checkpoint): a number too large for a double made the parser throw
+// json::out_of_range, which escaped the loaders' std::runtime_error contract and aborted.
+TEST(JsonDepthTest, NumberOverflowIsAnInvalidJsonErrorNotAnEscapingException) {
+  const std::string dir = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/hardening/";
+  EXPECT_EQ(message_of(slurp(dir + "status_number_overflow.json")),
+            "x.json is not valid JSON: number overflow parsing '744077774407e7444'");
+  std::string checkpoint = message_of(slurp(dir + "checkpoint_number_overflow.json"));
+  EXPECT_EQ(checkpoint.rfind("x.json is not valid JSON: number overflow parsing '", 0), 0u) << checkpoint;
+  EXPECT_THROW(outcome_from_json(parse_json_limited("{\"outcome\": \"success\", \"n\": 1e999}", "status.json")),
+               std::runtime_error);
+}
+
 TEST(JsonDepthTest, StageWritingADeepStatusFileFailsTheRunInsteadOfCrashing) {
   ScratchDir dir;
   const std::string graph = dir.sub("deep.dot");
