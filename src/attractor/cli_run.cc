@@ -12,6 +12,8 @@
 // - `resume` takes the same options; `--set`/`--context` are refused there (exit 2) because the
 //   checkpoint already holds the context. It refuses a graph whose sha256 differs from the
 //   manifest's unless `--force`.
+// - `--index DIR` is the retrieval index of the retrieval actions; it overrides graph attribute
+//   `index_dir`, which is resolved against the graph file's directory. Give it again to `resume`.
 // - Test hook: environment variable ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS=N makes the process
 //   SIGKILL itself right after its N-th checkpoint write (used by the kill-and-resume test).
 
@@ -59,6 +61,7 @@ struct RunFlags {
   bool verbose = false;
   bool json_events = false;
   bool force = false;
+  std::string index_dir;  ///< `--index DIR`: the retrieval index, overriding graph attribute index_dir
 };
 
 void add_common_options(CLI::App& app, RunFlags& f) {
@@ -72,6 +75,9 @@ void add_common_options(CLI::App& app, RunFlags& f) {
   auto* quiet = app.add_flag("--quiet,-q", f.quiet, "no progress display");
   app.add_flag("--verbose,-v", f.verbose, "more progress detail (checkpoints)")->excludes(quiet);
   app.add_flag("--json-events", f.json_events, "stream events as JSON lines on stdout");
+  app.add_option("--index", f.index_dir,
+                 "retrieval index directory for retrieval actions (overrides graph attribute index_dir, which is "
+                 "relative to the graph file)");
 }
 
 std::atomic<bool>* g_cancel_flag = nullptr;
@@ -196,6 +202,8 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
   try {
     seed = resume ? nlohmann::json::object() : seed_context(f);
     services = make_services(f);
+    services.retrieval = std::make_shared<GraphRetrievalProvider>(
+        f.index_dir, fs::absolute(graph_path).parent_path().lexically_normal().string());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attractor: %s\n", e.what());
     return kExitUsage;

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "attractor/engine_impl.h"
+#include "attractor/inbox.h"
 #include "attractor/node_roles.h"
 #include "attractor/run_directory.h"
 
@@ -248,6 +249,29 @@ void Engine::Impl::begin_restart(const std::string& target) {
   save();
 }
 
+void Engine::Impl::deliver_inbox(const std::string& node_id, Context& context, nlohmann::json& inbox) {
+  nlohmann::json taken = take_inbox_messages(inbox, node_id);
+  if (taken.empty()) {
+    auto previous = context.get(kInboxLastConsumedKey);
+    if (previous && !(previous->is_array() && previous->empty())) {
+      context.set(kInboxLastConsumedKey, nlohmann::json::array());
+    }
+    return;
+  }
+  nlohmann::json topics = nlohmann::json::array();
+  for (const nlohmann::json& m : taken) topics.push_back(m.value("topic", std::string()));
+  emit("InboxDelivered", {{"node_id", node_id}, {"count", taken.size()}, {"topics", topics}});
+  context.set(kInboxLastConsumedKey, std::move(taken));
+}
+
+void Engine::Impl::post_messages(const Outcome& outcome, const std::string& sender, nlohmann::json& inbox) {
+  if (!outcome.messages.is_array() || outcome.messages.empty()) return;
+  enqueue_inbox_messages(inbox, outcome.messages, sender);
+  nlohmann::json targets = nlohmann::json::array();
+  for (const nlohmann::json& m : outcome.messages) targets.push_back(m.value("target_step_id", std::string()));
+  emit("InboxEnqueued", {{"node_id", sender}, {"count", outcome.messages.size()}, {"targets", targets}});
+}
+
 RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
   std::int64_t started = clock_->now_ms();
   std::int64_t cap = execution_cap();
@@ -283,6 +307,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
       return finish(Outcome::fail(runaway_message(cap), ErrorCategory::kPipeline), state_.current_node, started);
     }
 
+    deliver_inbox(node.id, context_, state_.inbox);
     context_.set("current_node", node.id);
     std::string fidelity = resolve_fidelity(node, edge_fidelity);
     if (degrade && fidelity == "full") fidelity = "summary:high";
@@ -307,7 +332,14 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
         }
         branch_records_.erase(it);
       }
+      for (Edge e : graph_.out_edges(*v)) {
+        auto it = branch_inboxes_.find(graph_.edge(e).to);
+        if (it == branch_inboxes_.end()) continue;
+        for (nlohmann::json& m : it->second) state_.inbox.push_back(std::move(m));
+        branch_inboxes_.erase(it);
+      }
     }
+    post_messages(outcome, node.id, state_.inbox);
     context_.apply_updates(outcome.context_updates);
     context_.set("outcome", status_name(outcome.status));
     if (!outcome.preferred_label.empty()) context_.set("preferred_label", outcome.preferred_label);

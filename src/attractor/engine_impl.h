@@ -60,6 +60,11 @@ class Engine::Impl : public BranchRunner {
   bool goal_gates_satisfied(std::string* failed_gate) const;
   std::string goal_gate_retry_target(const NodeData& gate) const;
   void begin_restart(const std::string& target);
+  /// Moves the messages addressed to `node_id` from `inbox` into context `inbox_last_consumed`
+  /// (set to [] when none arrive and it held a non-empty list).
+  void deliver_inbox(const std::string& node_id, Context& context, nlohmann::json& inbox);
+  /// Appends the (validated) messages of `outcome` sent by `sender` to `inbox`.
+  void post_messages(const Outcome& outcome, const std::string& sender, nlohmann::json& inbox);
 
   // engine_stage.cc
   /// §3.5 with DESIGN.md's retry semantics; `retries` holds the per-node retry counters.
@@ -89,6 +94,8 @@ class Engine::Impl : public BranchRunner {
   std::atomic<std::int64_t> stage_index_{0};
   std::mutex branch_mutex_;
   std::map<std::string, std::vector<std::pair<std::string, Outcome>>> branch_records_;
+  /// Messages a parallel branch sent but did not consume itself, keyed by the branch's first node.
+  std::map<std::string, nlohmann::json> branch_inboxes_;
 };
 
 }  // namespace attractor

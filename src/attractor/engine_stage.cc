@@ -10,6 +10,7 @@
 
 #include "attractor/edge_selection.h"
 #include "attractor/engine_impl.h"
+#include "attractor/inbox.h"
 #include "attractor/run_directory.h"
 
 namespace attractor {
@@ -131,6 +132,9 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
     emit("StageStarted", {{"name", node.id}, {"index", index}, {"attempt", attempt}, {"type", type}});
     Outcome outcome = handler ? run_attempt(node, *handler, context, stage_dir, attempt, cancel, fidelity)
                               : Outcome::fail("no handler for type '" + type + "'", ErrorCategory::kPipeline);
+    if (std::string bad = inbox_messages_error(outcome.messages, graph_, node.id); !bad.empty()) {
+      outcome = Outcome::fail(bad, ErrorCategory::kTerminal);
+    }
     if (cancel.cancelled()) return outcome;
     std::int64_t duration = clock_->now_ms() - started;
 
@@ -225,6 +229,7 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
   std::string next = start_node;
   std::int64_t cap = execution_cap();
   std::int64_t steps = 0;
+  nlohmann::json inbox = nlohmann::json::array();
   while (true) {
     if (cancel.cancelled()) {
       result.cancelled = true;
@@ -245,6 +250,7 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
                                      ErrorCategory::kPipeline);
       break;
     }
+    deliver_inbox(node.id, context, inbox);
     context.set("current_node", node.id);
     Outcome outcome = execute_with_retry(node, context, retries, cancel, resolve_fidelity(node, ""));
     if (cancel.cancelled()) {
@@ -252,6 +258,7 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
       break;
     }
     records.emplace_back(node.id, outcome);
+    post_messages(outcome, node.id, inbox);
     result.completed_nodes.push_back(node.id);
     result.last_node = node.id;
     result.outcome = outcome;
@@ -269,6 +276,7 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
   {
     std::lock_guard lock(branch_mutex_);
     branch_records_[start_node] = std::move(records);
+    if (!inbox.empty()) branch_inboxes_[start_node] = std::move(inbox);
   }
   return result;
 }

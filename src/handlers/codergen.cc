@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "attractor/run_directory.h"
+#include "handlers/prompt_template.h"
 
 namespace attractor {
 
@@ -30,7 +31,7 @@ std::string truncate_utf8(const std::string& text, std::size_t max_chars) {
 Outcome CodergenHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) {
   std::string prompt = node.prompt();
   if (prompt.empty()) prompt = node.label();
-  prompt = expand_goal(prompt, graph.data().goal());
+  prompt = expand_stage_prompt(prompt, node, graph, context, env);
   write_text_file((fs::path(env.stage_dir) / "prompt.md").string(), prompt);
 
   std::string calls_key = "internal.codergen_calls." + node.id;

@@ -5,9 +5,13 @@
 #include "handlers/exit.h"
 #include "handlers/expand_dependency_tree.h"
 #include "handlers/fan_in.h"
+#include "handlers/loop_guard.h"
 #include "handlers/manager_loop.h"
 #include "handlers/parallel.h"
+#include "handlers/render_context_blocks.h"
 #include "handlers/search_nodes.h"
+#include "handlers/send_message.h"
+#include "handlers/set_variables.h"
 #include "handlers/simulation_backend.h"
 #include "handlers/start.h"
 #include "handlers/tool.h"
@@ -37,6 +41,10 @@ HandlerRegistry make_default_registry(const HandlerServices& services) {
       services.retrieval ? services.retrieval : std::make_shared<GraphRetrievalProvider>();
   registry.register_handler("search_nodes", std::make_shared<SearchNodesHandler>(retrieval));
   registry.register_handler("expand_dependency_tree", std::make_shared<ExpandDependencyTreeHandler>(retrieval));
+  registry.register_handler("send_message", std::make_shared<SendMessageHandler>());
+  registry.register_handler("render_context_blocks", std::make_shared<RenderContextBlocksHandler>());
+  registry.register_handler("loop_guard", std::make_shared<LoopGuardHandler>());
+  registry.register_handler("set_variables", std::make_shared<SetVariablesHandler>());
   registry.set_default(codergen);
   return registry;
 }

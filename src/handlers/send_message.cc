@@ -1,0 +1,34 @@
+#include "handlers/send_message.h"
+
+#include "handlers/companion_support.h"
+
+namespace attractor {
+
+namespace {
+constexpr const char* kType = "send_message";
+}
+
+Outcome SendMessageHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv&) {
+  std::string target = route_attribute(node, graph, kType, "target_step_id", true);
+  std::string topic = node.get("topic");
+  if (topic.empty()) throw_step_error(node, kType, "topic", "required (a non-empty string)");
+  if (node.has("payload") && node.has("payload_from")) {
+    throw_step_error(node, kType, "payload_from", "not allowed together with payload (choose one)");
+  }
+  nlohmann::json payload;
+  if (const Value* v = node.find("payload")) {
+    payload = nlohmann::json::parse(v->text, nullptr, false);
+    if (payload.is_discarded()) payload = v->text;
+  } else if (node.has("payload_from")) {
+    std::string key = node.get("payload_from");
+    auto value = key.empty() ? std::nullopt : context.get(key);
+    if (!value) throw_step_error(node, kType, "payload_from", "context key '" + key + "' is not set");
+    payload = std::move(*value);
+  }
+  Outcome o = routed_success("message '" + topic + "' sent to " + target,
+                             route_attribute(node, graph, kType, "next", false));
+  o.messages.push_back({{"target_step_id", target}, {"topic", topic}, {"payload", std::move(payload)}});
+  return o;
+}
+
+}  // namespace attractor
