@@ -5,8 +5,12 @@
 //   `./checkpoints/<graph-name>-<UTC yyyymmddTHHMMSS>-<6 hex>/` is created.
 // - Without `--auto-approve` or `--answers`, human gates prompt on the terminal (stdin), so
 //   answers can also be piped in.
-// - The LLM backend is the simulation backend (real providers come later); `--responses
-//   FILE.json` scripts it per node (see handlers/simulation_backend.h).
+// - LLM stages go to the backend chosen per node (handlers/backend_router.h): `llm_provider`,
+//   else the provider of `llm_model`, else `--backend NAME`, else the graph's `llm_provider`, else
+//   the simulation backend. `--simulate` forces simulation everywhere. Missing API keys (or agent
+//   commands) are reported before any stage runs, naming the variable, with exit code 3.
+//   `--responses FILE.json` scripts the simulation backend per node (handlers/simulation_backend.h).
+// - The summary at the end adds the run's token usage: `tokens: I input, O output (N LLM calls)`.
 // - The run directory is printed on stderr as `run directory: PATH` at the start and the end
 //   (stdout stays clean for `--json-events`). Progress goes to stderr unless `--quiet`.
 // - `resume` takes the same options; `--set`/`--context` are refused there (exit 2) because the
@@ -40,6 +44,8 @@
 #include "attractor/resume_check.h"
 #include "attractor/run_directory.h"
 #include "attractor/sha256.h"
+#include "attractor/usage_tally.h"
+#include "handlers/backend_router.h"
 #include "handlers/registry.h"
 #include "handlers/simulation_backend.h"
 
@@ -52,6 +58,7 @@ namespace fs = std::filesystem;
 struct RunFlags {
   std::string logs_root;
   bool simulate = false;
+  std::string backend;
   bool auto_approve = false;
   std::string answers;
   std::string responses;
@@ -65,7 +72,11 @@ struct RunFlags {
 };
 
 void add_common_options(CLI::App& app, RunFlags& f) {
-  app.add_flag("--simulate", f.simulate, "use the deterministic simulation backend for LLM stages (tools still run)");
+  auto* simulate =
+      app.add_flag("--simulate", f.simulate, "use the deterministic simulation backend for LLM stages (tools still run)");
+  app.add_option("--backend", f.backend,
+                 "LLM backend for nodes without llm_provider/llm_model: simulate, openai, anthropic, cli, cli:AGENT")
+      ->excludes(simulate);
   auto* approve = app.add_flag("--auto-approve", f.auto_approve, "answer every human gate with its first option");
   app.add_option("--answers", f.answers, "replay human answers from a JSON file (array, or object keyed by node)")
       ->excludes(approve);
@@ -145,7 +156,14 @@ nlohmann::json seed_context(const RunFlags& f) {
 HandlerServices make_services(const RunFlags& f) {
   HandlerServices services;
   nlohmann::json responses = f.responses.empty() ? nlohmann::json::object() : load_responses_file(f.responses);
-  services.backend = std::make_shared<SimulationBackend>(responses);
+  if (f.simulate) {
+    services.backend = std::make_shared<SimulationBackend>(responses);
+  } else {
+    BackendConfig config;
+    config.default_provider = f.backend;
+    config.responses = responses;
+    services.backend = std::make_shared<RoutingBackend>(config);
+  }
   if (f.auto_approve) {
     services.interviewer = std::make_shared<AutoApproveInterviewer>();
   } else if (!f.answers.empty()) {
@@ -167,8 +185,13 @@ std::shared_ptr<EventBus> make_observers(const RunFlags& f) {
   return bus;
 }
 
-int finish(const RunResult& r, const RunFlags& f) {
+int finish(const RunResult& r, const RunFlags& f, const UsageTally& usage) {
   std::fprintf(stderr, "run directory: %s\n", r.run_dir.c_str());
+  if (!f.quiet) {
+    std::fprintf(stderr, "tokens: %lld input, %lld output (%lld LLM calls)\n",
+                 static_cast<long long>(usage.input_tokens()), static_cast<long long>(usage.output_tokens()),
+                 static_cast<long long>(usage.calls()));
+  }
   if (r.interrupted) {
     std::fprintf(stderr, "interrupted; the checkpoint is intact: attractor resume %s\n", r.run_dir.c_str());
     return kExitInterrupted;
@@ -197,6 +220,11 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
   if (!loaded) return kExitUsage;
   const Graph& graph = *loaded->graph;
 
+  if (!f.backend.empty() && !is_known_provider(canonical_provider(f.backend, process_env()))) {
+    std::fprintf(stderr, "attractor: unknown --backend '%s' (expected simulate, openai, anthropic, cli or cli:AGENT)\n",
+                 f.backend.c_str());
+    return kExitUsage;
+  }
   nlohmann::json seed;
   HandlerServices services;
   try {
@@ -208,20 +236,32 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
     std::fprintf(stderr, "attractor: %s\n", e.what());
     return kExitUsage;
   }
+  if (auto router = std::dynamic_pointer_cast<RoutingBackend>(services.backend)) {
+    std::vector<std::string> problems = router->check(graph);
+    for (const std::string& p : problems) std::fprintf(stderr, "attractor: %s\n", p.c_str());
+    if (!problems.empty()) {
+      std::fprintf(stderr, "attractor: not run: LLM backend configuration is incomplete (use --simulate to run "
+                           "without providers)\n");
+      return kExitRuntime;
+    }
+  }
   HandlerRegistry registry = make_default_registry(services);
 
   EngineOptions options;
   options.run_dir = run_dir;
   options.graph_path = fs::absolute(graph_path).lexically_normal().string();
   options.graph_sha256 = sha256_hex(read_text_file(graph_path));
-  options.observer = make_observers(f);
+  auto bus = make_observers(f);
+  auto usage = std::make_shared<UsageTally>();
+  bus->add(usage);
+  options.observer = bus;
   InterruptWatcher watcher(options.cancel);
   std::fprintf(stderr, "run directory: %s\n", run_dir.c_str());
   try {
     Engine engine(graph, registry, options);
     RunResult result = resume ? engine.resume() : engine.run(seed);
     if (watcher.interrupted()) result.interrupted = true;
-    return finish(result, f);
+    return finish(result, f, *usage);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attractor: runtime error: %s\n", e.what());
     return kExitRuntime;
