@@ -5,7 +5,9 @@
 #include "handlers/exit.h"
 #include "handlers/expand_dependency_tree.h"
 #include "handlers/fan_in.h"
+#include "handlers/fetch_node_texts.h"
 #include "handlers/loop_guard.h"
+#include "handlers/manage_context_budget.h"
 #include "handlers/manager_loop.h"
 #include "handlers/parallel.h"
 #include "handlers/render_context_blocks.h"
@@ -41,6 +43,8 @@ HandlerRegistry make_default_registry(const HandlerServices& services) {
       services.retrieval ? services.retrieval : std::make_shared<GraphRetrievalProvider>();
   registry.register_handler("search_nodes", std::make_shared<SearchNodesHandler>(retrieval));
   registry.register_handler("expand_dependency_tree", std::make_shared<ExpandDependencyTreeHandler>(retrieval));
+  registry.register_handler("fetch_node_texts", std::make_shared<FetchNodeTextsHandler>(retrieval));
+  registry.register_handler("manage_context_budget", std::make_shared<ManageContextBudgetHandler>());
   registry.register_handler("send_message", std::make_shared<SendMessageHandler>());
   registry.register_handler("render_context_blocks", std::make_shared<RenderContextBlocksHandler>());
   registry.register_handler("loop_guard", std::make_shared<LoopGuardHandler>());
