@@ -108,6 +108,16 @@ Outcome ManagerLoopHandler::execute(const NodeData& node, Context& context, cons
     }
     state->finish(r);
   });
+  // If the supervision loop throws (a steering file cannot be written on a full disk), the child is
+  // cancelled and joined before unwinding: destroying a joinable std::thread calls std::terminate.
+  struct JoinOnExit {
+    CancelToken cancel;
+    std::thread& thread;
+    ~JoinOnExit() {
+      cancel.cancel();
+      if (thread.joinable()) thread.join();
+    }
+  } join_on_exit{child_cancel, runner};
 
   std::string steered_stage;
   Outcome result = Outcome::fail("Max cycles exceeded");

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <atomic>
 #include <deque>
+#include <exception>
 #include <map>
 #include <mutex>
 #include <thread>
@@ -90,7 +91,7 @@ Outcome ParallelHandler::execute(const NodeData& node, Context& context, const G
   env.emit("ParallelStarted", {{"name", node.id}, {"branch_count", n}, {"join_policy", join}, {"fan_in", fan_in}});
   std::atomic<std::size_t> next{0};
   std::atomic<bool> winner{false};
-  auto worker = [&] {
+  auto run_branches = [&] {
     while (true) {
       std::size_t i = next.fetch_add(1);
       if (i >= n) return;
@@ -113,11 +114,26 @@ Outcome ParallelHandler::execute(const NodeData& node, Context& context, const G
       results[i] = std::move(r);
     }
   };
+  // An exception from a branch (a write failing on a full disk) must not escape a thread or unwind
+  // past joinable threads (both call std::terminate): the first one is kept, the other branches are
+  // cancelled, and it is rethrown once every thread has joined.
+  std::exception_ptr branch_error;
+  std::mutex branch_error_mutex;
+  auto worker = [&] {
+    try {
+      run_branches();
+    } catch (...) {
+      std::lock_guard lock(branch_error_mutex);
+      if (!branch_error) branch_error = std::current_exception();
+      for (auto& token : tokens) token.cancel();
+    }
+  };
   std::size_t workers = std::min<std::size_t>(n, static_cast<std::size_t>(max_parallel));
   std::vector<std::thread> threads;
   for (std::size_t w = 1; w < workers; ++w) threads.emplace_back(worker);
   worker();
   for (auto& t : threads) t.join();
+  if (branch_error) std::rethrow_exception(branch_error);
 
   if (env.cancel.cancelled()) return Outcome::fail("parallel block cancelled");
 

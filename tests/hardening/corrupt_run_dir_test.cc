@@ -38,8 +38,8 @@ std::vector<Corruption> corruptions() {
        },
        "attractor resume: RUN/checkpoint.json is not valid JSON: parse error at line 1, column "},
       {"empty_checkpoint", [](const std::string& run, const std::string&) { spit(run + "/checkpoint.json", ""); },
-       "attractor resume: RUN/checkpoint.json is not valid JSON: parse error at line 1, column 1: attempting to parse "
-       "an empty input"},
+       "attractor resume: RUN/checkpoint.json is not valid JSON: parse error at line 1, column 1: syntax error while "
+       "parsing value - unexpected end of input; expected '[', '{', or a literal"},
       {"binary_checkpoint",
        [](const std::string& run, const std::string&) { spit(run + "/checkpoint.json", std::string("\x00\xff\x13", 3)); },
        "attractor resume: RUN/checkpoint.json is not valid JSON: parse error at line 1, column 1: "},

@@ -43,8 +43,11 @@ TEST(DiskFullTest, FileSizeLimitStopsTheRunWithExitThreeAndAnIntactCheckpoint) {
     EXPECT_EQ(saved["state"], "running");
     const std::string before = slurp(run + "/checkpoint.json");
 
-    // Still full: resume stops again, leaving the checkpoint as it was.
+    // Still full: resume stops again, leaving the checkpoint as it was. (With limit 1024 the next
+    // stage is the parallel block: a branch's failed write used to unwind past joinable threads and
+    // abort the process with std::terminate instead of exiting 3.)
     ProcessResult again = run_attractor({"resume", run, "-q"}, {.file_size_limit = 1});
+    EXPECT_EQ(again.signal, 0) << again.err;
     EXPECT_EQ(again.exit_code, 3) << again.err;
     EXPECT_EQ(slurp(run + "/checkpoint.json"), before);
 
