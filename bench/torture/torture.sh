@@ -32,14 +32,16 @@ mkdir -p "$work"
 graph="$here/torture.dot"
 answers="$here/answers.json"
 
-# The comparable state of a run directory: the checkpoint without timestamps and run ids, then each
-# stage's status.json, in a stable order.
+# The comparable state of a run directory: the checkpoint without timestamps and run ids, then the
+# outcome of each stage's status.json (the Outcome fields; stage_info facts such as token usage are
+# measurements, not outcomes), in a stable order.
 snapshot() {
   local dir=$1
   jq -S 'del(.timestamp, .timestamp_ms, .run_id) | .context |= del(.["internal.run_id"])' "$dir/checkpoint.json"
   for status in $(cd "$dir" && ls -d */status.json 2>/dev/null | sort); do
     echo "== $status"
-    jq -S . "$dir/$status"
+    jq -S '{outcome, preferred_label, suggested_next_ids, context_updates, notes, failure_reason, jump_to,
+            messages, retry_after_ms, error_category}' "$dir/$status"
   done
 }
 

@@ -12,8 +12,10 @@ struct TooDeep {};
 
 nlohmann::json parse_json_limited(std::string_view text, const std::string& what, int max_depth) {
   try {
-    return nlohmann::json::parse(text, [max_depth](int depth, nlohmann::json::parse_event_t, nlohmann::json&) {
-      if (depth > max_depth) throw TooDeep{};
+    using Event = nlohmann::json::parse_event_t;
+    return nlohmann::json::parse(text, [max_depth](int depth, Event event, nlohmann::json&) {
+      // `depth` of a container's start event is the number of containers around it.
+      if ((event == Event::object_start || event == Event::array_start) && depth >= max_depth) throw TooDeep{};
       return true;
     });
   } catch (const nlohmann::json::exception& e) {  // parse_error, or out_of_range for a number like 1e999

@@ -21,7 +21,7 @@ namespace fs = std::filesystem;
 
 namespace {
 
-constexpr std::size_t kCaptureLimit = 1 << 20;
+constexpr std::size_t kCaptureLimit = 64 << 20;
 
 std::string read_prefix(const std::string& path, std::size_t* total) {
   std::error_code ec;

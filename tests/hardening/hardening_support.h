@@ -20,8 +20,8 @@ struct ProcessResult {
   int exit_code = -1;  ///< -1 when killed by a signal
   int signal = 0;
   bool timed_out = false;
-  std::string out;                ///< first 1 MiB of stdout
-  std::string err;                ///< first 1 MiB of stderr
+  std::string out;                ///< first 64 MiB of stdout
+  std::string err;                ///< first 64 MiB of stderr
   std::size_t err_bytes = 0;      ///< total bytes written to stderr
 };
 

@@ -27,6 +27,7 @@ std::string message_of(const std::string& text, int depth = kMaxJsonDepth) {
 TEST(JsonDepthTest, NestingUpToTheLimitParsesAndDeeperIsRefused) {
   EXPECT_EQ(parse_json_limited(R"({"a":[1,{"b":null}]})", "x.json"), nlohmann::json::parse(R"({"a":[1,{"b":null}]})"));
   EXPECT_EQ(message_of(std::string(3, '[') + std::string(3, ']'), 3), "");
+  EXPECT_EQ(message_of("[1,{\"a\":2}]", 2), "");
   EXPECT_EQ(message_of(std::string(4, '[') + std::string(4, ']'), 3), "x.json is not valid JSON: nested deeper than 3 levels");
   EXPECT_EQ(message_of("{\"a\":"), "x.json is not valid JSON: parse error at line 1, column 6: syntax error while "
                                    "parsing value - unexpected end of input; expected '[', '{', or a literal");
