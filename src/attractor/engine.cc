@@ -133,6 +133,7 @@ RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
 
 RunResult Engine::Impl::resume() {
   state_ = load_checkpoint(run_dir_);
+  history_.restore(state_, graph_);
   context_.restore(state_.context, state_.logs);
   artifacts_ = std::make_unique<ArtifactStore>(run_dir_);
   if (options_.write_events_file) {
@@ -239,6 +240,8 @@ void Engine::Impl::begin_restart(const std::string& target) {
   std::string run_id = state_.run_id;
   emit("PipelineRestarted", {{"target", target}, {"restart", restarts}});
   state_ = Checkpoint{};
+  sessions_.clear();
+  history_.clear();
   state_.run_id = fmt::format("{}-r{}", run_id, restarts);
   state_.seed_context = seed;
   state_.restart_count = restarts;
@@ -275,8 +278,10 @@ void Engine::Impl::post_messages(const Outcome& outcome, const std::string& send
 RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
   std::int64_t started = clock_->now_ms();
   std::int64_t cap = execution_cap();
-  std::string edge_fidelity;
-  bool degrade = resumed && state_.last_fidelity == "full";
+  const EdgeData* via_edge = nullptr;
+  // Sessions are not serialized: after a resume that lost conversations, the first `full` LLM
+  // stage runs as summary:high (once; later `full` stages start new sessions).
+  bool degrade = resumed && (state_.last_fidelity == kFidelityFull || context_.has(kSessionThreadsContextKey));
   while (true) {
     if (options_.cancel.cancelled()) return interrupted();
     auto v = graph_.find(next);
@@ -295,7 +300,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
         context_.append_log("goal gate " + failed_gate + " unsatisfied; retrying at " + target);
         state_.next_node = target;
         next = target;
-        edge_fidelity.clear();
+        via_edge = nullptr;
         save();
         continue;
       }
@@ -309,9 +314,12 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
 
     deliver_inbox(node.id, context_, state_.inbox);
     context_.set("current_node", node.id);
-    std::string fidelity = resolve_fidelity(node, edge_fidelity);
-    if (degrade && fidelity == "full") fidelity = "summary:high";
-    degrade = false;
+    StageFidelity fidelity = resolve_stage_fidelity(via_edge, node, graph_, state_.current_node);
+    if (degrade && fidelity.mode == kFidelityFull) {
+      fidelity.mode = std::string(kResumeFidelity);
+      fidelity.degraded_on_resume = true;
+      degrade = resolve_handler_type(node) != "codergen";
+    }
     Outcome outcome = execute_with_retry(node, context_, state_.node_retries, options_.cancel, fidelity);
     if (options_.cancel.cancelled()) return interrupted();
 
@@ -344,7 +352,11 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
     context_.set("outcome", status_name(outcome.status));
     if (!outcome.preferred_label.empty()) context_.set("preferred_label", outcome.preferred_label);
     state_.current_node = node.id;
-    state_.last_fidelity = fidelity;
+    state_.last_fidelity = fidelity.mode;
+    if (std::size_t threads = sessions_.size(); threads > 0) {
+      auto noted = context_.get(kSessionThreadsContextKey);
+      if (!noted || noted->size() != threads) context_.set(std::string(kSessionThreadsContextKey), sessions_.thread_ids());
+    }
 
     Route route = route_after(node, outcome, context_);
     if (route.kind == Route::Kind::kEnd) {
@@ -360,13 +372,13 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
       save();
       begin_restart(route.target);
       next = route.target;
-      edge_fidelity = route.fidelity;
+      via_edge = route.edge;
       continue;
     }
     state_.next_node = route.target;
     save();
     next = route.target;
-    edge_fidelity = route.fidelity;
+    via_edge = route.edge;
   }
 }
 

@@ -12,6 +12,9 @@
 
 #include "attractor/artifact_store.h"
 #include "attractor/engine.h"
+#include "attractor/fidelity.h"
+#include "attractor/preamble.h"
+#include "attractor/thread_sessions.h"
 
 namespace attractor {
 
@@ -19,7 +22,7 @@ namespace attractor {
 struct Route {
   enum class Kind { kNext, kEnd, kRestart } kind = Kind::kEnd;
   std::string target;  ///< next node (kNext, kRestart)
-  std::string fidelity;  ///< `fidelity` of the edge taken, "" when none
+  const EdgeData* edge = nullptr;  ///< the edge taken; nullptr for jumps and retry targets
 };
 
 /// Sends events to the run's `events.jsonl` (swapped on loop_restart) and the caller's observer.
@@ -69,11 +72,9 @@ class Engine::Impl : public BranchRunner {
   // engine_stage.cc
   /// §3.5 with DESIGN.md's retry semantics; `retries` holds the per-node retry counters.
   Outcome execute_with_retry(const NodeData& node, Context& context, std::map<std::string, std::int64_t>& retries,
-                             const CancelToken& cancel, const std::string& fidelity);
+                             const CancelToken& cancel, const StageFidelity& fidelity);
   Outcome run_attempt(const NodeData& node, Handler& handler, Context& context, const std::string& stage_dir,
-                      std::int64_t attempt, const CancelToken& cancel, const std::string& fidelity);
-  /// §5.4 precedence for a node entered through an edge with `edge_fidelity`.
-  std::string resolve_fidelity(const NodeData& node, const std::string& edge_fidelity) const;
+                      std::int64_t attempt, const CancelToken& cancel, const StageFidelity& fidelity);
   /// Routing after a node: jump_to, then failure routing (§3.7 as decided) or §3.3 selection.
   Route route_after(const NodeData& node, const Outcome& outcome, const Context& context) const;
   void emit(const std::string& name, nlohmann::json fields);
@@ -92,6 +93,8 @@ class Engine::Impl : public BranchRunner {
   CheckpointWriter checkpoint_writer_;  ///< serializes `state_` incrementally
   std::uint64_t context_cursor_ = 0;    ///< `context_` changes already mirrored into `state_`
   std::atomic<std::int64_t> stage_index_{0};
+  ThreadSessions sessions_;  ///< `full`-fidelity conversations of this run (not serialized)
+  StageHistory history_;     ///< finished stages, for fidelity preambles
   std::mutex branch_mutex_;
   std::map<std::string, std::vector<std::pair<std::string, Outcome>>> branch_records_;
   /// Messages a parallel branch sent but did not consume itself, keyed by the branch's first node.

@@ -1,6 +1,7 @@
 // Stage execution for the engine: one attempt (handler call, exceptions, node timeout, the
 // status-file contract), retries with backoff, routing after a node, and parallel branches.
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "attractor/edge_selection.h"
+#include "attractor/json_limits.h"
 #include "attractor/engine_impl.h"
 #include "attractor/inbox.h"
 #include "attractor/run_directory.h"
@@ -61,7 +63,7 @@ void write_status(const std::string& stage_dir, const Outcome& outcome) {
 
 Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Context& context,
                                   const std::string& stage_dir, std::int64_t attempt, const CancelToken& cancel,
-                                  const std::string& fidelity) {
+                                  const StageFidelity& fidelity) {
   fs::path status_path = fs::path(stage_dir) / "status.json";
   std::error_code ec;
   fs::remove(status_path, ec);
@@ -76,7 +78,11 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   env.artifacts = artifacts_.get();
   env.branches = this;
   env.attempt = attempt;
-  env.fidelity = fidelity;
+  env.fidelity = fidelity.mode;
+  env.thread_id = fidelity.thread_id;
+  env.previous_node = fidelity.previous_node;
+  env.sessions = &sessions_;
+  env.history = &history_;
 
   std::unique_ptr<Watchdog> watchdog;
   if (env.timeout_ms && *env.timeout_ms > 0 && !handler.handles_timeout()) {
@@ -104,7 +110,7 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
 
   if (fs::exists(status_path, ec)) {
     try {
-      Outcome external = outcome_from_json(nlohmann::json::parse(read_text_file(status_path.string())));
+      Outcome external = outcome_from_json(parse_json_limited(read_text_file(status_path.string()), "status.json"));
       external.notes = external.notes.empty() ? "status.json written during the stage" : external.notes;
       return external;
     } catch (const std::exception& e) {
@@ -121,11 +127,12 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
 
 Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
                                          std::map<std::string, std::int64_t>& retries, const CancelToken& cancel,
-                                         const std::string& fidelity) {
+                                         const StageFidelity& fidelity) {
   RetryPolicy policy = build_retry_policy(node, graph_.data());
   std::string type = resolve_handler_type(node);
   Handler* handler = registry_.resolve(node);
   std::string stage_dir = ensure_stage_dir(run_dir_, node.id);
+  std::int64_t first_started = clock_->now_ms();
   for (std::int64_t attempt = 1;; ++attempt) {
     std::int64_t index = stage_index_.fetch_add(1) + 1;
     std::int64_t started = clock_->now_ms();
@@ -142,11 +149,20 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
       retries.erase(node.id);
       context.remove("internal.retry_count." + node.id);
       write_status(stage_dir, outcome);
-      emit("StageCompleted",
-           {{"name", node.id}, {"index", index}, {"duration_ms", duration}, {"status", status_name(outcome.status)}});
+      nlohmann::json completed = {
+          {"name", node.id}, {"index", index}, {"duration_ms", duration}, {"status", status_name(outcome.status)}};
+      if (outcome.stage_info.is_object()) {
+        for (const auto& [key, value] : outcome.stage_info.items()) {
+          if (!completed.contains(key)) completed[key] = value;
+        }
+      }
+      emit("StageCompleted", std::move(completed));
+      history_.add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
       return outcome;
     }
-    bool will_retry = should_retry(outcome) && attempt < policy.max_attempts;
+    // unified-llm-spec §6.6: a Retry-After beyond the policy's max delay is not waited for.
+    bool will_retry = should_retry(outcome) && attempt < policy.max_attempts &&
+                      !(outcome.retry_after_ms && *outcome.retry_after_ms > policy.backoff.max_delay_ms);
     emit("StageFailed", {{"name", node.id},
                          {"index", index},
                          {"error", outcome.failure_reason},
@@ -158,6 +174,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
       std::int64_t count = ++retries[node.id];
       context.set("internal.retry_count." + node.id, count);
       std::int64_t delay = policy.delay_for_attempt(attempt, random_);
+      if (outcome.retry_after_ms) delay = std::max(delay, *outcome.retry_after_ms);
       emit("StageRetrying", {{"name", node.id}, {"index", index}, {"attempt", attempt + 1}, {"delay_ms", delay}});
       if (!clock_->sleep_ms(delay, cancel)) return outcome;
       continue;
@@ -175,15 +192,9 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
       }
     }
     write_status(stage_dir, outcome);
+    history_.add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
     return outcome;
   }
-}
-
-std::string Engine::Impl::resolve_fidelity(const NodeData& node, const std::string& edge_fidelity) const {
-  if (!edge_fidelity.empty()) return edge_fidelity;
-  if (!node.fidelity().empty()) return node.fidelity();
-  if (!graph_.data().default_fidelity().empty()) return graph_.data().default_fidelity();
-  return "compact";
 }
 
 Route Engine::Impl::route_after(const NodeData& node, const Outcome& outcome, const Context& context) const {
@@ -202,7 +213,7 @@ Route Engine::Impl::route_after(const NodeData& node, const Outcome& outcome, co
     const EdgeData& e = graph_.edge(*edge);
     route.kind = e.loop_restart() ? Route::Kind::kRestart : Route::Kind::kNext;
     route.target = e.to;
-    route.fidelity = e.fidelity();
+    route.edge = &e;
     return route;
   }
   if (failed) {
@@ -227,6 +238,8 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
   std::map<std::string, std::int64_t> retries;
   std::vector<std::pair<std::string, Outcome>> records;
   std::string next = start_node;
+  std::string previous = context.get_string("current_node");
+  const EdgeData* via_edge = nullptr;
   std::int64_t cap = execution_cap();
   std::int64_t steps = 0;
   nlohmann::json inbox = nlohmann::json::array();
@@ -252,7 +265,9 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
     }
     deliver_inbox(node.id, context, inbox);
     context.set("current_node", node.id);
-    Outcome outcome = execute_with_retry(node, context, retries, cancel, resolve_fidelity(node, ""));
+    Outcome outcome =
+        execute_with_retry(node, context, retries, cancel, resolve_stage_fidelity(via_edge, node, graph_, previous));
+    previous = node.id;
     if (cancel.cancelled()) {
       result.cancelled = true;
       break;
@@ -268,6 +283,7 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
     Route route = route_after(node, outcome, context);
     if (route.kind == Route::Kind::kEnd) break;
     next = route.target;
+    via_edge = route.edge;
   }
   if (result.cancelled) result.outcome = Outcome::fail("branch cancelled");
   result.context_changes = context_diff(before, context.snapshot());

@@ -42,6 +42,11 @@ CodergenResult SimulationBackend::run(const CodergenRequest& request) {
   CodergenResult result;
   result.model = "simulation";
   result.response = "[Simulated] Response for stage: " + node.id;
+  if (request.fidelity == "full" && !request.history.empty()) {
+    result.response += " (thread " + request.thread_id + ": " + std::to_string(request.history.size()) +
+                       " earlier messages; previous stage: " +
+                       (request.previous_node.empty() ? std::string("none") : request.previous_node) + ")";
+  }
 
   nlohmann::json entry;
   if (responses_.is_object() && responses_.contains(node.id)) {

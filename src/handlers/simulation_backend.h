@@ -1,7 +1,10 @@
 #pragma once
 /// \file
 /// The deterministic simulation backend (`--simulate`, and the default when no LLM backend is
-/// configured). Its response names the stage: "[Simulated] Response for stage: <id>".
+/// configured). Its response names the stage: "[Simulated] Response for stage: <id>". It is
+/// session-aware: a `full`-fidelity stage continuing a thread gets
+/// "[Simulated] Response for stage: <id> (thread <thread>: <n> earlier messages; previous stage:
+/// <previous node>)", so tests can see that the history reached the backend.
 ///
 /// Scripting, per node, first match wins:
 /// 1. `--responses FILE.json`: an object mapping node ids to an entry or an array of entries (the

@@ -240,7 +240,10 @@ TEST(ParityMatrix, PromptVariableExpansion) {
   TestRun t;
   RunResult r = t.run(load(R"(digraph P { graph [goal="write hello"]
     start [shape=Mdiamond]; done [shape=Msquare]; a [prompt="Do: $goal"]; start -> a -> done })"));
-  EXPECT_EQ(read_text_file(t.run_dir() + "/a/prompt.md"), "Do: write hello");
+  // The default fidelity (compact) puts its preamble in front of the prompt.
+  EXPECT_EQ(read_text_file(t.run_dir() + "/a/prompt.md"),
+            "## Pipeline State\n\n- Pipeline: P\n- Goal: write hello\n- Completed stages: start (success)\n"
+            "- Current stage: a\n\nDo: write hello");
 }
 
 TEST(ParityMatrix, ParallelFanOutAndFanIn) {
@@ -323,6 +326,8 @@ TEST(SmokeTest, Section11_13WithSimulationBackend) {
   EXPECT_EQ(cp.current_node, "done");
   EXPECT_EQ(cp.completed_nodes, (Nodes{"start", "plan", "implement", "review"}));
   EXPECT_EQ(read_text_file(t.run_dir() + "/plan/prompt.md"),
+            "## Pipeline State\n\n- Pipeline: test_pipeline\n- Goal: Create a hello world Python script\n"
+            "- Completed stages: start (success)\n- Current stage: plan\n\n"
             "Plan how to create a hello world script for: Create a hello world Python script");
 }
 

@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include "attractor/run_directory.h"
+#include "attractor/thread_sessions.h"
+#include "attractor/token_counter.h"
 #include "handlers/codergen.h"
 #include "handlers/fan_in.h"
 #include "handlers/handler_test_support.h"
@@ -25,6 +27,10 @@ Graph one_node(std::initializer_list<std::pair<const char*, const char*>> attrs)
   return g;
 }
 
+/// The `compact` preamble (the default fidelity) of node `n` of `one_node` outside the engine.
+const std::string kNoHistoryPreamble =
+    "## Pipeline State\n\n- Pipeline: \n- Goal: build a thing\n- Completed stages: none\n- Current stage: n\n";
+
 TEST(CodergenTest, WritesPromptAndResponseAndSetsContextKeys) {
   testing::StageFixture f;
   Graph g = one_node({{"prompt", "Plan: $goal, then $goal"}});
@@ -32,7 +38,7 @@ TEST(CodergenTest, WritesPromptAndResponseAndSetsContextKeys) {
   Outcome o = run_codergen(g, c, f, std::make_shared<SimulationBackend>());
   EXPECT_EQ(o.status, StageStatus::kSuccess);
   EXPECT_EQ(o.notes, "Stage completed: n");
-  EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"), "Plan: build a thing, then build a thing");
+  EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"), kNoHistoryPreamble + "\nPlan: build a thing, then build a thing");
   EXPECT_EQ(read_text_file(f.root() + "/n/response.md"), "[Simulated] Response for stage: n");
   EXPECT_EQ(o.context_updates["last_stage"], "n");
   EXPECT_EQ(o.context_updates["last_response"], "[Simulated] Response for stage: n");
@@ -46,7 +52,7 @@ TEST(CodergenTest, LabelIsThePromptFallbackAndResponsesTruncateAt200) {
   Graph g = one_node({{"label", "Do $goal"}, {"simulate.response", long_text.c_str()}});
   Context c;
   Outcome o = run_codergen(g, c, f, std::make_shared<SimulationBackend>());
-  EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"), "Do build a thing");
+  EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"), kNoHistoryPreamble + "\nDo build a thing");
   EXPECT_EQ(o.context_updates["last_response"], long_text.substr(0, 200));
   EXPECT_EQ(o.context_updates["last_model_response"], long_text);
   EXPECT_EQ(truncate_utf8("h\xC3\xA9llo", 2), "h\xC3\xA9");
@@ -133,6 +139,116 @@ TEST(FanInTest, BackendRanksWhenThereIsAPrompt) {
   Outcome o = h.execute(*g.node("join"), c, g, f.env("join"));
   EXPECT_EQ(o.context_updates["parallel.fan_in.best_id"], "beta");
   EXPECT_NE(read_text_file(f.root() + "/join/prompt.md").find("\"alpha\""), std::string::npos);
+}
+
+/// Records every request and answers "reply <n>".
+class RecordingBackend : public CodergenBackend {
+ public:
+  std::string name() const override { return "recording"; }
+  CodergenResult run(const CodergenRequest& request) override {
+    requests.push_back(request);
+    CodergenResult r;
+    r.response = "reply " + std::to_string(requests.size());
+    r.model = "rec-1";
+    return r;
+  }
+  std::vector<CodergenRequest> requests;
+};
+
+TEST(CodergenSessions, FullThreadSendsHistoryAndSkipsThePreamble) {
+  testing::StageFixture f;
+  Graph g = one_node({{"prompt", "Work on $goal"}, {"fidelity", "full"}, {"thread_id", "coding"}});
+  auto backend = std::make_shared<RecordingBackend>();
+  CodergenHandler h(backend);
+  ThreadSessions sessions;
+  Context c;
+  StageEnv env = f.env("n");
+  env.fidelity = "full";
+  env.thread_id = "coding";
+  env.previous_node = "start";
+  env.sessions = &sessions;
+  Outcome first = h.execute(*g.node("n"), c, g, env);
+  std::string first_prompt = read_text_file(f.root() + "/n/prompt.md");
+  // A new thread opens with the summary:high preamble and no history.
+  EXPECT_EQ(first_prompt.rfind("## Pipeline State (Comprehensive)\n", 0), 0u);
+  EXPECT_EQ(first_prompt.substr(first_prompt.size() - 22), "\nWork on build a thing");
+  EXPECT_TRUE(backend->requests[0].history.empty());
+  EXPECT_EQ(backend->requests[0].prompt, first_prompt);
+  EXPECT_EQ(first.stage_info["preamble_mode"], "summary:high");
+  EXPECT_EQ(first.stage_info["history_messages"], 0);
+
+  Outcome second = h.execute(*g.node("n"), c, g, env);
+  EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"), "Work on build a thing");
+  EXPECT_EQ(backend->requests[1].prompt, "Work on build a thing");
+  EXPECT_EQ(backend->requests[1].history,
+            (std::vector<ChatMessage>{{"user", first_prompt}, {"assistant", "reply 1"}}));
+  EXPECT_EQ(backend->requests[1].fidelity, "full");
+  EXPECT_EQ(backend->requests[1].thread_id, "coding");
+  EXPECT_EQ(backend->requests[1].previous_node, "start");
+  EXPECT_EQ(second.stage_info["fidelity"], "full");
+  EXPECT_EQ(second.stage_info["thread_id"], "coding");
+  EXPECT_EQ(second.stage_info["preamble_tokens"], 0);
+  EXPECT_EQ(second.stage_info["history_messages"], 2);
+  ThreadSessionPtr s = sessions.find("coding");
+  ASSERT_NE(s, nullptr);
+  EXPECT_EQ(s->message_count(), 4u);
+  EXPECT_EQ(s->provider(), "recording");
+  EXPECT_EQ(s->model(), "rec-1");
+}
+
+TEST(CodergenSessions, FreshModesCarryThePreambleAndNeverTheHistory) {
+  testing::StageFixture f;
+  Graph g = one_node({{"prompt", "Deploy"}});
+  auto backend = std::make_shared<RecordingBackend>();
+  CodergenHandler h(backend);
+  ThreadSessions sessions;
+  sessions.get_or_create("coding")->append_exchange("earlier", "answer");
+  Context c;
+  c.set("internal.run_id", "run-9");
+  StageEnv env = f.env("n");
+  env.fidelity = "truncate";
+  env.thread_id = "coding";
+  env.sessions = &sessions;
+  Outcome o = h.execute(*g.node("n"), c, g, env);
+  EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"),
+            "Pipeline: \nGoal: build a thing\nRun ID: run-9\nCurrent stage: n\n\nDeploy");
+  EXPECT_TRUE(backend->requests[0].history.empty());
+  EXPECT_EQ(sessions.find("coding")->message_count(), 2u);  // a fresh session is not stored
+  EXPECT_EQ(o.stage_info["fidelity"], "truncate");
+  EXPECT_EQ(o.stage_info["preamble_mode"], "truncate");
+  EXPECT_EQ(o.stage_info["preamble_tokens"],
+            token_counter_for("o200k_base")->count("Pipeline: \nGoal: build a thing\nRun ID: run-9\nCurrent stage: n\n"));
+  std::vector<Event> events = f.events.events();
+  ASSERT_EQ(events.size(), 1u);
+  EXPECT_EQ(events[0].name, "StageUsage");
+  EXPECT_EQ(events[0].fields["fidelity"], "truncate");
+  EXPECT_EQ(events[0].fields["thread_id"], "coding");
+  EXPECT_EQ(events[0].fields["preamble_tokens"], o.stage_info["preamble_tokens"]);
+}
+
+TEST(CodergenSessions, InvalidFidelityFallsBackToCompact) {
+  testing::StageFixture f;
+  Graph g = one_node({{"prompt", "X"}, {"fidelity", "everything"}});
+  Context c;
+  Outcome o = run_codergen(g, c, f, std::make_shared<SimulationBackend>());
+  EXPECT_EQ(o.stage_info["fidelity"], "compact");
+  EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"), kNoHistoryPreamble + "\nX");
+}
+
+TEST(SimulationSessions, FullThreadResponseNamesHistoryAndPreviousStage) {
+  Graph g = one_node({});
+  SimulationBackend b;
+  CodergenRequest r;
+  r.node = g.node("n");
+  r.graph = &g;
+  r.fidelity = "full";
+  r.thread_id = "t";
+  r.previous_node = "plan";
+  EXPECT_EQ(b.run(r).response, "[Simulated] Response for stage: n");
+  r.history = {{"user", "a"}, {"assistant", "b"}, {"user", "c"}, {"assistant", "d"}};
+  EXPECT_EQ(b.run(r).response, "[Simulated] Response for stage: n (thread t: 4 earlier messages; previous stage: plan)");
+  r.fidelity = "compact";
+  EXPECT_EQ(b.run(r).response, "[Simulated] Response for stage: n");
 }
 
 }  // namespace
