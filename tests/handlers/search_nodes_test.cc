@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "handlers/handler_test_support.h"
+#include "handlers/registry.h"
 #include "handlers/retrieval_test_support.h"
 
 namespace attractor {
@@ -438,6 +439,46 @@ TEST_F(SearchNodesTest, TraceEventCarriesTheResolvedSearch) {
   EXPECT_EQ(f["filters_effective"], json({{"repository", "acme"}, {"branch", "main"}, {"data_type", "sql"}}));
   EXPECT_EQ(f["hit_count"], 3);
   EXPECT_EQ(f["warnings"], json::array());
+}
+
+}  // namespace
+}  // namespace attractor
+
+namespace attractor {
+namespace {
+
+TEST(SearchNodesRegistryTest, BothHandlersUseTheInjectedProvider) {
+  auto backend = std::make_shared<testing::RecordingBackend>();
+  backend->hits = {{"id:a", 1.0, 1}};
+  backend->expand_result.seed_ids = {"id:a"};
+  backend->expand_result.nodes = {{"id:a", 0, std::nullopt}};
+  backend->expand_result.reason = "ok";
+  HandlerServices services;
+  services.retrieval = std::make_shared<FixedRetrievalProvider>(backend);
+  HandlerRegistry registry = make_default_registry(services);
+  ASSERT_TRUE(registry.has("search_nodes"));
+  ASSERT_TRUE(registry.has("expand_dependency_tree"));
+
+  Graph g = testing::retrieval_graph("retrieve", "search_nodes", {{"search_type", "bm25"}, {"top_k", "1"}},
+                                     {{"m", "1"}, {"allow", "calls"}});
+  Vertex e = g.add_node("expand");
+  g.node(e).set("type", "expand_dependency_tree");
+  g.node(e).set("max_depth_from_settings", "m");
+  g.node(e).set("max_nodes_from_settings", "m");
+  g.node(e).set("edge_allowlist_from_settings", "allow");
+  testing::StageFixture fixture;
+  Context c = testing::retrieval_context({{"last_model_response", "q"}});
+  Handler* search = registry.resolve(*g.node("retrieve"));
+  ASSERT_NE(search, nullptr);
+  Outcome o = search->execute(*g.node("retrieve"), c, g, fixture.env("retrieve"));
+  c.apply_updates(o.context_updates);
+  Handler* expand = registry.resolve(*g.node("expand"));
+  ASSERT_NE(expand, nullptr);
+  Outcome x = expand->execute(*g.node("expand"), c, g, fixture.env("expand"));
+  EXPECT_EQ(backend->searches.size(), 1u);
+  ASSERT_EQ(backend->expands.size(), 1u);
+  EXPECT_EQ(backend->expands[0].seed_ids, std::vector<std::string>{"id:a"});
+  EXPECT_EQ(x.context_updates["graph_expanded_nodes"], nlohmann::json({"id:a"}));
 }
 
 }  // namespace
