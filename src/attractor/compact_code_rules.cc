@@ -31,10 +31,14 @@ std::vector<std::size_t> rule_offsets(std::string_view text) {
   return out;
 }
 
-/// Offset of `"key"` at or after `from`, else `from`.
+/// Offset of the member name `"key"` (followed by a colon) at or after `from`, else `from`.
 std::size_t key_offset(std::string_view text, std::size_t from, std::string_view key) {
-  std::size_t at = text.find(fmt::format("\"{}\"", key), from);
-  return at == std::string_view::npos ? from : at;
+  std::string quoted = fmt::format("\"{}\"", key);
+  for (std::size_t at = text.find(quoted, from); at != std::string_view::npos; at = text.find(quoted, at + 1)) {
+    std::size_t next = text.find_first_not_of(" \t\r\n", at + quoted.size());
+    if (next != std::string_view::npos && text[next] == ':') return at;
+  }
+  return from;
 }
 
 }  // namespace

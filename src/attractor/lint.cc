@@ -122,7 +122,9 @@ const std::vector<LintRulePtr>& builtin_rules() {
       scanned_rule("outgoing_route_targets"),
       scanned_rule("from_settings_exists"),
       scanned_rule("attribute_type"),
-      scanned_rule("attribute_spelling")};
+      scanned_rule("attribute_spelling"),
+      compact_code_rules_rule(),
+      context_budget_settings_rule()};
   return rules;
 }
 

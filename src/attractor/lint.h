@@ -26,6 +26,11 @@
 ///   attribute_type [error]        integers (max_retries, weight, ...), booleans (goal_gate,
 ///                                 auto_status, allow_partial, loop_restart), durations (timeout)
 ///   attribute_spelling [warning]  unknown attribute names close to a known one ("did you mean")
+///   compact_code_rules [error]    `compact_code` JSON of a node is a valid rule list (compact_code_rules.h),
+///                                 located at the offending rule or key inside the value
+///   context_budget_settings [error] fetch_node_texts: valid prioritization_mode and exactly one budget
+///                                 (fetch_node_texts.h); manage_context_budget: graph max_context_tokens > 0,
+///                                 on_ok and on_over set
 
 #include <memory>
 #include <string>

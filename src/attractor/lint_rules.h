@@ -35,6 +35,10 @@ LintRulePtr thread_id_fidelity_rule();
 /// stylesheet_syntax (lint_scan.cc).
 LintRulePtr stylesheet_syntax_rule();
 
+/// compact_code_rules and context_budget_settings (lint_budget.cc).
+LintRulePtr compact_code_rules_rule();
+LintRulePtr context_budget_settings_rule();
+
 /// Findings of the attribute-driven rules, keyed by rule id, gathered in one walk (lint_scan.cc).
 struct AttributeScan {
   std::unordered_map<std::string, std::vector<Diagnostic>> by_rule;

@@ -28,7 +28,8 @@ TEST(Lint, BuiltinRuleNamesInOrder) {
                                       "condition_outcome_value", "stylesheet_syntax", "type_known", "fidelity_valid", "thread_id_fidelity",
                                       "retry_target_exists",
                                       "goal_gate_has_retry", "prompt_on_llm_nodes", "outgoing_route_targets",
-                                      "from_settings_exists", "attribute_type", "attribute_spelling"}));
+                                      "from_settings_exists", "attribute_type", "attribute_spelling",
+                                      "compact_code_rules", "context_budget_settings"}));
 }
 
 TEST(NodeRoles, ShapeWinsOverIds) {
@@ -180,6 +181,7 @@ TEST(LintExitNoOutgoing, EdgeOutOfExit) {
 Graph routed_pipeline() {
   Graph g = valid_pipeline();
   g.node(g.add_node("budget", at(10, 3))).set("type", "manage_context_budget");
+  g.data().set("max_context_tokens", "4000");  // context_budget_settings requires it
   g.node(g.add_node("answer")).set("prompt", "answer");
   g.node(g.add_node("compact")).set("prompt", "compact");
   g.add_edge("work", "budget");
