@@ -336,14 +336,18 @@ Preamble build_preamble(std::string_view mode, const PreambleInput& input, const
   };
   std::size_t n = input.completed.size();
   std::size_t protected_from = n > kKeptRecentStages ? n - kKeptRecentStages : 0;
+  // Only what the mode shows can be dropped: truncate shows neither list, summary:low no context.
+  bool shows_stages = p.mode != kFidelityTruncate;
+  bool shows_context = shows_stages && p.mode != kFidelitySummaryLow;
+  if (!shows_stages) protected_from = 0;
   std::vector<Item> order;
   for (std::size_t i = 0; i < protected_from; ++i) order.push_back({true, i});
-  std::vector<std::size_t> by_size(entries.size());
+  std::vector<std::size_t> by_size(shows_context ? entries.size() : 0);
   for (std::size_t i = 0; i < by_size.size(); ++i) by_size[i] = i;
   std::stable_sort(by_size.begin(), by_size.end(),
                    [&](std::size_t a, std::size_t b) { return entries[a].size > entries[b].size; });
   for (std::size_t i : by_size) order.push_back({false, i});
-  for (std::size_t i = protected_from; i < n; ++i) order.push_back({true, i});
+  for (std::size_t i = protected_from; shows_stages && i < n; ++i) order.push_back({true, i});
 
   auto select = [&](std::size_t dropped) {
     std::vector<bool> stage_gone(n, false), context_gone(entries.size(), false);
