@@ -227,7 +227,7 @@ class CancelAfterCheckpoints : public EventObserver {
 
 json comparable(const std::string& run_dir) {
   json j = read_json(run_dir + "/checkpoint.json");
-  for (const char* k : {"timestamp", "run_id"}) j.erase(k);
+  for (const char* k : {"timestamp", "timestamp_ms", "run_id"}) j.erase(k);
   j["context"].erase("internal.run_id");
   return j;
 }
