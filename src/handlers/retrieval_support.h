@@ -16,6 +16,7 @@
 
 #include "attractor/context.h"
 #include "attractor/graph.h"
+#include "attractor/outcome.h"
 #include "retrieval/backend.h"
 
 namespace attractor {
