@@ -1,5 +1,6 @@
 #include "handlers/code_classifier.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <vector>
@@ -182,7 +183,9 @@ bool is_sql_object_name(std::string_view text) {
 CodeKind classify_code(std::string_view text) {
   auto segments = scan_segments(text, CodeDialect::kCSharp);
   auto tokens = code_tokens(text, segments, CodeDialect::kCSharp);
-  int dotnet = dotnet_score_of(tokens);
+  auto sql_segments = scan_segments(text, CodeDialect::kSql);
+  int dotnet = std::min(dotnet_score_of(tokens),
+                        dotnet_score_of(code_tokens(text, sql_segments, CodeDialect::kSql)));
   std::vector<CodeToken> code_only;
   int sql_in_strings = 0;
   bool bare_object_name = false;
