@@ -40,6 +40,7 @@ void RunEventSink::set_user(std::shared_ptr<EventObserver> user) {
 }
 
 void RunEventSink::on_event(const Event& event) {
+  usage_.on_event(event);
   std::lock_guard lock(mutex_);
   if (file_) file_->on_event(event);
   if (user_) user_->on_event(event);
@@ -210,9 +211,10 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
   if (is_success(outcome.status)) {
     emit("PipelineCompleted", {{"duration_ms", duration},
                                {"artifact_count", artifacts_ ? artifacts_->list().size() : 0},
-                               {"status", status_name(outcome.status)}});
+                               {"status", status_name(outcome.status)},
+                               {"usage", sink_.usage()}});
   } else {
-    emit("PipelineFailed", {{"error", outcome.failure_reason}, {"duration_ms", duration}});
+    emit("PipelineFailed", {{"error", outcome.failure_reason}, {"duration_ms", duration}, {"usage", sink_.usage()}});
   }
   RunResult r;
   r.outcome = outcome;

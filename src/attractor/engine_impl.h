@@ -12,6 +12,7 @@
 
 #include "attractor/artifact_store.h"
 #include "attractor/engine.h"
+#include "attractor/usage_tally.h"
 #include "attractor/fidelity.h"
 #include "attractor/preamble.h"
 #include "attractor/thread_sessions.h"
@@ -31,8 +32,11 @@ class RunEventSink : public EventObserver {
   void set_file(std::shared_ptr<EventObserver> file);
   void set_user(std::shared_ptr<EventObserver> user);
   void on_event(const Event& event) override;
+  /// Token usage summed over the run's StageUsage events (for the final event).
+  nlohmann::json usage() const { return usage_.to_json(); }
 
  private:
+  UsageTally usage_;
   std::mutex mutex_;
   std::shared_ptr<EventObserver> file_;
   std::shared_ptr<EventObserver> user_;
