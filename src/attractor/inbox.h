@@ -8,6 +8,12 @@
 /// `send_message` nodes. Pending messages live in the checkpoint's `inbox` array, in send order,
 /// so they survive a resume. On entry to a node, the messages addressed to it are removed from the
 /// inbox (in order) and stored in context key `inbox_last_consumed`.
+///
+/// Only the final attempt's outcome of a stage counts: its messages are stored whatever its status
+/// (those of retried attempts are dropped); a malformed one fails the stage terminally. A
+/// `loop_restart` starts a fresh run, so pending messages are dropped with the rest of the state.
+/// Parallel branches have branch-local inboxes (see engine.cc / engine_stage.cc): messages a
+/// branch does not consume itself join the main inbox when the parallel node completes.
 
 #include <string>
 

@@ -126,6 +126,35 @@ TEST(InboxTest, AnyHandlerOutcomeCanSendAndTheTargetMayRunAgain) {
                          {{"target_step_id", "b"}, {"topic", "y"}, {"payload", 7}, {"from_step_id", "a"}}}));
 }
 
+/// Stands for an external agent: writes `status.json` into its stage directory with a message.
+class ExternalAgent : public Handler {
+ public:
+  Outcome execute(const NodeData&, Context&, const Graph&, const StageEnv& env) override {
+    write_text_file(env.stage_dir + "/status.json",
+                    R"({"outcome": "success", "messages": [{"target_step_id": "b", "topic": "from_agent", "payload": [1, 2]}]})");
+    Outcome o;
+    o.status_pending = true;
+    return o;
+  }
+};
+
+TEST(InboxTest, AnExternalStatusJsonCanSendMessages) {
+  Graph g = testing::linear_graph({"a", "b"});
+  node(g, "a", {{"type", "agent"}});
+  node(g, "b", {{"type", "probe"}});
+  TestRun t;
+  auto probe = std::make_shared<Probe>();
+  HandlerRegistry reg = registry_with(t, probe);
+  reg.register_handler("agent", std::make_shared<ExternalAgent>());
+  RunResult r = t.run(g, reg);
+  ASSERT_EQ(r.outcome.status, StageStatus::kSuccess) << r.outcome.failure_reason;
+  ASSERT_EQ(probe->seen.size(), 1u);
+  EXPECT_EQ(probe->seen[0].second, json::array({{{"target_step_id", "b"},
+                                                 {"topic", "from_agent"},
+                                                 {"payload", {1, 2}},
+                                                 {"from_step_id", "a"}}}));
+}
+
 TEST(InboxTest, MalformedMessagesFailTheSendingNode) {
   struct Case {
     json messages;
