@@ -334,6 +334,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
       for (Edge e : graph_.out_edges(*v)) {
         auto it = branch_records_.find(graph_.edge(e).to);
         if (it == branch_records_.end()) continue;
+        history_.adopt_branch(graph_.edge(e).to);
         for (auto& [id, o] : it->second) {
           state_.completed_nodes.push_back(id);
           state_.visit_counts[id]++;

@@ -59,6 +59,24 @@ void write_status(const std::string& stage_dir, const Outcome& outcome) {
   write_text_file((fs::path(stage_dir) / "status.json").string(), outcome_to_json(outcome).dump(2) + "\n");
 }
 
+/// The history a branch thread records into: a copy of the run's history at the branch start,
+/// so concurrent branches never see each other's stages (their prompts stay deterministic).
+thread_local StageHistory* branch_history = nullptr;
+
+StageHistory& active_history(StageHistory& run_history) { return branch_history ? *branch_history : run_history; }
+
+/// Installs a branch-local history on the current thread for the lifetime of the guard.
+class BranchHistoryScope {
+ public:
+  explicit BranchHistoryScope(StageHistory* local) : saved_(branch_history) { branch_history = local; }
+  ~BranchHistoryScope() { branch_history = saved_; }
+  BranchHistoryScope(const BranchHistoryScope&) = delete;
+  BranchHistoryScope& operator=(const BranchHistoryScope&) = delete;
+
+ private:
+  StageHistory* saved_;
+};
+
 }  // namespace
 
 Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Context& context,
@@ -82,7 +100,7 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   env.thread_id = fidelity.thread_id;
   env.previous_node = fidelity.previous_node;
   env.sessions = &sessions_;
-  env.history = &history_;
+  env.history = &active_history(history_);
 
   std::unique_ptr<Watchdog> watchdog;
   if (env.timeout_ms && *env.timeout_ms > 0 && !handler.handles_timeout()) {
@@ -157,7 +175,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
         }
       }
       emit("StageCompleted", std::move(completed));
-      history_.add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
+      active_history(history_).add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
       return outcome;
     }
     // unified-llm-spec §6.6: a Retry-After beyond the policy's max delay is not waited for.
@@ -192,7 +210,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
       }
     }
     write_status(stage_dir, outcome);
-    history_.add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
+    active_history(history_).add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
     return outcome;
   }
 }
@@ -243,6 +261,10 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
   std::int64_t cap = execution_cap();
   std::int64_t steps = 0;
   nlohmann::json inbox = nlohmann::json::array();
+  StageHistory local_history;
+  for (StageRecord& r : active_history(history_).records()) local_history.add(std::move(r));
+  const std::size_t inherited = local_history.size();
+  BranchHistoryScope history_scope(&local_history);
   while (true) {
     if (cancel.cancelled()) {
       result.cancelled = true;
@@ -292,6 +314,9 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
   {
     std::lock_guard lock(branch_mutex_);
     branch_records_[start_node] = std::move(records);
+    std::vector<StageRecord> own = local_history.records();
+    own.erase(own.begin(), own.begin() + static_cast<std::ptrdiff_t>(inherited));
+    history_.stash_branch(start_node, std::move(own));
     if (!inbox.empty()) branch_inboxes_[start_node] = std::move(inbox);
   }
   return result;

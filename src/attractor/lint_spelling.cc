@@ -39,6 +39,8 @@ const std::vector<std::string>& known_attributes() {
         "on_over", "on_allow", "on_deny", "next", "max_turn_loops_from_settings", "max_turn_loops", "prompt_key",
         "user_parts", "repository", "branch", "snapshot_id", "snapshot_id_b", "evidence_budget_tokens",
         "graph_max_depth", "graph_max_nodes", "graph_edge_allowlist", "node_id", "id",
+        // Inbox and companions (send_message, render_context_blocks).
+        "target_step_id", "topic", "payload", "payload_from", "layout",
         // Graphviz presentation attributes.
         "rankdir", "rank", "ranksep", "nodesep", "splines", "fontname", "fontsize", "fontcolor", "fontpath",
         "color", "fillcolor", "bgcolor", "pencolor", "style", "penwidth", "width", "height", "fixedsize", "margin",

@@ -251,6 +251,20 @@ std::size_t StageHistory::size() const {
 void StageHistory::clear() {
   std::lock_guard lock(mutex_);
   records_.clear();
+  stashed_.clear();
+}
+
+void StageHistory::stash_branch(const std::string& branch_start, std::vector<StageRecord> records) {
+  std::lock_guard lock(mutex_);
+  stashed_[branch_start] = std::move(records);
+}
+
+void StageHistory::adopt_branch(const std::string& branch_start) {
+  std::lock_guard lock(mutex_);
+  auto it = stashed_.find(branch_start);
+  if (it == stashed_.end()) return;
+  for (StageRecord& r : it->second) records_.push_back(std::move(r));
+  stashed_.erase(it);
 }
 
 void StageHistory::restore(const Checkpoint& checkpoint, const Graph& graph) {

@@ -25,6 +25,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <map>
 #include <mutex>
 #include <string>
 #include <string_view>
@@ -68,10 +69,16 @@ class StageHistory {
   /// Replaces the records with the checkpoint's `completed_nodes`, each with its node's last
   /// recorded status and failure reason (notes, durations and tools are not in the checkpoint).
   void restore(const Checkpoint& checkpoint, const Graph& graph);
+  /// Keeps the records of the parallel branch that started at `branch_start` aside until
+  /// `adopt_branch`, so branch stages enter the history in edge order, not completion order.
+  void stash_branch(const std::string& branch_start, std::vector<StageRecord> records);
+  /// Appends the stashed records of `branch_start` (nothing when none were stashed).
+  void adopt_branch(const std::string& branch_start);
 
  private:
   mutable std::mutex mutex_;
   std::vector<StageRecord> records_;
+  std::map<std::string, std::vector<StageRecord>> stashed_;
 };
 
 /// Everything a preamble is built from.
