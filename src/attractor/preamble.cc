@@ -90,18 +90,24 @@ std::string render_summary_low(const PreambleInput& in, const Selection& s) {
   std::string last = in.completed.empty()
                          ? std::string("none")
                          : in.completed.back().status + " (" + in.completed.back().node_id + ")";
-  std::size_t succeeded = 0, failed = 0;
-  std::int64_t retries = 0;
-  for (const StageRecord& r : in.completed) {
-    if (r.status == "success" || r.status == "partial_success") ++succeeded;
-    if (r.status == "fail") ++failed;
-    retries += std::max<std::int64_t>(0, r.attempts - 1);
+  StageTotals t;
+  if (in.totals) {
+    t = *in.totals;
+  } else {
+    for (const StageRecord& r : in.completed) {
+      ++t.stages;
+      if (r.status == "success" || r.status == "partial_success") ++t.succeeded;
+      if (r.status == "fail") ++t.failed;
+      t.retries += std::max<std::int64_t>(0, r.attempts - 1);
+    }
   }
+  std::size_t succeeded = t.succeeded, failed = t.failed, stages = t.stages;
+  std::int64_t retries = t.retries;
   return fmt::format(
       "Pipeline \"{}\" stage {} of {}. Goal: {}.\nCompleted: {}. Last outcome: {}.\n"
       "Events: {} stage{} run ({} succeeded, {} failed), {} retr{}.\n",
-      in.pipeline_name, in.stage_number, in.total_stages, in.goal, names, last, in.completed.size(),
-      in.completed.size() == 1 ? "" : "s", succeeded, failed, retries, retries == 1 ? "y" : "ies");
+      in.pipeline_name, in.stage_number, in.total_stages, in.goal, names, last, stages, stages == 1 ? "" : "s",
+      succeeded, failed, retries, retries == 1 ? "y" : "ies");
 }
 
 std::string render_summary_medium(const PreambleInput& in, const Selection& s) {
@@ -233,9 +239,44 @@ StageRecord make_stage_record(const NodeData& node, const std::string& handler_t
   return r;
 }
 
+void StageHistory::count(const StageRecord& r) {
+  ++totals_.stages;
+  if (r.handler_type != "start") ++totals_.non_start;
+  if (r.status == "success" || r.status == "partial_success") ++totals_.succeeded;
+  if (r.status == "fail") ++totals_.failed;
+  totals_.retries += std::max<std::int64_t>(0, r.attempts - 1);
+}
+
 void StageHistory::add(StageRecord record) {
   std::lock_guard lock(mutex_);
+  count(record);
   records_.push_back(std::move(record));
+}
+
+std::vector<StageRecord> StageHistory::recent(std::size_t max, std::size_t* earlier) const {
+  std::lock_guard lock(mutex_);
+  std::size_t skip = records_.size() > max ? records_.size() - max : 0;
+  if (earlier) *earlier = skip;
+  return std::vector<StageRecord>(records_.begin() + static_cast<std::ptrdiff_t>(skip), records_.end());
+}
+
+StageTotals StageHistory::totals() const {
+  std::lock_guard lock(mutex_);
+  return totals_;
+}
+
+std::int64_t StageHistory::graph_stage_count(const Graph& graph) const {
+  std::lock_guard lock(mutex_);
+  if (counted_graph_ != &graph) {
+    std::int64_t total = 0;
+    for (Vertex v : graph.nodes()) {
+      std::string type = resolve_handler_type(graph.node(v));
+      if (type != "start" && type != "exit") ++total;
+    }
+    graph_stages_ = total;
+    counted_graph_ = &graph;
+  }
+  return graph_stages_;
 }
 
 std::vector<StageRecord> StageHistory::records() const {
@@ -252,6 +293,7 @@ void StageHistory::clear() {
   std::lock_guard lock(mutex_);
   records_.clear();
   stashed_.clear();
+  totals_ = {};
 }
 
 void StageHistory::stash_branch(const std::string& branch_start, std::vector<StageRecord> records) {
@@ -263,7 +305,10 @@ void StageHistory::adopt_branch(const std::string& branch_start) {
   std::lock_guard lock(mutex_);
   auto it = stashed_.find(branch_start);
   if (it == stashed_.end()) return;
-  for (StageRecord& r : it->second) records_.push_back(std::move(r));
+  for (StageRecord& r : it->second) {
+    count(r);
+    records_.push_back(std::move(r));
+  }
   stashed_.erase(it);
 }
 
@@ -285,6 +330,8 @@ void StageHistory::restore(const Checkpoint& checkpoint, const Graph& graph) {
   }
   std::lock_guard lock(mutex_);
   records_ = std::move(records);
+  totals_ = {};
+  for (const StageRecord& r : records_) count(r);
 }
 
 bool is_bookkeeping_context_key(std::string_view key) {
@@ -293,22 +340,31 @@ bool is_bookkeeping_context_key(std::string_view key) {
          key == "last_model_response";
 }
 
+std::size_t preamble_record_limit(std::string_view mode) {
+  std::size_t budget = preamble_budget(mode);
+  if (budget == 0) budget = preamble_budget(kFidelityCompact);
+  return budget / 2 + kKeptRecentStages + 1;
+}
+
 PreambleInput gather_preamble_input(const NodeData& node, const Context& context, const Graph& graph,
-                                    const StageHistory* history, std::int64_t attempt) {
+                                    const StageHistory* history, std::int64_t attempt, std::size_t max_records) {
   PreambleInput in;
   in.pipeline_name = graph.name();
   in.goal = graph.data().goal();
   in.run_id = context.get_string("internal.run_id");
   in.current_node = node.id;
-  if (history) in.completed = history->records();
   std::int64_t done = 0;
-  for (const StageRecord& r : in.completed) {
-    if (r.handler_type != "start") ++done;
-  }
   std::int64_t total = 0;
-  for (Vertex v : graph.nodes()) {
-    std::string type = resolve_handler_type(graph.node(v));
-    if (type != "start" && type != "exit") ++total;
+  if (history) {
+    in.completed = history->recent(max_records, &in.earlier_stages);
+    in.totals = history->totals();
+    done = static_cast<std::int64_t>(in.totals->non_start);
+    total = history->graph_stage_count(graph);
+  } else {
+    for (Vertex v : graph.nodes()) {
+      std::string type = resolve_handler_type(graph.node(v));
+      if (type != "start" && type != "exit") ++total;
+    }
   }
   in.stage_number = done + 1;
   in.total_stages = std::max(total, in.stage_number);
@@ -367,6 +423,7 @@ Preamble build_preamble(std::string_view mode, const PreambleInput& input, const
     std::vector<bool> stage_gone(n, false), context_gone(entries.size(), false);
     for (std::size_t k = 0; k < dropped; ++k) (order[k].stage ? stage_gone : context_gone)[order[k].index] = true;
     Selection s;
+    s.omitted_stages = shows_stages ? input.earlier_stages : 0;
     for (std::size_t i = 0; i < n; ++i) {
       if (stage_gone[i]) ++s.omitted_stages;
       else s.stages.push_back(i);

@@ -27,6 +27,7 @@
 #include <cstdint>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -58,6 +59,15 @@ struct StageRecord {
 StageRecord make_stage_record(const NodeData& node, const std::string& handler_type, const Outcome& outcome,
                               std::int64_t attempts, std::int64_t max_attempts, std::int64_t duration_ms);
 
+/// Counts over every finished stage of a run (kept incrementally by StageHistory).
+struct StageTotals {
+  std::size_t stages = 0;       ///< records
+  std::size_t non_start = 0;    ///< records of nodes other than the start node
+  std::size_t succeeded = 0;    ///< success or partial_success
+  std::size_t failed = 0;
+  std::int64_t retries = 0;     ///< attempts beyond the first, summed
+};
+
 /// The finished stages of a run, oldest first. Owned by the engine; thread-safe (parallel
 /// branches add records concurrently). In memory only: `restore` rebuilds it from a checkpoint.
 class StageHistory {
@@ -74,11 +84,21 @@ class StageHistory {
   void stash_branch(const std::string& branch_start, std::vector<StageRecord> records);
   /// Appends the stashed records of `branch_start` (nothing when none were stashed).
   void adopt_branch(const std::string& branch_start);
+  /// The last `max` records (all when fewer), oldest first; `earlier` receives how many precede them.
+  std::vector<StageRecord> recent(std::size_t max, std::size_t* earlier) const;
+  StageTotals totals() const;
+  /// Stages of `graph` other than start and exit, counted once per history.
+  std::int64_t graph_stage_count(const Graph& graph) const;
 
  private:
   mutable std::mutex mutex_;
+  void count(const StageRecord& record);  ///< adds `record` to totals_ (mutex held)
+
   std::vector<StageRecord> records_;
   std::map<std::string, std::vector<StageRecord>> stashed_;
+  StageTotals totals_;
+  mutable const Graph* counted_graph_ = nullptr;
+  mutable std::int64_t graph_stages_ = 0;
 };
 
 /// Everything a preamble is built from.
@@ -90,6 +110,11 @@ struct PreambleInput {
   std::int64_t stage_number = 1;  ///< this stage's position (completed stages, start excluded, + 1)
   std::int64_t total_stages = 1;  ///< stages of the graph (start and exit excluded), at least stage_number
   std::vector<StageRecord> completed;                     ///< oldest first
+  /// Completed stages before `completed` that were not gathered (they can never fit the budget);
+  /// reported as omitted.
+  std::size_t earlier_stages = 0;
+  /// Counts over all completed stages; when absent they are computed from `completed`.
+  std::optional<StageTotals> totals;
   nlohmann::json context = nlohmann::json::object();     ///< key context values
   std::int64_t current_attempt = 1;
   std::int64_t current_max_attempts = 1;
@@ -100,8 +125,14 @@ struct PreambleInput {
 bool is_bookkeeping_context_key(std::string_view key);
 
 /// Gathers the input for `node` from the graph, the context and the history (may be null).
+/// At most `max_records` of the most recent stages are gathered (see preamble_record_limit).
 PreambleInput gather_preamble_input(const NodeData& node, const Context& context, const Graph& graph,
-                                    const StageHistory* history, std::int64_t attempt = 1);
+                                    const StageHistory* history, std::int64_t attempt = 1,
+                                    std::size_t max_records = static_cast<std::size_t>(-1));
+
+/// How many of the most recent stages a preamble of `mode` can ever show within its budget
+/// (every stage entry costs at least two tokens), so older ones need not be gathered.
+std::size_t preamble_record_limit(std::string_view mode);
 
 /// A built preamble.
 struct Preamble {

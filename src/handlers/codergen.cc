@@ -66,7 +66,9 @@ SessionPlan plan_session(const NodeData& node, const Context& context, const Gra
       throw StageError(std::string("cannot measure the fidelity preamble: ") + e.what(), ErrorCategory::kTerminal);
     }
     plan.preamble = build_preamble(plan.preamble_mode,
-                                   gather_preamble_input(node, context, graph, env.history, env.attempt), *counter);
+                                   gather_preamble_input(node, context, graph, env.history, env.attempt,
+                                                         preamble_record_limit(plan.preamble_mode)),
+                                   *counter);
   }
   return plan;
 }
