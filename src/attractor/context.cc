@@ -98,6 +98,30 @@ nlohmann::json Context::snapshot() const {
   return out;
 }
 
+nlohmann::json Context::snapshot_excluding(std::initializer_list<std::string_view> prefixes) const {
+  std::shared_lock lock(mutex_);
+  nlohmann::json out = nlohmann::json::object();
+  auto it = values_.begin();
+  while (it != values_.end()) {
+    const std::string& key = it->first;
+    bool skipped = false;
+    for (std::string_view prefix : prefixes) {
+      if (prefix.empty() || !key.starts_with(prefix)) continue;
+      std::string end(prefix);
+      while (!end.empty() && static_cast<unsigned char>(end.back()) == 0xFF) end.pop_back();
+      if (end.empty()) return out;
+      end.back() = static_cast<char>(static_cast<unsigned char>(end.back()) + 1);
+      it = values_.lower_bound(end);
+      skipped = true;
+      break;
+    }
+    if (skipped) continue;
+    out[key] = it->second;
+    ++it;
+  }
+  return out;
+}
+
 std::unique_ptr<Context> Context::clone() const { return std::make_unique<Context>(*this); }
 
 void Context::restore(const nlohmann::json& values, std::vector<std::string> logs) {

@@ -4,6 +4,7 @@
 /// log. Parallel branches get deep clones, so a branch never sees another branch's writes.
 
 #include <cstdint>
+#include <initializer_list>
 #include <map>
 #include <memory>
 #include <optional>
@@ -49,6 +50,9 @@ class Context {
 
   /// Deep copy of all values as a JSON object (keys sorted).
   nlohmann::json snapshot() const;
+  /// Deep copy of the values whose keys start with none of `prefixes` (each excluded key range
+  /// is skipped in O(log n), so a large `internal.` namespace costs nothing).
+  nlohmann::json snapshot_excluding(std::initializer_list<std::string_view> prefixes) const;
   /// Deep copy for branch isolation.
   std::unique_ptr<Context> clone() const;
   /// Replaces all values with the members of `values` and the log with `logs`.

@@ -368,7 +368,7 @@ PreambleInput gather_preamble_input(const NodeData& node, const Context& context
   }
   in.stage_number = done + 1;
   in.total_stages = std::max(total, in.stage_number);
-  nlohmann::json snapshot = context.snapshot();
+  nlohmann::json snapshot = context.snapshot_excluding({"internal.", "graph."});
   for (const auto& [key, value] : snapshot.items()) {
     if (!is_bookkeeping_context_key(key)) in.context[key] = value;
   }

@@ -63,3 +63,23 @@ TEST(PreambleLimit, LimitedGatheringBuildsTheSamePreambleAsTheWholeHistory) {
 
 }  // namespace
 }  // namespace attractor
+
+namespace attractor {
+namespace {
+
+TEST(ContextSnapshotExcluding, SkipsWholePrefixRangesAndKeepsTheRest) {
+  Context c;
+  c.set("alpha", 1);
+  c.set("graph.goal", "g");
+  c.set("internal.a", 2);
+  c.set("internal.z", 3);
+  c.set("internal", "exact key is not under the prefix");
+  c.set("internals", 4);
+  c.set("zeta", 5);
+  EXPECT_EQ(c.snapshot_excluding({"internal.", "graph."}).dump(),
+            R"({"alpha":1,"internal":"exact key is not under the prefix","internals":4,"zeta":5})");
+  EXPECT_EQ(c.snapshot_excluding({}).dump(), c.snapshot().dump());
+}
+
+}  // namespace
+}  // namespace attractor
