@@ -82,15 +82,7 @@ CodergenResult AnthropicBackend::run(const CodergenRequest& request) {
   http.body = anthropic_messages_body(request, model, settings_.max_tokens).dump();
   http.timeout_ms = backstop_timeout(request.timeout_ms);
   http.cancel = request.cancel;
-  HttpResponse response;
-  try {
-    response = settings_.transport->post(http);
-  } catch (const TransportError& e) {
-    throw provider_transport_error(name(), e);
-  }
-  if (response.status < 200 || response.status >= 300) {
-    throw provider_http_error(name(), response, system_clock().now_ms());
-  }
+  HttpResponse response = post_to_provider(*settings_.transport, http, name());
   CodergenResult result = parse_anthropic_response(response.body);
   if (result.model.empty()) result.model = model;
   result.backend = name();

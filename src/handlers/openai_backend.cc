@@ -83,15 +83,7 @@ CodergenResult OpenAiBackend::run(const CodergenRequest& request) {
   http.body = openai_chat_body(request, model).dump();
   http.timeout_ms = backstop_timeout(request.timeout_ms);
   http.cancel = request.cancel;
-  HttpResponse response;
-  try {
-    response = settings_.transport->post(http);
-  } catch (const TransportError& e) {
-    throw provider_transport_error(name(), e);
-  }
-  if (response.status < 200 || response.status >= 300) {
-    throw provider_http_error(name(), response, system_clock().now_ms());
-  }
+  HttpResponse response = post_to_provider(*settings_.transport, http, name());
   CodergenResult result = parse_openai_chat_response(response.body);
   if (result.model.empty()) result.model = model;
   result.backend = name();

@@ -6,6 +6,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/clock.h"
+
 namespace attractor {
 
 std::string provider_error_message(const std::string& body) {
@@ -72,6 +74,19 @@ std::string api_url(const std::string& base, const std::string& endpoint) {
   while (!b.empty() && b.back() == '/') b.pop_back();
   if (b.size() < 3 || b.compare(b.size() - 3, 3, "/v1") != 0) b += "/v1";
   return b + "/" + endpoint;
+}
+
+HttpResponse post_to_provider(HttpTransport& transport, const HttpRequest& request, const std::string& provider) {
+  HttpResponse response;
+  try {
+    response = transport.post(request);
+  } catch (const TransportError& e) {
+    throw provider_transport_error(provider, e);
+  }
+  if (response.status < 200 || response.status >= 300) {
+    throw provider_http_error(provider, response, system_clock().now_ms());
+  }
+  return response;
 }
 
 }  // namespace attractor

@@ -30,6 +30,10 @@ StageError provider_http_error(const std::string& provider, const HttpResponse& 
 /// The StageError for a transport failure (always retryable).
 StageError provider_transport_error(const std::string& provider, const TransportError& error);
 
+/// Posts `request` through `transport` and returns the 2xx response; a transport failure or any
+/// other status becomes the provider's StageError (see above).
+HttpResponse post_to_provider(HttpTransport& transport, const HttpRequest& request, const std::string& provider);
+
 /// The deadline a backend gives its request or process for a node `timeout`: one second later, so
 /// the engine's own timeout (which cancels the stage and reports "timed out") wins; this is only a
 /// backstop for callers without the engine's watchdog.
