@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "attractor/budget_search.h"
 #include "attractor/fidelity.h"
 #include "attractor/retry.h"
 
@@ -447,18 +448,9 @@ Preamble build_preamble(std::string_view mode, const PreambleInput& input, const
   std::size_t lo = 0;
   if (protected_from > budget / 2) lo = protected_from - budget / 2;
   std::size_t hi = order.size();
-  std::size_t chosen;
-  if (attempt(lo).second <= budget) {
-    chosen = lo;
-  } else if (attempt(hi).second > budget) {
-    chosen = hi;
-  } else {
-    while (hi - lo > 1) {  // attempt(lo) over budget, attempt(hi) within
-      std::size_t mid = lo + (hi - lo) / 2;
-      if (attempt(mid).second <= budget) hi = mid;
-      else lo = mid;
-    }
-    chosen = hi;
+  std::size_t chosen = hi;
+  if (attempt(hi).second <= budget) {
+    chosen = smallest_within_budget(lo, hi, budget, [&](std::size_t dropped) { return attempt(dropped).second; });
   }
   Selection s = select(chosen);
   p.omitted_stages = s.omitted_stages;
