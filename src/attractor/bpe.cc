@@ -54,14 +54,17 @@ BytePairEncoder::BytePairEncoder(RankTable ranks) : table_(std::move(ranks)) {
   byte_rank_.fill(kNoRank);
   for (TokenId rank = 0; rank < n; ++rank) {
     std::string_view bytes = table_.token(rank);
-    if (lookup(bytes.data(), bytes.size()) != kNoRank) {
-      throw TokenDataError(fmt::format("corrupt rank data: ranks {} and {} have the same bytes",
-                                       lookup(bytes.data(), bytes.size()), rank));
-    }
     const std::uint64_t h = hash_token_bytes(bytes.data(), bytes.size());
+    const Slot slot{load_head(bytes.data(), bytes.size()), rank + 1, slot_check(h, bytes.size())};
     std::size_t i = h & mask_;
-    while (slots_[i].rank_plus1 != 0) i = (i + 1) & mask_;
-    slots_[i] = Slot{load_head(bytes.data(), bytes.size()), rank + 1, slot_check(h, bytes.size())};
+    for (; slots_[i].rank_plus1 != 0; i = (i + 1) & mask_) {
+      const Slot& other = slots_[i];
+      if (other.check == slot.check && other.head == slot.head && table_.token(other.rank_plus1 - 1) == bytes) {
+        throw TokenDataError(
+            fmt::format("corrupt rank data: ranks {} and {} have the same bytes", other.rank_plus1 - 1, rank));
+      }
+    }
+    slots_[i] = slot;
     if (bytes.size() == 1) byte_rank_[static_cast<unsigned char>(bytes[0])] = rank;
   }
   for (int b = 0; b < 256; ++b) {

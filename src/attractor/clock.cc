@@ -51,11 +51,35 @@ Clock& system_clock() {
 }
 
 std::string format_iso8601(std::int64_t epoch_ms) {
-  std::time_t secs = static_cast<std::time_t>(epoch_ms / 1000);
-  std::tm tm{};
-  gmtime_r(&secs, &tm);
-  return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
-                     tm.tm_hour, tm.tm_min, tm.tm_sec, static_cast<int>(epoch_ms % 1000));
+  auto floor_div = [](std::int64_t a, std::int64_t b) { return a / b - ((a % b != 0) && ((a < 0) != (b < 0))); };
+  const std::int64_t days = floor_div(epoch_ms, 86'400'000);
+  const std::int64_t ms_of_day = epoch_ms - days * 86'400'000;
+  // Proleptic Gregorian date of `days` since 1970-01-01, counted in 400-year eras from 0000-03-01.
+  const std::int64_t z = days + 719'468;
+  const std::int64_t era = floor_div(z, 146'097);
+  const std::int64_t doe = z - era * 146'097;
+  const std::int64_t yoe = (doe - doe / 1460 + doe / 36'524 - doe / 146'096) / 365;
+  const std::int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+  const std::int64_t mp = (5 * doy + 2) / 153;
+  const std::int64_t day = doy - (153 * mp + 2) / 5 + 1;
+  const std::int64_t month = mp < 10 ? mp + 3 : mp - 9;
+  const std::int64_t year = yoe + era * 400 + (month <= 2 ? 1 : 0);
+  if (year < 0 || year > 9999) {
+    return fmt::format("{:04}-{:02}-{:02}T{:02}:{:02}:{:02}.{:03}Z", year, month, day, ms_of_day / 3'600'000,
+                       ms_of_day / 60'000 % 60, ms_of_day / 1000 % 60, ms_of_day % 1000);
+  }
+  char text[] = "0000-00-00T00:00:00.000Z";
+  auto put = [&text](int at, std::int64_t value, int width) {
+    for (int i = width - 1; i >= 0; --i, value /= 10) text[at + i] = static_cast<char>('0' + value % 10);
+  };
+  put(0, year, 4);
+  put(5, month, 2);
+  put(8, day, 2);
+  put(11, ms_of_day / 3'600'000, 2);
+  put(14, ms_of_day / 60'000 % 60, 2);
+  put(17, ms_of_day / 1000 % 60, 2);
+  put(20, ms_of_day % 1000, 3);
+  return std::string(text, sizeof(text) - 1);
 }
 
 }  // namespace attractor

@@ -4,12 +4,50 @@
 
 namespace attractor {
 
+namespace {
+
+/// Events that are always followed by another event of the same stage soon (StageUsage by
+/// StageCompleted, StageCompleted by CheckpointSaved, a branch's next StageStarted or
+/// ParallelBranchCompleted): the file is flushed with that one, saving a write per event.
+bool buffered_until_next_event(const std::string& name) { return name == "StageUsage" || name == "StageCompleted"; }
+
+}  // namespace
+
 nlohmann::json Event::to_json() const {
   nlohmann::json j = nlohmann::json::object();
   j["event"] = name;
   j["ts"] = format_iso8601(timestamp_ms);
   for (auto it = fields.begin(); it != fields.end(); ++it) j[it.key()] = it.value();
   return j;
+}
+
+std::string Event::to_json_line() const {
+  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+  std::string out = "{";
+  auto member = [&out](std::string_view key, const std::string& value_text) {
+    if (out.size() > 1) out += ',';
+    out += nlohmann::json(key).dump(-1, ' ', false, kReplace);
+    out += ':';
+    out += value_text;
+  };
+  // The fields' keys are sorted; "event" and "ts" go in their sorted places unless a field of the
+  // same name replaces them (as in to_json).
+  std::pair<std::string_view, std::string> own[] = {{"event", nlohmann::json(name).dump(-1, ' ', false, kReplace)},
+                                                    {"ts", nlohmann::json(format_iso8601(timestamp_ms)).dump()}};
+  std::size_t next_own = 0;
+  if (fields.is_object()) {
+    for (auto it = fields.begin(); it != fields.end(); ++it) {
+      const std::string& key = it.key();
+      while (next_own < 2 && own[next_own].first <= key) {
+        if (own[next_own].first != key) member(own[next_own].first, own[next_own].second);
+        ++next_own;
+      }
+      member(key, it.value().dump(-1, ' ', false, kReplace));
+    }
+  }
+  for (; next_own < 2; ++next_own) member(own[next_own].first, own[next_own].second);
+  out += "}\n";
+  return out;
 }
 
 void EventBus::add(std::shared_ptr<EventObserver> observer) {
@@ -31,16 +69,14 @@ JsonlFileObserver::~JsonlFileObserver() {
 void JsonlFileObserver::on_event(const Event& event) {
   std::lock_guard lock(mutex_);
   if (!file_) return;
-  std::string line = event.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  line.push_back('\n');
+  std::string line = event.to_json_line();
   std::fwrite(line.data(), 1, line.size(), file_);
-  std::fflush(file_);
+  if (!buffered_until_next_event(event.name)) std::fflush(file_);
 }
 
 void JsonStreamObserver::on_event(const Event& event) {
   std::lock_guard lock(mutex_);
-  std::string line = event.to_json().dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-  line.push_back('\n');
+  std::string line = event.to_json_line();
   std::fwrite(line.data(), 1, line.size(), stream_);
   std::fflush(stream_);
 }

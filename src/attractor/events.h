@@ -23,6 +23,9 @@ struct Event {
 
   /// {"event": name, "ts": ISO-8601, ...fields}
   nlohmann::json to_json() const;
+  /// `to_json()` serialized on one line (keys sorted, invalid UTF-8 replaced) plus '\n', written
+  /// without building the merged object.
+  std::string to_json_line() const;
 };
 
 /// Receives events; implementations must tolerate calls from parallel branch threads.
@@ -43,7 +46,10 @@ class EventBus : public EventObserver {
   std::vector<std::shared_ptr<EventObserver>> observers_;
 };
 
-/// Appends one JSON line per event to a file (the run's `events.jsonl`), flushing each line.
+/// Appends one JSON line per event to a file (the run's `events.jsonl`). Each line is flushed at
+/// once, except StageUsage and StageCompleted, which go out with the next event (a checkpoint, the
+/// next stage, a branch end) or when the observer is destroyed; a process killed between the two
+/// loses only lines of a stage the checkpoint does not record as completed.
 class JsonlFileObserver : public EventObserver {
  public:
   explicit JsonlFileObserver(const std::string& path);

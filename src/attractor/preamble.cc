@@ -71,7 +71,7 @@ std::string render_compact(const PreambleInput& in, const Selection& s) {
                                 in.goal);
   std::vector<std::string> items;
   if (s.omitted_stages > 0) items.push_back(omitted_stages_text(s.omitted_stages));
-  for (std::size_t i : s.stages) items.push_back(in.completed[i].node_id + " (" + in.completed[i].status + ")");
+  for (std::size_t i : s.stages) items.push_back(in.completed[i]->node_id + " (" + in.completed[i]->status + ")");
   if (items.empty()) items.push_back("none");
   for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
   out += "\n- Current stage: " + in.current_node + "\n";
@@ -86,16 +86,17 @@ std::string render_compact(const PreambleInput& in, const Selection& s) {
 std::string render_summary_low(const PreambleInput& in, const Selection& s) {
   std::string names;
   if (s.omitted_stages > 0) names = omitted_stages_text(s.omitted_stages);
-  for (std::size_t i : s.stages) names += (names.empty() ? "" : ", ") + in.completed[i].node_id;
+  for (std::size_t i : s.stages) names += (names.empty() ? "" : ", ") + in.completed[i]->node_id;
   if (names.empty()) names = "none";
   std::string last = in.completed.empty()
                          ? std::string("none")
-                         : in.completed.back().status + " (" + in.completed.back().node_id + ")";
+                         : in.completed.back()->status + " (" + in.completed.back()->node_id + ")";
   StageTotals t;
   if (in.totals) {
     t = *in.totals;
   } else {
-    for (const StageRecord& r : in.completed) {
+    for (const StageRecordPtr& record : in.completed) {
+      const StageRecord& r = *record;
       ++t.stages;
       if (r.status == "success" || r.status == "partial_success") ++t.succeeded;
       if (r.status == "fail") ++t.failed;
@@ -118,7 +119,7 @@ std::string render_summary_medium(const PreambleInput& in, const Selection& s) {
   if (s.stages.empty() && s.omitted_stages == 0) out += "- none yet\n";
   std::string notable;
   for (std::size_t i : s.stages) {
-    const StageRecord& r = in.completed[i];
+    const StageRecord& r = *in.completed[i];
     out += "- " + r.node_id + ": " + r.status;
     if (!r.notes.empty()) out += " — " + excerpt(one_line(r.notes), 200);
     out += "\n";
@@ -146,7 +147,7 @@ std::string render_summary_high(const PreambleInput& in, const Selection& s) {
   if (s.stages.empty() && s.omitted_stages == 0) out += "- none yet\n";
   std::string retries;
   for (std::size_t i : s.stages) {
-    const StageRecord& r = in.completed[i];
+    const StageRecord& r = *in.completed[i];
     out += "- " + r.node_id + ": " + r.status;
     if (!r.notes.empty()) out += " — " + one_line(r.notes);
     out += "\n";
@@ -249,16 +250,17 @@ void StageHistory::count(const StageRecord& r) {
 }
 
 void StageHistory::add(StageRecord record) {
+  auto shared = std::make_shared<const StageRecord>(std::move(record));
   std::lock_guard lock(mutex_);
-  count(record);
-  records_.push_back(std::move(record));
+  count(*shared);
+  records_.push_back(std::move(shared));
 }
 
-std::vector<StageRecord> StageHistory::recent(std::size_t max, std::size_t* earlier) const {
+std::vector<StageRecordPtr> StageHistory::recent(std::size_t max, std::size_t* earlier) const {
   std::lock_guard lock(mutex_);
   std::size_t skip = records_.size() > max ? records_.size() - max : 0;
   if (earlier) *earlier = skip;
-  return std::vector<StageRecord>(records_.begin() + static_cast<std::ptrdiff_t>(skip), records_.end());
+  return std::vector<StageRecordPtr>(records_.begin() + static_cast<std::ptrdiff_t>(skip), records_.end());
 }
 
 StageTotals StageHistory::totals() const {
@@ -282,7 +284,10 @@ std::int64_t StageHistory::graph_stage_count(const Graph& graph) const {
 
 std::vector<StageRecord> StageHistory::records() const {
   std::lock_guard lock(mutex_);
-  return records_;
+  std::vector<StageRecord> out;
+  out.reserve(records_.size());
+  for (const StageRecordPtr& r : records_) out.push_back(*r);
+  return out;
 }
 
 std::size_t StageHistory::size() const {
@@ -308,7 +313,7 @@ void StageHistory::adopt_branch(const std::string& branch_start) {
   if (it == stashed_.end()) return;
   for (StageRecord& r : it->second) {
     count(r);
-    records_.push_back(std::move(r));
+    records_.push_back(std::make_shared<const StageRecord>(std::move(r)));
   }
   stashed_.erase(it);
 }
@@ -330,9 +335,12 @@ void StageHistory::restore(const Checkpoint& checkpoint, const Graph& graph) {
     records.push_back(std::move(r));
   }
   std::lock_guard lock(mutex_);
-  records_ = std::move(records);
+  records_.clear();
   totals_ = {};
-  for (const StageRecord& r : records_) count(r);
+  for (StageRecord& r : records) {
+    count(r);
+    records_.push_back(std::make_shared<const StageRecord>(std::move(r)));
+  }
 }
 
 bool is_bookkeeping_context_key(std::string_view key) {

@@ -26,6 +26,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <optional>
 #include <string>
@@ -53,6 +54,9 @@ struct StageRecord {
   std::int64_t duration_ms = -1;   ///< all attempts together; -1 when unknown (restored on resume)
   std::vector<std::string> tools;  ///< tool use: a tool node's command, or `stage_info.tools`
 };
+
+/// A finished record, shared between the history and the preambles that show it.
+using StageRecordPtr = std::shared_ptr<const StageRecord>;
 
 /// The record of one execution: notes (failure reason when failed), the `tool_command` of tool
 /// nodes and the strings in `outcome.stage_info["tools"]`.
@@ -85,7 +89,8 @@ class StageHistory {
   /// Appends the stashed records of `branch_start` (nothing when none were stashed).
   void adopt_branch(const std::string& branch_start);
   /// The last `max` records (all when fewer), oldest first; `earlier` receives how many precede them.
-  std::vector<StageRecord> recent(std::size_t max, std::size_t* earlier) const;
+  /// Shared, not copied: a preamble late in a long run gathers hundreds of them.
+  std::vector<StageRecordPtr> recent(std::size_t max, std::size_t* earlier) const;
   StageTotals totals() const;
   /// Stages of `graph` other than start and exit, counted once per history.
   std::int64_t graph_stage_count(const Graph& graph) const;
@@ -94,7 +99,7 @@ class StageHistory {
   mutable std::mutex mutex_;
   void count(const StageRecord& record);  ///< adds `record` to totals_ (mutex held)
 
-  std::vector<StageRecord> records_;
+  std::vector<StageRecordPtr> records_;
   std::map<std::string, std::vector<StageRecord>> stashed_;
   StageTotals totals_;
   mutable const Graph* counted_graph_ = nullptr;
@@ -109,7 +114,7 @@ struct PreambleInput {
   std::string current_node;
   std::int64_t stage_number = 1;  ///< this stage's position (completed stages, start excluded, + 1)
   std::int64_t total_stages = 1;  ///< stages of the graph (start and exit excluded), at least stage_number
-  std::vector<StageRecord> completed;                     ///< oldest first
+  std::vector<StageRecordPtr> completed;                  ///< oldest first, never null
   /// Completed stages before `completed` that were not gathered (they can never fit the budget);
   /// reported as omitted.
   std::size_t earlier_stages = 0;

@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// SHA-256 (FIPS 180-4), used to fingerprint the graph file in a run's manifest.
+/// SHA-256 (FIPS 180-4, computed by OpenSSL's libcrypto), used to fingerprint the graph file in a
+/// run's manifest and to verify token data files.
 
 #include <string>
 #include <string_view>

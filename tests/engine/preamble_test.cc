@@ -12,8 +12,8 @@
 namespace attractor {
 namespace {
 
-StageRecord record(const char* id, const char* type, const char* status, const char* notes, std::int64_t attempts,
-                   std::int64_t max_attempts, std::int64_t duration_ms, std::vector<std::string> tools = {}) {
+StageRecordPtr record(const char* id, const char* type, const char* status, const char* notes, std::int64_t attempts,
+                      std::int64_t max_attempts, std::int64_t duration_ms, std::vector<std::string> tools = {}) {
   StageRecord r;
   r.node_id = id;
   r.handler_type = type;
@@ -23,7 +23,7 @@ StageRecord record(const char* id, const char* type, const char* status, const c
   r.max_attempts = max_attempts;
   r.duration_ms = duration_ms;
   r.tools = std::move(tools);
-  return r;
+  return std::make_shared<const StageRecord>(std::move(r));
 }
 
 PreambleInput sample_input() {
