@@ -3,7 +3,8 @@
 // prompt.md, response.md and status.json with the sizes the engine wrote, then rewrites
 // checkpoint.json atomically (temp file, fsync, rename) at the size the engine's checkpoint had at
 // that point (interpolated linearly between the initial and the final checkpoint size, which is
-// how it grows). Usage: engine_floor RUN_DIR OUT_DIR
+// how it grows), and appends the run's average events.jsonl bytes per execution to events.jsonl.
+// Usage: engine_floor RUN_DIR OUT_DIR
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -64,6 +65,9 @@ int main(int argc, char** argv) {
   std::size_t initial_size = 600;
   fs::create_directories(out);
   write_plain(out / "manifest.json", size_or_zero(run / "manifest.json"));
+  std::size_t events_per_node = nodes.empty() ? 0 : size_or_zero(run / "events.jsonl") / nodes.size();
+  std::FILE* events = std::fopen((out / "events.jsonl").c_str(), "ab");
+  std::string event_bytes(events_per_node, 'x');
   write_atomic(out / "checkpoint.json", initial_size);
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     fs::path stage = out / nodes[i];
@@ -72,8 +76,11 @@ int main(int argc, char** argv) {
       std::size_t n = size_or_zero(run / nodes[i] / name);
       if (n > 0) write_plain(stage / name, n);
     }
+    std::fwrite(event_bytes.data(), 1, event_bytes.size(), events);
+    std::fflush(events);
     std::size_t size = initial_size + (final_size - initial_size) * (i + 1) / nodes.size();
     write_atomic(out / "checkpoint.json", size);
   }
+  std::fclose(events);
   return 0;
 }

@@ -1,26 +1,53 @@
 #!/usr/bin/env bash
-# bench/engine: wall time and peak RSS of `attractor run --simulate` on generated pipelines,
-# against engine_floor replaying the same file writes. Usage: bench/engine/run.sh [BUILD_DIR] [SIZES]
-# Needs GNU time (/usr/bin/time). Prints one row per case and the engine/floor ratio.
+# bench/engine: wall time, CPU time and peak RSS of `attractor run --simulate` on generated
+# pipelines, against engine_floor replaying the same file writes.
+# Usage: bench/engine/run.sh [BUILD_DIR] [SIZES] [REPEATS]
+#   SIZES   default "linear:10 linear:1000 linear:10000 parallel:100"
+#   REPEATS default 5; each repeat times the engine and the floor back to back, alternating which
+#           goes first, and the table shows medians.
+# Nothing is deleted until the end: ext4 makes file creation slower for a minute after many
+# deletions (it skips recently freed inodes), which would charge one side for the other's cleanup.
+# Needs GNU time (/usr/bin/time).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build}
 sizes=${2:-"linear:10 linear:1000 linear:10000 parallel:100"}
+repeats=${3:-5}
 work=$(mktemp -d /tmp/attractor-engine-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cmake --build "$build" -j 2 --target attractor engine_floor >/dev/null
-printf "%-16s %8s %12s %12s %12s %12s %7s\n" case nodes engine_s engine_MB floor_s floor_MB ratio
+
+# time_into FILE CMD...: appends "wall user+sys maxrss_kb" to FILE.
+time_into() {
+  local out=$1
+  shift
+  /usr/bin/time -f "%e %U %S %M" -o "$work/last.time" "$@" >/dev/null 2>&1
+  awk '{ printf "%s %.2f %s\n", $1, $2 + $3, $4 }' "$work/last.time" >> "$out"
+}
+# median FILE COLUMN
+median() {
+  sort -g -k"$2","$2" "$1" | awk -v c="$2" '{ v[NR] = $c } END { print v[int((NR + 1) / 2)] }'
+}
+
+printf "%-14s %6s %9s %9s %9s %9s %9s %8s %6s %11s\n" case nodes engine_s cpu_s engine_MB floor_s floor_cpu floor_MB ratio ms_per_node
 for spec in $sizes; do
   kind=${spec%%:*}
   n=${spec##*:}
   dot="$work/$kind-$n.dot"
   bash bench/engine/gen_graph.sh "$kind" "$n" > "$dot"
   if [ "$kind" = linear ]; then nodes=$n; else nodes=$((n * 10)); fi
-  /usr/bin/time -f "%e %M" -o "$work/engine.time" "$build/attractor" run "$dot" --simulate -q --logs-root "$work/run-$kind-$n" >/dev/null 2>&1
-  /usr/bin/time -f "%e %M" -o "$work/floor.time" "$build/bench/engine/engine_floor" "$work/run-$kind-$n" "$work/floor-$kind-$n"
-  read -r es em < "$work/engine.time"
-  read -r fs fm < "$work/floor.time"
-  ratio=$(awk -v a="$es" -v b="$fs" 'BEGIN { printf "%.2f", (b > 0 ? a / b : 0) }')
-  printf "%-16s %8d %12s %12.1f %12s %12.1f %7s\n" "$kind-$n" "$nodes" "$es" "$(awk -v k="$em" 'BEGIN{print k/1024}')" "$fs" "$(awk -v k="$fm" 'BEGIN{print k/1024}')" "$ratio"
-  rm -rf "$work/run-$kind-$n" "$work/floor-$kind-$n"
+  reference="$work/ref-$kind-$n"
+  "$build/attractor" run "$dot" --simulate -q --logs-root "$reference" >/dev/null 2>&1
+  : > "$work/engine.times"
+  : > "$work/floor.times"
+  for r in $(seq 1 "$repeats"); do
+    engine=(time_into "$work/engine.times" "$build/attractor" run "$dot" --simulate -q --logs-root "$work/run-$kind-$n-$r")
+    floor=(time_into "$work/floor.times" "$build/bench/engine/engine_floor" "$reference" "$work/floor-$kind-$n-$r")
+    if [ $((r % 2)) = 1 ]; then "${engine[@]}"; "${floor[@]}"; else "${floor[@]}"; "${engine[@]}"; fi
+  done
+  es=$(median "$work/engine.times" 1); ec=$(median "$work/engine.times" 2); em=$(median "$work/engine.times" 3)
+  fs=$(median "$work/floor.times" 1); fc=$(median "$work/floor.times" 2); fm=$(median "$work/floor.times" 3)
+  awk -v k="$kind-$n" -v n="$nodes" -v es="$es" -v ec="$ec" -v em="$em" -v fs="$fs" -v fc="$fc" -v fm="$fm" 'BEGIN {
+    printf "%-14s %6d %9.2f %9.2f %9.1f %9.2f %9.2f %8.1f %6.2f %11.3f\n", k, n, es, ec, em / 1024, fs, fc, fm / 1024,
+           (fs > 0 ? es / fs : 0), 1000 * es / n }'
 done

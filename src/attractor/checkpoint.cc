@@ -1,6 +1,8 @@
 #include "attractor/checkpoint.h"
 
 #include <fcntl.h>
+#include <limits.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -82,12 +84,25 @@ Checkpoint Checkpoint::from_json(const nlohmann::json& j) {
 }
 
 void write_file_atomic(const std::string& path, const std::string& content) {
+  std::string_view view = content;
+  write_file_atomic(path, std::span<const std::string_view>(&view, 1));
+}
+
+void write_file_atomic(const std::string& path, std::span<const std::string_view> parts) {
   std::string tmp = path + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
-  std::size_t done = 0;
-  while (done < content.size()) {
-    ssize_t n = ::write(fd, content.data() + done, content.size() - done);
+  std::vector<iovec> batch;
+  std::size_t next = 0;       // first part not completely written
+  std::size_t offset = 0;     // bytes of parts[next] already written
+  while (next < parts.size()) {
+    batch.clear();
+    for (std::size_t i = next; i < parts.size() && batch.size() < IOV_MAX; ++i) {
+      std::string_view part = i == next ? parts[i].substr(offset) : parts[i];
+      if (!part.empty()) batch.push_back({const_cast<char*>(part.data()), part.size()});
+    }
+    if (batch.empty()) break;
+    ssize_t n = ::writev(fd, batch.data(), static_cast<int>(batch.size()));
     if (n < 0) {
       if (errno == EINTR) continue;
       int err = errno;
@@ -95,7 +110,13 @@ void write_file_atomic(const std::string& path, const std::string& content) {
       ::unlink(tmp.c_str());  // a full disk must not leave a half-written temp file behind
       throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(err));
     }
-    done += static_cast<std::size_t>(n);
+    std::size_t written = static_cast<std::size_t>(n);
+    while (next < parts.size() && written >= parts[next].size() - offset) {
+      written -= parts[next].size() - offset;
+      offset = 0;
+      ++next;
+    }
+    offset += written;
   }
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     int err = errno;
@@ -121,20 +142,6 @@ namespace {
 
 /// `"key":` in compact JSON.
 std::string json_key(const std::string& key) { return nlohmann::json(key).dump() + ":"; }
-
-/// Appends `,"key":` (no comma right after the opening brace).
-void append_key(std::string& out, const char* key) {
-  if (out.back() != '{') out += ',';
-  out += '"';
-  out += key;
-  out += "\":";
-}
-
-/// Appends `key` and its already serialized `value`.
-void append_member(std::string& out, const char* key, const std::string& value) {
-  append_key(out, key);
-  out += value;
-}
 
 std::string visit_member(const std::string& id, std::int64_t count) { return json_key(id) + std::to_string(count); }
 
@@ -187,9 +194,14 @@ void CheckpointWriter::note_context_changes(const ContextChanges& changes) {
   }
 }
 
-void CheckpointWriter::append_context(std::string& out, const nlohmann::json& context) {
+std::string_view CheckpointWriter::own(std::string text) {
+  scratch_.push_back(std::move(text));
+  return scratch_.back();
+}
+
+void CheckpointWriter::append_context(const nlohmann::json& context) {
   if (!context.is_object()) {
-    out += context.dump();
+    views_.push_back(own(context.dump()));
     return;
   }
   if (!context_all_) {
@@ -208,55 +220,64 @@ void CheckpointWriter::append_context(std::string& out, const nlohmann::json& co
   }
   context_all_ = false;
   context_dirty_.clear();
-  context_.append_to(out);
+  context_.append_views(views_);
 }
 
-std::string CheckpointWriter::serialize(const Checkpoint& c) {
+const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Checkpoint& c) {
   if (c.run_id != run_id_ || c.completed_nodes.size() < completed_.count) start_over(c);
   refresh_entries(c, completed_.count);
   if (outcomes_.size() != c.node_outcomes.size() || visits_.size() != c.visit_counts.size()) start_over(c);
   completed_.update(c.completed_nodes);
   logs_.update(c.logs);
 
+  views_.clear();
+  scratch_.clear();
+  auto key = [this](std::string_view name) {
+    views_.push_back(views_.empty() ? "{\"" : ",\"");
+    views_.push_back(name);
+    views_.push_back("\":");
+  };
+  auto member = [&](std::string_view name, std::string value) {
+    key(name);
+    views_.push_back(own(std::move(value)));
+  };
+  key("completed_nodes");
+  views_.insert(views_.end(), {"[", completed_.text, "]"});
+  key("context");
+  append_context(c.context);
+  member("current_node", nlohmann::json(c.current_node).dump());
+  member("final_outcome", c.final_outcome.dump());
+  member("inbox", c.inbox.dump());
+  member("last_fidelity", nlohmann::json(c.last_fidelity).dump());
+  key("logs");
+  views_.insert(views_.end(), {"[", logs_.text, "]"});
+  member("next_node", nlohmann::json(c.next_node).dump());
+  key("node_outcomes");
+  outcomes_.append_views(views_);
+  member("node_retries", nlohmann::json(c.node_retries).dump());
+  member("restart_count", std::to_string(c.restart_count));
+  member("run_id", nlohmann::json(c.run_id).dump());
+  member("seed_context", c.seed_context.dump());
+  member("state", nlohmann::json(c.state).dump());
+  member("timestamp", nlohmann::json(format_iso8601(c.timestamp_ms)).dump());
+  member("timestamp_ms", std::to_string(c.timestamp_ms));
+  member("total_executions", std::to_string(c.total_executions));
+  key("visit_counts");
+  visits_.append_views(views_);
+  views_.push_back("}");
+  return views_;
+}
+
+std::string CheckpointWriter::serialize(const Checkpoint& checkpoint) {
   std::string out;
-  out.reserve(last_size_ + 4096);
-  out += '{';
-  append_key(out, "completed_nodes");
-  out += '[';
-  out += completed_.text;
-  out += ']';
-  append_key(out, "context");
-  append_context(out, c.context);
-  append_member(out, "current_node", nlohmann::json(c.current_node).dump());
-  append_member(out, "final_outcome", c.final_outcome.dump());
-  append_member(out, "inbox", c.inbox.dump());
-  append_member(out, "last_fidelity", nlohmann::json(c.last_fidelity).dump());
-  append_key(out, "logs");
-  out += '[';
-  out += logs_.text;
-  out += ']';
-  append_member(out, "next_node", nlohmann::json(c.next_node).dump());
-  append_key(out, "node_outcomes");
-  outcomes_.append_to(out);
-  append_member(out, "node_retries", nlohmann::json(c.node_retries).dump());
-  append_member(out, "restart_count", std::to_string(c.restart_count));
-  append_member(out, "run_id", nlohmann::json(c.run_id).dump());
-  append_member(out, "seed_context", c.seed_context.dump());
-  append_member(out, "state", nlohmann::json(c.state).dump());
-  append_member(out, "timestamp", nlohmann::json(format_iso8601(c.timestamp_ms)).dump());
-  append_member(out, "timestamp_ms", std::to_string(c.timestamp_ms));
-  append_member(out, "total_executions", std::to_string(c.total_executions));
-  append_key(out, "visit_counts");
-  visits_.append_to(out);
-  out += '}';
-  last_size_ = out.size();
+  for (std::string_view v : serialize_views(checkpoint)) out += v;
   return out;
 }
 
 void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run_dir) {
-  std::string text = serialize(checkpoint);
-  text += '\n';
-  write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), text);
+  serialize_views(checkpoint);
+  views_.push_back("\n");
+  write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), views_);
 }
 
 Checkpoint load_checkpoint(const std::string& run_dir) {

@@ -13,8 +13,11 @@
 /// `restart_count`.
 
 #include <cstdint>
+#include <deque>
 #include <map>
+#include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -52,6 +55,8 @@ struct Checkpoint {
 /// Writes `content` to `path` atomically: `path.tmp`, fsync, rename, fsync of the directory.
 /// Throws std::runtime_error on failure.
 void write_file_atomic(const std::string& path, const std::string& content);
+/// The same for content given in parts, written with writev (no joined copy).
+void write_file_atomic(const std::string& path, std::span<const std::string_view> parts);
 
 /// Saves to `{run_dir}/checkpoint.json` atomically.
 void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir);
@@ -71,7 +76,8 @@ class CheckpointWriter {
   /// Tells which `context` keys changed since the previous call; without it, `context` is
   /// assumed unchanged apart from its size being checked.
   void note_context_changes(const ContextChanges& changes);
-  /// Saves `serialize(checkpoint)` plus a newline to `{run_dir}/checkpoint.json` atomically.
+  /// Saves `serialize(checkpoint)` plus a newline to `{run_dir}/checkpoint.json` atomically,
+  /// writing the cached parts directly instead of joining them first.
   void save(const Checkpoint& checkpoint, const std::string& run_dir);
 
  private:
@@ -84,8 +90,12 @@ class CheckpointWriter {
 
   void start_over(const Checkpoint& checkpoint);
   void refresh_entries(const Checkpoint& checkpoint, std::size_t first_new);
+  /// The serialized checkpoint as views of cached text and of scratch_, valid until the next call.
+  const std::vector<std::string_view>& serialize_views(const Checkpoint& checkpoint);
   /// Appends the serialized `context`, re-serializing only the noted keys.
-  void append_context(std::string& out, const nlohmann::json& context);
+  void append_context(const nlohmann::json& context);
+  /// Keeps `text` alive until the next serialization and returns a view of it.
+  std::string_view own(std::string text);
 
   std::string run_id_;
   AppendedArray completed_;
@@ -94,7 +104,8 @@ class CheckpointWriter {
   MemberTable visits_;    ///< `"id":n` per node
   MemberTable context_;   ///< `"key":value` per context key
   std::vector<std::string> context_dirty_;
-  std::size_t last_size_ = 0;  ///< size of the previous output, to reserve once
+  std::deque<std::string> scratch_;       ///< small members of the current serialization
+  std::vector<std::string_view> views_;   ///< the current serialization
   bool context_all_ = true;
 };
 /// Loads `{run_dir}/checkpoint.json`; throws std::runtime_error when missing or malformed.

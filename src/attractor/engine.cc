@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <unordered_set>
 
 #include <fmt/format.h>
 
@@ -178,10 +179,9 @@ std::string Engine::Impl::runaway_message(std::int64_t cap) const {
 }
 
 bool Engine::Impl::goal_gates_satisfied(std::string* failed_gate) const {
-  std::vector<std::string> seen;
+  std::unordered_set<std::string_view> seen;
   for (const std::string& id : state_.completed_nodes) {
-    if (std::find(seen.begin(), seen.end(), id) != seen.end()) continue;
-    seen.push_back(id);
+    if (!seen.insert(id).second) continue;
     const NodeData* node = graph_.node(id);
     if (!node || !node->goal_gate()) continue;
     auto it = state_.node_outcomes.find(id);

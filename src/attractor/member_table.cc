@@ -46,24 +46,33 @@ void MemberTable::clear() {
   size_ = 0;
 }
 
+void MemberTable::refresh(Chunk& chunk) {
+  if (!chunk.dirty) return;
+  chunk.joined.clear();
+  for (const auto& [key, member] : chunk.members) {
+    if (!chunk.joined.empty()) chunk.joined += ',';
+    chunk.joined += member;
+  }
+  chunk.dirty = false;
+}
+
 void MemberTable::append_to(std::string& out) {
-  out += '{';
+  std::vector<std::string_view> views;
+  append_views(views);
+  for (std::string_view v : views) out += v;
+}
+
+void MemberTable::append_views(std::vector<std::string_view>& views) {
+  views.push_back("{");
   bool first = true;
   for (auto& [lowest, chunk] : chunks_) {
-    if (chunk.dirty) {
-      chunk.joined.clear();
-      for (const auto& [key, member] : chunk.members) {
-        if (!chunk.joined.empty()) chunk.joined += ',';
-        chunk.joined += member;
-      }
-      chunk.dirty = false;
-    }
+    refresh(chunk);
     if (chunk.joined.empty()) continue;
-    if (!first) out += ',';
-    out += chunk.joined;
+    if (!first) views.push_back(",");
+    views.push_back(chunk.joined);
     first = false;
   }
-  out += '}';
+  views.push_back("}");
 }
 
 std::string MemberTable::str() {

@@ -8,6 +8,8 @@
 #include <cstddef>
 #include <map>
 #include <string>
+#include <string_view>
+#include <vector>
 
 namespace attractor {
 
@@ -24,6 +26,9 @@ class MemberTable {
   std::size_t size() const { return size_; }
   /// Appends `{member,member,...}` in key order to `out`.
   void append_to(std::string& out);
+  /// Appends the same text as views (of this table's cached text and of string literals) to
+  /// `views`; they stay valid until the table changes.
+  void append_views(std::vector<std::string_view>& views);
   /// The JSON object text.
   std::string str();
 
@@ -36,6 +41,8 @@ class MemberTable {
   /// The chunk whose key range holds `key` (chunks are keyed by their lowest possible key).
   std::map<std::string, Chunk>::iterator chunk_for(const std::string& key);
   void split(std::map<std::string, Chunk>::iterator chunk);
+  /// Re-joins the members of a changed chunk.
+  static void refresh(Chunk& chunk);
 
   std::map<std::string, Chunk> chunks_;
   std::size_t size_ = 0;

@@ -460,6 +460,10 @@ Preamble build_preamble(std::string_view mode, const PreambleInput& input, const
   if (attempt(hi).second <= budget) {
     chosen = smallest_within_budget(lo, hi, budget, [&](std::size_t dropped) { return attempt(dropped).second; });
   }
+  // The first drop can cost more than it saves (it adds a "(1 earlier stage omitted)" or "(1
+  // context value omitted)" note of at most 8 tokens, and an entry costs at least 2), so near `lo`
+  // the count is not monotone: when nothing needs to be dropped, keep everything.
+  if (chosen > lo && chosen <= lo + 4 && attempt(lo).second <= budget) chosen = lo;
   Selection s = select(chosen);
   p.omitted_stages = s.omitted_stages;
   p.omitted_context = s.omitted_context;

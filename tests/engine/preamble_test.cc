@@ -237,6 +237,24 @@ TEST(PreambleBudget, EveryModeStaysWithinItsBudgetForEveryHistoryLength) {
   }
 }
 
+TEST(PreambleBudget, AHistoryThatJustFitsIsKeptWhole) {
+  // Dropping one stage adds "(1 earlier stage omitted)", which can cost more than the entry it
+  // replaces; a budget that the whole history meets exactly must still keep every stage.
+  PreambleInput base = long_input();
+  for (const char* mode : {"compact", "summary:low", "summary:medium", "summary:high"}) {
+    for (std::size_t n : {1u, 2u, 3u, 4u, 5u, 8u, 20u, 60u}) {
+      PreambleInput in = base;
+      in.completed.resize(n);
+      in.context = nlohmann::json::object();
+      Preamble whole = build_preamble(mode, in, counter(), 100000);
+      ASSERT_EQ(whole.omitted_stages, 0u) << mode << " n=" << n;
+      Preamble exact = build_preamble(mode, in, counter(), whole.tokens);
+      EXPECT_EQ(exact.text, whole.text) << mode << " n=" << n;
+      EXPECT_EQ(exact.omitted_stages, 0u) << mode << " n=" << n;
+    }
+  }
+}
+
 TEST(PreambleHistory, RecordsToolCommandsNotesAndStageInfoTools) {
   NodeData tool;
   tool.id = "lint";

@@ -171,6 +171,37 @@ TEST(CheckpointTest, WriterMatchesFullSerializationAsTheRunGrows) {
   EXPECT_EQ(writer.serialize(restarted), restarted.to_json().dump());
 }
 
+TEST(CheckpointTest, WriterSavesTheSerializedBytes) {
+  TempDir dir;
+  CheckpointWriter writer;
+  Checkpoint c;
+  c.run_id = "r1";
+  for (int i = 0; i < 3000; ++i) {  // enough members for more than IOV_MAX (1024) parts
+    std::string id = "node_" + std::to_string(i);
+    c.completed_nodes.push_back(id);
+    c.visit_counts[id] = 1;
+    c.node_outcomes[id] = Outcome::success();
+    c.context["k" + std::to_string(i)] = std::string(i % 50, 'x');
+  }
+  writer.save(c, dir.path());
+  EXPECT_EQ(read_text_file(dir.sub("checkpoint.json")), c.to_json().dump() + "\n");
+  EXPECT_FALSE(fs::exists(dir.sub("checkpoint.json.tmp")));
+}
+
+TEST(CheckpointTest, AtomicWriteJoinsPartsIncludingEmptyOnes) {
+  TempDir dir;
+  std::vector<std::string> storage;
+  for (int i = 0; i < 2500; ++i) storage.push_back(i % 3 == 0 ? "" : std::to_string(i) + ",");
+  std::vector<std::string_view> parts(storage.begin(), storage.end());
+  std::string joined;
+  for (const std::string& s : storage) joined += s;
+  write_file_atomic(dir.sub("f.txt"), parts);
+  EXPECT_EQ(read_text_file(dir.sub("f.txt")), joined);
+  write_file_atomic(dir.sub("f.txt"), std::vector<std::string_view>{});
+  EXPECT_EQ(read_text_file(dir.sub("f.txt")), "");
+  EXPECT_THROW(write_file_atomic(dir.sub("missing/f.txt"), parts), std::runtime_error);
+}
+
 TEST(ArtifactStoreTest, FileBackingAboveThreshold) {
   TempDir dir;
   ArtifactStore store(dir.path());
