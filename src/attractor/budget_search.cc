@@ -17,7 +17,8 @@ std::size_t clamp_probe(double value, std::size_t low, std::size_t high) {
 }  // namespace
 
 std::size_t smallest_within_budget(std::size_t lo, std::size_t hi, std::size_t budget,
-                                   const std::function<std::size_t(std::size_t)>& cost, double first_step_cost) {
+                                   const std::function<std::size_t(std::size_t)>& cost, double first_step_cost,
+                                   std::optional<std::size_t> first_probe) {
   if (lo >= hi) return hi;
   // `fit` is the smallest drop count known to fit; `over` the largest known not to.
   std::size_t fit = hi;
@@ -37,6 +38,9 @@ std::size_t smallest_within_budget(std::size_t lo, std::size_t hi, std::size_t b
     std::size_t probe;
     if (interpolations_left-- <= 0) {
       probe = low + (fit - low) / 2;
+    } else if (first_probe) {
+      probe = std::clamp(*first_probe, low, fit - 1);
+      first_probe.reset();
     } else if (!bracketed) {
       // Extrapolate below `fit`: every entry kept back costs about `per_entry` tokens.
       double steps = std::floor((target - fit_cost) / per_entry);

@@ -456,14 +456,25 @@ Preamble build_preamble(std::string_view mode, const PreambleInput& input, const
   std::size_t lo = 0;
   if (protected_from > budget / 2) lo = protected_from - budget / 2;
   std::size_t hi = order.size();
+  // Successive preambles of a run keep about as many entries as the previous one of the same
+  // mode: the search starts there. The answer does not depend on it (see below).
+  thread_local std::map<std::string, std::size_t, std::less<>> kept_last_time;
+  std::optional<std::size_t> hint;
+  if (auto it = kept_last_time.find(p.mode); it != kept_last_time.end() && it->second < hi) hint = hi - it->second;
+  auto cost = [&](std::size_t dropped) { return attempt(dropped).second; };
   std::size_t chosen = hi;
-  if (attempt(hi).second <= budget) {
-    chosen = smallest_within_budget(lo, hi, budget, [&](std::size_t dropped) { return attempt(dropped).second; });
+  if (attempt(hi).second <= budget) chosen = smallest_within_budget(lo, hi, budget, cost, 4.0, hint);
+  // The count only falls as entries are dropped, except at the first drop of a kind: the first
+  // stage or context value dropped adds an "(1 ... omitted)" note of at most 8 tokens, and an
+  // entry costs at least 2. So within 8 drops after such a point the count may come back under
+  // the budget: the answer is the smallest fitting count, as a scan from `lo` would find.
+  std::size_t first_context = protected_from;
+  if (shows_context && !entries.empty() && first_context >= lo && chosen > first_context &&
+      chosen <= first_context + 8 && attempt(first_context).second <= budget) {
+    chosen = smallest_within_budget(lo, first_context, budget, cost);
   }
-  // The first drop can cost more than it saves (it adds a "(1 earlier stage omitted)" or "(1
-  // context value omitted)" note of at most 8 tokens, and an entry costs at least 2), so near `lo`
-  // the count is not monotone: when nothing needs to be dropped, keep everything.
-  if (chosen > lo && chosen <= lo + 4 && attempt(lo).second <= budget) chosen = lo;
+  if (chosen > lo && chosen <= lo + 8 && attempt(lo).second <= budget) chosen = lo;
+  kept_last_time[p.mode] = hi - chosen;
   Selection s = select(chosen);
   p.omitted_stages = s.omitted_stages;
   p.omitted_context = s.omitted_context;

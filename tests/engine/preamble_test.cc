@@ -2,8 +2,10 @@
 // budgets, measured with the project's exact counter.
 
 #include <string>
+#include <thread>
 
 #include <fmt/format.h>
+
 #include <gtest/gtest.h>
 
 #include "attractor/preamble.h"
@@ -251,6 +253,41 @@ TEST(PreambleBudget, AHistoryThatJustFitsIsKeptWhole) {
       Preamble exact = build_preamble(mode, in, counter(), whole.tokens);
       EXPECT_EQ(exact.text, whole.text) << mode << " n=" << n;
       EXPECT_EQ(exact.omitted_stages, 0u) << mode << " n=" << n;
+    }
+  }
+}
+
+TEST(PreambleBudget, ResultDoesNotDependOnEarlierPreambles) {
+  // The search starts where the previous preamble of the mode ended (per thread); the text must be
+  // the same as a fresh thread builds, including where an omission note makes the count rise
+  // (tiny context values, budgets near the whole text).
+  PreambleInput base = long_input();
+  std::vector<std::pair<PreambleInput, std::size_t>> cases;
+  for (std::size_t n : {2u, 6u, 30u, 120u, 400u}) {
+    for (int tiny : {0, 3}) {
+      PreambleInput in = base;
+      in.completed.resize(n);
+      if (tiny) {
+        in.context = nlohmann::json::object();
+        for (int k = 0; k < tiny; ++k) in.context[fmt::format("k{}", k)] = k;
+      }
+      Preamble whole = build_preamble("compact", in, counter(), 100000);
+      for (std::size_t slack : {0u, 1u, 2u, 5u, 9u, 40u, 200u}) {
+        cases.emplace_back(in, whole.tokens > slack ? whole.tokens - slack : 1);
+      }
+    }
+  }
+  for (const char* mode : {"compact", "summary:low", "summary:medium", "summary:high"}) {
+    std::vector<std::string> fresh(cases.size());
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      std::thread([&, i] { fresh[i] = build_preamble(mode, cases[i].first, counter(), cases[i].second).text; }).join();
+    }
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      // Warm the hint with a different case first, then the real one.
+      build_preamble(mode, cases[(i * 7 + 3) % cases.size()].first, counter(), cases[(i * 7 + 3) % cases.size()].second);
+      Preamble p = build_preamble(mode, cases[i].first, counter(), cases[i].second);
+      EXPECT_EQ(p.text, fresh[i]) << mode << " case " << i;
+      EXPECT_LE(p.tokens, cases[i].second) << mode << " case " << i;
     }
   }
 }
