@@ -52,16 +52,30 @@ BytePairEncoder::BytePairEncoder(RankTable ranks) : table_(std::move(ranks)) {
   slots_.assign(capacity, Slot{});
   mask_ = capacity - 1;
   byte_rank_.fill(kNoRank);
+  // Insert in the order of the home slots, so the table is written front to back instead of at
+  // random (the 200k-token tables are megabytes); lookups do not depend on insertion order.
+  std::vector<std::uint64_t> hashes(n);
+  const int bucket_bits = std::min(16, std::countr_zero(capacity));
+  const int shift = std::countr_zero(capacity) - bucket_bits;
+  std::vector<std::uint32_t> bucket_start((std::size_t{1} << bucket_bits) + 1, 0);
   for (TokenId rank = 0; rank < n; ++rank) {
     std::string_view bytes = table_.token(rank);
-    const std::uint64_t h = hash_token_bytes(bytes.data(), bytes.size());
+    hashes[rank] = hash_token_bytes(bytes.data(), bytes.size());
+    ++bucket_start[((hashes[rank] & mask_) >> shift) + 1];
+  }
+  for (std::size_t b = 1; b < bucket_start.size(); ++b) bucket_start[b] += bucket_start[b - 1];
+  std::vector<TokenId> by_home(n);
+  for (TokenId rank = 0; rank < n; ++rank) by_home[bucket_start[(hashes[rank] & mask_) >> shift]++] = rank;
+  for (TokenId rank : by_home) {
+    std::string_view bytes = table_.token(rank);
+    const std::uint64_t h = hashes[rank];
     const Slot slot{load_head(bytes.data(), bytes.size()), rank + 1, slot_check(h, bytes.size())};
     std::size_t i = h & mask_;
     for (; slots_[i].rank_plus1 != 0; i = (i + 1) & mask_) {
       const Slot& other = slots_[i];
       if (other.check == slot.check && other.head == slot.head && table_.token(other.rank_plus1 - 1) == bytes) {
-        throw TokenDataError(
-            fmt::format("corrupt rank data: ranks {} and {} have the same bytes", other.rank_plus1 - 1, rank));
+        const TokenId a = std::min(other.rank_plus1 - 1, rank), b = std::max(other.rank_plus1 - 1, rank);
+        throw TokenDataError(fmt::format("corrupt rank data: ranks {} and {} have the same bytes", a, b));
       }
     }
     slots_[i] = slot;

@@ -72,6 +72,12 @@ TEST(BytePairEncoder, LooksUpRanks) {
 
 TEST(BytePairEncoder, RejectsInconsistentRanks) {
   EXPECT_THROW(BytePairEncoder(byte_table({"ab", "ab"})), TokenDataError);
+  try {
+    BytePairEncoder bpe(byte_table({"xy", "ab", "cd", "ab"}));
+    FAIL() << "duplicate accepted";
+  } catch (const TokenDataError& e) {
+    EXPECT_STREQ(e.what(), "corrupt rank data: ranks 257 and 259 have the same bytes");
+  }
   RankTable missing_byte = parse_tiktoken("YQ== 0\nYg== 1\n", "test");
   EXPECT_THROW(BytePairEncoder{std::move(missing_byte)}, TokenDataError);
 }
