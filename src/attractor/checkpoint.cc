@@ -88,7 +88,8 @@ void write_file_atomic(const std::string& path, const std::string& content) {
   write_file_atomic(path, std::span<const std::string_view>(&view, 1));
 }
 
-void write_file_atomic(const std::string& path, std::span<const std::string_view> parts) {
+void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
+                       const std::function<void()>& written) {
   std::string tmp = path + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
@@ -118,6 +119,7 @@ void write_file_atomic(const std::string& path, std::span<const std::string_view
     }
     offset += written;
   }
+  if (written) written();
   if (::fsync(fd) != 0 || ::close(fd) != 0) {
     int err = errno;
     ::unlink(tmp.c_str());
@@ -224,6 +226,7 @@ void CheckpointWriter::append_context(const nlohmann::json& context) {
 }
 
 const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Checkpoint& c) {
+  wait_for_queued_save();
   if (c.run_id != run_id_ || c.completed_nodes.size() < completed_.count) start_over(c);
   refresh_entries(c, completed_.count);
   if (outcomes_.size() != c.node_outcomes.size() || visits_.size() != c.visit_counts.size()) start_over(c);
@@ -278,6 +281,25 @@ void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run
   serialize_views(checkpoint);
   views_.push_back("\n");
   write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), views_);
+}
+
+void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run_dir, WriteBehind& writer,
+                            std::function<void()> after_durable) {
+  serialize_views(checkpoint);
+  views_.push_back("\n");
+  std::string path = (fs::path(run_dir) / "checkpoint.json").string();
+  queued_seq_ = writer.enqueue([this, &writer, path = std::move(path), after = std::move(after_durable)] {
+    write_file_atomic(path, views_, [&writer] { writer.release_running(); });
+    if (after) after();
+  });
+  queued_on_ = &writer;
+}
+
+void CheckpointWriter::wait_for_queued_save() {
+  if (!queued_on_) return;
+  WriteBehind* writer = queued_on_;
+  queued_on_ = nullptr;
+  writer->wait_released(queued_seq_);
 }
 
 Checkpoint load_checkpoint(const std::string& run_dir) {

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <deque>
+#include <functional>
 #include <map>
 #include <span>
 #include <string>
@@ -25,6 +26,7 @@
 #include "attractor/context.h"
 #include "attractor/member_table.h"
 #include "attractor/outcome.h"
+#include "attractor/write_behind.h"
 
 namespace attractor {
 
@@ -55,8 +57,10 @@ struct Checkpoint {
 /// Writes `content` to `path` atomically: `path.tmp`, fsync, rename, fsync of the directory.
 /// Throws std::runtime_error on failure.
 void write_file_atomic(const std::string& path, const std::string& content);
-/// The same for content given in parts, written with writev (no joined copy).
-void write_file_atomic(const std::string& path, std::span<const std::string_view> parts);
+/// The same for content given in parts, written with writev (no joined copy). `written`, if set,
+/// is called once the parts are no longer needed (written, not yet synced).
+void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
+                       const std::function<void()>& written = nullptr);
 
 /// Saves to `{run_dir}/checkpoint.json` atomically.
 void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir);
@@ -79,6 +83,12 @@ class CheckpointWriter {
   /// Saves `serialize(checkpoint)` plus a newline to `{run_dir}/checkpoint.json` atomically,
   /// writing the cached parts directly instead of joining them first.
   void save(const Checkpoint& checkpoint, const std::string& run_dir);
+  /// Same, as an operation queued on `writer` (which must outlive this object's next call);
+  /// `after_durable`, if set, runs on the writer's thread once the file is renamed and synced.
+  /// The queued operation reads this object's cached parts, so the next serialization first waits
+  /// until they are written (not until they are synced).
+  void save(const Checkpoint& checkpoint, const std::string& run_dir, WriteBehind& writer,
+            std::function<void()> after_durable = nullptr);
 
  private:
   /// A JSON array of strings kept as text, extended with the elements added since the last call.
@@ -94,6 +104,8 @@ class CheckpointWriter {
   const std::vector<std::string_view>& serialize_views(const Checkpoint& checkpoint);
   /// Appends the serialized `context`, re-serializing only the noted keys.
   void append_context(const nlohmann::json& context);
+  /// Waits until the last queued save has read views_ (they are about to change).
+  void wait_for_queued_save();
   /// Keeps `text` alive until the next serialization and returns a view of it.
   std::string_view own(std::string text);
 
@@ -106,6 +118,8 @@ class CheckpointWriter {
   std::vector<std::string> context_dirty_;
   std::deque<std::string> scratch_;       ///< small members of the current serialization
   std::vector<std::string_view> views_;   ///< the current serialization
+  WriteBehind* queued_on_ = nullptr;      ///< where the last queued save went
+  std::uint64_t queued_seq_ = 0;          ///< its operation, which reads views_
   bool context_all_ = true;
 };
 /// Loads `{run_dir}/checkpoint.json`; throws std::runtime_error when missing or malformed.

@@ -53,6 +53,12 @@ Engine::Impl::Impl(const Graph& graph, const HandlerRegistry& registry, EngineOp
   random_ = options_.random ? options_.random : default_random();
   run_dir_ = options_.run_dir;
   sink_.set_user(options_.observer);
+  writer_ = std::make_unique<WriteBehind>(options_.background_writes);
+}
+
+Engine::Impl::~Impl() {
+  sink_.set_file(nullptr);
+  writer_.reset();
 }
 
 void Engine::Impl::emit(const std::string& name, nlohmann::json fields) {
@@ -64,6 +70,7 @@ void Engine::Impl::emit(const std::string& name, nlohmann::json fields) {
 }
 
 void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
+  writer_->flush();
   std::error_code ec;
   fs::create_directories(run_dir_, ec);
   if (ec) throw std::runtime_error("cannot create run directory " + run_dir_ + ": " + ec.message());
@@ -79,7 +86,7 @@ void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
   write_manifest(m, run_dir_);
   artifacts_ = std::make_unique<ArtifactStore>(run_dir_);
   if (options_.write_events_file) {
-    sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string()));
+    sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string(), writer_.get()));
   }
 }
 
@@ -111,7 +118,11 @@ void Engine::Impl::save() {
   ContextChanges changes = context_.changes_since(context_cursor_);
   mirror_context(changes);
   checkpoint_writer_.note_context_changes(changes);
-  checkpoint_writer_.save(state_, run_dir_);
+  std::function<void()> after;
+  if (options_.on_checkpoint_written) {
+    after = [this] { options_.on_checkpoint_written(++checkpoints_written_); };
+  }
+  checkpoint_writer_.save(state_, run_dir_, *writer_, std::move(after));
   emit("CheckpointSaved", {{"node_id", state_.current_node}, {"next_node", state_.next_node}});
 }
 
@@ -139,7 +150,7 @@ RunResult Engine::Impl::resume() {
   context_.restore(state_.context, state_.logs);
   artifacts_ = std::make_unique<ArtifactStore>(run_dir_);
   if (options_.write_events_file) {
-    sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string()));
+    sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string(), writer_.get()));
   }
   stage_index_ = state_.total_executions;
   if (state_.state != "running") {
@@ -216,6 +227,7 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
   } else {
     emit("PipelineFailed", {{"error", outcome.failure_reason}, {"duration_ms", duration}, {"usage", sink_.usage()}});
   }
+  writer_->flush();
   RunResult r;
   r.outcome = outcome;
   r.run_dir = run_dir_;
@@ -225,6 +237,7 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
 
 RunResult Engine::Impl::interrupted() {
   emit("PipelineInterrupted", {{"current_node", state_.current_node}, {"next_node", state_.next_node}});
+  writer_->flush();
   RunResult r;
   r.outcome = Outcome::fail("interrupted");
   r.run_dir = run_dir_;

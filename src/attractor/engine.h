@@ -13,6 +13,7 @@
 /// with FAIL naming the most executed nodes.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -41,6 +42,12 @@ struct EngineOptions {
   CancelToken cancel;      ///< cancel() (e.g. from SIGINT) stops at a safe point
   std::int64_t max_node_executions = 0;  ///< 0 = graph attribute or default
   bool write_events_file = true;
+  /// Run-directory writes are made by a background thread in order (see write_behind.h), so the
+  /// next stage is computed while the previous one's files are synced; false makes them inline.
+  bool background_writes = true;
+  /// Called on the writer's thread when the n-th checkpoint of this engine (1-based) is renamed
+  /// into place and synced; the CLI's test hook kills the process there.
+  std::function<void(std::int64_t n)> on_checkpoint_written;
 };
 
 /// The result of `run` or `resume`.

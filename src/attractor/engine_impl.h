@@ -16,6 +16,7 @@
 #include "attractor/fidelity.h"
 #include "attractor/preamble.h"
 #include "attractor/thread_sessions.h"
+#include "attractor/write_behind.h"
 
 namespace attractor {
 
@@ -45,6 +46,8 @@ class RunEventSink : public EventObserver {
 class Engine::Impl : public BranchRunner {
  public:
   Impl(const Graph& graph, const HandlerRegistry& registry, EngineOptions options);
+  /// Lets the writer finish what is queued (its operations use the members below).
+  ~Impl() override;
 
   RunResult run(const nlohmann::json& initial_context);
   RunResult resume();
@@ -95,6 +98,9 @@ class Engine::Impl : public BranchRunner {
   Context context_;
   Checkpoint state_;
   CheckpointWriter checkpoint_writer_;  ///< serializes `state_` incrementally
+  /// Makes the run directory's writes in order; declared after what its operations read.
+  std::unique_ptr<WriteBehind> writer_;
+  std::int64_t checkpoints_written_ = 0;  ///< counted on the writer's thread
   std::uint64_t context_cursor_ = 0;    ///< `context_` changes already mirrored into `state_`
   std::atomic<std::int64_t> stage_index_{0};
   ThreadSessions sessions_;  ///< `full`-fidelity conversations of this run (not serialized)

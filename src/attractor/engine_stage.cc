@@ -55,8 +55,8 @@ class Watchdog {
   std::thread thread_;
 };
 
-void write_status(const std::string& stage_dir, const Outcome& outcome) {
-  write_text_file((fs::path(stage_dir) / "status.json").string(), outcome_to_json(outcome).dump(2) + "\n");
+void write_status(WriteBehind& writer, const std::string& stage_dir, const Outcome& outcome) {
+  writer.write_file((fs::path(stage_dir) / "status.json").string(), outcome_to_json(outcome).dump(2) + "\n");
 }
 
 /// The history a branch thread records into: a copy of the run's history at the branch start,
@@ -83,8 +83,12 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
                                   const std::string& stage_dir, std::int64_t attempt, const CancelToken& cancel,
                                   const StageFidelity& fidelity) {
   fs::path status_path = fs::path(stage_dir) / "status.json";
-  std::error_code ec;
-  fs::remove(status_path, ec);
+  writer_->remove_file(status_path.string());
+  // A handler that does not queue its writes sees the stage directory as it would without the
+  // writer; one that does flushes before anything outside the process could write status.json.
+  const bool queued = handler.queues_writes();
+  if (!queued) writer_->flush();
+  const std::uint64_t flushes_before = writer_->flush_count();
 
   StageEnv env;
   env.run_dir = run_dir_;
@@ -101,6 +105,7 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   env.previous_node = fidelity.previous_node;
   env.sessions = &sessions_;
   env.history = &active_history(history_);
+  env.writer = writer_.get();
 
   std::unique_ptr<Watchdog> watchdog;
   if (env.timeout_ms && *env.timeout_ms > 0 && !handler.handles_timeout()) {
@@ -126,7 +131,10 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
     return Outcome::fail(fmt::format("stage {} timed out after {}ms", node.id, *env.timeout_ms));
   }
 
-  if (fs::exists(status_path, ec)) {
+  bool outside_effects = !queued || writer_->flush_count() != flushes_before;
+  if (outside_effects && queued) writer_->flush();
+  std::error_code ec;
+  if (outside_effects && fs::exists(status_path, ec)) {
     try {
       Outcome external = outcome_from_json(parse_json_limited(read_text_file(status_path.string()), "status.json"));
       external.notes = external.notes.empty() ? "status.json written during the stage" : external.notes;
@@ -149,7 +157,8 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
   RetryPolicy policy = build_retry_policy(node, graph_.data());
   std::string type = resolve_handler_type(node);
   Handler* handler = registry_.resolve(node);
-  std::string stage_dir = ensure_stage_dir(run_dir_, node.id);
+  std::string stage_dir = (fs::path(run_dir_) / node.id).string();
+  writer_->make_directories(stage_dir);
   std::int64_t first_started = clock_->now_ms();
   for (std::int64_t attempt = 1;; ++attempt) {
     std::int64_t index = stage_index_.fetch_add(1) + 1;
@@ -166,7 +175,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
     if (outcome.status != StageStatus::kFail && outcome.status != StageStatus::kRetry) {
       retries.erase(node.id);
       context.remove("internal.retry_count." + node.id);
-      write_status(stage_dir, outcome);
+      write_status(*writer_, stage_dir, outcome);
       nlohmann::json completed = {
           {"name", node.id}, {"index", index}, {"duration_ms", duration}, {"status", status_name(outcome.status)}};
       if (outcome.stage_info.is_object()) {
@@ -188,7 +197,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
                          {"will_retry", will_retry},
                          {"duration_ms", duration}});
     if (will_retry) {
-      write_status(stage_dir, outcome);
+      write_status(*writer_, stage_dir, outcome);
       std::int64_t count = ++retries[node.id];
       context.set("internal.retry_count." + node.id, count);
       std::int64_t delay = policy.delay_for_attempt(attempt, random_);
@@ -209,7 +218,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
         outcome.failure_reason = "max retries exceeded" + (reason.empty() ? std::string() : ": " + reason);
       }
     }
-    write_status(stage_dir, outcome);
+    write_status(*writer_, stage_dir, outcome);
     active_history(history_).add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
     return outcome;
   }

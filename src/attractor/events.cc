@@ -60,18 +60,42 @@ void EventBus::on_event(const Event& event) {
   for (const auto& o : observers_) o->on_event(event);
 }
 
-JsonlFileObserver::JsonlFileObserver(const std::string& path) { file_ = std::fopen(path.c_str(), "a"); }
+JsonlFileObserver::JsonlFileObserver(const std::string& path, WriteBehind* writer) : writer_(writer) {
+  if (std::FILE* f = std::fopen(path.c_str(), "a")) file_.reset(f, [](std::FILE* open) { std::fclose(open); });
+}
 
 JsonlFileObserver::~JsonlFileObserver() {
-  if (file_) std::fclose(file_);
+  std::lock_guard lock(mutex_);
+  try {
+    write_pending();
+  } catch (const std::exception&) {
+    // The writer failed earlier; the run already reports that error.
+  }
+}
+
+void JsonlFileObserver::write_pending() {
+  if (!file_ || pending_.empty()) return;
+  if (!writer_) {
+    std::fwrite(pending_.data(), 1, pending_.size(), file_.get());
+    std::fflush(file_.get());
+    pending_.clear();
+    return;
+  }
+  const std::size_t bytes = pending_.size();
+  writer_->enqueue(
+      [file = file_, lines = std::move(pending_)] {
+        std::fwrite(lines.data(), 1, lines.size(), file.get());
+        std::fflush(file.get());
+      },
+      bytes);
+  pending_.clear();
 }
 
 void JsonlFileObserver::on_event(const Event& event) {
   std::lock_guard lock(mutex_);
   if (!file_) return;
-  std::string line = event.to_json_line();
-  std::fwrite(line.data(), 1, line.size(), file_);
-  if (!buffered_until_next_event(event.name)) std::fflush(file_);
+  pending_ += event.to_json_line();
+  if (!buffered_until_next_event(event.name)) write_pending();
 }
 
 void JsonStreamObserver::on_event(const Event& event) {

@@ -14,6 +14,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/write_behind.h"
+
 namespace attractor {
 
 struct Event {
@@ -52,13 +54,20 @@ class EventBus : public EventObserver {
 /// loses only lines of a stage the checkpoint does not record as completed.
 class JsonlFileObserver : public EventObserver {
  public:
-  explicit JsonlFileObserver(const std::string& path);
+  /// With a `writer`, lines are appended by the writer's operations, in order with the run's other
+  /// writes (the writer must outlive this observer).
+  explicit JsonlFileObserver(const std::string& path, WriteBehind* writer = nullptr);
   ~JsonlFileObserver() override;
   void on_event(const Event& event) override;
 
  private:
+  /// Writes or queues `pending_` (mutex held).
+  void write_pending();
+
   std::mutex mutex_;
-  std::FILE* file_ = nullptr;
+  std::shared_ptr<std::FILE> file_;
+  WriteBehind* writer_ = nullptr;
+  std::string pending_;  ///< lines not yet handed to the file or the writer
 };
 
 /// Writes one JSON line per event to a stream (`--json-events` uses stdout).

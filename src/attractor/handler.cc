@@ -1,6 +1,8 @@
 #include "attractor/handler.h"
 
 #include "attractor/handler_types.h"
+#include "attractor/run_directory.h"
+#include "attractor/write_behind.h"
 
 namespace attractor {
 
@@ -11,6 +13,18 @@ void StageEnv::emit(const std::string& name, nlohmann::json fields) const {
   e.timestamp_ms = clock ? clock->now_ms() : system_clock().now_ms();
   e.fields = std::move(fields);
   events->on_event(e);
+}
+
+void StageEnv::write_file(const std::string& path, std::string content) const {
+  if (writer) {
+    writer->write_file(path, std::move(content));
+  } else {
+    write_text_file(path, content);
+  }
+}
+
+void StageEnv::flush_writes() const {
+  if (writer) writer->flush();
 }
 
 void HandlerRegistry::register_handler(const std::string& type, HandlerPtr handler) {

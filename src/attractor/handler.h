@@ -8,6 +8,11 @@
 /// after every attempt, so a `status.json` that appears in the stage directory while the handler
 /// runs can only come from an external tool or agent, and the engine honours it (Appendix C).
 /// A handler that throws produces a FAIL outcome carrying the message (§4.12).
+///
+/// Run-directory writes go through the run's WriteBehind (`StageEnv::write_file`). A handler that
+/// only writes that way and calls `StageEnv::flush_writes` before anything outside the process can
+/// see the run directory says so with `queues_writes`; for every other handler the engine flushes
+/// the queue before `execute`.
 
 #include <cstdint>
 #include <memory>
@@ -28,6 +33,7 @@ namespace attractor {
 
 class ThreadSessions;
 class StageHistory;
+class WriteBehind;
 
 /// The result of running one parallel branch.
 struct BranchResult {
@@ -77,8 +83,16 @@ struct StageEnv {
   /// The run's finished stages (preambles summarize them); owned by the engine, nullptr outside it.
   const StageHistory* history = nullptr;
 
+  /// The run directory's writer; nullptr outside the engine (then writes are made inline).
+  WriteBehind* writer = nullptr;
+
   /// Emits an event stamped with the clock.
   void emit(const std::string& name, nlohmann::json fields) const;
+  /// Writes `content` to `path` through the writer (inline without one).
+  void write_file(const std::string& path, std::string content) const;
+  /// Waits until every queued run-directory write is done; call it before a subprocess, an LLM
+  /// request or a question to a human. Throws the writer's failure.
+  void flush_writes() const;
 };
 
 /// A node handler. Implementations must be safe to call from several branch threads at once.
@@ -89,6 +103,10 @@ class Handler {
   /// True when the handler enforces the node `timeout` itself (wait.human uses it as the question
   /// timeout); otherwise the engine cancels the attempt when the timeout elapses.
   virtual bool handles_timeout() const { return false; }
+  /// True when the handler writes the run directory only through `StageEnv::write_file` and
+  /// calls `StageEnv::flush_writes` before any effect outside the process; the engine then lets
+  /// it run while earlier writes are still queued. False (the default) makes the engine flush first.
+  virtual bool queues_writes() const { return false; }
 };
 
 using HandlerPtr = std::shared_ptr<Handler>;

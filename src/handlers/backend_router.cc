@@ -188,6 +188,11 @@ std::shared_ptr<CodergenBackend> RoutingBackend::backend_for(const std::string& 
   return backend;
 }
 
+bool RoutingBackend::acts_outside_process(const CodergenRequest& request) const {
+  if (!request.node || !request.graph) return true;
+  return provider_for(*request.node, *request.graph) != "simulate";
+}
+
 CodergenResult RoutingBackend::run(const CodergenRequest& request) {
   if (!request.node || !request.graph) throw StageError("routing backend needs the node and graph", ErrorCategory::kTerminal);
   std::string provider = provider_for(*request.node, *request.graph);

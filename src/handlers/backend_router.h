@@ -67,6 +67,8 @@ class RoutingBackend : public CodergenBackend {
   explicit RoutingBackend(BackendConfig config);
   std::string name() const override { return "router"; }
   CodergenResult run(const CodergenRequest& request) override;
+  /// False only for nodes routed to the simulation.
+  bool acts_outside_process(const CodergenRequest& request) const override;
 
   /// The canonical provider for `node`.
   std::string provider_for(const NodeData& node, const Graph& graph) const;

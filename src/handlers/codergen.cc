@@ -81,7 +81,7 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   task = expand_stage_prompt(task, node, graph, context, env);
   SessionPlan plan = plan_session(node, context, graph, env);
   std::string prompt = plan.preamble_mode.empty() ? task : plan.preamble.text + "\n" + task;
-  write_text_file((fs::path(env.stage_dir) / "prompt.md").string(), prompt);
+  env.write_file((fs::path(env.stage_dir) / "prompt.md").string(), prompt);
 
   std::string calls_key = "internal.codergen_calls." + node.id;
   std::int64_t call_index = 0;
@@ -103,6 +103,7 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   request.attempt = env.attempt;
   request.call_index = call_index;
   if (!backend_) return Outcome::fail("no LLM backend configured", ErrorCategory::kTerminal);
+  if (backend_->acts_outside_process(request)) env.flush_writes();
   CodergenResult result = backend_->run(request);
   std::string backend_name = result.backend.empty() ? backend_->name() : result.backend;
   if (plan.session) {
@@ -118,7 +119,7 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   fidelity_info["model"] = result.model;
   fidelity_info["usage"] = {{"input_tokens", result.usage.input_tokens}, {"output_tokens", result.usage.output_tokens}};
 
-  write_text_file((fs::path(env.stage_dir) / "response.md").string(), result.response);
+  env.write_file((fs::path(env.stage_dir) / "response.md").string(), result.response);
   env.emit("StageUsage", {{"name", node.id},
                           {"backend", backend_name},
                           {"model", result.model},

@@ -16,6 +16,9 @@ class CodergenHandler : public Handler {
  public:
   explicit CodergenHandler(std::shared_ptr<CodergenBackend> backend) : backend_(std::move(backend)) {}
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
+  /// prompt.md and response.md are queued; the queue is flushed before a backend that acts
+  /// outside the process is called.
+  bool queues_writes() const override { return true; }
 
  private:
   std::shared_ptr<CodergenBackend> backend_;

@@ -58,6 +58,13 @@ class CodergenBackend {
   virtual ~CodergenBackend() = default;
   virtual std::string name() const = 0;
   virtual CodergenResult run(const CodergenRequest& request) = 0;
+  /// False when answering `request` involves nothing outside the process (no network, no
+  /// subprocess, no reading of the stage directory), so queued run-directory writes need not be
+  /// on disk first. True by default.
+  virtual bool acts_outside_process(const CodergenRequest& request) const {
+    (void)request;
+    return true;
+  }
 };
 
 }  // namespace attractor

@@ -14,6 +14,8 @@ namespace attractor {
 class ConditionalHandler : public Handler {
  public:
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
+  /// Writes nothing in the run directory.
+  bool queues_writes() const override { return true; }
 };
 
 }  // namespace attractor

@@ -97,6 +97,8 @@ Outcome ManagerLoopHandler::execute(const NodeData& node, Context& context, cons
   options.clock = env.clock;
   options.observer = state;
   options.cancel = env.cancel.child();
+  // The manager reads and steers the child's directory while it runs, so the child writes inline.
+  options.background_writes = false;
   CancelToken child_cancel = options.cancel;
   std::thread runner([&, options]() mutable {
     RunResult r;

@@ -21,6 +21,8 @@ namespace attractor {
 class ParallelHandler : public Handler {
  public:
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
+  /// Writes nothing in the run directory.
+  bool queues_writes() const override { return true; }
 };
 
 /// The fan-in node where the branches of `parallel_node` converge; "" when there is none.

@@ -18,6 +18,8 @@ namespace attractor {
 class SendMessageHandler : public Handler {
  public:
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
+  /// Writes nothing in the run directory.
+  bool queues_writes() const override { return true; }
 };
 
 }  // namespace attractor

@@ -17,6 +17,8 @@ namespace attractor {
 class SetVariablesHandler : public Handler {
  public:
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
+  /// Writes nothing in the run directory.
+  bool queues_writes() const override { return true; }
 };
 
 /// The `to_context_blocks` transform; throws std::invalid_argument for values it cannot convert.

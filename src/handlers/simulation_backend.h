@@ -31,6 +31,8 @@ class SimulationBackend : public CodergenBackend {
   explicit SimulationBackend(nlohmann::json responses) : responses_(std::move(responses)) {}
   std::string name() const override { return "simulation"; }
   CodergenResult run(const CodergenRequest& request) override;
+  /// Scripted and generated answers are computed in memory.
+  bool acts_outside_process(const CodergenRequest&) const override { return false; }
 
  private:
   nlohmann::json responses_ = nlohmann::json::object();

@@ -1,0 +1,160 @@
+#include "attractor/write_behind.h"
+
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+#include "attractor/run_directory.h"
+
+namespace attractor {
+
+namespace fs = std::filesystem;
+
+WriteBehind::WriteBehind(bool background, std::size_t max_backlog_bytes)
+    : background_(background), max_backlog_bytes_(max_backlog_bytes) {
+  if (background_) thread_ = std::thread([this] { loop(); });
+}
+
+WriteBehind::~WriteBehind() {
+  if (!background_) return;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  work_ready_.notify_all();
+  thread_.join();
+}
+
+void WriteBehind::throw_if_failed_locked() const {
+  if (failure_) std::rethrow_exception(failure_);
+}
+
+std::uint64_t WriteBehind::enqueue(Operation op, std::size_t bytes) {
+  if (!background_) {
+    std::uint64_t seq;
+    {
+      std::lock_guard lock(mutex_);
+      throw_if_failed_locked();
+      seq = next_seq_++;
+      running_seq_ = seq;
+    }
+    try {
+      op();
+    } catch (...) {
+      std::lock_guard lock(mutex_);
+      failure_ = std::current_exception();
+      done_seq_ = seq;
+      throw;
+    }
+    std::lock_guard lock(mutex_);
+    done_seq_ = seq;
+    return seq;
+  }
+  std::unique_lock lock(mutex_);
+  wait_progress(lock, [&] { return failure_ || backlog_bytes_ == 0 || backlog_bytes_ + bytes <= max_backlog_bytes_; });
+  throw_if_failed_locked();
+  std::uint64_t seq = next_seq_++;
+  queue_.push_back({seq, std::move(op), bytes});
+  backlog_bytes_ += bytes;
+  const bool wake = writer_waiting_;
+  lock.unlock();
+  if (wake) work_ready_.notify_one();
+  return seq;
+}
+
+template <typename Predicate>
+void WriteBehind::wait_progress(std::unique_lock<std::mutex>& lock, Predicate done) {
+  while (!done()) {
+    ++callers_waiting_;
+    progress_.wait(lock);
+    --callers_waiting_;
+  }
+}
+
+void WriteBehind::wait_for(std::uint64_t seq) {
+  std::unique_lock lock(mutex_);
+  wait_progress(lock, [&] { return failure_ || done_seq_ >= seq; });
+  throw_if_failed_locked();
+}
+
+void WriteBehind::wait_released(std::uint64_t seq) {
+  std::unique_lock lock(mutex_);
+  wait_progress(lock, [&] { return failure_ || done_seq_ >= seq || released_seq_ >= seq; });
+  throw_if_failed_locked();
+}
+
+void WriteBehind::release_running() {
+  std::lock_guard lock(mutex_);
+  released_seq_ = running_seq_;
+  if (callers_waiting_ > 0) progress_.notify_all();
+}
+
+void WriteBehind::flush() {
+  std::unique_lock lock(mutex_);
+  ++flushes_;
+  const std::uint64_t last = next_seq_ - 1;
+  wait_progress(lock, [&] { return failure_ || done_seq_ >= last; });
+  throw_if_failed_locked();
+}
+
+std::uint64_t WriteBehind::flush_count() const {
+  std::lock_guard lock(mutex_);
+  return flushes_;
+}
+
+void WriteBehind::loop() {
+  std::unique_lock lock(mutex_);
+  while (true) {
+    while (!stopping_ && queue_.empty()) {
+      writer_waiting_ = true;
+      work_ready_.wait(lock);
+      writer_waiting_ = false;
+    }
+    if (queue_.empty()) return;
+    Queued item = std::move(queue_.front());
+    queue_.pop_front();
+    running_seq_ = item.seq;
+    lock.unlock();
+    std::exception_ptr error;
+    if (item.op) {
+      try {
+        item.op();
+      } catch (...) {
+        error = std::current_exception();
+      }
+    }
+    item.op = nullptr;
+    lock.lock();
+    backlog_bytes_ -= item.bytes;
+    done_seq_ = item.seq;
+    if (error && !failure_) {
+      failure_ = error;
+      for (const Queued& dropped : queue_) backlog_bytes_ -= dropped.bytes;
+      if (!queue_.empty()) done_seq_ = queue_.back().seq;
+      queue_.clear();
+    }
+    if (callers_waiting_ > 0) progress_.notify_all();
+  }
+}
+
+void WriteBehind::write_file(std::string path, std::string content) {
+  const std::size_t bytes = content.size();
+  enqueue([path = std::move(path), content = std::move(content)] { write_text_file(path, content); }, bytes);
+}
+
+void WriteBehind::make_directories(std::string path) {
+  enqueue([path = std::move(path)] {
+    std::error_code ec;
+    fs::create_directories(path, ec);
+    if (ec) throw std::runtime_error("cannot create " + path + ": " + ec.message());
+  });
+}
+
+void WriteBehind::remove_file(std::string path) {
+  enqueue([path = std::move(path)] {
+    std::error_code ec;
+    fs::remove(path, ec);
+  });
+}
+
+}  // namespace attractor

@@ -1,0 +1,99 @@
+#pragma once
+/// \file
+/// The run directory's writer: file operations performed in order by one background thread, so
+/// the engine computes the next stage while the kernel creates, writes and syncs the files of the
+/// previous one.
+///
+/// Order is the contract. Operations run one at a time in the order they were queued, so the disk
+/// always holds a prefix of the run's writes: whatever happens to the process, the run directory
+/// looks as if the writes had been made inline and the process had stopped at that point (a
+/// checkpoint is never on disk before the files of the node it records, and a node's files are
+/// never on disk before the previous checkpoint). Code that lets anything outside the process
+/// observe the run directory (a subprocess, an LLM or CLI agent, a human) calls `flush` first.
+///
+/// The first operation that throws stops the writer: later operations are dropped, and every
+/// later call rethrows that error on the caller's thread. Thread-safe (parallel branches queue
+/// concurrently).
+
+#include <condition_variable>
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <string>
+#include <thread>
+
+namespace attractor {
+
+class WriteBehind {
+ public:
+  using Operation = std::function<void()>;
+
+  /// `max_backlog_bytes`: `enqueue` waits while the queued operations hold more bytes than this.
+  /// `background` false runs every operation inline on the caller's thread (same interface).
+  explicit WriteBehind(bool background = true, std::size_t max_backlog_bytes = std::size_t{64} << 20);
+  /// Runs what is still queued (nothing after a failure), then stops the thread. Never throws.
+  ~WriteBehind();
+  WriteBehind(const WriteBehind&) = delete;
+  WriteBehind& operator=(const WriteBehind&) = delete;
+
+  /// Queues `op`, which holds `bytes` of data (counted toward the backlog), and returns its
+  /// sequence number (1, 2, ...). Throws the writer's failure, if any.
+  std::uint64_t enqueue(Operation op, std::size_t bytes = 0);
+  /// Waits until operation `seq` and every operation before it have run (0: returns at once).
+  /// Throws the writer's failure, if any.
+  void wait_for(std::uint64_t seq);
+  /// Waits until operation `seq` has called `release_running` or finished (and every operation
+  /// before it has run). Throws the writer's failure, if any.
+  void wait_released(std::uint64_t seq);
+  /// Called by the running operation: lets `wait_released` callers of it go on before it ends
+  /// (a checkpoint releases the buffers it reads once they are written, before the fsync).
+  void release_running();
+  /// Waits until every queued operation has run. Throws the writer's failure, if any.
+  void flush();
+  /// How many times `flush` was called: a handler that flushed may have let something outside
+  /// the process write into its stage directory.
+  std::uint64_t flush_count() const;
+
+  /// Queues writing `content` to `path` (like write_text_file).
+  void write_file(std::string path, std::string content);
+  /// Queues creating `path` and its parents.
+  void make_directories(std::string path);
+  /// Queues removing `path` (a missing file is not an error).
+  void remove_file(std::string path);
+
+ private:
+  void loop();
+  /// Waits on progress_ until `done()` (mutex held through `lock`).
+  template <typename Predicate>
+  void wait_progress(std::unique_lock<std::mutex>& lock, Predicate done);
+  void throw_if_failed_locked() const;
+
+  struct Queued {
+    std::uint64_t seq = 0;
+    Operation op;
+    std::size_t bytes = 0;
+  };
+
+  const bool background_;
+  const std::size_t max_backlog_bytes_;
+  mutable std::mutex mutex_;
+  std::condition_variable work_ready_;   ///< the writer thread waits for work
+  std::condition_variable progress_;     ///< callers wait for completions and backlog room
+  std::deque<Queued> queue_;
+  std::size_t backlog_bytes_ = 0;
+  std::uint64_t next_seq_ = 1;
+  std::uint64_t done_seq_ = 0;   ///< every operation up to this one has run (or was dropped)
+  std::uint64_t running_seq_ = 0;   ///< the operation running now
+  std::uint64_t released_seq_ = 0;  ///< the last operation that called release_running
+  std::uint64_t flushes_ = 0;
+  bool writer_waiting_ = false;  ///< the thread sleeps on work_ready_ (notify only then: a signal costs)
+  int callers_waiting_ = 0;      ///< callers sleeping on progress_
+  bool stopping_ = false;
+  std::exception_ptr failure_;
+  std::thread thread_;
+};
+
+}  // namespace attractor
