@@ -5,6 +5,8 @@
 /// StageRetrying, ParallelStarted, ParallelBranchStarted, ParallelBranchCompleted,
 /// ParallelCompleted, InterviewStarted, InterviewCompleted, InterviewTimeout, CheckpointSaved,
 /// PipelineCompleted, PipelineFailed) plus PipelineInterrupted and PipelineRestarted.
+/// Observers get events when the engine decides them; the run directory's writer may still be
+/// writing the files they describe (CheckpointSaved: the checkpoint is queued behind its files).
 
 #include <cstdio>
 #include <memory>

@@ -21,7 +21,7 @@ namespace attractor {
 class ParallelHandler : public Handler {
  public:
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
-  /// Writes nothing in the run directory.
+  /// Writes nothing itself; its branches' stages go through the engine, which flushes as they need.
   bool queues_writes() const override { return true; }
 };
 

@@ -57,6 +57,8 @@ EngineOptions TestRun::options() {
   o.observer = events;
   o.cancel = cancel;
   o.max_node_executions = max_node_executions;
+  o.background_writes = background_writes;
+  o.on_checkpoint_written = on_checkpoint_written;
   return o;
 }
 

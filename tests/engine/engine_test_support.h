@@ -3,6 +3,7 @@
 // one-call runner with a fake clock and deterministic jitter.
 
 #include <filesystem>
+#include <functional>
 #include <initializer_list>
 #include <memory>
 #include <string>
@@ -44,6 +45,8 @@ struct TestRun {
   std::shared_ptr<RecordingObserver> events = std::make_shared<RecordingObserver>();
   std::int64_t max_node_executions = 0;
   CancelToken cancel;
+  bool background_writes = true;
+  std::function<void(std::int64_t)> on_checkpoint_written;
 
   EngineOptions options();
   RunResult run(const Graph& graph, const nlohmann::json& seed = nlohmann::json::object());
