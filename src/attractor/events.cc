@@ -95,7 +95,14 @@ void JsonlFileObserver::on_event(const Event& event) {
   std::lock_guard lock(mutex_);
   if (!file_) return;
   pending_ += event.to_json_line();
-  if (!buffered_until_next_event(event.name)) write_pending();
+  if (buffered_until_next_event(event.name)) return;
+  try {
+    write_pending();
+  } catch (const std::exception&) {
+    // The writer failed; the engine reports that error at its next write, and observers never
+    // throw (events are emitted from branch threads and cleanup paths).
+    pending_.clear();
+  }
 }
 
 void JsonStreamObserver::on_event(const Event& event) {

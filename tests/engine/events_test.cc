@@ -54,6 +54,50 @@ TEST(EventLine, FileObserverWritesEveryLineInOrder) {
   fs::remove_all(dir);
 }
 
+TEST(EventLine, FileObserverWithAWriterAppendsThroughItInOrder) {
+  fs::path dir = fs::temp_directory_path() / "attractor_events_writer_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::string path = (dir / "events.jsonl").string();
+  Event started{"StageStarted", 1, {{"name", "a"}}};
+  Event completed{"StageCompleted", 2, {{"name", "a"}}};
+  Event saved{"CheckpointSaved", 3, {{"node_id", "a"}}};
+  std::vector<std::string> seen;
+  {
+    WriteBehind writer;
+    JsonlFileObserver observer(path, &writer);
+    observer.on_event(started);
+    writer.enqueue([&] { seen.push_back(std::to_string(fs::file_size(path))); });
+    observer.on_event(completed);  // held back until the next event
+    writer.flush();
+    EXPECT_EQ(fs::file_size(path), reference_line(started).size());
+    observer.on_event(saved);
+    writer.flush();
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    EXPECT_EQ(text.str(), reference_line(started) + reference_line(completed) + reference_line(saved));
+  }
+  EXPECT_EQ(seen, std::vector<std::string>{std::to_string(reference_line(started).size())});
+  fs::remove_all(dir);
+}
+
+TEST(EventLine, FileObserverNeverThrowsWhenTheWriterHasFailed) {
+  fs::path dir = fs::temp_directory_path() / "attractor_events_failed_test";
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  WriteBehind writer;
+  writer.enqueue([] { throw std::runtime_error("disk full"); });
+  EXPECT_THROW(writer.flush(), std::runtime_error);
+  {
+    JsonlFileObserver observer((dir / "events.jsonl").string(), &writer);
+    EXPECT_NO_THROW(observer.on_event({"StageStarted", 1, {{"name", "a"}}}));
+    EXPECT_NO_THROW(observer.on_event({"StageCompleted", 2, {{"name", "a"}}}));
+  }
+  EXPECT_EQ(fs::file_size(dir / "events.jsonl"), 0u);
+  fs::remove_all(dir);
+}
+
 TEST(Iso8601, MatchesGmtime) {
   std::vector<std::int64_t> samples = {0, 999, 1000, 86'399'999, 86'400'000, 951'782'400'000 /* 2000-02-29 */,
                                        1'795'312'063'387, 4'102'444'799'999 /* 2099-12-31 */, 253'402'300'799'999};
