@@ -43,17 +43,20 @@ std::uint64_t WriteBehind::enqueue(Operation op, std::size_t bytes) {
     } catch (...) {
       std::lock_guard lock(mutex_);
       failure_ = std::current_exception();
+      failed_ = true;
       done_seq_ = seq;
       throw;
     }
-    std::lock_guard lock(mutex_);
     done_seq_ = seq;
     return seq;
   }
   std::unique_lock lock(mutex_);
-  wait_progress(lock, [&] { return failure_ || backlog_bytes_ == 0 || backlog_bytes_ + bytes <= max_backlog_bytes_; });
+  wait_progress(lock, 0, [&] {
+    const std::size_t backlog = backlog_bytes_;
+    return failed_ || backlog == 0 || backlog + bytes <= max_backlog_bytes_;
+  });
   throw_if_failed_locked();
-  std::uint64_t seq = next_seq_++;
+  const std::uint64_t seq = next_seq_++;
   queue_.push_back({seq, std::move(op), bytes});
   backlog_bytes_ += bytes;
   const bool wake = writer_waiting_;
@@ -63,37 +66,49 @@ std::uint64_t WriteBehind::enqueue(Operation op, std::size_t bytes) {
 }
 
 template <typename Predicate>
-void WriteBehind::wait_progress(std::unique_lock<std::mutex>& lock, Predicate done) {
-  while (!done()) {
-    ++callers_waiting_;
+void WriteBehind::wait_progress(std::unique_lock<std::mutex>& lock, std::uint64_t wake_at, Predicate done) {
+  if (done()) return;
+  // Announce the wait (and what it waits for) before checking again: the writer publishes
+  // progress first and looks for waiters second, so one of the two sides sees the other.
+  ++callers_waiting_;
+  while (true) {
+    if (wake_at < wake_seq_) wake_seq_ = wake_at;
+    if (done()) break;
     progress_.wait(lock);
-    --callers_waiting_;
   }
+  --callers_waiting_;
+}
+
+void WriteBehind::notify_progress(std::uint64_t seq) {
+  if (callers_waiting_ == 0 || seq < wake_seq_) return;
+  std::lock_guard lock(mutex_);
+  wake_seq_ = kNobodyWaits;
+  progress_.notify_all();
 }
 
 void WriteBehind::wait_for(std::uint64_t seq) {
   std::unique_lock lock(mutex_);
-  wait_progress(lock, [&] { return failure_ || done_seq_ >= seq; });
+  wait_progress(lock, seq, [&] { return failed_ || done_seq_ >= seq; });
   throw_if_failed_locked();
 }
 
 void WriteBehind::wait_released(std::uint64_t seq) {
   std::unique_lock lock(mutex_);
-  wait_progress(lock, [&] { return failure_ || done_seq_ >= seq || released_seq_ >= seq; });
+  wait_progress(lock, seq, [&] { return failed_ || done_seq_ >= seq || released_seq_ >= seq; });
   throw_if_failed_locked();
 }
 
 void WriteBehind::release_running() {
-  std::lock_guard lock(mutex_);
-  released_seq_ = running_seq_;
-  if (callers_waiting_ > 0) progress_.notify_all();
+  const std::uint64_t seq = running_seq_;
+  released_seq_ = seq;
+  notify_progress(seq);
 }
 
 void WriteBehind::flush() {
   std::unique_lock lock(mutex_);
   ++flushes_;
   const std::uint64_t last = next_seq_ - 1;
-  wait_progress(lock, [&] { return failure_ || done_seq_ >= last; });
+  wait_progress(lock, last, [&] { return failed_ || done_seq_ >= last; });
   throw_if_failed_locked();
 }
 
@@ -103,37 +118,45 @@ std::uint64_t WriteBehind::flush_count() const {
 }
 
 void WriteBehind::loop() {
-  std::unique_lock lock(mutex_);
+  std::deque<Queued> batch;
   while (true) {
-    while (!stopping_ && queue_.empty()) {
-      writer_waiting_ = true;
-      work_ready_.wait(lock);
-      writer_waiting_ = false;
+    {
+      std::unique_lock lock(mutex_);
+      while (!stopping_ && queue_.empty()) {
+        writer_waiting_ = true;
+        work_ready_.wait(lock);
+        writer_waiting_ = false;
+      }
+      if (queue_.empty()) return;
+      batch.swap(queue_);
     }
-    if (queue_.empty()) return;
-    Queued item = std::move(queue_.front());
-    queue_.pop_front();
-    running_seq_ = item.seq;
-    lock.unlock();
-    std::exception_ptr error;
-    if (item.op) {
+    while (!batch.empty()) {
+      Queued& item = batch.front();
+      running_seq_ = item.seq;
+      std::exception_ptr error;
       try {
         item.op();
       } catch (...) {
         error = std::current_exception();
       }
+      if (error) {
+        std::lock_guard lock(mutex_);
+        failure_ = error;
+        failed_ = true;
+        done_seq_ = queue_.empty() ? batch.back().seq : queue_.back().seq;
+        queue_.clear();
+        batch.clear();
+        backlog_bytes_ = 0;
+        wake_seq_ = kNobodyWaits;
+        progress_.notify_all();
+        break;
+      }
+      backlog_bytes_ -= item.bytes;
+      done_seq_ = item.seq;
+      const std::uint64_t seq = item.seq;
+      batch.pop_front();
+      notify_progress(seq);
     }
-    item.op = nullptr;
-    lock.lock();
-    backlog_bytes_ -= item.bytes;
-    done_seq_ = item.seq;
-    if (error && !failure_) {
-      failure_ = error;
-      for (const Queued& dropped : queue_) backlog_bytes_ -= dropped.bytes;
-      if (!queue_.empty()) done_seq_ = queue_.back().seq;
-      queue_.clear();
-    }
-    if (callers_waiting_ > 0) progress_.notify_all();
   }
 }
 

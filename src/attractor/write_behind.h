@@ -15,6 +15,7 @@
 /// later call rethrows that error on the caller's thread. Thread-safe (parallel branches queue
 /// concurrently).
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
 #include <cstdint>
@@ -66,9 +67,12 @@ class WriteBehind {
 
  private:
   void loop();
-  /// Waits on progress_ until `done()` (mutex held through `lock`).
+  /// Wakes the callers waiting on progress_ when one of them waits for `seq` or earlier.
+  void notify_progress(std::uint64_t seq);
+  /// Waits on progress_ until `done()` (mutex held through `lock`); `wake_at` is the operation
+  /// whose completion or release can make it true (0: any progress, for backlog room).
   template <typename Predicate>
-  void wait_progress(std::unique_lock<std::mutex>& lock, Predicate done);
+  void wait_progress(std::unique_lock<std::mutex>& lock, std::uint64_t wake_at, Predicate done);
   void throw_if_failed_locked() const;
 
   struct Queued {
@@ -80,19 +84,23 @@ class WriteBehind {
   const bool background_;
   const std::size_t max_backlog_bytes_;
   mutable std::mutex mutex_;
-  std::condition_variable work_ready_;   ///< the writer thread waits for work
+  std::condition_variable work_ready_;   ///< the thread waits for work
   std::condition_variable progress_;     ///< callers wait for completions and backlog room
-  std::deque<Queued> queue_;
-  std::size_t backlog_bytes_ = 0;
-  std::uint64_t next_seq_ = 1;
-  std::uint64_t done_seq_ = 0;   ///< every operation up to this one has run (or was dropped)
-  std::uint64_t running_seq_ = 0;   ///< the operation running now
-  std::uint64_t released_seq_ = 0;  ///< the last operation that called release_running
-  std::uint64_t flushes_ = 0;
-  bool writer_waiting_ = false;  ///< the thread sleeps on work_ready_ (notify only then: a signal costs)
-  int callers_waiting_ = 0;      ///< callers sleeping on progress_
-  bool stopping_ = false;
-  std::exception_ptr failure_;
+  std::deque<Queued> queue_;             ///< not yet taken by the thread (mutex_)
+  std::uint64_t next_seq_ = 1;           ///< mutex_
+  std::uint64_t flushes_ = 0;            ///< mutex_
+  bool writer_waiting_ = false;  ///< the thread sleeps on work_ready_ (mutex_; notify only then)
+  bool stopping_ = false;        ///< mutex_
+  std::exception_ptr failure_;   ///< mutex_
+  // Progress is published without the mutex; the thread takes it only to wake announced waiters.
+  std::atomic<std::size_t> backlog_bytes_{0};
+  std::atomic<std::uint64_t> done_seq_{0};      ///< every operation up to this one has run (or was dropped)
+  std::atomic<std::uint64_t> running_seq_{0};   ///< the operation running now
+  std::atomic<std::uint64_t> released_seq_{0};  ///< the last operation that called release_running
+  std::atomic<int> callers_waiting_{0};
+  static constexpr std::uint64_t kNobodyWaits = ~std::uint64_t{0};
+  std::atomic<std::uint64_t> wake_seq_{kNobodyWaits};  ///< the earliest operation a waiter needs
+  std::atomic<bool> failed_{false};
   std::thread thread_;
 };
 
