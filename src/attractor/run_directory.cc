@@ -76,14 +76,6 @@ Manifest read_manifest(const std::string& run_dir) {
   }
 }
 
-std::string ensure_stage_dir(const std::string& run_dir, const std::string& node_id) {
-  fs::path dir = fs::path(run_dir) / node_id;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec) throw std::runtime_error("cannot create " + dir.string() + ": " + ec.message());
-  return dir.string();
-}
-
 void write_text_file(const std::string& path, const std::string& content) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (!f) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));

@@ -35,8 +35,6 @@ void write_manifest(const Manifest& manifest, const std::string& run_dir);
 /// Throws std::runtime_error when missing or malformed.
 Manifest read_manifest(const std::string& run_dir);
 
-/// Creates `{run_dir}/{node_id}/` and returns its path.
-std::string ensure_stage_dir(const std::string& run_dir, const std::string& node_id);
 /// Writes a whole file (not atomic); throws std::runtime_error on failure.
 void write_text_file(const std::string& path, const std::string& content);
 /// Reads a whole file; throws std::runtime_error on failure.
