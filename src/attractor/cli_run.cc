@@ -18,6 +18,9 @@
 //   manifest's unless `--force`.
 // - `--index DIR` is the retrieval index of the retrieval actions; it overrides graph attribute
 //   `index_dir`, which is resolved against the graph file's directory. Give it again to `resume`.
+// - The default token table (o200k_base, 3.6 MB) is loaded on a second thread while the graph is
+//   parsed and checked, since most pipelines need it for their first LLM stage's preamble; a
+//   graph that picks another `token_encoding` loads that one when it needs it.
 // - Test hook: environment variable ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS=N makes the process
 //   SIGKILL itself right after its N-th checkpoint is on disk (used by the kill-and-resume test).
 
@@ -29,6 +32,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
+#include <future>
 #include <string>
 #include <thread>
 #include <vector>
@@ -44,6 +48,7 @@
 #include "attractor/resume_check.h"
 #include "attractor/run_directory.h"
 #include "attractor/sha256.h"
+#include "attractor/token_counter.h"
 #include "attractor/usage_tally.h"
 #include "handlers/backend_router.h"
 #include "handlers/registry.h"
@@ -200,6 +205,14 @@ std::optional<LoadedPipeline> load_or_report(const std::string& path, bool quiet
 }
 
 int execute(const std::string& graph_path, const std::string& run_dir, const RunFlags& f, bool resume) {
+  // Waited for when this function returns. A failed load is retried (and reported) by the stage
+  // that needs the table.
+  std::future<void> token_table = std::async(std::launch::async, [] {
+    try {
+      token_counter_for(kDefaultTokenEncoding);
+    } catch (const std::exception&) {
+    }
+  });
   auto loaded = load_or_report(graph_path, f.quiet);
   if (!loaded) return kExitUsage;
   const Graph& graph = *loaded->graph;

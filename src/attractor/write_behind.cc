@@ -1,5 +1,7 @@
 #include "attractor/write_behind.h"
 
+#include <sys/stat.h>
+
 #include <filesystem>
 #include <stdexcept>
 #include <system_error>
@@ -167,6 +169,7 @@ void WriteBehind::write_file(std::string path, std::string content) {
 
 void WriteBehind::make_directories(std::string path) {
   enqueue([path = std::move(path)] {
+    if (::mkdir(path.c_str(), 0777) == 0) return;  // the usual case: one system call
     std::error_code ec;
     fs::create_directories(path, ec);
     if (ec) throw std::runtime_error("cannot create " + path + ": " + ec.message());
