@@ -66,43 +66,34 @@ JsonlFileObserver::JsonlFileObserver(const std::string& path, WriteBehind* write
 
 JsonlFileObserver::~JsonlFileObserver() {
   std::lock_guard lock(mutex_);
-  try {
-    write_pending();
-  } catch (const std::exception&) {
-    // The writer failed earlier; the run already reports that error.
-  }
+  write_pending();
 }
 
 void JsonlFileObserver::write_pending() {
   if (!file_ || pending_.empty()) return;
+  const std::size_t bytes = pending_.size();
+  auto append = [file = file_, lines = std::move(pending_)] {
+    std::fwrite(lines.data(), 1, lines.size(), file.get());
+    std::fflush(file.get());
+  };
+  pending_.clear();
   if (!writer_) {
-    std::fwrite(pending_.data(), 1, pending_.size(), file_.get());
-    std::fflush(file_.get());
-    pending_.clear();
+    append();
     return;
   }
-  const std::size_t bytes = pending_.size();
-  writer_->enqueue(
-      [file = file_, lines = std::move(pending_)] {
-        std::fwrite(lines.data(), 1, lines.size(), file.get());
-        std::fflush(file.get());
-      },
-      bytes);
-  pending_.clear();
+  try {
+    writer_->enqueue(std::move(append), bytes);
+  } catch (const std::exception&) {
+    // The writer failed; the engine reports that error at its next write, and observers never
+    // throw (events are emitted from branch threads and cleanup paths).
+  }
 }
 
 void JsonlFileObserver::on_event(const Event& event) {
   std::lock_guard lock(mutex_);
   if (!file_) return;
   pending_ += event.to_json_line();
-  if (buffered_until_next_event(event.name)) return;
-  try {
-    write_pending();
-  } catch (const std::exception&) {
-    // The writer failed; the engine reports that error at its next write, and observers never
-    // throw (events are emitted from branch threads and cleanup paths).
-    pending_.clear();
-  }
+  if (!buffered_until_next_event(event.name)) write_pending();
 }
 
 void JsonStreamObserver::on_event(const Event& event) {

@@ -63,7 +63,7 @@ class JsonlFileObserver : public EventObserver {
   void on_event(const Event& event) override;
 
  private:
-  /// Writes or queues `pending_` (mutex held).
+  /// Writes or queues `pending_` (mutex held); never throws.
   void write_pending();
 
   std::mutex mutex_;
