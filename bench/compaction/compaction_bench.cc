@@ -17,9 +17,9 @@
 
 #include <fmt/format.h>
 
-#include "attractor/token_counter.h"
-#include "handlers/code_classifier.h"
-#include "handlers/code_compactor.h"
+#include "attractor/tokens/token_counter.h"
+#include "handlers/rag/code_classifier.h"
+#include "handlers/rag/code_compactor.h"
 #include "retrieval/index_store.h"
 #include "retrieval/indexer.h"
 

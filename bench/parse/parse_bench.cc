@@ -18,9 +18,9 @@
 #include <string>
 #include <vector>
 
-#include "attractor/lint.h"
-#include "attractor/pipeline_loader.h"
-#include "attractor/transforms.h"
+#include "attractor/check/lint.h"
+#include "attractor/check/pipeline_loader.h"
+#include "attractor/check/transforms.h"
 #include "parser/dot_parser.h"
 #include "graph_generator.h"
 

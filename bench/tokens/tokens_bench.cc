@@ -16,8 +16,8 @@
 #include <thread>
 #include <vector>
 
-#include "attractor/sha256.h"
-#include "attractor/token_counter.h"
+#include "attractor/base/sha256.h"
+#include "attractor/tokens/token_counter.h"
 #include "corpus.h"
 
 namespace {

@@ -2,11 +2,11 @@
 
 #include <filesystem>
 
-#include "attractor/fidelity.h"
-#include "attractor/preamble.h"
-#include "attractor/run_directory.h"
-#include "attractor/thread_sessions.h"
-#include "attractor/token_counter.h"
+#include "attractor/model/fidelity.h"
+#include "attractor/engine/preamble.h"
+#include "attractor/run/run_directory.h"
+#include "attractor/engine/thread_sessions.h"
+#include "attractor/tokens/token_counter.h"
 #include "handlers/prompt_template.h"
 
 namespace attractor {
@@ -149,6 +149,19 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
     outcome.context_updates["last_model_response"] = result.response;
   }
   return outcome;
+}
+
+const HandlerDescription& codergen_description() {
+  static const HandlerDescription description = [] {
+    HandlerDescription d;
+    d.type = "codergen";
+    d.shapes = {"box"};
+    d.summary = "An LLM stage: expands the prompt, calls the configured backend and records prompt and response.";
+    HandlerTraits& t = d.traits;
+    t.llm = HandlerTraits::Llm::kAlways; t.queues_writes = true;
+    return d;
+  }();
+  return description;
 }
 
 }  // namespace attractor

@@ -7,8 +7,9 @@
 
 #include <memory>
 
-#include "attractor/handler.h"
-#include "handlers/codergen_backend.h"
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/handler.h"
+#include "handlers/llm/codergen_backend.h"
 
 namespace attractor {
 
@@ -18,7 +19,6 @@ class CodergenHandler : public Handler {
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
   /// prompt.md and response.md are queued; the queue is flushed before a backend that acts
   /// outside the process is called.
-  bool queues_writes() const override { return true; }
 
  private:
   std::shared_ptr<CodergenBackend> backend_;
@@ -28,5 +28,8 @@ class CodergenHandler : public Handler {
 std::string expand_goal(std::string text, const std::string& goal);
 /// At most `max_chars` characters of UTF-8 `text`, never splitting a character.
 std::string truncate_utf8(const std::string& text, std::size_t max_chars);
+
+/// The description of the `codergen` handler type (registry, lint, engine and reference read it).
+const HandlerDescription& codergen_description();
 
 }  // namespace attractor

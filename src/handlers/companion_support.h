@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attractor/graph.h"
-#include "attractor/outcome.h"
+#include "attractor/model/graph.h"
+#include "attractor/model/outcome.h"
 
 namespace attractor {
 

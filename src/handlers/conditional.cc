@@ -16,4 +16,17 @@ Outcome ConditionalHandler::execute(const NodeData& node, Context& context, cons
   return o;
 }
 
+const HandlerDescription& conditional_description() {
+  static const HandlerDescription description = [] {
+    HandlerDescription d;
+    d.type = "conditional";
+    d.shapes = {"diamond"};
+    d.summary = "A routing point: passes the previous outcome through so edge conditions decide.";
+    HandlerTraits& t = d.traits;
+    t.queues_writes = true;
+    return d;
+  }();
+  return description;
+}
+
 }  // namespace attractor

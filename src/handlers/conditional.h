@@ -7,7 +7,8 @@
 /// through failure is terminal (never retried) and is routed by conditions only. With no previous
 /// outcome the node succeeds.
 
-#include "attractor/handler.h"
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/handler.h"
 
 namespace attractor {
 
@@ -15,7 +16,9 @@ class ConditionalHandler : public Handler {
  public:
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
   /// Writes nothing in the run directory.
-  bool queues_writes() const override { return true; }
 };
+
+/// The description of the `conditional` handler type (registry, lint, engine and reference read it).
+const HandlerDescription& conditional_description();
 
 }  // namespace attractor

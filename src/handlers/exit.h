@@ -3,7 +3,8 @@
 /// `exit` (§4.4): the exit point; does nothing and succeeds. Goal gates are the engine's job, and
 /// the engine stops on reaching an exit node without executing it.
 
-#include "attractor/handler.h"
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/handler.h"
 
 namespace attractor {
 
@@ -11,7 +12,9 @@ class ExitHandler : public Handler {
  public:
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
   /// Writes nothing in the run directory.
-  bool queues_writes() const override { return true; }
 };
+
+/// The description of the `exit` handler type (registry, lint, engine and reference read it).
+const HandlerDescription& exit_description();
 
 }  // namespace attractor

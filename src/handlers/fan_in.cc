@@ -2,7 +2,7 @@
 
 #include <filesystem>
 
-#include "attractor/run_directory.h"
+#include "attractor/run/run_directory.h"
 #include "handlers/codergen.h"
 
 namespace attractor {
@@ -102,6 +102,19 @@ Outcome FanInHandler::execute(const NodeData& node, Context& context, const Grap
   o.context_updates["parallel.fan_in.best_response"] = winner.value("last_response", std::string());
   o.context_updates["last_response"] = winner.value("last_response", std::string());
   return o;
+}
+
+const HandlerDescription& fan_in_description() {
+  static const HandlerDescription description = [] {
+    HandlerDescription d;
+    d.type = "parallel.fan_in";
+    d.shapes = {"tripleoctagon"};
+    d.summary = "Joins parallel branches; with a prompt, an LLM picks the best branch.";
+    HandlerTraits& t = d.traits;
+    t.fans_in = true; t.llm = HandlerTraits::Llm::kWithPrompt;
+    return d;
+  }();
+  return description;
 }
 
 }  // namespace attractor

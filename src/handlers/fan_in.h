@@ -10,8 +10,9 @@
 
 #include <memory>
 
-#include "attractor/handler.h"
-#include "handlers/codergen_backend.h"
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/handler.h"
+#include "handlers/llm/codergen_backend.h"
 
 namespace attractor {
 
@@ -26,5 +27,8 @@ class FanInHandler : public Handler {
 
 /// Index of the heuristic winner among `results` (a `parallel.results` array); -1 when empty.
 int heuristic_select(const nlohmann::json& results);
+
+/// The description of the `parallel.fan_in` handler type (registry, lint, engine and reference read it).
+const HandlerDescription& fan_in_description();
 
 }  // namespace attractor

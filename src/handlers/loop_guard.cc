@@ -41,4 +41,15 @@ Outcome LoopGuardHandler::execute(const NodeData& node, Context& context, const 
   return o;
 }
 
+const HandlerDescription& loop_guard_description() {
+  static const HandlerDescription description = [] {
+    HandlerDescription d;
+    d.type = "loop_guard";
+    d.shapes = {};
+    d.summary = "Counts passes through a loop and routes out when a limit is reached.";
+    return d;
+  }();
+  return description;
+}
+
 }  // namespace attractor

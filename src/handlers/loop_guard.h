@@ -11,7 +11,8 @@
 /// later traversal of the same loop (a new turn) gets the full allowance again. The decision is
 /// also recorded in context key `loop_guard_last` ({node, count, max, decision}).
 
-#include "attractor/handler.h"
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/handler.h"
 
 namespace attractor {
 
@@ -19,5 +20,8 @@ class LoopGuardHandler : public Handler {
  public:
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
 };
+
+/// The description of the `loop_guard` handler type (registry, lint, engine and reference read it).
+const HandlerDescription& loop_guard_description();
 
 }  // namespace attractor

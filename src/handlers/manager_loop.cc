@@ -6,11 +6,11 @@
 #include <mutex>
 #include <thread>
 
-#include "attractor/edge_selection.h"
-#include "attractor/engine.h"
-#include "attractor/pipeline_loader.h"
-#include "attractor/run_directory.h"
-#include "attractor/sha256.h"
+#include "attractor/engine/edge_selection.h"
+#include "attractor/engine/engine.h"
+#include "attractor/check/pipeline_loader.h"
+#include "attractor/run/run_directory.h"
+#include "attractor/base/sha256.h"
 #include "handlers/codergen.h"
 
 namespace attractor {
@@ -81,7 +81,7 @@ Outcome ManagerLoopHandler::execute(const NodeData& node, Context& context, cons
   bool autostart = node.get_boolean("stack.child_autostart").value_or(true);
   if (!autostart) return Outcome::fail("stack.child_autostart=false is not supported yet", ErrorCategory::kTerminal);
 
-  LoadedPipeline child = load_pipeline(child_path.string());
+  LoadedPipeline child = load_pipeline(child_path.string(), builtin_handler_catalog());
   if (!child.ok()) {
     std::string first = child.diagnostics.empty() ? "" : ": " + child.diagnostics.front().message;
     return Outcome::fail("child pipeline " + child_path.string() + " is invalid" + first, ErrorCategory::kTerminal);
@@ -182,6 +182,17 @@ Outcome ManagerLoopHandler::execute(const NodeData& node, Context& context, cons
     result.context_updates["stack.child.completed_count"] = state->completed;
   }
   return result;
+}
+
+const HandlerDescription& manager_loop_description() {
+  static const HandlerDescription description = [] {
+    HandlerDescription d;
+    d.type = "stack.manager_loop";
+    d.shapes = {"house"};
+    d.summary = "A supervisor: runs a child pipeline and watches its progress until a stop condition holds.";
+    return d;
+  }();
+  return description;
 }
 
 }  // namespace attractor

@@ -19,7 +19,8 @@
 /// `stack.child_autostart=false` makes the manager only observe an existing child run directory
 /// named by `stack.child_run_dir`.
 
-#include "attractor/handler.h"
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/handler.h"
 #include "handlers/registry.h"
 
 namespace attractor {
@@ -28,10 +29,12 @@ class ManagerLoopHandler : public Handler {
  public:
   explicit ManagerLoopHandler(HandlerServices services) : services_(std::move(services)) {}
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
-  bool handles_timeout() const override { return false; }
 
  private:
   HandlerServices services_;
 };
+
+/// The description of the `stack.manager_loop` handler type (registry, lint, engine and reference read it).
+const HandlerDescription& manager_loop_description();
 
 }  // namespace attractor

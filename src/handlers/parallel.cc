@@ -13,7 +13,8 @@ namespace attractor {
 namespace {
 
 /// BFS distances from `start` to every fan-in node reachable without passing `skip`.
-std::map<std::string, int> fan_in_distances(const Graph& graph, const std::string& start, const std::string& skip) {
+std::map<std::string, int> fan_in_distances(const Graph& graph, const HandlerCatalog& handlers, const std::string& start,
+                                            const std::string& skip) {
   std::map<std::string, int> found;
   std::map<std::string, int> dist{{start, 0}};
   std::deque<std::string> queue{start};
@@ -22,7 +23,7 @@ std::map<std::string, int> fan_in_distances(const Graph& graph, const std::strin
     queue.pop_front();
     auto v = graph.find(id);
     if (!v) continue;
-    if (resolve_handler_type(graph.node(*v)) == "parallel.fan_in") {
+    if (handlers.traits(graph.node(*v)).fans_in) {
       found.emplace(id, dist[id]);
       continue;
     }
@@ -38,13 +39,13 @@ std::map<std::string, int> fan_in_distances(const Graph& graph, const std::strin
 
 }  // namespace
 
-std::string find_fan_in(const Graph& graph, const std::string& parallel_node) {
+std::string find_fan_in(const Graph& graph, const HandlerCatalog& handlers, const std::string& parallel_node) {
   auto v = graph.find(parallel_node);
   if (!v) return "";
   std::map<std::string, int> common;
   bool first = true;
   for (Edge e : graph.out_edges(*v)) {
-    std::map<std::string, int> d = fan_in_distances(graph, graph.edge(e).to, parallel_node);
+    std::map<std::string, int> d = fan_in_distances(graph, handlers, graph.edge(e).to, parallel_node);
     if (first) {
       common = d;
       first = false;
@@ -78,7 +79,7 @@ Outcome ParallelHandler::execute(const NodeData& node, Context& context, const G
     return Outcome::fail("unknown join_policy '" + join + "'", ErrorCategory::kTerminal);
   }
   std::int64_t max_parallel = std::max<std::int64_t>(1, node.get_integer("max_parallel").value_or(4));
-  std::string fan_in = find_fan_in(graph, node.id);
+  std::string fan_in = find_fan_in(graph, *env.handlers, node.id);
 
   std::size_t n = targets.size();
   std::vector<BranchResult> results(n);
@@ -179,6 +180,19 @@ Outcome ParallelHandler::execute(const NodeData& node, Context& context, const G
   o.context_updates["parallel.failure_count"] = failure;
   o.jump_to = !fan_in.empty() ? fan_in : common_stop;
   return o;
+}
+
+const HandlerDescription& parallel_description() {
+  static const HandlerDescription description = [] {
+    HandlerDescription d;
+    d.type = "parallel";
+    d.shapes = {"component"};
+    d.summary = "Fans out: runs every outgoing branch on its own thread until the fan-in node.";
+    HandlerTraits& t = d.traits;
+    t.fans_out = true; t.queues_writes = true;
+    return d;
+  }();
+  return description;
 }
 
 }  // namespace attractor

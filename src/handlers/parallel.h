@@ -14,7 +14,8 @@
 
 #include <string>
 
-#include "attractor/handler.h"
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/handler.h"
 
 namespace attractor {
 
@@ -22,10 +23,12 @@ class ParallelHandler : public Handler {
  public:
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
   /// Writes nothing itself; its branches' stages go through the engine, which flushes as they need.
-  bool queues_writes() const override { return true; }
 };
 
 /// The fan-in node where the branches of `parallel_node` converge; "" when there is none.
-std::string find_fan_in(const Graph& graph, const std::string& parallel_node);
+std::string find_fan_in(const Graph& graph, const HandlerCatalog& handlers, const std::string& parallel_node);
+
+/// The description of the `parallel` handler type (registry, lint, engine and reference read it).
+const HandlerDescription& parallel_description();
 
 }  // namespace attractor

@@ -17,8 +17,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attractor/context.h"
-#include "attractor/handler.h"
+#include "attractor/model/context.h"
+#include "attractor/engine/handler.h"
 
 namespace attractor {
 

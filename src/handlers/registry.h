@@ -5,11 +5,11 @@
 
 #include <memory>
 
-#include "attractor/handler.h"
-#include "attractor/interviewer.h"
-#include "attractor/subprocess.h"
-#include "handlers/codergen_backend.h"
-#include "handlers/retrieval_support.h"
+#include "attractor/engine/handler.h"
+#include "handlers/services/interviewer.h"
+#include "handlers/services/subprocess.h"
+#include "handlers/llm/codergen_backend.h"
+#include "handlers/rag/retrieval_support.h"
 
 namespace attractor {
 
@@ -23,5 +23,9 @@ struct HandlerServices {
 
 /// A registry with every built-in handler; custom handlers can be added afterwards.
 HandlerRegistry make_default_registry(const HandlerServices& services = {});
+
+/// The descriptions of the built-in handler types (what `validate`, `render` and the reference
+/// use when no run is being made).
+const HandlerCatalog& builtin_handler_catalog();
 
 }  // namespace attractor

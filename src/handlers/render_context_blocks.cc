@@ -139,4 +139,15 @@ Outcome RenderContextBlocksHandler::execute(const NodeData& node, Context& conte
   return o;
 }
 
+const HandlerDescription& render_context_blocks_description() {
+  static const HandlerDescription description = [] {
+    HandlerDescription d;
+    d.type = "render_context_blocks";
+    d.shapes = {};
+    d.summary = "Renders context blocks and inbox messages into one prompt text.";
+    return d;
+  }();
+  return description;
+}
+
 }  // namespace attractor

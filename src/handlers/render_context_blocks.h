@@ -19,7 +19,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attractor/handler.h"
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/handler.h"
 
 namespace attractor {
 
@@ -31,5 +32,8 @@ class RenderContextBlocksHandler : public Handler {
 /// The blocks for `node_texts` in `layout` ("flat" or "tree"); throws std::invalid_argument
 /// naming the offending item.
 nlohmann::json render_context_blocks(const nlohmann::json& node_texts, const std::string& layout);
+
+/// The description of the `render_context_blocks` handler type (registry, lint, engine and reference read it).
+const HandlerDescription& render_context_blocks_description();
 
 }  // namespace attractor

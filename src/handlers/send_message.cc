@@ -31,4 +31,17 @@ Outcome SendMessageHandler::execute(const NodeData& node, Context& context, cons
   return o;
 }
 
+const HandlerDescription& send_message_description() {
+  static const HandlerDescription description = [] {
+    HandlerDescription d;
+    d.type = "send_message";
+    d.shapes = {};
+    d.summary = "Posts a message to another stage through the run inbox.";
+    HandlerTraits& t = d.traits;
+    t.queues_writes = true;
+    return d;
+  }();
+  return description;
+}
+
 }  // namespace attractor

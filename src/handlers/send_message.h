@@ -11,7 +11,8 @@
 /// Without `payload`/`payload_from` the payload is null. The message reaches the inbox after the
 /// node completes (the engine validates and stores it).
 
-#include "attractor/handler.h"
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/handler.h"
 
 namespace attractor {
 
@@ -19,7 +20,9 @@ class SendMessageHandler : public Handler {
  public:
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
   /// Writes nothing in the run directory.
-  bool queues_writes() const override { return true; }
 };
+
+/// The description of the `send_message` handler type (registry, lint, engine and reference read it).
+const HandlerDescription& send_message_description();
 
 }  // namespace attractor

@@ -90,4 +90,17 @@ Outcome SetVariablesHandler::execute(const NodeData& node, Context& context, con
   return o;
 }
 
+const HandlerDescription& set_variables_description() {
+  static const HandlerDescription description = [] {
+    HandlerDescription d;
+    d.type = "set_variables";
+    d.shapes = {};
+    d.summary = "Sets context keys from the node attributes.";
+    HandlerTraits& t = d.traits;
+    t.queues_writes = true;
+    return d;
+  }();
+  return description;
+}
+
 }  // namespace attractor

@@ -10,7 +10,8 @@
 /// Optional `next` names the node to route to. Every malformed rule fails before anything is
 /// written, with a message naming the node, the rule index and the field.
 
-#include "attractor/handler.h"
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/handler.h"
 
 namespace attractor {
 
@@ -18,10 +19,12 @@ class SetVariablesHandler : public Handler {
  public:
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
   /// Writes nothing in the run directory.
-  bool queues_writes() const override { return true; }
 };
 
 /// The `to_context_blocks` transform; throws std::invalid_argument for values it cannot convert.
 nlohmann::json to_context_blocks(const nlohmann::json& value);
+
+/// The description of the `set_variables` handler type (registry, lint, engine and reference read it).
+const HandlerDescription& set_variables_description();
 
 }  // namespace attractor

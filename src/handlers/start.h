@@ -2,7 +2,8 @@
 /// \file
 /// `start` (§4.3): the entry point; does nothing and succeeds.
 
-#include "attractor/handler.h"
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/handler.h"
 
 namespace attractor {
 
@@ -10,7 +11,9 @@ class StartHandler : public Handler {
  public:
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
   /// Writes nothing in the run directory.
-  bool queues_writes() const override { return true; }
 };
+
+/// The description of the `start` handler type (registry, lint, engine and reference read it).
+const HandlerDescription& start_description();
 
 }  // namespace attractor

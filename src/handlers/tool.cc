@@ -6,7 +6,7 @@
 
 #include <fmt/format.h>
 
-#include "attractor/run_directory.h"
+#include "attractor/run/run_directory.h"
 
 namespace attractor {
 
@@ -94,6 +94,19 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
   }
   o.notes = "Tool completed: " + command;
   return o;
+}
+
+const HandlerDescription& tool_description() {
+  static const HandlerDescription description = [] {
+    HandlerDescription d;
+    d.type = "tool";
+    d.shapes = {"parallelogram"};
+    d.summary = "Runs tool_command with /bin/sh in its own process group; context reaches it only through the environment.";
+    HandlerTraits& t = d.traits;
+    t.handles_timeout = true; t.runs_tools = true;
+    return d;
+  }();
+  return description;
 }
 
 }  // namespace attractor

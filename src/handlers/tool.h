@@ -21,8 +21,9 @@
 #include <utility>
 #include <vector>
 
-#include "attractor/handler.h"
-#include "attractor/subprocess.h"
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/handler.h"
+#include "handlers/services/subprocess.h"
 
 namespace attractor {
 
@@ -32,7 +33,6 @@ class ToolHandler : public Handler {
  public:
   explicit ToolHandler(ProcessRunner* runner = nullptr) : runner_(runner) {}
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
-  bool handles_timeout() const override { return true; }
 
  private:
   ProcessRunner* runner_;
@@ -42,5 +42,8 @@ class ToolHandler : public Handler {
 std::string context_env_name(const std::string& key);
 /// The environment variables a tool command receives for `context`.
 std::vector<std::pair<std::string, std::string>> tool_environment(const nlohmann::json& context_snapshot);
+
+/// The description of the `tool` handler type (registry, lint, engine and reference read it).
+const HandlerDescription& tool_description();
 
 }  // namespace attractor

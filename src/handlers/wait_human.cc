@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "attractor/edge_selection.h"
+#include "attractor/engine/edge_selection.h"
 
 namespace attractor {
 
@@ -184,6 +184,19 @@ Outcome WaitHumanHandler::execute(const NodeData& node, Context& context, const 
   if (text.empty() && q.type == QuestionType::kFreeform) text = answer.value;
   if (!text.empty()) o.context_updates["human.gate.text"] = text;
   return o;
+}
+
+const HandlerDescription& wait_human_description() {
+  static const HandlerDescription description = [] {
+    HandlerDescription d;
+    d.type = "wait.human";
+    d.shapes = {"hexagon"};
+    d.summary = "A human gate: asks a question whose options are the outgoing edges and follows the answer.";
+    HandlerTraits& t = d.traits;
+    t.handles_timeout = true;
+    return d;
+  }();
+  return description;
 }
 
 }  // namespace attractor

@@ -23,8 +23,9 @@
 #include <optional>
 #include <string_view>
 
-#include "attractor/handler.h"
-#include "attractor/interviewer.h"
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/handler.h"
+#include "handlers/services/interviewer.h"
 
 namespace attractor {
 
@@ -35,10 +36,12 @@ class WaitHumanHandler : public Handler {
  public:
   explicit WaitHumanHandler(std::shared_ptr<Interviewer> interviewer) : interviewer_(std::move(interviewer)) {}
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
-  bool handles_timeout() const override { return true; }
 
  private:
   std::shared_ptr<Interviewer> interviewer_;
 };
+
+/// The description of the `wait.human` handler type (registry, lint, engine and reference read it).
+const HandlerDescription& wait_human_description();
 
 }  // namespace attractor

@@ -21,9 +21,9 @@
 #include <string_view>
 #include <vector>
 
-#include "attractor/diagnostic.h"
-#include "attractor/graph.h"
-#include "attractor/source_file.h"
+#include "attractor/model/diagnostic.h"
+#include "attractor/model/graph.h"
+#include "attractor/model/source_file.h"
 #include "parser/dot_ast.h"
 
 namespace attractor::dot {

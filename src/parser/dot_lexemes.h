@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-#include "attractor/value.h"
+#include "attractor/model/value.h"
 
 namespace attractor::dot {
 

@@ -37,9 +37,9 @@
 #include <string>
 #include <vector>
 
-#include "attractor/diagnostic.h"
-#include "attractor/graph.h"
-#include "attractor/source_file.h"
+#include "attractor/model/diagnostic.h"
+#include "attractor/model/graph.h"
+#include "attractor/model/source_file.h"
 
 namespace attractor {
 

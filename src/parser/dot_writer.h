@@ -12,7 +12,7 @@
 #include <string>
 #include <string_view>
 
-#include "attractor/graph.h"
+#include "attractor/model/graph.h"
 
 namespace attractor {
 

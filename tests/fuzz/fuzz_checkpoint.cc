@@ -11,7 +11,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "attractor/checkpoint.h"
+#include "attractor/run/checkpoint.h"
 
 namespace {
 

@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <string>
 
-#include "attractor/pipeline_loader.h"
+#include "attractor/check/pipeline_loader.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace attractor;

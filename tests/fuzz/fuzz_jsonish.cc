@@ -6,7 +6,7 @@
 #include <string>
 #include <string_view>
 
-#include "handlers/jsonish_query.h"
+#include "handlers/rag/jsonish_query.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace attractor;

@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "attractor/json_limits.h"
-#include "attractor/outcome.h"
+#include "attractor/base/json_limits.h"
+#include "attractor/model/outcome.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace attractor;

@@ -11,8 +11,8 @@
 #include <string_view>
 #include <vector>
 
-#include "attractor/token_counter.h"
-#include "attractor/utf8.h"
+#include "attractor/tokens/token_counter.h"
+#include "attractor/base/utf8.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace attractor;

@@ -2,13 +2,13 @@
 
 #include <gtest/gtest.h>
 
-#include "attractor/run_directory.h"
-#include "attractor/thread_sessions.h"
-#include "attractor/token_counter.h"
+#include "attractor/run/run_directory.h"
+#include "attractor/engine/thread_sessions.h"
+#include "attractor/tokens/token_counter.h"
 #include "handlers/codergen.h"
 #include "handlers/fan_in.h"
-#include "handlers/handler_test_support.h"
-#include "handlers/simulation_backend.h"
+#include "support/handler_test_support.h"
+#include "handlers/llm/simulation_backend.h"
 
 namespace attractor {
 namespace {

@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "handlers/handler_test_support.h"
+#include "support/handler_test_support.h"
 #include "handlers/loop_guard.h"
 #include "handlers/render_context_blocks.h"
 #include "handlers/set_variables.h"

@@ -4,8 +4,8 @@
 
 #include <gtest/gtest.h>
 
-#include "attractor/interviewer.h"
-#include "handlers/handler_test_support.h"
+#include "handlers/services/interviewer.h"
+#include "support/handler_test_support.h"
 #include "handlers/wait_human.h"
 
 namespace attractor {

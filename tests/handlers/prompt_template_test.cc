@@ -2,11 +2,11 @@
 
 #include <gtest/gtest.h>
 
-#include "attractor/run_directory.h"
+#include "attractor/run/run_directory.h"
 #include "handlers/codergen.h"
-#include "handlers/handler_test_support.h"
+#include "support/handler_test_support.h"
 #include "handlers/prompt_template.h"
-#include "handlers/simulation_backend.h"
+#include "handlers/llm/simulation_backend.h"
 
 namespace attractor {
 namespace {

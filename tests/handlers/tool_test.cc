@@ -9,8 +9,8 @@
 
 #include <gtest/gtest.h>
 
-#include "attractor/run_directory.h"
-#include "handlers/handler_test_support.h"
+#include "attractor/run/run_directory.h"
+#include "support/handler_test_support.h"
 #include "handlers/tool.h"
 
 namespace attractor {

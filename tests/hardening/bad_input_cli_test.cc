@@ -9,9 +9,9 @@
 #include <string>
 #include <vector>
 
-#include "attractor/diagnostic.h"
-#include "attractor/source_file.h"
-#include "hardening/hardening_support.h"
+#include "attractor/model/diagnostic.h"
+#include "attractor/model/source_file.h"
+#include "support/hardening_support.h"
 
 namespace attractor::hardening {
 namespace {

@@ -10,7 +10,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "hardening/hardening_support.h"
+#include "support/hardening_support.h"
 
 namespace attractor::hardening {
 namespace {

@@ -6,9 +6,9 @@
 #include <stdexcept>
 #include <string>
 
-#include "attractor/json_limits.h"
-#include "attractor/outcome.h"
-#include "hardening/hardening_support.h"
+#include "attractor/base/json_limits.h"
+#include "attractor/model/outcome.h"
+#include "support/hardening_support.h"
 
 namespace attractor::hardening {
 namespace {

@@ -5,7 +5,7 @@
 
 #include <string>
 
-#include "hardening/hardening_support.h"
+#include "support/hardening_support.h"
 
 namespace attractor::hardening {
 namespace {

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "retrieval/temp_dir.h"
+#include "support/temp_dir.h"
 
 namespace attractor::retrieval {
 namespace {

@@ -10,7 +10,7 @@
 #include "retrieval/edge_types.h"
 #include "retrieval/index_store.h"
 #include "retrieval/local_backend.h"
-#include "retrieval/temp_dir.h"
+#include "support/temp_dir.h"
 
 namespace attractor::retrieval {
 namespace {

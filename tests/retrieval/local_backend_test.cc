@@ -5,7 +5,7 @@
 #include "retrieval/index_store.h"
 #include "retrieval/lexical_embedder.h"
 #include "retrieval/vector_sync.h"
-#include "retrieval/temp_dir.h"
+#include "support/temp_dir.h"
 
 #include <set>
 

@@ -11,7 +11,7 @@
 #include "retrieval/indexer.h"
 #include "retrieval/lexical_embedder.h"
 #include "retrieval/local_backend.h"
-#include "retrieval/temp_dir.h"
+#include "support/temp_dir.h"
 
 namespace attractor::retrieval {
 namespace {

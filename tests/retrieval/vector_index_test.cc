@@ -3,7 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "retrieval/backend.h"
-#include "retrieval/temp_dir.h"
+#include "support/temp_dir.h"
 
 namespace attractor::retrieval {
 namespace {

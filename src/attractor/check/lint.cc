@@ -1,0 +1,200 @@
+#include "attractor/check/lint.h"
+
+#include <algorithm>
+#include <mutex>
+#include <optional>
+#include <tuple>
+
+#include "attractor/check/lint_rules.h"
+#include "attractor/model/node_roles.h"
+
+namespace attractor {
+namespace lint_detail {
+namespace {
+
+class FunctionRule : public LintRule {
+ public:
+  FunctionRule(std::string name, RuleBody body) : name_(std::move(name)), body_(std::move(body)) {}
+  std::string name() const override { return name_; }
+  void apply(const Graph& graph, std::vector<Diagnostic>& out) const override { body_(graph, out); }
+
+ private:
+  std::string name_;
+  RuleBody body_;
+};
+
+/// Node roles and the attribute scan of the graph being validated; lives for one `validate` call.
+struct RoleCache {
+  const Graph* graph = nullptr;
+  const HandlerCatalog* handlers = nullptr;
+  std::optional<std::vector<Vertex>> starts;
+  std::optional<std::vector<Vertex>> terminals;
+  std::shared_ptr<const AttributeScan> scan;
+};
+thread_local RoleCache* active_roles = nullptr;
+
+}  // namespace
+
+const HandlerCatalog& handlers_of(const Graph& graph) {
+  static const HandlerCatalog empty;
+  if (active_roles == nullptr || active_roles->graph != &graph || active_roles->handlers == nullptr) return empty;
+  return *active_roles->handlers;
+}
+
+std::vector<Vertex> start_nodes_of(const Graph& graph) {
+  if (active_roles == nullptr || active_roles->graph != &graph) return find_start_nodes(graph);
+  if (!active_roles->starts) active_roles->starts = find_start_nodes(graph);
+  return *active_roles->starts;
+}
+
+std::vector<Vertex> terminal_nodes_of(const Graph& graph) {
+  if (active_roles == nullptr || active_roles->graph != &graph) return find_terminal_nodes(graph);
+  if (!active_roles->terminals) active_roles->terminals = find_terminal_nodes(graph);
+  return *active_roles->terminals;
+}
+
+std::shared_ptr<const AttributeScan> attribute_scan_of(const Graph& graph) {
+  if (active_roles == nullptr || active_roles->graph != &graph) {
+    return std::make_shared<const AttributeScan>(scan_attributes(graph));
+  }
+  if (!active_roles->scan) active_roles->scan = std::make_shared<const AttributeScan>(scan_attributes(graph));
+  return active_roles->scan;
+}
+
+/// Makes start_nodes_of / terminal_nodes_of memoize for one graph while in scope.
+class RoleScope {
+ public:
+  RoleScope(const Graph& graph, const HandlerCatalog& handlers) : previous_(active_roles) {
+    cache_.graph = &graph;
+    cache_.handlers = &handlers;
+    active_roles = &cache_;
+  }
+  ~RoleScope() { active_roles = previous_; }
+  RoleScope(const RoleScope&) = delete;
+  RoleScope& operator=(const RoleScope&) = delete;
+
+ private:
+  RoleCache cache_;
+  RoleCache* previous_;
+};
+
+LintRulePtr make_rule(std::string name, RuleBody body) {
+  return std::make_shared<FunctionRule>(std::move(name), std::move(body));
+}
+
+LintRulePtr handler_config_rule(std::string name) {
+  return make_rule(name, [name](const Graph& graph, std::vector<Diagnostic>& out) {
+    const HandlerCatalog& handlers = handlers_of(graph);
+    for (Vertex v : graph.nodes()) {
+      const NodeData& node = graph.node(v);
+      const HandlerDescription* description = handlers.describe(node);
+      if (description == nullptr) continue;
+      for (const ConfigCheck& check : description->checks) {
+        if (check.rule == name) check.check(node, graph, out);
+      }
+    }
+  });
+}
+
+SourceLocation value_location(const Value* value, SourceLocation fallback) {
+  return value != nullptr && value->location.known() ? value->location : fallback;
+}
+
+std::string join(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0) out += separator;
+    out += items[i];
+  }
+  return out;
+}
+
+}  // namespace lint_detail
+
+namespace {
+
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::vector<LintRulePtr>& registry() {
+  static std::vector<LintRulePtr> rules;
+  return rules;
+}
+
+const std::vector<LintRulePtr>& builtin_rules() {
+  using namespace lint_detail;
+  static const std::vector<LintRulePtr> rules = {
+      start_node_rule(),
+      terminal_node_rule(),
+      reachability_rule(),
+      edge_target_exists_rule(),
+      start_no_incoming_rule(),
+      exit_no_outgoing_rule(),
+      scanned_rule("condition_syntax"),
+      scanned_rule("condition_outcome_value"),
+      stylesheet_syntax_rule(),
+      scanned_rule("type_known"),
+      scanned_rule("fidelity_valid"),
+      thread_id_fidelity_rule(),
+      scanned_rule("retry_target_exists"),
+      scanned_rule("goal_gate_has_retry"),
+      scanned_rule("prompt_on_llm_nodes"),
+      scanned_rule("outgoing_route_targets"),
+      scanned_rule("from_settings_exists"),
+      scanned_rule("attribute_type"),
+      scanned_rule("attribute_spelling"),
+      handler_config_rule("compact_code_rules"),
+      handler_config_rule("context_budget_settings")};
+  return rules;
+}
+
+}  // namespace
+
+void register_lint_rule(LintRulePtr rule) {
+  std::lock_guard lock(registry_mutex());
+  registry().push_back(std::move(rule));
+}
+
+void clear_registered_lint_rules() {
+  std::lock_guard lock(registry_mutex());
+  registry().clear();
+}
+
+std::vector<Diagnostic> validate(const Graph& graph, const HandlerCatalog& handlers,
+                                 const std::vector<LintRulePtr>& extra_rules) {
+  std::vector<LintRulePtr> rules = builtin_rules();
+  {
+    std::lock_guard lock(registry_mutex());
+    rules.insert(rules.end(), registry().begin(), registry().end());
+  }
+  rules.insert(rules.end(), extra_rules.begin(), extra_rules.end());
+  std::vector<Diagnostic> out;
+  {
+    lint_detail::RoleScope roles(graph, handlers);
+    for (const LintRulePtr& rule : rules) rule->apply(graph, out);
+  }
+  std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    auto key = [](const Diagnostic& d) {
+      return std::make_tuple(!d.location.known(), d.location.line, d.location.column, std::string_view(d.rule));
+    };
+    return key(a) < key(b);
+  });
+  return out;
+}
+
+std::vector<Diagnostic> validate_or_raise(const Graph& graph, const HandlerCatalog& handlers,
+                                          const std::vector<LintRulePtr>& extra_rules) {
+  std::vector<Diagnostic> diagnostics = validate(graph, handlers, extra_rules);
+  if (has_errors(diagnostics)) throw ValidationError(diagnostics);
+  return diagnostics;
+}
+
+std::vector<std::string> builtin_lint_rule_names() {
+  std::vector<std::string> names;
+  for (const LintRulePtr& rule : builtin_rules()) names.push_back(rule->name());
+  return names;
+}
+
+}  // namespace attractor

@@ -1,0 +1,74 @@
+#pragma once
+/// \file
+/// Validation (spec §7): built-in lint rules plus registered custom ones.
+///
+/// Built-in rules, in the order they run (severity in brackets):
+///   start_node [error]            exactly one start node: shape=Mdiamond, else id `start`/`Start`
+///   terminal_node [error]         exactly one exit node: shape=Msquare, else id `exit`/`end`
+///   reachability [error]          every node reachable from the start node (DESIGN.md: an error)
+///   edge_target_exists [error]    both ends of every edge are nodes
+///   start_no_incoming [error]     no edge enters the start node
+///   exit_no_outgoing [error]      no edge leaves the exit node
+///   condition_syntax [error]      edge `condition` parses (§10); located at the offending character
+///   condition_outcome_value [warning] `outcome=X` / `outcome!=X` with X not an outcome status
+///                                 (success, partial_success, retry, fail, skipped)
+///   stylesheet_syntax [error]     graph `model_stylesheet` parses (§8); located likewise
+///   type_known [warning]          node `type` is a type of the handler catalog (handler_catalog.h)
+///   fidelity_valid [warning]      node/edge `fidelity` and graph `default_fidelity` are valid modes
+///   thread_id_fidelity [warning]  `thread_id` on a node or edge whose stage never runs with fidelity
+///                                 `full` (edges into a node can override its fidelity, see lint_rules.h)
+///   retry_target_exists [warning] node and graph `retry_target`/`fallback_retry_target` name nodes
+///   goal_gate_has_retry [warning] `goal_gate=true` nodes have a retry target (node or graph level)
+///   prompt_on_llm_nodes [warning] codergen nodes (other than start/exit) have a prompt or label
+///   outgoing_route_targets [error] `on_ok`/`on_over`/`on_allow`/`on_deny`/`next` name a node reached
+///                                 by one of the node's outgoing edges
+///   from_settings_exists [error]  every `*_from_settings` node attribute names a graph attribute
+///   attribute_type [error]        integers (max_retries, weight, ...), booleans (goal_gate,
+///                                 auto_status, allow_partial, loop_restart), durations (timeout)
+///   attribute_spelling [warning]  unknown attribute names close to a known one ("did you mean")
+///   compact_code_rules [error]    the configuration checks of the catalog's handler descriptions
+///   context_budget_settings [error] that carry these rule ids (manage_context_budget's `compact_code`,
+///                                 the budgets of fetch_node_texts and manage_context_budget)
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "attractor/check/handler_catalog.h"
+#include "attractor/model/diagnostic.h"
+#include "attractor/model/graph.h"
+
+namespace attractor {
+
+/// A lint rule: inspects a graph and reports diagnostics.
+class LintRule {
+ public:
+  virtual ~LintRule() = default;
+  /// Rule id used in diagnostics (e.g. "start_node").
+  virtual std::string name() const = 0;
+  /// Appends this rule's findings to `out`.
+  virtual void apply(const Graph& graph, std::vector<Diagnostic>& out) const = 0;
+};
+
+using LintRulePtr = std::shared_ptr<const LintRule>;
+
+/// Registers a rule that every later `validate` call runs after the built-ins.
+void register_lint_rule(LintRulePtr rule);
+/// Removes all registered custom rules (tests use this).
+void clear_registered_lint_rules();
+
+/// Runs built-in rules, registered rules, then `extra_rules`. `handlers` describes the handler
+/// types the graph may use (type_known, prompt_on_llm_nodes and the handlers' own configuration
+/// checks read it). Diagnostics are sorted by source position (unknown positions last), then rule,
+/// for stable output.
+std::vector<Diagnostic> validate(const Graph& graph, const HandlerCatalog& handlers,
+                                 const std::vector<LintRulePtr>& extra_rules = {});
+
+/// Like `validate`, but throws ValidationError when any diagnostic is an ERROR.
+std::vector<Diagnostic> validate_or_raise(const Graph& graph, const HandlerCatalog& handlers,
+                                          const std::vector<LintRulePtr>& extra_rules = {});
+
+/// Ids of the built-in rules, in the order they run.
+std::vector<std::string> builtin_lint_rule_names();
+
+}  // namespace attractor

@@ -1,0 +1,93 @@
+#pragma once
+/// \file
+/// Internal to lint: the built-in rule groups and helpers they share. Not part of the public API.
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "attractor/check/lint.h"
+
+namespace attractor::lint_detail {
+
+using RuleBody = std::function<void(const Graph&, std::vector<Diagnostic>&)>;
+
+/// A rule made of a name and a function.
+LintRulePtr make_rule(std::string name, RuleBody body);
+
+/// start_node, terminal_node, reachability, edge_target_exists, start_no_incoming,
+/// exit_no_outgoing (lint_rules_structure.cc).
+LintRulePtr start_node_rule();
+LintRulePtr terminal_node_rule();
+LintRulePtr reachability_rule();
+LintRulePtr edge_target_exists_rule();
+LintRulePtr start_no_incoming_rule();
+LintRulePtr exit_no_outgoing_rule();
+
+/// thread_id_fidelity (lint_rules_fidelity.cc): `thread_id` on a node or edge whose stage can
+/// never run with fidelity `full` (node: its own fidelity / the graph default is not `full` and
+/// no incoming edge sets `fidelity=full`; edge: its fidelity, else the target's, is not `full`).
+LintRulePtr thread_id_fidelity_rule();
+
+/// stylesheet_syntax (lint_scan.cc).
+LintRulePtr stylesheet_syntax_rule();
+
+/// Runs the configuration checks of the handler descriptions that carry the rule id `name`
+/// (compact_code_rules, context_budget_settings) on every node of their type.
+LintRulePtr handler_config_rule(std::string name);
+
+/// The handler catalog of the graph being validated (an empty catalog outside `validate`).
+const HandlerCatalog& handlers_of(const Graph& graph);
+
+/// Findings of the attribute-driven rules, keyed by rule id, gathered in one walk (lint_scan.cc).
+struct AttributeScan {
+  std::unordered_map<std::string, std::vector<Diagnostic>> by_rule;
+};
+
+/// Walks every graph, node and edge attribute once and runs the attribute-driven checks.
+AttributeScan scan_attributes(const Graph& graph);
+
+/// scan_attributes(graph), computed once per `validate` call (lint.cc).
+std::shared_ptr<const AttributeScan> attribute_scan_of(const Graph& graph);
+
+/// Ids of the rules the scan produces: condition_syntax, condition_outcome_value, type_known,
+/// fidelity_valid, retry_target_exists, goal_gate_has_retry, prompt_on_llm_nodes,
+/// outgoing_route_targets, from_settings_exists, attribute_type, attribute_spelling.
+const std::vector<std::string>& scanned_rule_names();
+
+/// The rule `name` (one of scanned_rule_names()): emits its part of the scan.
+LintRulePtr scanned_rule(const std::string& name);
+
+/// Suggests the known attribute an unknown attribute name was probably meant to be (lint_spelling.cc).
+/// Names within edit distance 2 (1 below 5 characters) of a known name; results are cached, keyed by
+/// views of the names, so the checker must not outlive the graph it is used on.
+class SpellingChecker {
+ public:
+  /// The likely intended name, or "" when `name` is known or nothing is close.
+  const std::string& suggestion(std::string_view name);
+
+ private:
+  std::unordered_map<std::string_view, std::string> cache_;
+};
+
+/// find_start_nodes / find_terminal_nodes, computed once per `validate` call (several rules need them).
+std::vector<Vertex> start_nodes_of(const Graph& graph);
+std::vector<Vertex> terminal_nodes_of(const Graph& graph);
+
+/// Optimal string alignment distance (insertions, deletions, substitutions, adjacent transpositions).
+std::size_t edit_distance(std::string_view a, std::string_view b);
+
+/// The candidate closest to `name` within `max_distance` (ties: first in `candidates`), or "".
+std::string closest_match(std::string_view name, const std::vector<std::string>& candidates,
+                          std::size_t max_distance);
+
+/// The location of an attribute value when known, else `fallback`.
+SourceLocation value_location(const Value* value, SourceLocation fallback);
+
+/// "'a', 'b' and 'c'"-free joining: "a, b, c".
+std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
+
+}  // namespace attractor::lint_detail

@@ -1,0 +1,145 @@
+#include <deque>
+
+#include "attractor/check/lint_rules.h"
+#include "attractor/model/node_roles.h"
+
+namespace attractor::lint_detail {
+namespace {
+
+Diagnostic diagnostic(std::string rule, std::string message, std::string node_id, std::string fix,
+                      SourceLocation location) {
+  Diagnostic d;
+  d.rule = std::move(rule);
+  d.severity = Severity::kError;
+  d.message = std::move(message);
+  d.node_id = std::move(node_id);
+  d.fix = std::move(fix);
+  d.location = location;
+  return d;
+}
+
+std::vector<std::string> ids_of(const Graph& graph, const std::vector<Vertex>& vertices) {
+  std::vector<std::string> ids;
+  for (Vertex v : vertices) ids.push_back(graph.node(v).id);
+  return ids;
+}
+
+void check_count(const Graph& graph, const std::vector<Vertex>& found, const char* rule, const char* what,
+                 const char* shape, std::vector<Diagnostic>& out) {
+  if (found.empty()) {
+    out.push_back(diagnostic(rule, std::string("pipeline has no ") + what + " node (shape=" + shape + ")", "",
+                             std::string("add one, e.g. ") + (std::string_view(shape) == "Mdiamond" ? "start" : "exit") +
+                                 " [shape=" + shape + "]",
+                             {}));
+    return;
+  }
+  if (found.size() == 1) return;
+  const NodeData& second = graph.node(found[1]);
+  out.push_back(diagnostic(rule,
+                           "pipeline has " + std::to_string(found.size()) + " " + what + " nodes (" +
+                               join(ids_of(graph, found)) + "); exactly one is required",
+                           second.id, std::string("keep one ") + what + " node and remove the others",
+                           second.location));
+}
+
+}  // namespace
+
+LintRulePtr start_node_rule() {
+  return make_rule("start_node", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    check_count(graph, start_nodes_of(graph), "start_node", "start", "Mdiamond", out);
+  });
+}
+
+LintRulePtr terminal_node_rule() {
+  return make_rule("terminal_node", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    check_count(graph, terminal_nodes_of(graph), "terminal_node", "exit", "Msquare", out);
+  });
+}
+
+LintRulePtr reachability_rule() {
+  return make_rule("reachability", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    std::vector<Vertex> starts = start_nodes_of(graph);
+    if (starts.size() != 1) return;
+    const BoostGraph& g = graph.boost();
+    std::vector<char> seen(graph.node_count(), 0);
+    std::deque<Vertex> queue = {starts[0]};
+    seen[starts[0]] = 1;
+    while (!queue.empty()) {
+      Vertex v = queue.front();
+      queue.pop_front();
+      for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
+        Vertex t = boost::target(*it, g);
+        if (!seen[t]) {
+          seen[t] = 1;
+          queue.push_back(t);
+        }
+      }
+    }
+    const std::string& start_id = graph.node(starts[0]).id;
+    for (Vertex v : graph.nodes()) {
+      if (seen[v]) continue;
+      const NodeData& node = graph.node(v);
+      out.push_back(diagnostic("reachability",
+                               "node '" + node.id + "' is not reachable from start node '" + start_id + "'", node.id,
+                               "add an edge into '" + node.id + "' from a reachable node, or remove it",
+                               node.location));
+    }
+  });
+}
+
+LintRulePtr edge_target_exists_rule() {
+  return make_rule("edge_target_exists", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    const BoostGraph& g = graph.boost();
+    for (Edge e : graph.edges()) {
+      const EdgeData& edge = graph.edge(e);
+      if (g[boost::source(e, g)].id == edge.from && g[boost::target(e, g)].id == edge.to) continue;
+      for (const std::string* end : {&edge.from, &edge.to}) {
+        if (graph.find(*end)) continue;
+        Diagnostic d = diagnostic("edge_target_exists",
+                                  "edge " + edge.from + " -> " + edge.to +
+                                      (end == &edge.to ? " targets" : " starts at") + " unknown node '" + *end + "'",
+                                  "", "declare node '" + *end + "' or correct the edge", edge.location);
+        d.edge = std::make_pair(edge.from, edge.to);
+        out.push_back(std::move(d));
+      }
+    }
+  });
+}
+
+LintRulePtr start_no_incoming_rule() {
+  return make_rule("start_no_incoming", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    for (Vertex v : start_nodes_of(graph)) {
+      const NodeData& start = graph.node(v);
+      for (Edge e : graph.in_edges(v)) {
+        const EdgeData& edge = graph.edge(e);
+        Diagnostic d = diagnostic("start_no_incoming",
+                                  "start node '" + start.id + "' has an incoming edge from '" + edge.from + "'",
+                                  start.id,
+                                  "remove the edge " + edge.from + " -> " + start.id +
+                                      "; loop back to the first stage after the start node instead",
+                                  edge.location.known() ? edge.location : start.location);
+        d.edge = std::make_pair(edge.from, edge.to);
+        out.push_back(std::move(d));
+      }
+    }
+  });
+}
+
+LintRulePtr exit_no_outgoing_rule() {
+  return make_rule("exit_no_outgoing", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    for (Vertex v : terminal_nodes_of(graph)) {
+      const NodeData& exit = graph.node(v);
+      for (Edge e : graph.out_edges(v)) {
+        const EdgeData& edge = graph.edge(e);
+        Diagnostic d = diagnostic("exit_no_outgoing",
+                                  "exit node '" + exit.id + "' has an outgoing edge to '" + edge.to + "'", exit.id,
+                                  "remove the edge " + exit.id + " -> " + edge.to + "; the run ends at the exit node",
+                                  edge.location.known() ? edge.location : exit.location);
+        d.edge = std::make_pair(edge.from, edge.to);
+        out.push_back(std::move(d));
+      }
+    }
+  });
+}
+
+}  // namespace attractor::lint_detail

@@ -1,0 +1,441 @@
+#include <algorithm>
+#include <cctype>
+#include <memory>
+#include <set>
+#include <unordered_map>
+#include <unordered_set>
+
+#include "attractor/check/lint_rules.h"
+#include "parser/condition.h"
+#include "parser/stylesheet.h"
+
+/// \file
+/// The attribute-driven rules (condition_syntax, condition_outcome_value, type_known,
+/// fidelity_valid, retry_target_exists, goal_gate_has_retry, prompt_on_llm_nodes,
+/// outgoing_route_targets, from_settings_exists, attribute_type, attribute_spelling) gathered in one
+/// walk over the graph's attributes: on large graphs the walks, not the checks, are the cost.
+/// Each rule emits its findings graph first, then nodes in insertion order (attributes in name
+/// order), then edges in declaration order.
+
+namespace attractor::lint_detail {
+namespace {
+
+Diagnostic diagnostic(const char* rule, Severity severity, std::string message, std::string node_id, std::string fix,
+                      SourceLocation location) {
+  Diagnostic d;
+  d.rule = rule;
+  d.severity = severity;
+  d.message = std::move(message);
+  d.node_id = std::move(node_id);
+  d.fix = std::move(fix);
+  d.location = location;
+  return d;
+}
+
+SourceLocation inner_location(const Graph& graph, const Value& value, std::size_t offset) {
+  return graph.source() ? locate_in_value(*graph.source(), value, offset) : value.location;
+}
+
+std::string suggestion_or(const std::string& guess, std::string otherwise) {
+  return guess.empty() ? otherwise : "did you mean '" + guess + "'?";
+}
+
+const std::vector<std::string>& fidelity_modes() {
+  static const std::vector<std::string> modes = {"full", "truncate", "compact",
+                                                 "summary:low", "summary:medium", "summary:high"};
+  return modes;
+}
+
+const std::vector<std::string>& outcome_statuses() {
+  static const std::vector<std::string> statuses = {"success", "partial_success", "retry", "fail", "skipped"};
+  return statuses;
+}
+
+enum class Expect { kNone, kNonNegativeInteger, kInteger, kBoolean, kDuration };
+
+/// What an attribute name means to the scan.
+enum class Role {
+  kOther, kType, kShape, kPrompt, kLabel, kFidelity, kDefaultFidelity, kRetryTarget, kGoalGate, kRoute,
+  kCondition
+};
+
+struct AttributeInfo {
+  Role role = Role::kOther;
+  Expect expect = Expect::kNone;
+};
+
+using InfoTable = std::unordered_map<std::string_view, AttributeInfo>;
+
+const InfoTable& node_table() {
+  static const InfoTable table = {
+      {"type", {Role::kType}},
+      {"shape", {Role::kShape}},
+      {"prompt", {Role::kPrompt}},
+      {"label", {Role::kLabel}},
+      {"fidelity", {Role::kFidelity}},
+      {"retry_target", {Role::kRetryTarget}},
+      {"fallback_retry_target", {Role::kRetryTarget}},
+      {"goal_gate", {Role::kGoalGate, Expect::kBoolean}},
+      {"on_ok", {Role::kRoute}},
+      {"on_over", {Role::kRoute}},
+      {"on_allow", {Role::kRoute}},
+      {"on_deny", {Role::kRoute}},
+      {"next", {Role::kRoute}},
+      {"max_retries", {Role::kOther, Expect::kNonNegativeInteger}},
+      {"auto_status", {Role::kOther, Expect::kBoolean}},
+      {"allow_partial", {Role::kOther, Expect::kBoolean}},
+      {"timeout", {Role::kOther, Expect::kDuration}},
+      {"max_parallel", {Role::kOther, Expect::kNonNegativeInteger}},
+      {"top_k", {Role::kOther, Expect::kInteger}},
+      {"rrf_k", {Role::kOther, Expect::kInteger}},
+      {"max_chars", {Role::kOther, Expect::kInteger}},
+      {"budget_tokens", {Role::kOther, Expect::kInteger}},
+      {"manager.max_cycles", {Role::kOther, Expect::kNonNegativeInteger}},
+      {"manager.poll_interval", {Role::kOther, Expect::kDuration}},
+  };
+  return table;
+}
+
+const InfoTable& edge_table() {
+  static const InfoTable table = {
+      {"condition", {Role::kCondition}},
+      {"fidelity", {Role::kFidelity}},
+      {"weight", {Role::kOther, Expect::kInteger}},
+      {"loop_restart", {Role::kOther, Expect::kBoolean}},
+  };
+  return table;
+}
+
+const InfoTable& graph_table() {
+  static const InfoTable table = {
+      {"default_fidelity", {Role::kDefaultFidelity}},
+      {"retry_target", {Role::kRetryTarget}},
+      {"fallback_retry_target", {Role::kRetryTarget}},
+      {"default_max_retries", {Role::kOther, Expect::kNonNegativeInteger}},
+      {"default_max_retry", {Role::kOther, Expect::kNonNegativeInteger}},
+      {"max_context_tokens", {Role::kOther, Expect::kInteger}},
+  };
+  return table;
+}
+
+/// "" when `text` has the expected type, else the message tail and the fix.
+std::pair<std::string, std::string> type_problem(Expect expect, std::string_view name, const std::string& text) {
+  switch (expect) {
+    case Expect::kNone: return {};
+    case Expect::kNonNegativeInteger: {
+      auto v = parse_integer(text);
+      if (v && *v >= 0) return {};
+      return {std::string(name) + " must be a non-negative integer, got '" + text + "'", "use a whole number such as 2"};
+    }
+    case Expect::kInteger:
+      if (parse_integer(text)) return {};
+      return {std::string(name) + " must be an integer, got '" + text + "'", "use a whole number such as 2"};
+    case Expect::kBoolean:
+      if (parse_boolean(text)) return {};
+      return {std::string(name) + " must be true or false, got '" + text + "'", "use true or false"};
+    case Expect::kDuration:
+      if (parse_duration_ms(text)) return {};
+      return {std::string(name) + " must be a duration such as 250ms, 900s, 15m, 2h or 1d, got '" + text + "'",
+              "write a whole number followed by ms, s, m, h or d"};
+  }
+  return {};
+}
+
+bool ends_with_from_settings(std::string_view name) {
+  static constexpr std::string_view kSuffix = "_from_settings";
+  return name.size() > kSuffix.size() && name.substr(name.size() - kSuffix.size()) == kSuffix;
+}
+
+/// One entity being scanned: how to name it in messages and where to point when a value has no
+/// position of its own.
+struct Subject {
+  const NodeData* node = nullptr;
+  const EdgeData* edge = nullptr;
+  SourceLocation fallback;
+
+  std::string node_id() const { return node ? node->id : std::string(); }
+  std::string edge_text() const { return edge->from + " -> " + edge->to; }
+  void tag(Diagnostic& d) const {
+    if (edge != nullptr) d.edge = std::make_pair(edge->from, edge->to);
+  }
+};
+
+class Scanner {
+ public:
+  explicit Scanner(const Graph& graph) : graph_(graph) {}
+
+  AttributeScan run() {
+    std::vector<char> role(graph_.node_count(), 0);
+    for (Vertex v : start_nodes_of(graph_)) role[v] = 1;
+    for (Vertex v : terminal_nodes_of(graph_)) role[v] = 1;
+    const GraphData& data = graph_.data();
+    graph_has_retry_ = !data.retry_target().empty() || !data.fallback_retry_target().empty();
+    scan_graph();
+    for (Vertex v : graph_.nodes()) scan_node(v, role[v] != 0);
+    for (Edge e : graph_.edges()) scan_edge(graph_.edge(e));
+    return std::move(scan_);
+  }
+
+ private:
+  void emit(Diagnostic d) { scan_.by_rule[d.rule].push_back(std::move(d)); }
+
+  const std::vector<std::string>& node_ids() {
+    if (node_ids_.empty()) {
+      for (Vertex v : graph_.nodes()) node_ids_.push_back(graph_.node(v).id);
+    }
+    return node_ids_;
+  }
+
+  void check_spelling(const std::string& name, const Value& value, const Subject& subject) {
+    const std::string& guess = spelling_.suggestion(name);
+    if (guess.empty()) return;
+    if (value.location.known() && !spelling_reported_.emplace(name, value.location.offset).second) return;
+    Diagnostic d = diagnostic("attribute_spelling", Severity::kWarning,
+                              "unknown attribute '" + name + "'; did you mean '" + guess + "'?", subject.node_id(),
+                              "rename '" + name + "' to '" + guess + "'", value_location(&value, subject.fallback));
+    subject.tag(d);
+    emit(std::move(d));
+  }
+
+  void check_type(Expect expect, const std::string& name, const Value& value, const Subject& subject,
+                  const char* what) {
+    auto [problem, fix] = type_problem(expect, name, value.text);
+    if (problem.empty()) return;
+    std::string prefix = subject.edge ? "edge " + subject.edge_text()
+                                      : subject.node ? "node '" + subject.node->id + "'" : std::string(what);
+    Diagnostic d = diagnostic("attribute_type", Severity::kError, prefix + ": " + problem, subject.node_id(), fix,
+                              value_location(&value, subject.fallback));
+    subject.tag(d);
+    emit(std::move(d));
+  }
+
+  void check_fidelity(const Value& value, const Subject& subject, const std::string& what) {
+    if (value.text.empty()) return;
+    const auto& modes = fidelity_modes();
+    if (std::find(modes.begin(), modes.end(), value.text) != modes.end()) return;
+    Diagnostic d = diagnostic(
+        "fidelity_valid", Severity::kWarning,
+        what + " '" + value.text + "'; expected full, truncate, compact, summary:low, summary:medium or summary:high",
+        subject.node_id(), suggestion_or(closest_match(value.text, modes, 2), "use one of: " + join(modes)),
+        value_location(&value, subject.fallback));
+    subject.tag(d);
+    emit(std::move(d));
+  }
+
+  void check_retry_target(const std::string& name, const Value& value, const Subject& subject,
+                          const std::string& who) {
+    if (value.text.empty() || graph_.find(value.text)) return;
+    emit(diagnostic("retry_target_exists", Severity::kWarning,
+                    who + " " + name + " '" + value.text + "', which is not a node", subject.node_id(),
+                    suggestion_or(closest_match(value.text, node_ids(), 2),
+                                  "set " + name + " to the id of an existing node"),
+                    value_location(&value, subject.fallback)));
+  }
+
+  void check_from_settings(const std::string& name, const Value& value, const Subject& subject) {
+    if (!value.text.empty() && graph_.data().has(value.text)) return;
+    const std::string& id = subject.node->id;
+    std::string message = value.text.empty()
+                              ? "node '" + id + "' has an empty " + name + "; it must name a graph attribute"
+                              : "node '" + id + "' has " + name + "='" + value.text +
+                                    "', but the graph has no attribute '" + value.text + "'";
+    emit(diagnostic("from_settings_exists", Severity::kError, std::move(message), id,
+                    "add " + (value.text.empty() ? std::string("the setting") : value.text) +
+                        "=... to the graph [...] block",
+                    value_location(&value, subject.fallback)));
+  }
+
+  void check_route(Vertex v, const std::string& name, const Value& value, const Subject& subject) {
+    if (value.text.empty()) return;
+    const std::string& id = subject.node->id;
+    const std::string& target = value.text;
+    std::string prefix = "node '" + id + "' has " + name + "='" + target + "', but ";
+    SourceLocation location = value_location(&value, subject.fallback);
+    if (!graph_.find(target)) {
+      std::string guess = closest_match(target, node_ids(), 2);
+      emit(diagnostic("outgoing_route_targets", Severity::kError, prefix + "there is no node '" + target + "'", id,
+                      guess.empty() ? "declare node '" + target + "' and an edge " + id + " -> " + target
+                                    : "did you mean '" + guess + "'?",
+                      location));
+      return;
+    }
+    const BoostGraph& g = graph_.boost();
+    for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
+      if (g[*it].to == target) return;
+    }
+    emit(diagnostic("outgoing_route_targets", Severity::kError, prefix + "no edge " + id + " -> " + target, id,
+                    "add the edge " + id + " -> " + target, location));
+  }
+
+  void check_condition(const Value& value, const Subject& subject) {
+    if (clean_conditions_.count(value.text) > 0) return;
+    const EdgeData& edge = *subject.edge;
+    ConditionParseResult parsed = parse_condition(value.text);
+    if (!parsed.ok()) {
+      const ConditionError& error = *parsed.error;
+      SourceLocation location = inner_location(graph_, value, error.offset);
+      bool disjunction = error.message.rfind("'||'", 0) == 0;
+      Diagnostic d = diagnostic(
+          "condition_syntax", Severity::kError,
+          "invalid condition on edge " + subject.edge_text() + ": " + error.message, "",
+          disjunction ? "add one edge per alternative, each with its own condition"
+                      : "write clauses key=value or key!=value joined by '&&', e.g. outcome=success && "
+                        "context.ready=true",
+          location.known() ? location : edge.location);
+      subject.tag(d);
+      emit(std::move(d));
+      return;
+    }
+    bool clean = true;
+    const auto& statuses = outcome_statuses();
+    for (const ConditionClause& clause : parsed.condition->clauses) {
+      if (clause.key != "outcome" || clause.op == ConditionClause::Op::kTruthy) continue;
+      if (std::find(statuses.begin(), statuses.end(), clause.literal) != statuses.end()) continue;
+      clean = false;
+      SourceLocation location = inner_location(graph_, value, clause.offset);
+      std::string lowered = clause.literal;
+      for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      Diagnostic d = diagnostic(
+          "condition_outcome_value", Severity::kWarning,
+          "condition on edge " + subject.edge_text() + " compares outcome with '" + clause.literal +
+              "', which is never an outcome; expected success, partial_success, retry, fail or skipped",
+          "", suggestion_or(closest_match(lowered, statuses, 2), "use one of: " + join(statuses)),
+          location.known() ? location : edge.location);
+      subject.tag(d);
+      emit(std::move(d));
+    }
+    if (clean) clean_conditions_.insert(value.text);
+  }
+
+  void scan_graph() {
+    Subject subject;
+    for (const auto& [name, value] : graph_.data().attrs) {
+      auto it = graph_table().find(name);
+      if (it == graph_table().end()) {
+        check_spelling(name, value, subject);
+        continue;
+      }
+      const AttributeInfo& info = it->second;
+      if (info.role == Role::kDefaultFidelity) check_fidelity(value, subject, "graph has invalid default_fidelity");
+      if (info.role == Role::kRetryTarget) check_retry_target(name, value, subject, "graph has");
+      if (info.expect != Expect::kNone) check_type(info.expect, name, value, subject, "graph");
+    }
+  }
+
+  void scan_node(Vertex v, bool start_or_exit) {
+    const NodeData& node = graph_.node(v);
+    Subject subject{&node, nullptr, node.location};
+    const Value* type = nullptr;
+    const Value* shape = nullptr;
+    const Value* goal_gate = nullptr;
+    bool has_prompt = false, has_label = false, has_retry = false;
+    for (const auto& [name, value] : node.attrs) {
+      auto it = node_table().find(name);
+      if (it == node_table().end()) {
+        if (ends_with_from_settings(name)) check_from_settings(name, value, subject);
+        check_spelling(name, value, subject);
+        continue;
+      }
+      const AttributeInfo& info = it->second;
+      switch (info.role) {
+        case Role::kType: type = &value; break;
+        case Role::kShape: shape = &value; break;
+        case Role::kPrompt: has_prompt = !value.text.empty(); break;
+        case Role::kLabel: has_label = !value.text.empty(); break;
+        case Role::kFidelity: check_fidelity(value, subject, "node '" + node.id + "' has invalid fidelity"); break;
+        case Role::kRetryTarget:
+          has_retry = has_retry || !value.text.empty();
+          check_retry_target(name, value, subject, "node '" + node.id + "' has");
+          break;
+        case Role::kGoalGate: goal_gate = &value; break;
+        case Role::kRoute: check_route(v, name, value, subject); break;
+        default: break;
+      }
+      if (info.expect != Expect::kNone) check_type(info.expect, name, value, subject, "node");
+    }
+    if (type != nullptr && !type->text.empty() && handlers_.find(type->text) == nullptr) {
+      std::vector<std::string> known = handlers_.types();
+      emit(diagnostic("type_known", Severity::kWarning, "node '" + node.id + "' has unknown type '" + type->text + "'",
+                      node.id, suggestion_or(closest_match(type->text, known, 2), "known types: " + join(known)),
+                      value_location(type, node.location)));
+    }
+    if (goal_gate != nullptr && goal_gate->text == "true" && !has_retry && !graph_has_retry_) {
+      emit(diagnostic("goal_gate_has_retry", Severity::kWarning,
+                      "goal gate node '" + node.id + "' has no retry_target or fallback_retry_target", node.id,
+                      "add retry_target=<node to re-run> to '" + node.id + "'",
+                      value_location(goal_gate, node.location)));
+    }
+    if (!start_or_exit && !has_prompt && !has_label && is_llm_stage(type, shape)) {
+      emit(diagnostic("prompt_on_llm_nodes", Severity::kWarning, "LLM node '" + node.id + "' has no prompt or label",
+                      node.id, "add prompt=\"...\" to '" + node.id + "'", node.location));
+    }
+  }
+
+  /// True when the node's handler always prompts an LLM (its type, else its shape's, else the default).
+  bool is_llm_stage(const Value* type, const Value* shape) const {
+    std::string_view name = type != nullptr && !type->text.empty() ? std::string_view(type->text) : std::string_view();
+    if (name.empty()) name = handlers_.type_for_shape(shape != nullptr ? std::string_view(shape->text) : "box");
+    if (name.empty()) name = handlers_.default_type();
+    const HandlerDescription* d = handlers_.find(name);
+    return d != nullptr && d->traits.llm == HandlerTraits::Llm::kAlways;
+  }
+
+  void scan_edge(const EdgeData& edge) {
+    if (edge.attrs.empty()) return;
+    Subject subject{nullptr, &edge, edge.location};
+    for (const auto& [name, value] : edge.attrs) {
+      auto it = edge_table().find(name);
+      if (it == edge_table().end()) {
+        check_spelling(name, value, subject);
+        continue;
+      }
+      const AttributeInfo& info = it->second;
+      if (info.role == Role::kCondition) check_condition(value, subject);
+      if (info.role == Role::kFidelity) check_fidelity(value, subject, "edge " + subject.edge_text() + " has invalid fidelity");
+      if (info.expect != Expect::kNone) check_type(info.expect, name, value, subject, "edge");
+    }
+  }
+
+  const Graph& graph_;
+  const HandlerCatalog& handlers_ = handlers_of(graph_);
+  AttributeScan scan_;
+  SpellingChecker spelling_;
+  std::set<std::pair<std::string, std::size_t>> spelling_reported_;
+  std::unordered_set<std::string_view> clean_conditions_;  // views into the graph's values
+  std::vector<std::string> node_ids_;
+  bool graph_has_retry_ = false;
+};
+
+}  // namespace
+
+AttributeScan scan_attributes(const Graph& graph) { return Scanner(graph).run(); }
+
+const std::vector<std::string>& scanned_rule_names() {
+  static const std::vector<std::string> names = {
+      "condition_syntax",    "condition_outcome_value", "type_known",           "fidelity_valid",
+      "retry_target_exists", "goal_gate_has_retry",     "prompt_on_llm_nodes",  "outgoing_route_targets",
+      "from_settings_exists", "attribute_type",         "attribute_spelling"};
+  return names;
+}
+
+LintRulePtr scanned_rule(const std::string& name) {
+  return make_rule(name, [name](const Graph& graph, std::vector<Diagnostic>& out) {
+    std::shared_ptr<const AttributeScan> scan = attribute_scan_of(graph);
+    auto it = scan->by_rule.find(name);
+    if (it != scan->by_rule.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+  });
+}
+
+LintRulePtr stylesheet_syntax_rule() {
+  return make_rule("stylesheet_syntax", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    const Value* value = graph.data().find("model_stylesheet");
+    if (value == nullptr) return;
+    StylesheetParseResult parsed = parse_stylesheet(value->text);
+    if (parsed.ok()) return;
+    out.push_back(diagnostic("stylesheet_syntax", Severity::kError, "invalid model_stylesheet: " + parsed.error->message,
+                             "", "rules look like: .code { llm_model: claude-opus-4-6; reasoning_effort: high; }",
+                             inner_location(graph, *value, parsed.error->offset)));
+  });
+}
+
+}  // namespace attractor::lint_detail

@@ -1,0 +1,102 @@
+#include "attractor/check/transforms.h"
+
+#include <array>
+#include <mutex>
+#include <string_view>
+
+#include "parser/stylesheet.h"
+
+namespace attractor {
+namespace {
+
+std::mutex& registry_mutex() {
+  static std::mutex m;
+  return m;
+}
+
+std::vector<TransformPtr>& registry() {
+  static std::vector<TransformPtr> transforms;
+  return transforms;
+}
+
+bool selector_matches(const StyleSelector& selector, const NodeData& node, const std::vector<std::string>& classes) {
+  switch (selector.kind) {
+    case StyleSelector::Kind::kUniversal: return true;
+    case StyleSelector::Kind::kShape: return node.shape() == selector.name;
+    case StyleSelector::Kind::kId: return node.id == selector.name;
+    case StyleSelector::Kind::kClass:
+      for (const std::string& c : classes) {
+        if (c == selector.name) return true;
+      }
+      return false;
+  }
+  return false;
+}
+
+}  // namespace
+
+void GoalExpansionTransform::apply(Graph& graph, std::vector<Diagnostic>& /*diagnostics*/) const {
+  static constexpr std::string_view kVariable = "$goal";
+  const std::string goal = graph.data().goal();
+  for (Vertex v : graph.nodes()) {
+    auto it = graph.node(v).attrs.find("prompt");
+    if (it == graph.node(v).attrs.end()) continue;
+    std::string& text = it->second.text;
+    for (std::size_t pos = text.find(kVariable); pos != std::string::npos; pos = text.find(kVariable, pos)) {
+      text.replace(pos, kVariable.size(), goal);
+      pos += goal.size();
+    }
+  }
+}
+
+void StylesheetTransform::apply(Graph& graph, std::vector<Diagnostic>& /*diagnostics*/) const {
+  static constexpr std::array<std::string_view, 3> kProperties = {"llm_model", "llm_provider", "reasoning_effort"};
+  const Value* source = graph.data().find("model_stylesheet");
+  if (source == nullptr) return;
+  StylesheetParseResult parsed = parse_stylesheet(source->text);
+  if (!parsed.ok()) return;
+  const Stylesheet& sheet = *parsed.stylesheet;
+  for (Vertex v : graph.nodes()) {
+    NodeData& node = graph.node(v);
+    const std::vector<std::string> classes = node.classes();
+    for (std::string_view property : kProperties) {
+      if (node.has(property)) continue;
+      const StyleDeclaration* best = nullptr;
+      int best_specificity = -1;
+      for (const StyleRule& rule : sheet.rules) {
+        const int specificity = rule.selector.specificity();
+        if (specificity < best_specificity || !selector_matches(rule.selector, node, classes)) continue;
+        for (const StyleDeclaration& declaration : rule.declarations) {
+          if (declaration.property != property) continue;
+          best = &declaration;
+          best_specificity = specificity;
+        }
+      }
+      if (best != nullptr) node.set(std::string(property), best->value);
+    }
+  }
+}
+
+void register_transform(TransformPtr transform) {
+  std::lock_guard lock(registry_mutex());
+  registry().push_back(std::move(transform));
+}
+
+void clear_registered_transforms() {
+  std::lock_guard lock(registry_mutex());
+  registry().clear();
+}
+
+void apply_transforms(Graph& graph, std::vector<Diagnostic>& diagnostics, const std::vector<TransformPtr>& extra) {
+  GoalExpansionTransform().apply(graph, diagnostics);
+  StylesheetTransform().apply(graph, diagnostics);
+  std::vector<TransformPtr> registered;
+  {
+    std::lock_guard lock(registry_mutex());
+    registered = registry();
+  }
+  for (const TransformPtr& transform : registered) transform->apply(graph, diagnostics);
+  for (const TransformPtr& transform : extra) transform->apply(graph, diagnostics);
+}
+
+}  // namespace attractor

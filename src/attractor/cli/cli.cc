@@ -1,0 +1,76 @@
+#include "attractor/cli/cli.h"
+
+#include <cstdio>
+#include <string>
+
+namespace attractor {
+
+const std::vector<CliCommand>& cli_commands() {
+  static const std::vector<CliCommand> commands = {
+      {"run", "run a pipeline (checkpoint after every node)", run_run_command},
+      {"resume", "continue an interrupted run from its checkpoint", run_resume_command},
+      {"validate", "parse, transform and lint a pipeline; print diagnostics", run_validate_command},
+      {"render", "draw a pipeline (and optionally a run) with Graphviz", run_render_command},
+      {"index", "index a C# + SQL repository for retrieval (tree-sitter, FTS5, FAISS)", run_index_command},
+      {"search", "search a code index (bm25, semantic, hybrid) as the pipeline will", run_search_command},
+      {"tokens", "count tokens exactly (o200k_base, cl100k_base) in files or stdin", run_tokens_command},
+  };
+  return commands;
+}
+
+namespace {
+
+void print_help() {
+  std::printf("attractor %s — run multi-stage AI workflows written as Graphviz DOT files\n\n", ATTRACTOR_VERSION);
+  std::printf("usage: attractor <command> [options]\n\ncommands:\n");
+  for (const auto& c : cli_commands()) {
+    std::printf("  %-10s %.*s\n", std::string(c.name).c_str(), static_cast<int>(c.summary.size()), c.summary.data());
+  }
+  std::printf("  %-10s %s\n", "help", "show this help, or `attractor help COMMAND` for one command");
+  std::printf("\nexit codes: 0 success, 1 pipeline failed, 2 usage/parse/validation error,\n"
+              "            3 runtime or environment error, 130 interrupted\n");
+}
+
+}  // namespace
+
+int run_cli(int argc, char** argv) {
+  if (argc < 2) {
+    print_help();
+    return kExitUsage;
+  }
+  std::string name = argv[1];
+  if (name == "--version" || name == "version") {
+    std::printf("attractor %s\n", ATTRACTOR_VERSION);
+    return kExitSuccess;
+  }
+  if (name == "help" || name == "--help" || name == "-h") {
+    if (argc >= 3) {
+      for (const auto& c : cli_commands()) {
+        if (c.name == argv[2]) {
+          std::string self = std::string("attractor ") + argv[2];
+          std::string help = "--help";
+          char* args[] = {self.data(), help.data(), nullptr};
+          return c.run(2, args);
+        }
+      }
+      std::fprintf(stderr, "attractor: unknown command '%s'\n", argv[2]);
+      return kExitUsage;
+    }
+    print_help();
+    return kExitSuccess;
+  }
+  for (const auto& c : cli_commands()) {
+    if (c.name == name) {
+      std::string self = "attractor " + name;
+      std::vector<char*> args;
+      args.push_back(self.data());
+      for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
+      args.push_back(nullptr);
+      return c.run(static_cast<int>(args.size() - 1), args.data());
+    }
+  }
+  std::fprintf(stderr, "attractor: unknown command '%s' (see `attractor help`)\n", name.c_str());
+  return kExitUsage;
+}
+
+}  // namespace attractor

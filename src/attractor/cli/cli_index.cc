@@ -1,0 +1,65 @@
+// `attractor index`: builds or updates the local code index of a C# + SQL repository.
+
+#include <unistd.h>
+
+#include <cstdio>
+#include <iostream>
+#include <stdexcept>
+#include <string>
+
+#include <CLI/CLI.hpp>
+
+#include "attractor/cli/cli.h"
+#include "attractor/cli/cli_support.h"
+#include "retrieval/backend.h"
+#include "retrieval/indexer.h"
+
+namespace attractor {
+
+namespace rt = ::attractor::retrieval;
+
+int run_index_command(int argc, char** argv) {
+  CLI::App app{"Index a C# + SQL source tree (tree-sitter symbols, unified dependency graph, BM25 and vectors) "
+               "into a local index directory. Re-running skips unchanged files and drops deleted ones. "
+               "Exit 2 on usage errors (bad options, unreadable ACL file), 3 on index or embedding failures."};
+  app.name("attractor index");
+  rt::IndexOptions o;
+  o.embedder = rt::EmbedderSpec::from_environment();
+  bool quiet = false;
+  app.add_option("SRC_DIR", o.src_dir, "source tree to index (.gitignore is respected)")->required();
+  app.add_option("--index", o.index_dir, "index directory (created when missing)")->required();
+  app.add_option("--repository", o.repository, "repository name (part of every node's scope)")->required();
+  app.add_option("--branch", o.branch, "branch name (part of every node's scope)")->required();
+  app.add_option("--snapshot", o.snapshot, "snapshot id, e.g. a commit; searches default to the latest indexed");
+  app.add_option("--acl", o.acl_file, "ACL file: glob patterns -> acl_tags, classification_labels, metadata (JSON)");
+  app.add_option("--active-index", o.active_index, "named index inside the directory (default: default)");
+  app.add_option("--embedder", o.embedder.provider,
+                 "embedding provider: lexical (offline, default) or openai (OpenAI-compatible /v1/embeddings); "
+                 "env ATTRACTOR_EMBEDDINGS_PROVIDER");
+  app.add_option("--embedding-model", o.embedder.model, "model name (env ATTRACTOR_EMBEDDINGS_MODEL)");
+  app.add_option("--embedding-base-url", o.embedder.base_url,
+                 "OpenAI-compatible base URL (env ATTRACTOR_EMBEDDINGS_BASE_URL; key from "
+                 "ATTRACTOR_EMBEDDINGS_API_KEY or OPENAI_API_KEY)");
+  app.add_option("--embedding-dimensions", o.embedder.dimension, "vector dimension (lexical default 256)");
+  app.add_option("--vector-index", o.vector_kind, "flat (exact, default) or hnsw (approximate, for large indexes)");
+  app.add_flag("--quiet,-q", quiet, "no progress bar, no parse warnings; summary only");
+  if (auto code = parse_cli(app, argc, argv)) return *code;
+
+  try {
+    bool interactive = !quiet && isatty(STDERR_FILENO);
+    auto summary = rt::index_repository(o, quiet ? nullptr : &std::cerr, interactive);
+    std::cout << rt::format_summary(summary);
+    return kExitSuccess;
+  } catch (const rt::RetrievalError& e) {
+    std::fprintf(stderr, "attractor index: error: %s\n", e.what());
+    return e.kind() == rt::RetrievalError::Kind::kInvalidArgument ? kExitUsage : kExitRuntime;
+  } catch (const std::invalid_argument& e) {
+    std::fprintf(stderr, "attractor index: error: %s\n", e.what());
+    return kExitUsage;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "attractor index: error: %s\n", e.what());
+    return kExitRuntime;
+  }
+}
+
+}  // namespace attractor

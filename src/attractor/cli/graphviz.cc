@@ -1,0 +1,92 @@
+#include "attractor/cli/graphviz.h"
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fcntl.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <vector>
+
+extern char** environ;
+
+namespace attractor {
+namespace {
+
+/// Writes all of `data` to `fd`, ignoring SIGPIPE-style failures (the reader's exit status tells).
+void write_all(int fd, const std::string& data) {
+  std::size_t done = 0;
+  while (done < data.size()) {
+    ssize_t n = ::write(fd, data.data() + done, data.size() - done);
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      return;
+    }
+    done += static_cast<std::size_t>(n);
+  }
+}
+
+std::string read_all(int fd) {
+  std::string out;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = ::read(fd, buf, sizeof buf);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) break;
+    out.append(buf, static_cast<std::size_t>(n));
+  }
+  return out;
+}
+
+}  // namespace
+
+RenderResult DotProcessRenderer::render(const std::string& dot_text, const std::string& format,
+                                        const std::string& output_path) {
+  RenderResult result;
+  int in_pipe[2], err_pipe[2];
+  if (::pipe2(in_pipe, O_CLOEXEC) != 0 || ::pipe2(err_pipe, O_CLOEXEC) != 0) {
+    result.error = std::string("cannot create pipe: ") + std::strerror(errno);
+    return result;
+  }
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in_pipe[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
+  std::string type_flag = "-T" + format;
+  std::vector<char*> argv = {program_.data(), type_flag.data(), const_cast<char*>("-o"),
+                             const_cast<char*>(output_path.c_str()), nullptr};
+  pid_t pid = 0;
+  int rc = ::posix_spawnp(&pid, program_.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  ::close(in_pipe[0]);
+  ::close(err_pipe[1]);
+  if (rc != 0) {
+    ::close(in_pipe[1]);
+    ::close(err_pipe[0]);
+    result.tool_missing = rc == ENOENT;
+    result.error = rc == ENOENT ? "Graphviz `" + program_ + "` was not found on PATH; install graphviz "
+                                  "(Debian: apt-get install graphviz) or render to .dot"
+                                : "cannot start `" + program_ + "`: " + std::strerror(rc);
+    return result;
+  }
+  auto old_pipe = std::signal(SIGPIPE, SIG_IGN);
+  write_all(in_pipe[1], dot_text);
+  ::close(in_pipe[1]);
+  std::signal(SIGPIPE, old_pipe);
+  std::string err = read_all(err_pipe[0]);
+  ::close(err_pipe[0]);
+  int status = 0;
+  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  }
+  if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
+    result.ok = true;
+    return result;
+  }
+  while (!err.empty() && (err.back() == '\n' || err.back() == '\r')) err.pop_back();
+  result.error = "`" + program_ + " " + type_flag + "` failed" + (err.empty() ? "" : ": " + err);
+  return result;
+}
+
+}  // namespace attractor

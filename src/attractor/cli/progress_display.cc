@@ -1,0 +1,73 @@
+#include "attractor/cli/progress_display.h"
+
+#include <fmt/format.h>
+
+namespace attractor {
+
+std::string format_duration(std::int64_t ms) {
+  if (ms < 1000) return fmt::format("{}ms", ms);
+  if (ms < 60000) return fmt::format("{:.1f}s", static_cast<double>(ms) / 1000.0);
+  return fmt::format("{}m{:02}s", ms / 60000, (ms / 1000) % 60);
+}
+
+void ProgressDisplay::clear_live() {
+  if (live_shown_) {
+    std::fputs("\r\033[2K", out_);
+    live_shown_ = false;
+  }
+}
+
+void ProgressDisplay::on_event(const Event& e) {
+  std::lock_guard lock(mutex_);
+  const nlohmann::json& f = e.fields;
+  auto s = [&](const char* key) {
+    auto it = f.find(key);
+    if (it == f.end() || it->is_null()) return std::string();
+    return it->is_string() ? it->get<std::string>() : it->dump();
+  };
+  auto ms = [&](const char* key) { return f.contains(key) && f[key].is_number() ? f[key].get<std::int64_t>() : 0; };
+  std::string line;
+  if (e.name == "StageStarted") {
+    if (live_) {
+      clear_live();
+      std::string attempt = ms("attempt") > 1 ? fmt::format(" (attempt {})", ms("attempt")) : "";
+      std::fputs(fmt::format("  … {} running{}", s("name"), attempt).c_str(), out_);
+      live_shown_ = true;
+    }
+  } else if (e.name == "StageCompleted") {
+    line = fmt::format("  ✓ {:<24} {:<16} {}", s("name"), s("status"), format_duration(ms("duration_ms")));
+  } else if (e.name == "StageFailed") {
+    line = fmt::format("  ✗ {:<24} {:<16} {}  {}{}", s("name"), s("status"), format_duration(ms("duration_ms")),
+                       s("error"), f.value("will_retry", false) ? " (will retry)" : "");
+  } else if (e.name == "StageRetrying") {
+    line = fmt::format("  ↻ {} retrying in {} (attempt {})", s("name"), format_duration(ms("delay_ms")), ms("attempt"));
+  } else if (e.name == "InterviewStarted") {
+    line = fmt::format("  ? {} asks: {}", s("stage"), s("question"));
+  } else if (e.name == "InterviewTimeout") {
+    line = fmt::format("  ? {} timed out waiting for an answer", s("stage"));
+  } else if (e.name == "ParallelStarted") {
+    line = fmt::format("  ⇉ {} fans out to {} branches ({})", s("name"), s("branch_count"), s("join_policy"));
+  } else if (e.name == "ParallelCompleted") {
+    line = fmt::format("  ⇇ {} joined: {} succeeded, {} failed in {}", s("name"), s("success_count"),
+                       s("failure_count"), format_duration(ms("duration_ms")));
+  } else if (e.name == "PipelineCompleted") {
+    line = fmt::format("pipeline completed in {}", format_duration(ms("duration_ms")));
+  } else if (e.name == "PipelineFailed") {
+    line = fmt::format("pipeline failed after {}: {}", format_duration(ms("duration_ms")), s("error"));
+  } else if (e.name == "PipelineInterrupted") {
+    line = "interrupted; resume with `attractor resume RUN_DIR`";
+  } else if (e.name == "PipelineRestarted") {
+    line = fmt::format("loop restart at {} (restart {})", s("target"), s("restart"));
+  } else if (verbose_ && e.name == "CheckpointSaved") {
+    line = fmt::format("    checkpoint after {}", s("node_id"));
+  }
+  if (line.empty()) {
+    std::fflush(out_);
+    return;
+  }
+  clear_live();
+  std::fputs((line + "\n").c_str(), out_);
+  std::fflush(out_);
+}
+
+}  // namespace attractor

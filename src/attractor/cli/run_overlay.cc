@@ -1,0 +1,65 @@
+#include "attractor/cli/run_overlay.h"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace attractor {
+namespace {
+
+nlohmann::json read_json(const std::filesystem::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw RunDirectoryError(path.string() + ": cannot open");
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  try {
+    return nlohmann::json::parse(buffer.str());
+  } catch (const nlohmann::json::parse_error& e) {
+    throw RunDirectoryError(path.string() + ": not valid JSON (" + e.what() + ")");
+  }
+}
+
+}  // namespace
+
+RunOverlay load_run_overlay(const std::string& run_dir) {
+  namespace fs = std::filesystem;
+  fs::path dir(run_dir);
+  fs::path checkpoint_path = dir / "checkpoint.json";
+  if (!fs::exists(checkpoint_path)) {
+    throw RunDirectoryError(checkpoint_path.string() + ": no checkpoint; is '" + run_dir + "' a run directory?");
+  }
+  nlohmann::json checkpoint = read_json(checkpoint_path);
+  RunOverlay overlay;
+  if (checkpoint.contains("completed_nodes") && checkpoint["completed_nodes"].is_array()) {
+    for (const auto& id : checkpoint["completed_nodes"]) {
+      if (id.is_string()) overlay.path.push_back(id.get<std::string>());
+    }
+  }
+  if (checkpoint.contains("current_node") && checkpoint["current_node"].is_string()) {
+    overlay.current_node = checkpoint["current_node"].get<std::string>();
+    if (!overlay.current_node.empty() && (overlay.path.empty() || overlay.path.back() != overlay.current_node)) {
+      overlay.path.push_back(overlay.current_node);
+    }
+  }
+  if (checkpoint.contains("node_outcomes") && checkpoint["node_outcomes"].is_object()) {
+    for (const auto& [id, outcome] : checkpoint["node_outcomes"].items()) {
+      if (outcome.is_string()) overlay.node_status[id] = outcome.get<std::string>();
+      else if (outcome.is_object() && outcome.contains("status") && outcome["status"].is_string())
+        overlay.node_status[id] = outcome["status"].get<std::string>();
+    }
+  }
+  for (const auto& id : overlay.path) {
+    if (overlay.node_status.count(id)) continue;
+    fs::path status_path = dir / id / "status.json";
+    if (!fs::exists(status_path)) continue;
+    nlohmann::json status = read_json(status_path);
+    if (status.contains("outcome") && status["outcome"].is_string()) {
+      overlay.node_status[id] = status["outcome"].get<std::string>();
+    }
+  }
+  return overlay;
+}
+
+}  // namespace attractor

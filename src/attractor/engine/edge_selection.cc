@@ -1,0 +1,151 @@
+#include "attractor/engine/edge_selection.h"
+
+#include <algorithm>
+#include <cctype>
+#include <mutex>
+#include <unordered_map>
+
+#include "parser/condition.h"
+
+namespace attractor {
+
+namespace {
+
+std::string trim(std::string_view s) {
+  std::size_t b = 0;
+  std::size_t e = s.size();
+  while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
+  while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
+  return std::string(s.substr(b, e - b));
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+/// Length of an accelerator prefix at the start of `s` (already trimmed) and its key.
+std::size_t accelerator_prefix(std::string_view s, std::string* key) {
+  if (s.size() >= 3 && s[0] == '[') {
+    std::size_t close = s.find(']');
+    if (close != std::string_view::npos && close > 1 && close <= 4) {
+      *key = std::string(s.substr(1, close - 1));
+      std::size_t n = close + 1;
+      while (n < s.size() && s[n] == ' ') ++n;
+      return n;
+    }
+  }
+  if (s.size() >= 2 && std::isalnum(static_cast<unsigned char>(s[0])) && s[1] == ')') {
+    *key = std::string(1, s[0]);
+    std::size_t n = 2;
+    while (n < s.size() && s[n] == ' ') ++n;
+    return n;
+  }
+  if (s.size() >= 4 && std::isalnum(static_cast<unsigned char>(s[0])) && s.substr(1, 3) == " - ") {
+    *key = std::string(1, s[0]);
+    return 4;
+  }
+  return 0;
+}
+
+/// Parsed conditions keyed by text; conditions are re-evaluated after every node.
+const Condition* cached_condition(std::string_view text) {
+  static std::mutex mutex;
+  static std::unordered_map<std::string, std::optional<Condition>> cache;
+  std::lock_guard lock(mutex);
+  auto it = cache.find(std::string(text));
+  if (it == cache.end()) {
+    ConditionParseResult parsed = parse_condition(text);
+    it = cache.emplace(std::string(text), parsed.condition).first;
+  }
+  return it->second ? &*it->second : nullptr;
+}
+
+bool better(const Graph& graph, const Edge& a, const Edge& b) {
+  const EdgeData& ea = graph.edge(a);
+  const EdgeData& eb = graph.edge(b);
+  if (ea.weight() != eb.weight()) return ea.weight() > eb.weight();
+  if (ea.to != eb.to) return ea.to < eb.to;
+  return ea.order < eb.order;
+}
+
+std::optional<Edge> best_by_weight_then_lexical(const Graph& graph, const std::vector<Edge>& edges) {
+  if (edges.empty()) return std::nullopt;
+  Edge best = edges.front();
+  for (const Edge& e : edges) {
+    if (better(graph, e, best)) best = e;
+  }
+  return best;
+}
+
+bool has_condition(const EdgeData& e) { return !trim(e.condition()).empty(); }
+
+}  // namespace
+
+std::string resolve_condition_key(std::string_view key, const Outcome& outcome, const Context& context) {
+  if (key == "outcome") return status_name(outcome.status);
+  if (key == "preferred_label") return outcome.preferred_label;
+  if (auto v = context.get(key)) return json_to_context_string(*v);
+  constexpr std::string_view prefix = "context.";
+  if (key.substr(0, prefix.size()) == prefix) {
+    if (auto v = context.get(key.substr(prefix.size()))) return json_to_context_string(*v);
+  }
+  return "";
+}
+
+bool evaluate_edge_condition(std::string_view condition, const Outcome& outcome, const Context& context) {
+  std::string text = trim(condition);
+  if (text.empty()) return true;
+  const Condition* parsed = cached_condition(text);
+  if (!parsed) return false;
+  return evaluate_condition(*parsed,
+                            [&](std::string_view key) { return resolve_condition_key(key, outcome, context); });
+}
+
+std::string accelerator_key(std::string_view label) {
+  std::string t = trim(label);
+  if (t.empty()) return "";
+  std::string key;
+  if (accelerator_prefix(t, &key) > 0) return key;
+  return std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(t[0]))));
+}
+
+std::string normalize_label(std::string_view label) {
+  std::string t = trim(label);
+  std::string key;
+  std::size_t n = accelerator_prefix(t, &key);
+  return lower(trim(std::string_view(t).substr(n)));
+}
+
+std::optional<Edge> select_edge(const Graph& graph, Vertex from, const Outcome& outcome, const Context& context,
+                                EdgeSelectionMode mode) {
+  std::vector<Edge> edges = graph.out_edges(from);
+  if (edges.empty()) return std::nullopt;
+
+  std::vector<Edge> matched;
+  for (const Edge& e : edges) {
+    const EdgeData& data = graph.edge(e);
+    if (has_condition(data) && evaluate_edge_condition(data.condition(), outcome, context)) matched.push_back(e);
+  }
+  if (!matched.empty()) return best_by_weight_then_lexical(graph, matched);
+  if (mode == EdgeSelectionMode::kConditionsOnly) return std::nullopt;
+
+  std::vector<Edge> unconditional;
+  for (const Edge& e : edges) {
+    if (!has_condition(graph.edge(e))) unconditional.push_back(e);
+  }
+  if (!outcome.preferred_label.empty()) {
+    std::string wanted = normalize_label(outcome.preferred_label);
+    for (const Edge& e : unconditional) {
+      if (normalize_label(graph.edge(e).label()) == wanted) return e;
+    }
+  }
+  for (const std::string& id : outcome.suggested_next_ids) {
+    for (const Edge& e : unconditional) {
+      if (graph.edge(e).to == id) return e;
+    }
+  }
+  return best_by_weight_then_lexical(graph, unconditional);
+}
+
+}  // namespace attractor

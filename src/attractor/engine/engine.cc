@@ -1,0 +1,395 @@
+#include "attractor/engine/engine.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <unordered_set>
+
+#include <fmt/format.h>
+
+#include "attractor/engine/engine_impl.h"
+#include "attractor/engine/inbox.h"
+#include "attractor/model/node_roles.h"
+#include "attractor/run/run_directory.h"
+
+namespace attractor {
+
+namespace fs = std::filesystem;
+
+void RunEventSink::set_file(std::shared_ptr<EventObserver> file) {
+  std::lock_guard lock(mutex_);
+  file_ = std::move(file);
+}
+
+void RunEventSink::set_user(std::shared_ptr<EventObserver> user) {
+  std::lock_guard lock(mutex_);
+  user_ = std::move(user);
+}
+
+void RunEventSink::on_event(const Event& event) {
+  usage_.on_event(event);
+  std::lock_guard lock(mutex_);
+  if (file_) file_->on_event(event);
+  if (user_) user_->on_event(event);
+}
+
+Engine::Impl::Impl(const Graph& graph, const HandlerRegistry& registry, EngineOptions options)
+    : graph_(graph), registry_(registry), options_(std::move(options)) {
+  clock_ = options_.clock ? options_.clock : &system_clock();
+  random_ = options_.random ? options_.random : default_random();
+  run_dir_ = options_.run_dir;
+  sink_.set_user(options_.observer);
+  writer_ = std::make_unique<WriteBehind>(options_.background_writes);
+}
+
+Engine::Impl::~Impl() {
+  sink_.set_file(nullptr);
+  writer_.reset();
+}
+
+void Engine::Impl::emit(const std::string& name, nlohmann::json fields) {
+  Event e;
+  e.name = name;
+  e.timestamp_ms = clock_->now_ms();
+  e.fields = std::move(fields);
+  sink_.on_event(e);
+}
+
+void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
+  writer_->flush();
+  std::error_code ec;
+  fs::create_directories(run_dir_, ec);
+  if (ec) throw std::runtime_error("cannot create run directory " + run_dir_ + ": " + ec.message());
+  Manifest m;
+  m.name = graph_.name();
+  m.goal = graph_.data().goal();
+  m.graph_path = options_.graph_path;
+  m.graph_sha256 = options_.graph_sha256;
+  m.run_id = state_.run_id;
+  m.start_time = format_iso8601(clock_->now_ms());
+  m.version = ATTRACTOR_VERSION;
+  m.parent_run = parent_run;
+  write_manifest(m, run_dir_);
+  artifacts_ = std::make_unique<ArtifactStore>(run_dir_);
+  if (options_.write_events_file) {
+    sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string(), writer_.get()));
+  }
+}
+
+void Engine::Impl::seed_context() {
+  context_.restore(state_.seed_context, {});
+  for (const auto& [key, value] : graph_.data().attrs) context_.set("graph." + key, value.text);
+  context_.set("graph.goal", graph_.data().goal());
+  context_.set("internal.run_id", state_.run_id);
+}
+
+void Engine::Impl::mirror_context(const ContextChanges& changes) {
+  if (changes.all) {
+    state_.context = context_.snapshot();
+    state_.logs = context_.logs();
+    return;
+  }
+  for (const std::string& key : changes.keys) {
+    if (auto value = context_.get(key)) {
+      state_.context[key] = std::move(*value);
+    } else {
+      state_.context.erase(key);
+    }
+  }
+  for (std::string& entry : context_.logs_from(state_.logs.size())) state_.logs.push_back(std::move(entry));
+}
+
+void Engine::Impl::save() {
+  state_.timestamp_ms = clock_->now_ms();
+  ContextChanges changes = context_.changes_since(context_cursor_);
+  mirror_context(changes);
+  checkpoint_writer_.note_context_changes(changes);
+  std::function<void()> after;
+  if (options_.on_checkpoint_written) {
+    after = [this] { options_.on_checkpoint_written(++checkpoints_written_); };
+  }
+  checkpoint_writer_.save(state_, run_dir_, *writer_, std::move(after));
+  emit("CheckpointSaved", {{"node_id", state_.current_node}, {"next_node", state_.next_node}});
+}
+
+RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
+  state_ = Checkpoint{};
+  state_.run_id = fmt::format("{}-{}", clock_->now_ms(), random_hex6());
+  state_.seed_context = initial_context.is_object() ? initial_context : nlohmann::json::object();
+  initialize_run_directory("");
+  seed_context();
+  auto start = find_start_node(graph_);
+  if (!start) {
+    save();
+    return finish(Outcome::fail("no start node (shape=Mdiamond or id start/Start)", ErrorCategory::kPipeline), "",
+                  clock_->now_ms());
+  }
+  state_.next_node = graph_.node(*start).id;
+  save();
+  emit("PipelineStarted", {{"name", graph_.name()}, {"id", state_.run_id}, {"run_dir", run_dir_}});
+  return execute_loop(state_.next_node, false);
+}
+
+RunResult Engine::Impl::resume() {
+  state_ = load_checkpoint(run_dir_);
+  history_.restore(state_, graph_);
+  context_.restore(state_.context, state_.logs);
+  artifacts_ = std::make_unique<ArtifactStore>(run_dir_);
+  if (options_.write_events_file) {
+    sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string(), writer_.get()));
+  }
+  stage_index_ = state_.total_executions;
+  if (state_.state != "running") {
+    RunResult r;
+    r.run_dir = run_dir_;
+    r.checkpoint = state_;
+    r.outcome = state_.final_outcome.is_object() ? outcome_from_json(state_.final_outcome)
+                                                 : Outcome::fail("run finished without a recorded outcome");
+    return r;
+  }
+  std::string next = state_.next_node;
+  if (next.empty()) {
+    auto start = find_start_node(graph_);
+    if (!start) return finish(Outcome::fail("no start node", ErrorCategory::kPipeline), "", clock_->now_ms());
+    next = graph_.node(*start).id;
+  }
+  emit("PipelineStarted",
+       {{"name", graph_.name()}, {"id", state_.run_id}, {"run_dir", run_dir_}, {"resumed", true}, {"next_node", next}});
+  return execute_loop(next, true);
+}
+
+std::int64_t Engine::Impl::execution_cap() const {
+  if (options_.max_node_executions > 0) return options_.max_node_executions;
+  if (auto v = graph_.data().get_integer("max_node_executions"); v && *v > 0) return *v;
+  return std::max<std::int64_t>(1000, 10 * static_cast<std::int64_t>(graph_.node_count()));
+}
+
+std::string Engine::Impl::runaway_message(std::int64_t cap) const {
+  std::vector<std::pair<std::string, std::int64_t>> counts(state_.visit_counts.begin(), state_.visit_counts.end());
+  std::stable_sort(counts.begin(), counts.end(), [](const auto& a, const auto& b) { return a.second > b.second; });
+  std::string loop;
+  for (std::size_t i = 0; i < counts.size() && i < 5 && counts[i].second > 1; ++i) {
+    loop += (loop.empty() ? "" : ", ") + fmt::format("{} ({}x)", counts[i].first, counts[i].second);
+  }
+  return fmt::format("runaway loop: {} node executions reached max_node_executions={}; loop through: {}",
+                     state_.total_executions, cap, loop.empty() ? "(none repeated)" : loop);
+}
+
+bool Engine::Impl::goal_gates_satisfied(std::string* failed_gate) const {
+  std::unordered_set<std::string_view> seen;
+  for (const std::string& id : state_.completed_nodes) {
+    if (!seen.insert(id).second) continue;
+    const NodeData* node = graph_.node(id);
+    if (!node || !node->goal_gate()) continue;
+    auto it = state_.node_outcomes.find(id);
+    if (it != state_.node_outcomes.end() && !is_success(it->second.status)) {
+      *failed_gate = id;
+      return false;
+    }
+  }
+  return true;
+}
+
+std::string Engine::Impl::goal_gate_retry_target(const NodeData& gate) const {
+  for (const std::string& target : {gate.retry_target(), gate.fallback_retry_target(), graph_.data().retry_target(),
+                                    graph_.data().fallback_retry_target()}) {
+    if (!target.empty() && graph_.find(target)) return target;
+  }
+  return "";
+}
+
+RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& current_node, std::int64_t started_ms) {
+  state_.current_node = current_node;
+  state_.next_node.clear();
+  state_.state = is_success(outcome.status) ? "success" : "fail";
+  state_.final_outcome = outcome_to_json(outcome);
+  save();
+  std::int64_t duration = clock_->now_ms() - started_ms;
+  if (is_success(outcome.status)) {
+    emit("PipelineCompleted", {{"duration_ms", duration},
+                               {"artifact_count", artifacts_ ? artifacts_->list().size() : 0},
+                               {"status", status_name(outcome.status)},
+                               {"usage", sink_.usage()}});
+  } else {
+    emit("PipelineFailed", {{"error", outcome.failure_reason}, {"duration_ms", duration}, {"usage", sink_.usage()}});
+  }
+  writer_->flush();
+  RunResult r;
+  r.outcome = outcome;
+  r.run_dir = run_dir_;
+  r.checkpoint = state_;
+  return r;
+}
+
+RunResult Engine::Impl::interrupted() {
+  emit("PipelineInterrupted", {{"current_node", state_.current_node}, {"next_node", state_.next_node}});
+  writer_->flush();
+  RunResult r;
+  r.outcome = Outcome::fail("interrupted");
+  r.run_dir = run_dir_;
+  r.interrupted = true;
+  r.checkpoint = state_;
+  return r;
+}
+
+void Engine::Impl::begin_restart(const std::string& target) {
+  std::string parent = run_dir_;
+  std::int64_t restarts = state_.restart_count + 1;
+  std::string base = parent;
+  if (auto pos = base.rfind("-restart"); pos != std::string::npos) base = base.substr(0, pos);
+  nlohmann::json seed = state_.seed_context;
+  std::string run_id = state_.run_id;
+  emit("PipelineRestarted", {{"target", target}, {"restart", restarts}});
+  state_ = Checkpoint{};
+  sessions_.clear();
+  history_.clear();
+  state_.run_id = fmt::format("{}-r{}", run_id, restarts);
+  state_.seed_context = seed;
+  state_.restart_count = restarts;
+  run_dir_ = fmt::format("{}-restart{}", base, restarts);
+  initialize_run_directory(parent);
+  seed_context();
+  state_.next_node = target;
+  save();
+}
+
+void Engine::Impl::deliver_inbox(const std::string& node_id, Context& context, nlohmann::json& inbox) {
+  nlohmann::json taken = take_inbox_messages(inbox, node_id);
+  if (taken.empty()) {
+    auto previous = context.get(kInboxLastConsumedKey);
+    if (previous && !(previous->is_array() && previous->empty())) {
+      context.set(kInboxLastConsumedKey, nlohmann::json::array());
+    }
+    return;
+  }
+  nlohmann::json topics = nlohmann::json::array();
+  for (const nlohmann::json& m : taken) topics.push_back(m.value("topic", std::string()));
+  emit("InboxDelivered", {{"node_id", node_id}, {"count", taken.size()}, {"topics", topics}});
+  context.set(kInboxLastConsumedKey, std::move(taken));
+}
+
+void Engine::Impl::post_messages(const Outcome& outcome, const std::string& sender, nlohmann::json& inbox) {
+  if (!outcome.messages.is_array() || outcome.messages.empty()) return;
+  enqueue_inbox_messages(inbox, outcome.messages, sender);
+  nlohmann::json targets = nlohmann::json::array();
+  for (const nlohmann::json& m : outcome.messages) targets.push_back(m.value("target_step_id", std::string()));
+  emit("InboxEnqueued", {{"node_id", sender}, {"count", outcome.messages.size()}, {"targets", targets}});
+}
+
+RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
+  std::int64_t started = clock_->now_ms();
+  std::int64_t cap = execution_cap();
+  const EdgeData* via_edge = nullptr;
+  // Sessions are not serialized: after a resume that lost conversations, the first `full` LLM
+  // stage runs as summary:high (once; later `full` stages start new sessions).
+  bool degrade = resumed && (state_.last_fidelity == kFidelityFull || context_.has(kSessionThreadsContextKey));
+  while (true) {
+    if (options_.cancel.cancelled()) return interrupted();
+    auto v = graph_.find(next);
+    if (!v) return finish(Outcome::fail("node '" + next + "' does not exist", ErrorCategory::kPipeline),
+                          state_.current_node, started);
+    const NodeData& node = graph_.node(*v);
+
+    if (is_terminal_node(graph_, node)) {
+      std::string failed_gate;
+      if (!goal_gates_satisfied(&failed_gate)) {
+        std::string target = goal_gate_retry_target(*graph_.node(failed_gate));
+        if (target.empty()) {
+          return finish(Outcome::fail("goal gate unsatisfied: " + failed_gate + " did not succeed and no retry target"),
+                        node.id, started);
+        }
+        context_.append_log("goal gate " + failed_gate + " unsatisfied; retrying at " + target);
+        state_.next_node = target;
+        next = target;
+        via_edge = nullptr;
+        save();
+        continue;
+      }
+      Outcome done = Outcome::success("Pipeline completed");
+      return finish(done, node.id, started);
+    }
+
+    if (state_.total_executions >= cap) {
+      return finish(Outcome::fail(runaway_message(cap), ErrorCategory::kPipeline), state_.current_node, started);
+    }
+
+    deliver_inbox(node.id, context_, state_.inbox);
+    context_.set("current_node", node.id);
+    StageFidelity fidelity = resolve_stage_fidelity(via_edge, node, graph_, state_.current_node);
+    if (degrade && fidelity.mode == kFidelityFull) {
+      fidelity.mode = std::string(kResumeFidelity);
+      fidelity.degraded_on_resume = true;
+      degrade = registry_.traits(node).llm != HandlerTraits::Llm::kAlways;
+    }
+    Outcome outcome = execute_with_retry(node, context_, state_.node_retries, options_.cancel, fidelity);
+    if (options_.cancel.cancelled()) return interrupted();
+
+    state_.total_executions++;
+    state_.visit_counts[node.id]++;
+    state_.completed_nodes.push_back(node.id);
+    state_.node_outcomes[node.id] = outcome;
+    if (registry_.traits(node).fans_out) {
+      std::lock_guard lock(branch_mutex_);
+      for (Edge e : graph_.out_edges(*v)) {
+        auto it = branch_records_.find(graph_.edge(e).to);
+        if (it == branch_records_.end()) continue;
+        history_.adopt_branch(graph_.edge(e).to);
+        for (auto& [id, o] : it->second) {
+          state_.completed_nodes.push_back(id);
+          state_.visit_counts[id]++;
+          state_.total_executions++;
+          state_.node_outcomes[id] = o;
+        }
+        branch_records_.erase(it);
+      }
+      for (Edge e : graph_.out_edges(*v)) {
+        auto it = branch_inboxes_.find(graph_.edge(e).to);
+        if (it == branch_inboxes_.end()) continue;
+        for (nlohmann::json& m : it->second) state_.inbox.push_back(std::move(m));
+        branch_inboxes_.erase(it);
+      }
+    }
+    post_messages(outcome, node.id, state_.inbox);
+    context_.apply_updates(outcome.context_updates);
+    context_.set("outcome", status_name(outcome.status));
+    if (!outcome.preferred_label.empty()) context_.set("preferred_label", outcome.preferred_label);
+    state_.current_node = node.id;
+    state_.last_fidelity = fidelity.mode;
+    if (std::size_t threads = sessions_.size(); threads > 0) {
+      auto noted = context_.get(kSessionThreadsContextKey);
+      if (!noted || noted->size() != threads) context_.set(std::string(kSessionThreadsContextKey), sessions_.thread_ids());
+    }
+
+    Route route = route_after(node, outcome, context_);
+    if (route.kind == Route::Kind::kEnd) {
+      if (outcome.status == StageStatus::kFail) {
+        Outcome failed = outcome;
+        if (failed.failure_reason.empty()) failed.failure_reason = "stage " + node.id + " failed";
+        return finish(failed, node.id, started);
+      }
+      return finish(Outcome::success("Pipeline completed"), node.id, started);
+    }
+    if (route.kind == Route::Kind::kRestart) {
+      state_.next_node = route.target;
+      save();
+      begin_restart(route.target);
+      next = route.target;
+      via_edge = route.edge;
+      continue;
+    }
+    state_.next_node = route.target;
+    save();
+    next = route.target;
+    via_edge = route.edge;
+  }
+}
+
+Engine::Engine(const Graph& graph, const HandlerRegistry& registry, EngineOptions options)
+    : impl_(std::make_unique<Impl>(graph, registry, std::move(options))) {}
+
+Engine::~Engine() = default;
+
+RunResult Engine::run(const nlohmann::json& initial_context) { return impl_->run(initial_context); }
+
+RunResult Engine::resume() { return impl_->resume(); }
+
+}  // namespace attractor

@@ -1,0 +1,79 @@
+#pragma once
+/// \file
+/// The execution engine (spec §3): INITIALIZE -> EXECUTE -> FINALIZE over a validated graph.
+///
+/// Traversal follows §3.2 with the decisions of DESIGN.md: retries re-run RETRY and FAIL unless
+/// the failure is terminal; after a FAIL (retries exhausted) only a condition-matching edge, the
+/// node's `retry_target` or its `fallback_retry_target` continue the run; goal gates are checked
+/// when the exit node is reached (retry target chain: node, node fallback, graph, graph fallback).
+/// A checkpoint is written atomically after every node, so `resume()` continues exactly.
+///
+/// Runaway-loop guard: graph attribute `max_node_executions` caps the total number of node
+/// executions of a run; the default is max(1000, 10 x number of nodes). Reaching it ends the run
+/// with FAIL naming the most executed nodes.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attractor/run/checkpoint.h"
+#include "attractor/base/clock.h"
+#include "attractor/model/context.h"
+#include "attractor/engine/events.h"
+#include "attractor/model/graph.h"
+#include "attractor/engine/handler.h"
+#include "attractor/model/outcome.h"
+#include "attractor/engine/retry.h"
+
+namespace attractor {
+
+struct EngineOptions {
+  std::string run_dir;     ///< the run directory (created when missing)
+  std::string graph_path;  ///< recorded in the manifest ("" for graphs built in code)
+  std::string graph_sha256;
+  Clock* clock = nullptr;  ///< nullptr = the system clock
+  UniformRandom random;    ///< jitter source; empty = seeded from the system
+  /// Receives every event (the engine also appends them to `{run_dir}/events.jsonl`).
+  std::shared_ptr<EventObserver> observer;
+  CancelToken cancel;      ///< cancel() (e.g. from SIGINT) stops at a safe point
+  std::int64_t max_node_executions = 0;  ///< 0 = graph attribute or default
+  bool write_events_file = true;
+  /// Run-directory writes are made by a background thread in order (see write_behind.h), so the
+  /// next stage is computed while the previous one's files are synced; false makes them inline.
+  bool background_writes = true;
+  /// Called on the writer's thread when the n-th checkpoint of this engine (1-based) is renamed
+  /// into place and synced; the CLI's test hook kills the process there.
+  std::function<void(std::int64_t n)> on_checkpoint_written;
+};
+
+/// The result of `run` or `resume`.
+struct RunResult {
+  Outcome outcome;              ///< SUCCESS/PARTIAL_SUCCESS or FAIL
+  std::string run_dir;          ///< final run directory (differs after a loop_restart)
+  bool interrupted = false;     ///< cancelled; the checkpoint is the last completed node's
+  Checkpoint checkpoint;        ///< the last checkpoint written
+};
+
+class Engine {
+ public:
+  Engine(const Graph& graph, const HandlerRegistry& registry, EngineOptions options);
+  ~Engine();
+
+  /// Creates the run directory, manifest and initial checkpoint, seeds the context with
+  /// `initial_context` (an object) and the graph mirrors, then executes from the start node.
+  RunResult run(const nlohmann::json& initial_context = nlohmann::json::object());
+
+  /// Continues the run in `options.run_dir` from its checkpoint. A finished run is not re-run:
+  /// its recorded result is returned.
+  RunResult resume();
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace attractor

@@ -1,0 +1,114 @@
+#pragma once
+/// \file
+/// Private to the engine: the state of one run and the pieces shared by engine.cc (traversal,
+/// checkpointing, resume) and engine_stage.cc (attempts, retries, status files, branches).
+
+#include <atomic>
+#include <map>
+#include <mutex>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attractor/run/artifact_store.h"
+#include "attractor/engine/engine.h"
+#include "attractor/engine/usage_tally.h"
+#include "attractor/model/fidelity.h"
+#include "attractor/engine/preamble.h"
+#include "attractor/engine/thread_sessions.h"
+#include "attractor/run/write_behind.h"
+
+namespace attractor {
+
+/// Where the traversal goes after a node.
+struct Route {
+  enum class Kind { kNext, kEnd, kRestart } kind = Kind::kEnd;
+  std::string target;  ///< next node (kNext, kRestart)
+  const EdgeData* edge = nullptr;  ///< the edge taken; nullptr for jumps and retry targets
+};
+
+/// Sends events to the run's `events.jsonl` (swapped on loop_restart) and the caller's observer.
+class RunEventSink : public EventObserver {
+ public:
+  void set_file(std::shared_ptr<EventObserver> file);
+  void set_user(std::shared_ptr<EventObserver> user);
+  void on_event(const Event& event) override;
+  /// Token usage summed over the run's StageUsage events (for the final event).
+  nlohmann::json usage() const { return usage_.to_json(); }
+
+ private:
+  UsageTally usage_;
+  std::mutex mutex_;
+  std::shared_ptr<EventObserver> file_;
+  std::shared_ptr<EventObserver> user_;
+};
+
+class Engine::Impl : public BranchRunner {
+ public:
+  Impl(const Graph& graph, const HandlerRegistry& registry, EngineOptions options);
+  /// Lets the writer finish what is queued (its operations use the members below).
+  ~Impl() override;
+
+  RunResult run(const nlohmann::json& initial_context);
+  RunResult resume();
+
+  BranchResult run_branch(const std::string& start_node, Context& context, const std::string& stop_at,
+                          const CancelToken& cancel) override;
+
+ private:
+  // engine.cc
+  RunResult execute_loop(std::string next, bool resumed);
+  void initialize_run_directory(const std::string& parent_run);
+  void seed_context();
+  /// Brings `state_.context` and `state_.logs` up to date with `context_` for the given changes.
+  void mirror_context(const ContextChanges& changes);
+  void save();
+  RunResult finish(const Outcome& outcome, const std::string& current_node, std::int64_t started_ms);
+  RunResult interrupted();
+  std::int64_t execution_cap() const;
+  std::string runaway_message(std::int64_t cap) const;
+  bool goal_gates_satisfied(std::string* failed_gate) const;
+  std::string goal_gate_retry_target(const NodeData& gate) const;
+  void begin_restart(const std::string& target);
+  /// Moves the messages addressed to `node_id` from `inbox` into context `inbox_last_consumed`
+  /// (set to [] when none arrive and it held a non-empty list).
+  void deliver_inbox(const std::string& node_id, Context& context, nlohmann::json& inbox);
+  /// Appends the (validated) messages of `outcome` sent by `sender` to `inbox`.
+  void post_messages(const Outcome& outcome, const std::string& sender, nlohmann::json& inbox);
+
+  // engine_stage.cc
+  /// §3.5 with DESIGN.md's retry semantics; `retries` holds the per-node retry counters.
+  Outcome execute_with_retry(const NodeData& node, Context& context, std::map<std::string, std::int64_t>& retries,
+                             const CancelToken& cancel, const StageFidelity& fidelity);
+  Outcome run_attempt(const NodeData& node, Handler& handler, Context& context, const std::string& stage_dir,
+                      std::int64_t attempt, const CancelToken& cancel, const StageFidelity& fidelity);
+  /// Routing after a node: jump_to, then failure routing (§3.7 as decided) or §3.3 selection.
+  Route route_after(const NodeData& node, const Outcome& outcome, const Context& context) const;
+  void emit(const std::string& name, nlohmann::json fields);
+
+ public:
+  const Graph& graph_;
+  const HandlerRegistry& registry_;
+  EngineOptions options_;
+  Clock* clock_;
+  UniformRandom random_;
+  RunEventSink sink_;
+  std::unique_ptr<ArtifactStore> artifacts_;
+  std::string run_dir_;
+  Context context_;
+  Checkpoint state_;
+  CheckpointWriter checkpoint_writer_;  ///< serializes `state_` incrementally
+  /// Makes the run directory's writes in order; declared after what its operations read.
+  std::unique_ptr<WriteBehind> writer_;
+  std::int64_t checkpoints_written_ = 0;  ///< counted on the writer's thread
+  std::uint64_t context_cursor_ = 0;    ///< `context_` changes already mirrored into `state_`
+  std::atomic<std::int64_t> stage_index_{0};
+  ThreadSessions sessions_;  ///< `full`-fidelity conversations of this run (not serialized)
+  StageHistory history_;     ///< finished stages, for fidelity preambles
+  std::mutex branch_mutex_;
+  std::map<std::string, std::vector<std::pair<std::string, Outcome>>> branch_records_;
+  /// Messages a parallel branch sent but did not consume itself, keyed by the branch's first node.
+  std::map<std::string, nlohmann::json> branch_inboxes_;
+};
+
+}  // namespace attractor

@@ -1,0 +1,337 @@
+// Stage execution for the engine: one attempt (handler call, exceptions, node timeout, the
+// status-file contract), retries with backoff, routing after a node, and parallel branches.
+
+#include <algorithm>
+#include <chrono>
+#include <condition_variable>
+#include <filesystem>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "attractor/engine/edge_selection.h"
+#include "attractor/base/json_limits.h"
+#include "attractor/engine/engine_impl.h"
+#include "attractor/model/node_roles.h"
+#include "attractor/engine/inbox.h"
+#include "attractor/run/run_directory.h"
+
+namespace attractor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Cancels `token` when `timeout_ms` of real time elapse, unless stopped first.
+class Watchdog {
+ public:
+  Watchdog(std::int64_t timeout_ms, CancelToken token) {
+    thread_ = std::thread([this, timeout_ms, token] {
+      std::unique_lock lock(mutex_);
+      if (!cv_.wait_for(lock, std::chrono::milliseconds(timeout_ms), [this] { return stopped_; })) {
+        fired_ = true;
+        token.cancel();
+      }
+    });
+  }
+  ~Watchdog() { stop(); }
+  void stop() {
+    {
+      std::lock_guard lock(mutex_);
+      stopped_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  bool fired() {
+    std::lock_guard lock(mutex_);
+    return fired_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool stopped_ = false;
+  bool fired_ = false;
+  std::thread thread_;
+};
+
+void write_status(WriteBehind& writer, const std::string& stage_dir, const Outcome& outcome) {
+  writer.write_file((fs::path(stage_dir) / "status.json").string(), outcome_to_json(outcome).dump(2) + "\n");
+}
+
+/// The history a branch thread records into: a copy of the run's history at the branch start,
+/// so concurrent branches never see each other's stages (their prompts stay deterministic).
+thread_local StageHistory* branch_history = nullptr;
+
+StageHistory& active_history(StageHistory& run_history) { return branch_history ? *branch_history : run_history; }
+
+/// Installs a branch-local history on the current thread for the lifetime of the guard.
+class BranchHistoryScope {
+ public:
+  explicit BranchHistoryScope(StageHistory* local) : saved_(branch_history) { branch_history = local; }
+  ~BranchHistoryScope() { branch_history = saved_; }
+  BranchHistoryScope(const BranchHistoryScope&) = delete;
+  BranchHistoryScope& operator=(const BranchHistoryScope&) = delete;
+
+ private:
+  StageHistory* saved_;
+};
+
+}  // namespace
+
+Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Context& context,
+                                  const std::string& stage_dir, std::int64_t attempt, const CancelToken& cancel,
+                                  const StageFidelity& fidelity) {
+  fs::path status_path = fs::path(stage_dir) / "status.json";
+  writer_->remove_file(status_path.string());
+  // A handler that does not queue its writes sees the stage directory as it would without the
+  // writer; one that does flushes before anything outside the process could write status.json.
+  const HandlerTraits& traits = registry_.traits(node);
+  const bool queued = traits.queues_writes;
+  if (!queued) writer_->flush();
+  const std::uint64_t flushes_before = writer_->flush_count();
+
+  StageEnv env;
+  env.run_dir = run_dir_;
+  env.stage_dir = stage_dir;
+  env.cancel = cancel.child();
+  env.timeout_ms = node.timeout_ms();
+  env.clock = clock_;
+  env.events = &sink_;
+  env.artifacts = artifacts_.get();
+  env.branches = this;
+  env.attempt = attempt;
+  env.fidelity = fidelity.mode;
+  env.thread_id = fidelity.thread_id;
+  env.previous_node = fidelity.previous_node;
+  env.sessions = &sessions_;
+  env.history = &active_history(history_);
+  env.writer = writer_.get();
+  env.handlers = &registry_.catalog();
+
+  std::unique_ptr<Watchdog> watchdog;
+  if (env.timeout_ms && *env.timeout_ms > 0 && !traits.handles_timeout) {
+    watchdog = std::make_unique<Watchdog>(*env.timeout_ms, env.cancel);
+  }
+  Outcome outcome;
+  try {
+    outcome = handler.execute(node, context, graph_, env);
+  } catch (const StageError& e) {
+    outcome = Outcome::fail(e.what(), e.category());
+    outcome.retry_after_ms = e.retry_after_ms();
+  } catch (const std::exception& e) {
+    outcome = Outcome::fail(e.what());
+  } catch (...) {
+    outcome = Outcome::fail("handler threw an unknown exception");
+  }
+  bool timed_out = false;
+  if (watchdog) {
+    watchdog->stop();
+    timed_out = watchdog->fired();
+  }
+  if (timed_out && !cancel.cancelled()) {
+    return Outcome::fail(fmt::format("stage {} timed out after {}ms", node.id, *env.timeout_ms));
+  }
+
+  bool outside_effects = !queued || writer_->flush_count() != flushes_before;
+  if (outside_effects && queued) writer_->flush();
+  std::error_code ec;
+  if (outside_effects && fs::exists(status_path, ec)) {
+    try {
+      Outcome external = outcome_from_json(parse_json_limited(read_text_file(status_path.string()), "status.json"));
+      external.notes = external.notes.empty() ? "status.json written during the stage" : external.notes;
+      return external;
+    } catch (const std::exception& e) {
+      return Outcome::fail(std::string("invalid status.json in stage directory: ") + e.what(),
+                           ErrorCategory::kTerminal);
+    }
+  }
+  if (outcome.status_pending) {
+    if (node.auto_status()) return Outcome::success("auto-status: handler completed without writing status");
+    return Outcome::fail("stage " + node.id + " did not write status.json");
+  }
+  return outcome;
+}
+
+Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
+                                         std::map<std::string, std::int64_t>& retries, const CancelToken& cancel,
+                                         const StageFidelity& fidelity) {
+  RetryPolicy policy = build_retry_policy(node, graph_.data());
+  std::string type = registry_.catalog().type_of(node);
+  Handler* handler = registry_.resolve(node);
+  std::string stage_dir = (fs::path(run_dir_) / node.id).string();
+  writer_->make_directories(stage_dir);
+  std::int64_t first_started = clock_->now_ms();
+  for (std::int64_t attempt = 1;; ++attempt) {
+    std::int64_t index = stage_index_.fetch_add(1) + 1;
+    std::int64_t started = clock_->now_ms();
+    emit("StageStarted", {{"name", node.id}, {"index", index}, {"attempt", attempt}, {"type", type}});
+    Outcome outcome = handler ? run_attempt(node, *handler, context, stage_dir, attempt, cancel, fidelity)
+                              : Outcome::fail("no handler for type '" + type + "'", ErrorCategory::kPipeline);
+    if (std::string bad = inbox_messages_error(outcome.messages, graph_, node.id); !bad.empty()) {
+      outcome = Outcome::fail(bad, ErrorCategory::kTerminal);
+    }
+    if (cancel.cancelled()) return outcome;
+    std::int64_t duration = clock_->now_ms() - started;
+
+    if (outcome.status != StageStatus::kFail && outcome.status != StageStatus::kRetry) {
+      retries.erase(node.id);
+      context.remove("internal.retry_count." + node.id);
+      write_status(*writer_, stage_dir, outcome);
+      nlohmann::json completed = {
+          {"name", node.id}, {"index", index}, {"duration_ms", duration}, {"status", status_name(outcome.status)}};
+      if (outcome.stage_info.is_object()) {
+        for (const auto& [key, value] : outcome.stage_info.items()) {
+          if (!completed.contains(key)) completed[key] = value;
+        }
+      }
+      emit("StageCompleted", std::move(completed));
+      active_history(history_).add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
+      return outcome;
+    }
+    // unified-llm-spec §6.6: a Retry-After beyond the policy's max delay is not waited for.
+    bool will_retry = should_retry(outcome) && attempt < policy.max_attempts &&
+                      !(outcome.retry_after_ms && *outcome.retry_after_ms > policy.backoff.max_delay_ms);
+    emit("StageFailed", {{"name", node.id},
+                         {"index", index},
+                         {"error", outcome.failure_reason},
+                         {"status", status_name(outcome.status)},
+                         {"will_retry", will_retry},
+                         {"duration_ms", duration}});
+    if (will_retry) {
+      write_status(*writer_, stage_dir, outcome);
+      std::int64_t count = ++retries[node.id];
+      context.set("internal.retry_count." + node.id, count);
+      std::int64_t delay = policy.delay_for_attempt(attempt, random_);
+      if (outcome.retry_after_ms) delay = std::max(delay, *outcome.retry_after_ms);
+      emit("StageRetrying", {{"name", node.id}, {"index", index}, {"attempt", attempt + 1}, {"delay_ms", delay}});
+      if (!clock_->sleep_ms(delay, cancel)) return outcome;
+      continue;
+    }
+    if (outcome.status == StageStatus::kRetry) {
+      if (node.allow_partial()) {
+        Outcome partial = Outcome::success("retries exhausted, partial accepted");
+        partial.status = StageStatus::kPartialSuccess;
+        partial.context_updates = outcome.context_updates;
+        outcome = partial;
+      } else {
+        std::string reason = outcome.failure_reason;
+        outcome.status = StageStatus::kFail;
+        outcome.failure_reason = "max retries exceeded" + (reason.empty() ? std::string() : ": " + reason);
+      }
+    }
+    write_status(*writer_, stage_dir, outcome);
+    active_history(history_).add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
+    return outcome;
+  }
+}
+
+Route Engine::Impl::route_after(const NodeData& node, const Outcome& outcome, const Context& context) const {
+  Route route;
+  if (!outcome.jump_to.empty()) {
+    route.kind = Route::Kind::kNext;
+    route.target = outcome.jump_to;
+    return route;
+  }
+  if (registry_.traits(node).fans_out) return route;
+  auto v = graph_.find(node.id);
+  bool failed = outcome.status == StageStatus::kFail;
+  std::optional<Edge> edge =
+      select_edge(graph_, *v, outcome, context, failed ? EdgeSelectionMode::kConditionsOnly : EdgeSelectionMode::kAll);
+  if (edge) {
+    const EdgeData& e = graph_.edge(*edge);
+    route.kind = e.loop_restart() ? Route::Kind::kRestart : Route::Kind::kNext;
+    route.target = e.to;
+    route.edge = &e;
+    return route;
+  }
+  if (failed) {
+    for (const std::string& target : {node.retry_target(), node.fallback_retry_target()}) {
+      if (!target.empty() && graph_.find(target)) {
+        route.kind = Route::Kind::kNext;
+        route.target = target;
+        return route;
+      }
+    }
+  }
+  route.kind = Route::Kind::kEnd;
+  return route;
+}
+
+BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& context, const std::string& stop_at,
+                                      const CancelToken& cancel) {
+  BranchResult result;
+  result.id = start_node;
+  std::int64_t started = clock_->now_ms();
+  nlohmann::json before = context.snapshot();
+  std::map<std::string, std::int64_t> retries;
+  std::vector<std::pair<std::string, Outcome>> records;
+  std::string next = start_node;
+  std::string previous = context.get_string("current_node");
+  const EdgeData* via_edge = nullptr;
+  std::int64_t cap = execution_cap();
+  std::int64_t steps = 0;
+  nlohmann::json inbox = nlohmann::json::array();
+  StageHistory local_history;
+  for (StageRecord& r : active_history(history_).records()) local_history.add(std::move(r));
+  const std::size_t inherited = local_history.size();
+  BranchHistoryScope history_scope(&local_history);
+  while (true) {
+    if (cancel.cancelled()) {
+      result.cancelled = true;
+      break;
+    }
+    auto v = graph_.find(next);
+    if (!v) {
+      result.outcome = Outcome::fail("node '" + next + "' does not exist", ErrorCategory::kPipeline);
+      break;
+    }
+    const NodeData& node = graph_.node(*v);
+    if (next == stop_at || is_terminal_node(graph_, node) || registry_.traits(node).fans_in) {
+      result.stopped_at = next;
+      break;
+    }
+    if (++steps > cap) {
+      result.outcome = Outcome::fail(fmt::format("runaway loop in parallel branch {}: {} executions", start_node, cap),
+                                     ErrorCategory::kPipeline);
+      break;
+    }
+    deliver_inbox(node.id, context, inbox);
+    context.set("current_node", node.id);
+    Outcome outcome =
+        execute_with_retry(node, context, retries, cancel, resolve_stage_fidelity(via_edge, node, graph_, previous));
+    previous = node.id;
+    if (cancel.cancelled()) {
+      result.cancelled = true;
+      break;
+    }
+    records.emplace_back(node.id, outcome);
+    post_messages(outcome, node.id, inbox);
+    result.completed_nodes.push_back(node.id);
+    result.last_node = node.id;
+    result.outcome = outcome;
+    context.apply_updates(outcome.context_updates);
+    context.set("outcome", status_name(outcome.status));
+    if (!outcome.preferred_label.empty()) context.set("preferred_label", outcome.preferred_label);
+    Route route = route_after(node, outcome, context);
+    if (route.kind == Route::Kind::kEnd) break;
+    next = route.target;
+    via_edge = route.edge;
+  }
+  if (result.cancelled) result.outcome = Outcome::fail("branch cancelled");
+  result.context_changes = context_diff(before, context.snapshot());
+  result.last_response = context.get_string("last_response");
+  result.duration_ms = clock_->now_ms() - started;
+  {
+    std::lock_guard lock(branch_mutex_);
+    branch_records_[start_node] = std::move(records);
+    std::vector<StageRecord> own = local_history.records();
+    own.erase(own.begin(), own.begin() + static_cast<std::ptrdiff_t>(inherited));
+    history_.stash_branch(start_node, std::move(own));
+    if (!inbox.empty()) branch_inboxes_[start_node] = std::move(inbox);
+  }
+  return result;
+}
+
+}  // namespace attractor

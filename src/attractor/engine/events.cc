@@ -1,0 +1,123 @@
+#include "attractor/engine/events.h"
+
+#include "attractor/base/clock.h"
+
+namespace attractor {
+
+namespace {
+
+/// Events that are always followed by another event of the same stage soon (StageUsage by
+/// StageCompleted, StageCompleted by CheckpointSaved, a branch's next StageStarted or
+/// ParallelBranchCompleted): the file is flushed with that one, saving a write per event.
+bool buffered_until_next_event(const std::string& name) { return name == "StageUsage" || name == "StageCompleted"; }
+
+}  // namespace
+
+nlohmann::json Event::to_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  j["event"] = name;
+  j["ts"] = format_iso8601(timestamp_ms);
+  for (auto it = fields.begin(); it != fields.end(); ++it) j[it.key()] = it.value();
+  return j;
+}
+
+std::string Event::to_json_line() const {
+  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
+  std::string out = "{";
+  auto member = [&out](std::string_view key, const std::string& value_text) {
+    if (out.size() > 1) out += ',';
+    out += nlohmann::json(key).dump(-1, ' ', false, kReplace);
+    out += ':';
+    out += value_text;
+  };
+  // The fields' keys are sorted; "event" and "ts" go in their sorted places unless a field of the
+  // same name replaces them (as in to_json).
+  std::pair<std::string_view, std::string> own[] = {{"event", nlohmann::json(name).dump(-1, ' ', false, kReplace)},
+                                                    {"ts", nlohmann::json(format_iso8601(timestamp_ms)).dump()}};
+  std::size_t next_own = 0;
+  if (fields.is_object()) {
+    for (auto it = fields.begin(); it != fields.end(); ++it) {
+      const std::string& key = it.key();
+      while (next_own < 2 && own[next_own].first <= key) {
+        if (own[next_own].first != key) member(own[next_own].first, own[next_own].second);
+        ++next_own;
+      }
+      member(key, it.value().dump(-1, ' ', false, kReplace));
+    }
+  }
+  for (; next_own < 2; ++next_own) member(own[next_own].first, own[next_own].second);
+  out += "}\n";
+  return out;
+}
+
+void EventBus::add(std::shared_ptr<EventObserver> observer) {
+  std::lock_guard lock(mutex_);
+  observers_.push_back(std::move(observer));
+}
+
+void EventBus::on_event(const Event& event) {
+  std::lock_guard lock(mutex_);
+  for (const auto& o : observers_) o->on_event(event);
+}
+
+JsonlFileObserver::JsonlFileObserver(const std::string& path, WriteBehind* writer) : writer_(writer) {
+  if (std::FILE* f = std::fopen(path.c_str(), "a")) file_.reset(f, [](std::FILE* open) { std::fclose(open); });
+}
+
+JsonlFileObserver::~JsonlFileObserver() {
+  std::lock_guard lock(mutex_);
+  write_pending();
+}
+
+void JsonlFileObserver::write_pending() {
+  if (!file_ || pending_.empty()) return;
+  const std::size_t bytes = pending_.size();
+  auto append = [file = file_, lines = std::move(pending_)] {
+    std::fwrite(lines.data(), 1, lines.size(), file.get());
+    std::fflush(file.get());
+  };
+  pending_.clear();
+  if (!writer_) {
+    append();
+    return;
+  }
+  try {
+    writer_->enqueue(std::move(append), bytes);
+  } catch (const std::exception&) {
+    // The writer failed; the engine reports that error at its next write, and observers never
+    // throw (events are emitted from branch threads and cleanup paths).
+  }
+}
+
+void JsonlFileObserver::on_event(const Event& event) {
+  std::lock_guard lock(mutex_);
+  if (!file_) return;
+  pending_ += event.to_json_line();
+  if (!buffered_until_next_event(event.name)) write_pending();
+}
+
+void JsonStreamObserver::on_event(const Event& event) {
+  std::lock_guard lock(mutex_);
+  std::string line = event.to_json_line();
+  std::fwrite(line.data(), 1, line.size(), stream_);
+  std::fflush(stream_);
+}
+
+void RecordingObserver::on_event(const Event& event) {
+  std::lock_guard lock(mutex_);
+  events_.push_back(event);
+}
+
+std::vector<Event> RecordingObserver::events() const {
+  std::lock_guard lock(mutex_);
+  return events_;
+}
+
+std::vector<std::string> RecordingObserver::names() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> out;
+  for (const auto& e : events_) out.push_back(e.name);
+  return out;
+}
+
+}  // namespace attractor

@@ -1,0 +1,136 @@
+#pragma once
+/// \file
+/// The node handler interface (spec §4.1) and what the engine hands a handler besides the node,
+/// the context and the graph: its stage directory, a cancellation token, the clock, the event
+/// sink, the artifact store and, for `parallel`, a way to run branches.
+///
+/// Handlers return an Outcome and never write `status.json` themselves: the engine writes it
+/// after every attempt, so a `status.json` that appears in the stage directory while the handler
+/// runs can only come from an external tool or agent, and the engine honours it (Appendix C).
+/// A handler that throws produces a FAIL outcome carrying the message (§4.12).
+///
+/// Run-directory writes go through the run's WriteBehind (`StageEnv::write_file`). A handler that
+/// only writes that way and calls `StageEnv::flush_writes` before anything outside the process can
+/// see the run directory says so with `queues_writes`; for every other handler the engine flushes
+/// the queue before `execute`.
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attractor/check/handler_catalog.h"
+#include "attractor/run/artifact_store.h"
+#include "attractor/base/clock.h"
+#include "attractor/model/context.h"
+#include "attractor/engine/events.h"
+#include "attractor/model/graph.h"
+#include "attractor/model/outcome.h"
+
+namespace attractor {
+
+class ThreadSessions;
+class StageHistory;
+class WriteBehind;
+
+/// The result of running one parallel branch.
+struct BranchResult {
+  std::string id;                  ///< the branch's first node
+  std::size_t index = 0;
+  Outcome outcome;                 ///< outcome of the branch's last executed node
+  std::string last_node;           ///< last executed node ("" when none ran)
+  std::string stopped_at;          ///< node where the branch stopped without executing it
+  std::vector<std::string> completed_nodes;
+  nlohmann::json context_changes = nlohmann::json::object();  ///< diff of the branch context
+  std::string last_response;
+  bool cancelled = false;
+  std::int64_t duration_ms = 0;
+};
+
+/// Runs a branch from `start_node` on `context` until it reaches `stop_at` (not executed), an exit
+/// node (not executed), or a node with no eligible outgoing edge. Implemented by the engine.
+class BranchRunner {
+ public:
+  virtual ~BranchRunner() = default;
+  virtual BranchResult run_branch(const std::string& start_node, Context& context, const std::string& stop_at,
+                                  const CancelToken& cancel) = 0;
+};
+
+/// Everything a handler may use besides node, context and graph.
+struct StageEnv {
+  std::string run_dir;    ///< logs_root
+  std::string stage_dir;  ///< `{run_dir}/{node_id}`, created before `execute`
+  CancelToken cancel;     ///< fires on Ctrl-C, node timeout, or abandonment of a parallel branch
+  std::optional<std::int64_t> timeout_ms;  ///< the node's `timeout`, if any
+  Clock* clock = nullptr;
+  EventObserver* events = nullptr;  ///< never null while the engine runs
+  ArtifactStore* artifacts = nullptr;
+  BranchRunner* branches = nullptr;
+  std::int64_t attempt = 1;         ///< 1-based attempt number of this execution
+  /// Context fidelity for this stage (§5.4): incoming edge `fidelity`, else node `fidelity`, else
+  /// graph `default_fidelity`, else "compact"; the first stage after resuming a run whose last
+  /// stage used `full` gets "summary:high".
+  std::string fidelity;
+  /// The resolved thread key of this stage (seed 004: node `thread_id`, edge `thread_id`, graph
+  /// default thread, subgraph class, previous node id).
+  std::string thread_id;
+  /// The node executed before this one in this traversal ("" for the first).
+  std::string previous_node;
+  /// The run's conversation sessions keyed by thread id; owned by the engine, nullptr outside it.
+  ThreadSessions* sessions = nullptr;
+  /// The run's finished stages (preambles summarize them); owned by the engine, nullptr outside it.
+  const StageHistory* history = nullptr;
+
+  /// The run directory's writer; nullptr outside the engine (then writes are made inline).
+  WriteBehind* writer = nullptr;
+  /// The handler types of the run (the registry's catalog); nullptr outside the engine.
+  const HandlerCatalog* handlers = nullptr;
+
+  /// Emits an event stamped with the clock.
+  void emit(const std::string& name, nlohmann::json fields) const;
+  /// Writes `content` to `path` through the writer (inline without one).
+  void write_file(const std::string& path, std::string content) const;
+  /// Waits until every queued run-directory write is done; call it before a subprocess, an LLM
+  /// request or a question to a human. Throws the writer's failure.
+  void flush_writes() const;
+};
+
+/// A node handler. Implementations must be safe to call from several branch threads at once.
+/// What the engine needs to know about a handler type (timeouts, write queueing, fan-out) is in
+/// its HandlerDescription, not here.
+class Handler {
+ public:
+  virtual ~Handler() = default;
+  virtual Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) = 0;
+};
+
+using HandlerPtr = std::shared_ptr<Handler>;
+
+/// The handlers of a run, each under its description: resolves a node to its handler by explicit
+/// `type`, then by the shape its description claims, then the default type (Attractor
+/// specification, section 4.2: https://github.com/strongdm/attractor).
+class HandlerRegistry {
+ public:
+  /// Registers (or replaces) `handler` for `description.type`.
+  void register_handler(HandlerDescription description, HandlerPtr handler);
+  /// Registers a custom type with no shapes, attributes or checks and default traits.
+  void register_handler(const std::string& type, HandlerPtr handler);
+  /// Makes the registered `type` the handler of nodes that name no known type or shape.
+  void set_default_type(const std::string& type) { catalog_.set_default_type(type); }
+  /// nullptr when nothing matches and no default is set.
+  Handler* resolve(const NodeData& node) const;
+  bool has(const std::string& type) const { return handlers_.count(type) > 0; }
+  /// The descriptions of the registered types (lint, the engine and the reference read them).
+  const HandlerCatalog& catalog() const { return catalog_; }
+  /// The traits of the node's handler (explicit type, else shape, else default).
+  const HandlerTraits& traits(const NodeData& node) const;
+
+ private:
+  HandlerCatalog catalog_;
+  std::map<std::string, HandlerPtr, std::less<>> handlers_;
+};
+
+}  // namespace attractor

@@ -1,3 +1,0 @@
-#include "attractor/cli.h"
-
-int main(int argc, char** argv) { return attractor::run_cli(argc, argv); }

@@ -1,0 +1,107 @@
+#include "attractor/model/diagnostic.h"
+
+#include <algorithm>
+
+namespace attractor {
+
+Diagnostic make_diagnostic(std::string rule, Severity severity, std::string message, std::string node_id,
+                           std::string fix, SourceLocation location) {
+  Diagnostic d;
+  d.rule = std::move(rule);
+  d.severity = severity;
+  d.message = std::move(message);
+  d.node_id = std::move(node_id);
+  d.fix = std::move(fix);
+  d.location = location;
+  return d;
+}
+
+namespace {
+/// Longest source excerpt printed under a diagnostic; a longer line is cut to a window around the
+/// caret, marked with "..." on the cut sides.
+constexpr std::size_t kMaxExcerptBytes = 160;
+}  // namespace
+
+const char* severity_name(Severity severity) {
+  switch (severity) {
+    case Severity::kError: return "error";
+    case Severity::kWarning: return "warning";
+    case Severity::kInfo: return "info";
+  }
+  return "error";
+}
+
+std::string format_diagnostic(const Diagnostic& d, const SourceFile* file) {
+  std::string out;
+  if (file != nullptr) {
+    out += file->path();
+    if (d.location.known()) {
+      out += ":" + std::to_string(d.location.line) + ":" + std::to_string(d.location.column);
+    }
+    out += ": ";
+  }
+  out += severity_name(d.severity);
+  out += ": [" + d.rule + "] " + d.message + "\n";
+  if (file != nullptr && d.location.known()) {
+    std::string_view line = file->line_text(d.location.line);
+    std::size_t caret = std::min<std::size_t>(static_cast<std::size_t>(d.location.column - 1), line.size());
+    // A long line is shown as a window around the caret, so that many diagnostics on one huge line
+    // (a 100,000-node edge chain) cost a bounded amount of output each.
+    std::string_view before = "", after = "";
+    if (line.size() > kMaxExcerptBytes) {
+      auto continuation = [&](std::size_t i) { return i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80; };
+      std::size_t begin = caret > kMaxExcerptBytes / 2 ? caret - kMaxExcerptBytes / 2 : 0;
+      std::size_t end = std::min(line.size(), begin + kMaxExcerptBytes);
+      while (begin < caret && continuation(begin)) ++begin;
+      while (end > caret && continuation(end)) --end;
+      if (begin > 0) before = "...";
+      if (end < line.size()) after = "...";
+      line = line.substr(begin, end - begin);
+      caret -= begin;
+    }
+    out += "  ";
+    out.append(before);
+    out.append(line);
+    out.append(after);
+    out += "\n  ";
+    out.append(before.size(), ' ');
+    // Keep tabs so the caret lines up under the same characters in a terminal.
+    for (std::size_t i = 0; i < caret; ++i) out += line[i] == '\t' ? '\t' : ' ';
+    out += "^\n";
+  }
+  if (!d.fix.empty()) out += "  fix: " + d.fix + "\n";
+  return out;
+}
+
+nlohmann::json diagnostic_to_json(const Diagnostic& d) {
+  nlohmann::json j;
+  j["rule"] = d.rule;
+  j["severity"] = severity_name(d.severity);
+  j["message"] = d.message;
+  j["node"] = d.node_id.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.node_id);
+  j["edge"] = d.edge ? nlohmann::json::array({d.edge->first, d.edge->second}) : nlohmann::json(nullptr);
+  j["line"] = d.location.known() ? nlohmann::json(d.location.line) : nlohmann::json(nullptr);
+  j["column"] = d.location.known() ? nlohmann::json(d.location.column) : nlohmann::json(nullptr);
+  j["fix"] = d.fix.empty() ? nlohmann::json(nullptr) : nlohmann::json(d.fix);
+  return j;
+}
+
+bool has_errors(const std::vector<Diagnostic>& diagnostics) {
+  return std::any_of(diagnostics.begin(), diagnostics.end(),
+                     [](const Diagnostic& d) { return d.severity == Severity::kError; });
+}
+
+namespace {
+std::string summarize(const std::vector<Diagnostic>& diagnostics) {
+  std::string text = "pipeline has errors:";
+  for (const auto& d : diagnostics) {
+    if (d.severity == Severity::kError) text += "\n  [" + d.rule + "] " + d.message;
+  }
+  return text;
+}
+}  // namespace
+
+ValidationError::ValidationError(std::vector<Diagnostic> diagnostics)
+    : std::runtime_error(summarize(diagnostics)), diagnostics_(std::move(diagnostics)) {}
+
+}  // namespace attractor

@@ -1,0 +1,59 @@
+#pragma once
+/// \file
+/// The diagnostic model of spec §7.1 plus source positions, and its two renderings:
+/// compiler form (`FILE:LINE:COL: error: [rule] message`, source line, caret, `fix:`) and JSON.
+
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attractor/model/source_file.h"
+
+namespace attractor {
+
+/// ERROR stops a pipeline from running; WARNING and INFO do not.
+enum class Severity { kError, kWarning, kInfo };
+
+/// "error", "warning" or "info".
+const char* severity_name(Severity severity);
+
+/// One finding of the parser or a lint rule.
+struct Diagnostic {
+  std::string rule;                ///< rule id, e.g. "start_node" or "syntax"
+  Severity severity = Severity::kError;
+  std::string message;
+  std::string node_id;             ///< related node, "" if none
+  std::optional<std::pair<std::string, std::string>> edge;  ///< related edge (from, to)
+  std::string fix;                 ///< suggested fix, "" if none
+  SourceLocation location;         ///< where in the file; unknown when not tied to text
+};
+
+/// A diagnostic tied to a node (`node_id` may be "") with a fix ("" for none).
+Diagnostic make_diagnostic(std::string rule, Severity severity, std::string message, std::string node_id,
+                           std::string fix, SourceLocation location);
+
+/// Renders in compiler form. `file` supplies the path and the source line for the caret;
+/// it may be null, in which case only the message lines are printed.
+std::string format_diagnostic(const Diagnostic& diagnostic, const SourceFile* file);
+
+/// JSON object with rule, severity, message, node, edge, line, column, fix (null where absent).
+nlohmann::json diagnostic_to_json(const Diagnostic& diagnostic);
+
+/// True if any diagnostic has ERROR severity.
+bool has_errors(const std::vector<Diagnostic>& diagnostics);
+
+/// Thrown by `validate_or_raise` and by loaders when errors stop the pipeline.
+class ValidationError : public std::runtime_error {
+ public:
+  explicit ValidationError(std::vector<Diagnostic> diagnostics);
+  const std::vector<Diagnostic>& diagnostics() const { return diagnostics_; }
+
+ private:
+  std::vector<Diagnostic> diagnostics_;
+};
+
+}  // namespace attractor

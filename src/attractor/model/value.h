@@ -1,0 +1,53 @@
+#pragma once
+/// \file
+/// Attribute values as written in DOT (spec §2.4) and their typed readings.
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "attractor/model/source_file.h"
+
+namespace attractor {
+
+/// The lexical form a value had in the source. Quoted values are kString even when their content
+/// reads as a number or duration; typed accessors parse the text, so `timeout="900s"` works.
+enum class ValueKind { kString, kInteger, kFloat, kBoolean, kDuration, kBare };
+
+/// One attribute value: its text (unescaped for quoted strings) and where it was written.
+struct Value {
+  ValueKind kind = ValueKind::kString;
+  std::string text;
+  /// Position of the first character of the value token (the opening quote for strings).
+  SourceLocation location;
+
+  Value() = default;
+  Value(ValueKind k, std::string t, SourceLocation loc = {}) : kind(k), text(std::move(t)), location(loc) {}
+};
+
+/// Attributes keyed by name. Ordered, so every traversal and serialization is deterministic.
+using Attributes = std::map<std::string, Value, std::less<>>;
+
+/// `-?[0-9]+` -> integer; nullopt otherwise (including overflow).
+std::optional<std::int64_t> parse_integer(std::string_view text);
+/// `true`/`false` -> bool; nullopt otherwise.
+std::optional<bool> parse_boolean(std::string_view text);
+/// `-?[0-9]*.[0-9]+` or an integer -> double; nullopt otherwise.
+std::optional<double> parse_float(std::string_view text);
+/// `N(ms|s|m|h|d)` -> milliseconds; nullopt otherwise (including overflow).
+std::optional<std::int64_t> parse_duration_ms(std::string_view text);
+/// True if `text` matches `[A-Za-z_][A-Za-z0-9_]*`.
+bool is_identifier(std::string_view text);
+
+}  // namespace attractor
+
+namespace attractor {
+
+/// Maps a byte offset inside a value's text (after unescaping) back to its position in `file`,
+/// so errors found inside attribute values (conditions, stylesheets) point at the right column.
+/// Falls back to the value's own location when the value did not come from `file`.
+SourceLocation locate_in_value(const SourceFile& file, const Value& value, std::size_t offset);
+
+}  // namespace attractor

@@ -1,0 +1,82 @@
+#include "attractor/run/artifact_store.h"
+
+#include <filesystem>
+#include <mutex>
+#include <stdexcept>
+
+#include "attractor/base/clock.h"
+#include "attractor/run/run_directory.h"
+
+namespace attractor {
+
+namespace fs = std::filesystem;
+
+ArtifactStore::ArtifactStore(std::string base_dir, std::int64_t threshold)
+    : base_dir_(std::move(base_dir)), threshold_(threshold) {}
+
+ArtifactInfo ArtifactStore::store(const std::string& id, const std::string& name, const nlohmann::json& data) {
+  std::string text = data.dump();
+  ArtifactInfo info;
+  info.id = id;
+  info.name = name;
+  info.size_bytes = static_cast<std::int64_t>(text.size());
+  info.stored_at = format_iso8601(system_clock().now_ms());
+  info.is_file_backed = info.size_bytes > threshold_ && !base_dir_.empty();
+  Entry entry{info, data};
+  if (info.is_file_backed) {
+    fs::path dir = fs::path(base_dir_) / "artifacts";
+    fs::create_directories(dir);
+    fs::path file = dir / (id + ".json");
+    write_text_file(file.string(), text);
+    entry.data = file.string();
+  }
+  std::unique_lock lock(mutex_);
+  entries_.insert_or_assign(id, std::move(entry));
+  return info;
+}
+
+nlohmann::json ArtifactStore::retrieve(const std::string& id) const {
+  Entry entry;
+  {
+    std::shared_lock lock(mutex_);
+    auto it = entries_.find(id);
+    if (it == entries_.end()) throw std::out_of_range("artifact not found: " + id);
+    entry = it->second;
+  }
+  if (!entry.info.is_file_backed) return entry.data;
+  return nlohmann::json::parse(read_text_file(entry.data.get<std::string>()));
+}
+
+bool ArtifactStore::has(const std::string& id) const {
+  std::shared_lock lock(mutex_);
+  return entries_.count(id) > 0;
+}
+
+std::vector<ArtifactInfo> ArtifactStore::list() const {
+  std::shared_lock lock(mutex_);
+  std::vector<ArtifactInfo> out;
+  for (const auto& [id, e] : entries_) out.push_back(e.info);
+  return out;
+}
+
+void ArtifactStore::remove(const std::string& id) {
+  std::unique_lock lock(mutex_);
+  auto it = entries_.find(id);
+  if (it == entries_.end()) return;
+  if (it->second.info.is_file_backed) {
+    std::error_code ec;
+    fs::remove(it->second.data.get<std::string>(), ec);
+  }
+  entries_.erase(it);
+}
+
+void ArtifactStore::clear() {
+  std::vector<std::string> ids;
+  {
+    std::shared_lock lock(mutex_);
+    for (const auto& [id, e] : entries_) ids.push_back(id);
+  }
+  for (const auto& id : ids) remove(id);
+}
+
+}  // namespace attractor

@@ -1,0 +1,319 @@
+#include "attractor/run/checkpoint.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "attractor/base/clock.h"
+#include "attractor/base/json_limits.h"
+
+namespace attractor {
+
+namespace fs = std::filesystem;
+
+nlohmann::json outcome_entry_json(const Outcome& o) {
+  nlohmann::json oj = {{"status", status_name(o.status)}, {"outcome", status_name(o.status)}};
+  if (!o.preferred_label.empty()) oj["preferred_label"] = o.preferred_label;
+  if (!o.failure_reason.empty()) oj["failure_reason"] = o.failure_reason;
+  if (o.status == StageStatus::kFail || o.status == StageStatus::kRetry) {
+    oj["error_category"] = error_category_name(o.category);
+  }
+  return oj;
+}
+
+nlohmann::json Checkpoint::to_json() const {
+  nlohmann::json j = nlohmann::json::object();
+  j["timestamp"] = format_iso8601(timestamp_ms);
+  j["timestamp_ms"] = timestamp_ms;
+  j["run_id"] = run_id;
+  j["current_node"] = current_node;
+  j["next_node"] = next_node;
+  j["state"] = state;
+  j["completed_nodes"] = completed_nodes;
+  j["node_retries"] = node_retries;
+  j["context"] = context;
+  j["logs"] = logs;
+  nlohmann::json outcomes = nlohmann::json::object();
+  for (const auto& [id, o] : node_outcomes) outcomes[id] = outcome_entry_json(o);
+  j["node_outcomes"] = std::move(outcomes);
+  j["visit_counts"] = visit_counts;
+  j["total_executions"] = total_executions;
+  j["last_fidelity"] = last_fidelity;
+  j["inbox"] = inbox;
+  j["final_outcome"] = final_outcome;
+  j["seed_context"] = seed_context;
+  j["restart_count"] = restart_count;
+  return j;
+}
+
+Checkpoint Checkpoint::from_json(const nlohmann::json& j) {
+  if (!j.is_object()) throw std::runtime_error("checkpoint is not a JSON object");
+  Checkpoint c;
+  try {
+    c.timestamp_ms = j.value("timestamp_ms", std::int64_t{0});
+    c.run_id = j.value("run_id", std::string());
+    c.current_node = j.value("current_node", std::string());
+    c.next_node = j.value("next_node", std::string());
+    c.state = j.value("state", std::string("running"));
+    if (j.contains("completed_nodes")) c.completed_nodes = j["completed_nodes"].get<std::vector<std::string>>();
+    if (j.contains("node_retries")) c.node_retries = j["node_retries"].get<std::map<std::string, std::int64_t>>();
+    if (j.contains("context") && j["context"].is_object()) c.context = j["context"];
+    if (j.contains("logs")) c.logs = j["logs"].get<std::vector<std::string>>();
+    if (j.contains("node_outcomes") && j["node_outcomes"].is_object()) {
+      for (const auto& [id, o] : j["node_outcomes"].items()) c.node_outcomes[id] = outcome_from_json(o);
+    }
+    if (j.contains("visit_counts")) c.visit_counts = j["visit_counts"].get<std::map<std::string, std::int64_t>>();
+    c.total_executions = j.value("total_executions", std::int64_t{0});
+    c.last_fidelity = j.value("last_fidelity", std::string());
+    if (j.contains("inbox") && j["inbox"].is_array()) c.inbox = j["inbox"];
+    if (j.contains("final_outcome")) c.final_outcome = j["final_outcome"];
+    if (j.contains("seed_context") && j["seed_context"].is_object()) c.seed_context = j["seed_context"];
+    c.restart_count = j.value("restart_count", std::int64_t{0});
+  } catch (const nlohmann::json::exception& e) {
+    throw std::runtime_error(std::string("malformed checkpoint: ") + e.what());
+  }
+  return c;
+}
+
+void write_file_atomic(const std::string& path, const std::string& content) {
+  std::string_view view = content;
+  write_file_atomic(path, std::span<const std::string_view>(&view, 1));
+}
+
+void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
+                       const std::function<void()>& written) {
+  std::string tmp = path + ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+  std::vector<iovec> batch;
+  std::size_t next = 0;       // first part not completely written
+  std::size_t offset = 0;     // bytes of parts[next] already written
+  while (next < parts.size()) {
+    batch.clear();
+    for (std::size_t i = next; i < parts.size() && batch.size() < IOV_MAX; ++i) {
+      std::string_view part = i == next ? parts[i].substr(offset) : parts[i];
+      if (!part.empty()) batch.push_back({const_cast<char*>(part.data()), part.size()});
+    }
+    if (batch.empty()) break;
+    ssize_t n = ::writev(fd, batch.data(), static_cast<int>(batch.size()));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());  // a full disk must not leave a half-written temp file behind
+      throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(err));
+    }
+    std::size_t written = static_cast<std::size_t>(n);
+    while (next < parts.size() && written >= parts[next].size() - offset) {
+      written -= parts[next].size() - offset;
+      offset = 0;
+      ++next;
+    }
+    offset += written;
+  }
+  if (written) written();
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("cannot sync " + tmp + ": " + std::strerror(err));
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    throw std::runtime_error("cannot rename " + tmp + ": " + std::strerror(errno));
+  }
+  std::string dir = fs::path(path).parent_path().string();
+  int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir) {
+  write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), checkpoint.to_json().dump() + "\n");
+}
+
+namespace {
+
+/// `"key":` in compact JSON.
+std::string json_key(const std::string& key) { return nlohmann::json(key).dump() + ":"; }
+
+std::string visit_member(const std::string& id, std::int64_t count) { return json_key(id) + std::to_string(count); }
+
+std::string outcome_member(const std::string& id, const Outcome& outcome) {
+  return json_key(id) + outcome_entry_json(outcome).dump();
+}
+
+}  // namespace
+
+void CheckpointWriter::AppendedArray::update(const std::vector<std::string>& items) {
+  if (items.size() < count) {
+    text.clear();
+    count = 0;
+  }
+  for (; count < items.size(); ++count) {
+    if (count > 0) text += ',';
+    text += nlohmann::json(items[count]).dump();
+  }
+}
+
+void CheckpointWriter::start_over(const Checkpoint& checkpoint) {
+  run_id_ = checkpoint.run_id;
+  completed_ = {};
+  logs_ = {};
+  outcomes_.clear();
+  visits_.clear();
+  context_all_ = true;
+  for (const auto& [id, outcome] : checkpoint.node_outcomes) outcomes_.set(id, outcome_member(id, outcome));
+  for (const auto& [id, count] : checkpoint.visit_counts) visits_.set(id, visit_member(id, count));
+}
+
+void CheckpointWriter::refresh_entries(const Checkpoint& checkpoint, std::size_t first_new) {
+  for (std::size_t i = first_new; i < checkpoint.completed_nodes.size(); ++i) {
+    const std::string& id = checkpoint.completed_nodes[i];
+    if (auto it = checkpoint.node_outcomes.find(id); it != checkpoint.node_outcomes.end()) {
+      outcomes_.set(id, outcome_member(id, it->second));
+    }
+    if (auto it = checkpoint.visit_counts.find(id); it != checkpoint.visit_counts.end()) {
+      visits_.set(id, visit_member(id, it->second));
+    }
+  }
+}
+
+void CheckpointWriter::note_context_changes(const ContextChanges& changes) {
+  if (changes.all) context_all_ = true;
+  if (context_all_) {
+    context_dirty_.clear();
+  } else {
+    context_dirty_.insert(context_dirty_.end(), changes.keys.begin(), changes.keys.end());
+  }
+}
+
+std::string_view CheckpointWriter::own(std::string text) {
+  scratch_.push_back(std::move(text));
+  return scratch_.back();
+}
+
+void CheckpointWriter::append_context(const nlohmann::json& context) {
+  if (!context.is_object()) {
+    views_.push_back(own(context.dump()));
+    return;
+  }
+  if (!context_all_) {
+    for (const std::string& key : context_dirty_) {
+      auto it = context.find(key);
+      if (it == context.end()) {
+        context_.erase(key);
+      } else {
+        context_.set(key, json_key(key) + it->dump());
+      }
+    }
+  }
+  if (context_all_ || context_.size() != context.size()) {
+    context_.clear();
+    for (auto it = context.begin(); it != context.end(); ++it) context_.set(it.key(), json_key(it.key()) + it->dump());
+  }
+  context_all_ = false;
+  context_dirty_.clear();
+  context_.append_views(views_);
+}
+
+const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Checkpoint& c) {
+  wait_for_queued_save();
+  if (c.run_id != run_id_ || c.completed_nodes.size() < completed_.count) start_over(c);
+  refresh_entries(c, completed_.count);
+  if (outcomes_.size() != c.node_outcomes.size() || visits_.size() != c.visit_counts.size()) start_over(c);
+  completed_.update(c.completed_nodes);
+  logs_.update(c.logs);
+
+  views_.clear();
+  scratch_.clear();
+  auto key = [this](std::string_view name) {
+    views_.push_back(views_.empty() ? "{\"" : ",\"");
+    views_.push_back(name);
+    views_.push_back("\":");
+  };
+  auto member = [&](std::string_view name, std::string value) {
+    key(name);
+    views_.push_back(own(std::move(value)));
+  };
+  key("completed_nodes");
+  views_.insert(views_.end(), {"[", completed_.text, "]"});
+  key("context");
+  append_context(c.context);
+  member("current_node", nlohmann::json(c.current_node).dump());
+  member("final_outcome", c.final_outcome.dump());
+  member("inbox", c.inbox.dump());
+  member("last_fidelity", nlohmann::json(c.last_fidelity).dump());
+  key("logs");
+  views_.insert(views_.end(), {"[", logs_.text, "]"});
+  member("next_node", nlohmann::json(c.next_node).dump());
+  key("node_outcomes");
+  outcomes_.append_views(views_);
+  member("node_retries", nlohmann::json(c.node_retries).dump());
+  member("restart_count", std::to_string(c.restart_count));
+  member("run_id", nlohmann::json(c.run_id).dump());
+  member("seed_context", c.seed_context.dump());
+  member("state", nlohmann::json(c.state).dump());
+  member("timestamp", nlohmann::json(format_iso8601(c.timestamp_ms)).dump());
+  member("timestamp_ms", std::to_string(c.timestamp_ms));
+  member("total_executions", std::to_string(c.total_executions));
+  key("visit_counts");
+  visits_.append_views(views_);
+  views_.push_back("}");
+  return views_;
+}
+
+std::string CheckpointWriter::serialize(const Checkpoint& checkpoint) {
+  std::string out;
+  for (std::string_view v : serialize_views(checkpoint)) out += v;
+  return out;
+}
+
+void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run_dir) {
+  serialize_views(checkpoint);
+  views_.push_back("\n");
+  write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), views_);
+}
+
+void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run_dir, WriteBehind& writer,
+                            std::function<void()> after_durable) {
+  serialize_views(checkpoint);
+  views_.push_back("\n");
+  std::string path = (fs::path(run_dir) / "checkpoint.json").string();
+  queued_seq_ = writer.enqueue([this, &writer, path = std::move(path), after = std::move(after_durable)] {
+    write_file_atomic(path, views_, [&writer] { writer.release_running(); });
+    if (after) after();
+  });
+  queued_on_ = &writer;
+}
+
+void CheckpointWriter::wait_for_queued_save() {
+  if (!queued_on_) return;
+  WriteBehind* writer = queued_on_;
+  queued_on_ = nullptr;
+  writer->wait_released(queued_seq_);
+}
+
+Checkpoint load_checkpoint(const std::string& run_dir) {
+  fs::path path = fs::path(run_dir) / "checkpoint.json";
+  std::ifstream in(path);
+  if (!in) throw std::runtime_error("cannot read " + path.string());
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  nlohmann::json j = parse_json_limited(buffer.str(), path.string());
+  try {
+    return Checkpoint::from_json(j);
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(path.string() + ": " + e.what());
+  }
+}
+
+}  // namespace attractor

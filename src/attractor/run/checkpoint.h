@@ -1,0 +1,128 @@
+#pragma once
+/// \file
+/// The checkpoint (spec §5.3, DESIGN.md): everything needed to continue a run exactly, written
+/// atomically after every node (temp file, fsync, rename), as compact JSON (it is rewritten after
+/// every node, so its size matters).
+///
+/// JSON keys: `timestamp`, `run_id`, `current_node` (last completed node; the exit node at the
+/// end), `next_node` ("" when finished), `state` ("running", "success", "fail"),
+/// `completed_nodes` (every execution in order), `node_retries`, `context`, `logs`,
+/// `node_outcomes` (id -> `status`/`outcome`, plus `preferred_label`, `failure_reason` and
+/// `error_category` when set; context updates are already in `context`), `visit_counts`, `total_executions`,
+/// `last_fidelity`, `inbox` (pending messages for later stages), `final_outcome`, `seed_context`,
+/// `restart_count`.
+
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <map>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attractor/model/context.h"
+#include "attractor/run/member_table.h"
+#include "attractor/model/outcome.h"
+#include "attractor/run/write_behind.h"
+
+namespace attractor {
+
+struct Checkpoint {
+  std::int64_t timestamp_ms = 0;
+  std::string run_id;
+  std::string current_node;
+  std::string next_node;
+  std::string state = "running";
+  std::vector<std::string> completed_nodes;
+  std::map<std::string, std::int64_t> node_retries;
+  nlohmann::json context = nlohmann::json::object();
+  std::vector<std::string> logs;
+  std::map<std::string, Outcome> node_outcomes;
+  std::map<std::string, std::int64_t> visit_counts;
+  std::int64_t total_executions = 0;
+  std::string last_fidelity;
+  nlohmann::json inbox = nlohmann::json::array();
+  nlohmann::json final_outcome;  ///< null while running
+  nlohmann::json seed_context = nlohmann::json::object();  ///< `--set`/`--context` values, for loop_restart
+  std::int64_t restart_count = 0;
+
+  nlohmann::json to_json() const;
+  /// Throws std::runtime_error on a malformed document.
+  static Checkpoint from_json(const nlohmann::json& json);
+};
+
+/// Writes `content` to `path` atomically: `path.tmp`, fsync, rename, fsync of the directory.
+/// Throws std::runtime_error on failure.
+void write_file_atomic(const std::string& path, const std::string& content);
+/// The same for content given in parts, written with writev (no joined copy). `written`, if set,
+/// is called once the parts are no longer needed (written, not yet synced).
+void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
+                       const std::function<void()>& written = nullptr);
+
+/// Saves to `{run_dir}/checkpoint.json` atomically.
+void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir);
+
+/// The `node_outcomes` entry of one outcome (see the file comment).
+nlohmann::json outcome_entry_json(const Outcome& outcome);
+
+/// Serializes successive checkpoints of one run to exactly the bytes of `to_json().dump()`,
+/// keeping the growing parts as serialized text: `completed_nodes` and `logs` are treated as
+/// append-only, and the `node_outcomes` / `visit_counts` entries are re-serialized only for the
+/// nodes completed since the previous call. A different `run_id`, a shrunk list or a map whose
+/// size no longer matches the cache makes it start over from the whole checkpoint.
+class CheckpointWriter {
+ public:
+  /// The compact JSON of `checkpoint`, byte-identical to `checkpoint.to_json().dump()`.
+  std::string serialize(const Checkpoint& checkpoint);
+  /// Tells which `context` keys changed since the previous call; without it, `context` is
+  /// assumed unchanged apart from its size being checked.
+  void note_context_changes(const ContextChanges& changes);
+  /// Saves `serialize(checkpoint)` plus a newline to `{run_dir}/checkpoint.json` atomically,
+  /// writing the cached parts directly instead of joining them first.
+  void save(const Checkpoint& checkpoint, const std::string& run_dir);
+  /// Same, as an operation queued on `writer` (which must outlive this object's next call);
+  /// `after_durable`, if set, runs on the writer's thread once the file is renamed and synced.
+  /// The queued operation reads this object's cached parts, so the next serialization first waits
+  /// until they are written (not until they are synced).
+  void save(const Checkpoint& checkpoint, const std::string& run_dir, WriteBehind& writer,
+            std::function<void()> after_durable = nullptr);
+
+ private:
+  /// A JSON array of strings kept as text, extended with the elements added since the last call.
+  struct AppendedArray {
+    std::string text;  ///< the elements joined with commas, without brackets
+    std::size_t count = 0;
+    void update(const std::vector<std::string>& items);
+  };
+
+  void start_over(const Checkpoint& checkpoint);
+  void refresh_entries(const Checkpoint& checkpoint, std::size_t first_new);
+  /// The serialized checkpoint as views of cached text and of scratch_, valid until the next call.
+  const std::vector<std::string_view>& serialize_views(const Checkpoint& checkpoint);
+  /// Appends the serialized `context`, re-serializing only the noted keys.
+  void append_context(const nlohmann::json& context);
+  /// Waits until the last queued save has read views_ (they are about to change).
+  void wait_for_queued_save();
+  /// Keeps `text` alive until the next serialization and returns a view of it.
+  std::string_view own(std::string text);
+
+  std::string run_id_;
+  AppendedArray completed_;
+  AppendedArray logs_;
+  MemberTable outcomes_;  ///< `"id":{...}` per node
+  MemberTable visits_;    ///< `"id":n` per node
+  MemberTable context_;   ///< `"key":value` per context key
+  std::vector<std::string> context_dirty_;
+  std::deque<std::string> scratch_;       ///< small members of the current serialization
+  std::vector<std::string_view> views_;   ///< the current serialization
+  WriteBehind* queued_on_ = nullptr;      ///< where the last queued save went
+  std::uint64_t queued_seq_ = 0;          ///< its operation, which reads views_
+  bool context_all_ = true;
+};
+/// Loads `{run_dir}/checkpoint.json`; throws std::runtime_error when missing or malformed.
+Checkpoint load_checkpoint(const std::string& run_dir);
+
+}  // namespace attractor

@@ -1,0 +1,98 @@
+#include "attractor/run/run_directory.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <random>
+#include <sstream>
+#include <stdexcept>
+
+#include <fmt/format.h>
+
+#include "attractor/run/checkpoint.h"
+
+namespace attractor {
+
+namespace fs = std::filesystem;
+
+nlohmann::json Manifest::to_json() const {
+  nlohmann::json j = {{"name", name},       {"goal", goal},          {"graph_path", graph_path},
+                      {"graph_sha256", graph_sha256}, {"run_id", run_id}, {"start_time", start_time},
+                      {"attractor_version", version}};
+  if (!parent_run.empty()) j["parent_run"] = parent_run;
+  return j;
+}
+
+Manifest Manifest::from_json(const nlohmann::json& j) {
+  if (!j.is_object()) throw std::runtime_error("manifest is not a JSON object");
+  Manifest m;
+  m.name = j.value("name", std::string());
+  m.goal = j.value("goal", std::string());
+  m.graph_path = j.value("graph_path", std::string());
+  m.graph_sha256 = j.value("graph_sha256", std::string());
+  m.run_id = j.value("run_id", std::string());
+  m.start_time = j.value("start_time", std::string());
+  m.version = j.value("attractor_version", std::string());
+  m.parent_run = j.value("parent_run", std::string());
+  return m;
+}
+
+std::string run_directory_name(const std::string& graph_name, std::int64_t epoch_ms, const std::string& hex6) {
+  std::time_t secs = static_cast<std::time_t>(epoch_ms / 1000);
+  std::tm tm{};
+  gmtime_r(&secs, &tm);
+  std::string name = graph_name.empty() ? "pipeline" : graph_name;
+  for (char& c : name) {
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '-' || c == '_' || c == '.')) c = '_';
+  }
+  return fmt::format("{}-{:04}{:02}{:02}T{:02}{:02}{:02}-{}", name, tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+                     tm.tm_hour, tm.tm_min, tm.tm_sec, hex6);
+}
+
+std::string random_hex6() {
+  std::random_device rd;
+  return fmt::format("{:06x}", rd() & 0xffffff);
+}
+
+void write_manifest(const Manifest& manifest, const std::string& run_dir) {
+  write_file_atomic((fs::path(run_dir) / "manifest.json").string(), manifest.to_json().dump(2) + "\n");
+}
+
+Manifest read_manifest(const std::string& run_dir) {
+  const std::string path = (fs::path(run_dir) / "manifest.json").string();
+  std::error_code ec;
+  if (!fs::is_directory(run_dir, ec)) throw std::runtime_error(run_dir + " is not a directory");
+  if (!fs::exists(path, ec)) throw std::runtime_error(path + " is missing: " + run_dir + " is not a run directory");
+  std::string text = read_text_file(path);
+  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  if (j.is_discarded()) throw std::runtime_error(path + " is not valid JSON");
+  try {
+    return Manifest::from_json(j);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(path + ": malformed manifest: " + e.what());
+  }
+}
+
+void write_text_file(const std::string& path, const std::string& content) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+  std::size_t n = std::fwrite(content.data(), 1, content.size(), f);
+  int err = n != content.size() ? errno : 0;
+  if (std::fclose(f) != 0 && err == 0) err = errno;
+  if (err != 0 || n != content.size()) {
+    throw std::runtime_error("cannot write " + path + ": " + std::strerror(err != 0 ? err : EIO));
+  }
+}
+
+std::string read_text_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+}  // namespace attractor

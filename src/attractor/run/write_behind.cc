@@ -1,0 +1,186 @@
+#include "attractor/run/write_behind.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <stdexcept>
+#include <system_error>
+
+#include "attractor/run/run_directory.h"
+
+namespace attractor {
+
+namespace fs = std::filesystem;
+
+WriteBehind::WriteBehind(bool background, std::size_t max_backlog_bytes)
+    : background_(background), max_backlog_bytes_(max_backlog_bytes) {
+  if (background_) thread_ = std::thread([this] { loop(); });
+}
+
+WriteBehind::~WriteBehind() {
+  if (!background_) return;
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  work_ready_.notify_all();
+  thread_.join();
+}
+
+void WriteBehind::throw_if_failed_locked() const {
+  if (failure_) std::rethrow_exception(failure_);
+}
+
+std::uint64_t WriteBehind::enqueue(Operation op, std::size_t bytes) {
+  if (!background_) {
+    std::uint64_t seq;
+    {
+      std::lock_guard lock(mutex_);
+      throw_if_failed_locked();
+      seq = next_seq_++;
+      running_seq_ = seq;
+    }
+    try {
+      op();
+    } catch (...) {
+      std::lock_guard lock(mutex_);
+      failure_ = std::current_exception();
+      failed_ = true;
+      done_seq_ = seq;
+      throw;
+    }
+    done_seq_ = seq;
+    return seq;
+  }
+  std::unique_lock lock(mutex_);
+  wait_progress(lock, 0, [&] {
+    const std::size_t backlog = backlog_bytes_;
+    return failed_ || backlog == 0 || backlog + bytes <= max_backlog_bytes_;
+  });
+  throw_if_failed_locked();
+  const std::uint64_t seq = next_seq_++;
+  queue_.push_back({seq, std::move(op), bytes});
+  backlog_bytes_ += bytes;
+  const bool wake = writer_waiting_;
+  lock.unlock();
+  if (wake) work_ready_.notify_one();
+  return seq;
+}
+
+template <typename Predicate>
+void WriteBehind::wait_progress(std::unique_lock<std::mutex>& lock, std::uint64_t wake_at, Predicate done) {
+  if (done()) return;
+  // Announce the wait (and what it waits for) before checking again: the writer publishes
+  // progress first and looks for waiters second, so one of the two sides sees the other.
+  ++callers_waiting_;
+  while (true) {
+    if (wake_at < wake_seq_) wake_seq_ = wake_at;
+    if (done()) break;
+    progress_.wait(lock);
+  }
+  --callers_waiting_;
+}
+
+void WriteBehind::notify_progress(std::uint64_t seq) {
+  if (callers_waiting_ == 0 || seq < wake_seq_) return;
+  std::lock_guard lock(mutex_);
+  wake_seq_ = kNobodyWaits;
+  progress_.notify_all();
+}
+
+void WriteBehind::wait_for(std::uint64_t seq) {
+  std::unique_lock lock(mutex_);
+  wait_progress(lock, seq, [&] { return failed_ || done_seq_ >= seq; });
+  throw_if_failed_locked();
+}
+
+void WriteBehind::wait_released(std::uint64_t seq) {
+  std::unique_lock lock(mutex_);
+  wait_progress(lock, seq, [&] { return failed_ || done_seq_ >= seq || released_seq_ >= seq; });
+  throw_if_failed_locked();
+}
+
+void WriteBehind::release_running() {
+  const std::uint64_t seq = running_seq_;
+  released_seq_ = seq;
+  notify_progress(seq);
+}
+
+void WriteBehind::flush() {
+  std::unique_lock lock(mutex_);
+  ++flushes_;
+  const std::uint64_t last = next_seq_ - 1;
+  wait_progress(lock, last, [&] { return failed_ || done_seq_ >= last; });
+  throw_if_failed_locked();
+}
+
+std::uint64_t WriteBehind::flush_count() const {
+  std::lock_guard lock(mutex_);
+  return flushes_;
+}
+
+void WriteBehind::loop() {
+  std::deque<Queued> batch;
+  while (true) {
+    {
+      std::unique_lock lock(mutex_);
+      while (!stopping_ && queue_.empty()) {
+        writer_waiting_ = true;
+        work_ready_.wait(lock);
+        writer_waiting_ = false;
+      }
+      if (queue_.empty()) return;
+      batch.swap(queue_);
+    }
+    while (!batch.empty()) {
+      Queued& item = batch.front();
+      running_seq_ = item.seq;
+      std::exception_ptr error;
+      try {
+        item.op();
+      } catch (...) {
+        error = std::current_exception();
+      }
+      if (error) {
+        std::lock_guard lock(mutex_);
+        failure_ = error;
+        failed_ = true;
+        done_seq_ = queue_.empty() ? batch.back().seq : queue_.back().seq;
+        queue_.clear();
+        batch.clear();
+        backlog_bytes_ = 0;
+        wake_seq_ = kNobodyWaits;
+        progress_.notify_all();
+        break;
+      }
+      backlog_bytes_ -= item.bytes;
+      done_seq_ = item.seq;
+      const std::uint64_t seq = item.seq;
+      batch.pop_front();
+      notify_progress(seq);
+    }
+  }
+}
+
+void WriteBehind::write_file(std::string path, std::string content) {
+  const std::size_t bytes = content.size();
+  enqueue([path = std::move(path), content = std::move(content)] { write_text_file(path, content); }, bytes);
+}
+
+void WriteBehind::make_directories(std::string path) {
+  enqueue([path = std::move(path)] {
+    if (::mkdir(path.c_str(), 0777) == 0) return;  // the usual case: one system call
+    std::error_code ec;
+    fs::create_directories(path, ec);
+    if (ec) throw std::runtime_error("cannot create " + path + ": " + ec.message());
+  });
+}
+
+void WriteBehind::remove_file(std::string path) {
+  enqueue([path = std::move(path)] {
+    std::error_code ec;
+    fs::remove(path, ec);
+  });
+}
+
+}  // namespace attractor

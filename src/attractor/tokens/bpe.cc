@@ -1,0 +1,262 @@
+#include "attractor/tokens/bpe.h"
+
+#include <algorithm>
+#include <bit>
+#include <cstring>
+#include <functional>
+
+#include <fmt/format.h>
+
+namespace attractor {
+
+std::uint64_t hash_token_bytes(const char* data, std::size_t size) {
+  constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
+  std::uint64_t h = 0x243F6A8885A308D3ULL ^ (size * kMul);
+  while (size >= 8) {
+    std::uint64_t w;
+    std::memcpy(&w, data, 8);
+    h = (h ^ w) * kMul;
+    h ^= h >> 32;
+    data += 8;
+    size -= 8;
+  }
+  if (size > 0) {
+    std::uint64_t w = 0;
+    std::memcpy(&w, data, size);
+    h = (h ^ w) * kMul;
+    h ^= h >> 32;
+  }
+  h ^= h >> 29;
+  h *= 0xBF58476D1CE4E5B9ULL;
+  h ^= h >> 32;
+  return h;
+}
+
+namespace {
+
+std::uint64_t load_head(const char* data, std::size_t size) {
+  std::uint64_t head = 0;
+  std::memcpy(&head, data, size < 8 ? size : 8);
+  return head;
+}
+
+std::uint32_t slot_check(std::uint64_t hash, std::size_t size) {
+  return static_cast<std::uint32_t>(hash >> 40) << 8 | static_cast<std::uint32_t>(size < 255 ? size : 255);
+}
+
+}  // namespace
+
+BytePairEncoder::BytePairEncoder(RankTable ranks) : table_(std::move(ranks)) {
+  const std::size_t n = table_.size();
+  const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, n + n / 4));
+  slots_.assign(capacity, Slot{});
+  mask_ = capacity - 1;
+  byte_rank_.fill(kNoRank);
+  // Insert in the order of the home slots, so the table is written front to back instead of at
+  // random (the 200k-token tables are megabytes); lookups do not depend on insertion order.
+  std::vector<std::uint64_t> hashes(n);
+  const int bucket_bits = std::min(16, std::countr_zero(capacity));
+  const int shift = std::countr_zero(capacity) - bucket_bits;
+  std::vector<std::uint32_t> bucket_start((std::size_t{1} << bucket_bits) + 1, 0);
+  for (TokenId rank = 0; rank < n; ++rank) {
+    std::string_view bytes = table_.token(rank);
+    hashes[rank] = hash_token_bytes(bytes.data(), bytes.size());
+    ++bucket_start[((hashes[rank] & mask_) >> shift) + 1];
+  }
+  for (std::size_t b = 1; b < bucket_start.size(); ++b) bucket_start[b] += bucket_start[b - 1];
+  std::vector<TokenId> by_home(n);
+  for (TokenId rank = 0; rank < n; ++rank) by_home[bucket_start[(hashes[rank] & mask_) >> shift]++] = rank;
+  for (TokenId rank : by_home) {
+    std::string_view bytes = table_.token(rank);
+    const std::uint64_t h = hashes[rank];
+    const Slot slot{load_head(bytes.data(), bytes.size()), rank + 1, slot_check(h, bytes.size())};
+    std::size_t i = h & mask_;
+    for (; slots_[i].rank_plus1 != 0; i = (i + 1) & mask_) {
+      const Slot& other = slots_[i];
+      if (other.check == slot.check && other.head == slot.head && table_.token(other.rank_plus1 - 1) == bytes) {
+        const TokenId a = std::min(other.rank_plus1 - 1, rank), b = std::max(other.rank_plus1 - 1, rank);
+        throw TokenDataError(fmt::format("corrupt rank data: ranks {} and {} have the same bytes", a, b));
+      }
+    }
+    slots_[i] = slot;
+    if (bytes.size() == 1) byte_rank_[static_cast<unsigned char>(bytes[0])] = rank;
+  }
+  for (int b = 0; b < 256; ++b) {
+    if (byte_rank_[b] == kNoRank) {
+      throw TokenDataError(fmt::format("corrupt rank data: byte 0x{:02x} has no rank", b));
+    }
+  }
+  two_byte_rank_.assign(65536, kNoRank);
+  for (TokenId rank = 0; rank < n; ++rank) {
+    std::string_view bytes = table_.token(rank);
+    if (bytes.size() == 2) {
+      two_byte_rank_[(static_cast<unsigned char>(bytes[0]) << 8) | static_cast<unsigned char>(bytes[1])] = rank;
+    }
+  }
+}
+
+TokenId BytePairEncoder::lookup(const char* data, std::size_t size) const {
+  const std::uint64_t h = hash_token_bytes(data, size);
+  const std::uint32_t check = slot_check(h, size);
+  const std::uint64_t head = load_head(data, size);
+  for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
+    const Slot& slot = slots_[i];
+    if (slot.rank_plus1 == 0) return kNoRank;
+    if (slot.check != check || slot.head != head) continue;
+    const TokenId rank = slot.rank_plus1 - 1;
+    if (size <= 8) return rank;
+    const std::uint32_t begin = table_.offsets[rank];
+    if (table_.offsets[rank + 1] - begin == size &&
+        std::memcmp(table_.bytes.data() + begin + 8, data + 8, size - 8) == 0) {
+      return rank;
+    }
+  }
+}
+
+inline TokenId BytePairEncoder::pair_rank(const char* data, std::size_t size) const {
+  if (size == 2) {
+    return two_byte_rank_[(static_cast<unsigned char>(data[0]) << 8) | static_cast<unsigned char>(data[1])];
+  }
+  return lookup(data, size);
+}
+
+TokenId BytePairEncoder::rank_of(std::string_view bytes) const {
+  if (bytes.empty()) return kNoRank;
+  if (bytes.size() == 1) return byte_rank_[static_cast<unsigned char>(bytes[0])];
+  return pair_rank(bytes.data(), bytes.size());
+}
+
+void BytePairEncoder::encode_piece(std::string_view piece, std::vector<TokenId>& out) const {
+  if (piece.empty()) return;
+  const TokenId whole = rank_of(piece);
+  if (whole != kNoRank) {
+    out.push_back(whole);
+    return;
+  }
+  merge_piece(piece, out);
+}
+
+void BytePairEncoder::merge_piece(std::string_view piece, std::vector<TokenId>& out) const {
+  if (piece.size() <= kLinearScanLimit) {
+    merge_piece_linear(piece, out);
+  } else {
+    merge_piece_heap(piece, out);
+  }
+}
+
+void BytePairEncoder::merge_piece_linear(std::string_view piece, std::vector<TokenId>& out) const {
+  const std::size_t n = piece.size();
+  if (n == 0) return;
+  if (n > kLinearScanLimit) {
+    merge_piece_heap(piece, out);
+    return;
+  }
+  const char* b = piece.data();
+  // Part i covers [start[i], start[i + 1]); pair[i] is the rank of part i joined with part i + 1.
+  std::uint32_t start[kLinearScanLimit + 1];
+  TokenId pair[kLinearScanLimit];
+  TokenId token[kLinearScanLimit];
+  for (std::size_t i = 0; i < n; ++i) {
+    start[i] = static_cast<std::uint32_t>(i);
+    token[i] = byte_rank_[static_cast<unsigned char>(b[i])];
+    pair[i] = i + 1 < n ? pair_rank(b + i, 2) : kNoRank;
+  }
+  start[n] = static_cast<std::uint32_t>(n);
+  std::size_t parts = n;
+  while (parts > 1) {
+    TokenId best = kNoRank;
+    std::size_t at = 0;
+    for (std::size_t i = 0; i + 1 < parts; ++i) {
+      if (pair[i] < best) {
+        best = pair[i];
+        at = i;
+      }
+    }
+    if (best == kNoRank) break;
+    token[at] = best;
+    const std::size_t tail = parts - (at + 2);
+    std::memmove(start + at + 1, start + at + 2, (tail + 1) * sizeof(start[0]));
+    std::memmove(pair + at + 1, pair + at + 2, tail * sizeof(pair[0]));
+    std::memmove(token + at + 1, token + at + 2, tail * sizeof(token[0]));
+    --parts;
+    pair[at] = at + 1 < parts ? pair_rank(b + start[at], start[at + 2] - start[at]) : kNoRank;
+    if (at > 0) pair[at - 1] = pair_rank(b + start[at - 1], start[at + 1] - start[at - 1]);
+  }
+  out.insert(out.end(), token, token + parts);
+}
+
+void BytePairEncoder::merge_piece_heap(std::string_view piece, std::vector<TokenId>& out) const {
+  const std::size_t n = piece.size();
+  if (n == 0) return;
+  const char* b = piece.data();
+  struct Scratch {
+    std::vector<std::uint32_t> next, prev;
+    std::vector<TokenId> pair, token;
+    std::vector<std::uint64_t> heap;
+  };
+  thread_local Scratch s;
+  // Parts are named by their start offset; `next[p]` is the start of the following part (n = end).
+  s.next.resize(n);
+  s.prev.resize(n + 1);
+  s.pair.resize(n);
+  s.token.resize(n);
+  s.heap.clear();
+  const auto later = std::greater<std::uint64_t>();
+  for (std::size_t i = 0; i < n; ++i) {
+    s.next[i] = static_cast<std::uint32_t>(i + 1);
+    s.prev[i + 1] = static_cast<std::uint32_t>(i);
+    s.token[i] = byte_rank_[static_cast<unsigned char>(b[i])];
+    s.pair[i] = i + 1 < n ? pair_rank(b + i, 2) : kNoRank;
+    if (s.pair[i] != kNoRank) s.heap.push_back((static_cast<std::uint64_t>(s.pair[i]) << 32) | i);
+  }
+  std::make_heap(s.heap.begin(), s.heap.end(), later);
+  while (!s.heap.empty()) {
+    std::pop_heap(s.heap.begin(), s.heap.end(), later);
+    const std::uint64_t entry = s.heap.back();
+    s.heap.pop_back();
+    const TokenId rank = static_cast<TokenId>(entry >> 32);
+    const std::uint32_t p = static_cast<std::uint32_t>(entry & 0xFFFFFFFFu);
+    if (s.pair[p] != rank) continue;  // stale: the part was merged away or has grown since
+    const std::uint32_t q = s.next[p];
+    const std::uint32_t r = s.next[q];
+    s.token[p] = rank;
+    s.pair[q] = kNoRank;
+    s.next[p] = r;
+    s.prev[r] = p;
+    s.pair[p] = r < n ? pair_rank(b + p, s.next[r] - p) : kNoRank;
+    if (s.pair[p] != kNoRank) {
+      s.heap.push_back((static_cast<std::uint64_t>(s.pair[p]) << 32) | p);
+      std::push_heap(s.heap.begin(), s.heap.end(), later);
+    }
+    if (p > 0) {
+      const std::uint32_t o = s.prev[p];
+      s.pair[o] = pair_rank(b + o, r - o);
+      if (s.pair[o] != kNoRank) {
+        s.heap.push_back((static_cast<std::uint64_t>(s.pair[o]) << 32) | o);
+        std::push_heap(s.heap.begin(), s.heap.end(), later);
+      }
+    }
+  }
+  for (std::uint32_t p = 0; p < n; p = s.next[p]) out.push_back(s.token[p]);
+}
+
+PieceCache::PieceCache(std::size_t entries)
+    : entries_(std::bit_ceil(std::max<std::size_t>(1, entries))), mask_(entries_.size() - 1) {}
+
+const std::vector<TokenId>* PieceCache::find(std::string_view piece) const {
+  const std::uint64_t h = hash_token_bytes(piece.data(), piece.size());
+  const Entry& e = entries_[h & mask_];
+  return e.used && e.hash == h && e.piece == piece ? &e.tokens : nullptr;
+}
+
+void PieceCache::insert(std::string_view piece, std::span<const TokenId> tokens) {
+  const std::uint64_t h = hash_token_bytes(piece.data(), piece.size());
+  Entry& e = entries_[h & mask_];
+  if (!e.used) ++used_;
+  e.used = true;
+  e.hash = h;
+  e.piece.assign(piece);
+  e.tokens.assign(tokens.begin(), tokens.end());
+}
+
+}  // namespace attractor

@@ -1,0 +1,204 @@
+#include "handlers/llm/backend_router.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <sstream>
+
+#include "handlers/llm/anthropic_backend.h"
+#include "handlers/llm/cli_backend.h"
+#include "handlers/llm/openai_backend.h"
+#include "handlers/llm/simulation_backend.h"
+
+namespace attractor {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+bool on_path(const std::string& executable, const std::string& path) {
+  if (executable.find('/') != std::string::npos) return ::access(executable.c_str(), X_OK) == 0;
+  std::stringstream dirs(path);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + executable;
+    if (::access(candidate.c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+std::string join(const std::vector<std::string>& items) {
+  std::string out;
+  for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
+  return out;
+}
+
+}  // namespace
+
+EnvLookup process_env() {
+  return [](const std::string& name) -> std::optional<std::string> {
+    const char* v = std::getenv(name.c_str());
+    if (!v || !*v) return std::nullopt;
+    return std::string(v);
+  };
+}
+
+std::string provider_from_model(const std::string& model) {
+  std::string m = lower(model);
+  if (auto slash = m.find('/'); slash != std::string::npos) {
+    std::string vendor = m.substr(0, slash);
+    if (vendor == "anthropic" || vendor == "openai") return vendor;
+    m = m.substr(slash + 1);
+  }
+  if (starts_with(m, "claude")) return "anthropic";
+  if (starts_with(m, "gpt-") || starts_with(m, "chatgpt-") || starts_with(m, "o1") || starts_with(m, "o3") ||
+      starts_with(m, "o4")) {
+    return "openai";
+  }
+  if (starts_with(m, "gemini")) return "gemini";
+  return "";
+}
+
+std::string canonical_provider(const std::string& name, const EnvLookup& env) {
+  std::string p = lower(name);
+  if (p == "simulation") return "simulate";
+  if (p == "claude-code" || p == "claude_code") return "cli:claude";
+  if (p == "codex") return "cli:codex";
+  if (p == "gemini-cli") return "cli:gemini";
+  if (p == "cli") {
+    auto agent = env ? env("ATTRACTOR_CLI_AGENT") : std::nullopt;
+    return "cli:" + (agent ? lower(*agent) : std::string("claude"));
+  }
+  return p;
+}
+
+bool is_known_provider(const std::string& canonical) {
+  return canonical == "simulate" || canonical == "openai" || canonical == "anthropic" ||
+         (starts_with(canonical, "cli:") && canonical.size() > 4);
+}
+
+bool node_uses_llm(const NodeData& node, const HandlerCatalog& handlers) {
+  return uses_llm(handlers.traits(node), node);
+}
+
+RoutingBackend::RoutingBackend(BackendConfig config) : config_(std::move(config)) {
+  if (!config_.env) config_.env = process_env();
+}
+
+std::optional<std::string> RoutingBackend::env(const std::string& name) const { return config_.env(name); }
+
+std::string RoutingBackend::provider_for(const NodeData& node, const Graph& graph) const {
+  if (!node.llm_provider().empty()) return canonical_provider(node.llm_provider(), config_.env);
+  if (std::string p = provider_from_model(node.llm_model()); !p.empty()) return p;
+  if (!config_.default_provider.empty()) return canonical_provider(config_.default_provider, config_.env);
+  if (std::string g = graph.data().get("llm_provider"); !g.empty()) return canonical_provider(g, config_.env);
+  return "simulate";
+}
+
+std::string RoutingBackend::provider_problem(const std::string& provider) const {
+  if (provider == "simulate") return "";
+  if (provider == "openai" || provider == "anthropic") {
+    std::string upper = provider == "openai" ? "OPENAI" : "ANTHROPIC";
+    if (!env(upper + "_API_KEY") && !env(upper + "_BASE_URL")) {
+      return upper + "_API_KEY is not set (needed by the " + provider + " backend; set " + upper +
+             "_BASE_URL instead for a server that needs no key)";
+    }
+    return "";
+  }
+  if (starts_with(provider, "cli:")) {
+    std::string agent = provider.substr(4);
+    CliBackendSettings settings;
+    if (auto custom = env(cli_command_variable(agent))) settings.commands[agent] = *custom;
+    std::string command = cli_command_template(agent, "", settings);
+    if (command.empty()) return cli_command_variable(agent) + " is not set (cli agent '" + agent + "' has no built-in command)";
+    std::string path = env("PATH").value_or("");
+    for (const auto& [k, v] : config_.cli_env) {
+      if (k == "PATH") path = v;
+    }
+    std::string exe = command_executable(command);
+    if (!on_path(exe, path)) {
+      return "'" + exe + "' (cli agent " + agent + ") was not found on PATH; install it or set " +
+             cli_command_variable(agent);
+    }
+    return "";
+  }
+  if (provider == "gemini") {
+    return "provider 'gemini' is not supported; set llm_provider to cli:gemini, or to openai with an "
+           "OpenAI-compatible OPENAI_BASE_URL";
+  }
+  return "unknown llm_provider '" + provider + "' (expected simulate, openai, anthropic, cli or cli:<agent>)";
+}
+
+std::vector<std::string> RoutingBackend::check(const Graph& graph, const HandlerCatalog& handlers) const {
+  std::map<std::string, std::vector<std::string>> nodes_by_provider;
+  std::vector<std::string> order;
+  for (auto v : graph.nodes()) {
+    const NodeData& node = graph.node(v);
+    if (!node_uses_llm(node, handlers)) continue;
+    std::string provider = provider_for(node, graph);
+    if (!nodes_by_provider.count(provider)) order.push_back(provider);
+    nodes_by_provider[provider].push_back(node.id);
+  }
+  std::vector<std::string> problems;
+  for (const std::string& provider : order) {
+    std::string problem = provider_problem(provider);
+    if (!problem.empty()) problems.push_back(problem + " [nodes: " + join(nodes_by_provider[provider]) + "]");
+  }
+  return problems;
+}
+
+std::shared_ptr<CodergenBackend> RoutingBackend::backend_for(const std::string& provider) {
+  std::lock_guard lock(mutex_);
+  if (auto it = backends_.find(provider); it != backends_.end()) return it->second;
+  std::shared_ptr<CodergenBackend> backend;
+  if (provider == "simulate") {
+    backend = std::make_shared<SimulationBackend>(config_.responses);
+  } else if (provider == "openai" || provider == "anthropic") {
+    std::string upper = provider == "openai" ? "OPENAI" : "ANTHROPIC";
+    ProviderSettings settings;
+    settings.api_key = env(upper + "_API_KEY").value_or("");
+    settings.base_url = env(upper + "_BASE_URL").value_or("");
+    settings.default_model = env(upper + "_MODEL").value_or(provider == "openai" ? "gpt-4o-mini" : "claude-sonnet-4-5");
+    settings.transport = config_.transport;
+    if (provider == "openai") {
+      backend = std::make_shared<OpenAiBackend>(settings);
+    } else {
+      backend = std::make_shared<AnthropicBackend>(settings);
+    }
+  } else if (starts_with(provider, "cli:")) {
+    std::string agent = provider.substr(4);
+    CliBackendSettings settings;
+    if (auto custom = env(cli_command_variable(agent))) settings.commands[agent] = *custom;
+    settings.env = config_.cli_env;
+    settings.runner = config_.runner;
+    backend = std::make_shared<CliBackend>(agent, settings);
+  } else {
+    std::string problem = provider_problem(provider);
+    throw StageError(problem.empty() ? "no backend for provider '" + provider + "'" : problem, ErrorCategory::kTerminal);
+  }
+  backends_[provider] = backend;
+  return backend;
+}
+
+bool RoutingBackend::acts_outside_process(const CodergenRequest& request) const {
+  if (!request.node || !request.graph) return true;
+  return provider_for(*request.node, *request.graph) != "simulate";
+}
+
+CodergenResult RoutingBackend::run(const CodergenRequest& request) {
+  if (!request.node || !request.graph) throw StageError("routing backend needs the node and graph", ErrorCategory::kTerminal);
+  std::string provider = provider_for(*request.node, *request.graph);
+  std::shared_ptr<CodergenBackend> backend = backend_for(provider);
+  CodergenResult result = backend->run(request);
+  if (result.backend.empty()) result.backend = backend->name();
+  return result;
+}
+
+}  // namespace attractor

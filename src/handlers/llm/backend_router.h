@@ -1,0 +1,92 @@
+#pragma once
+/// \file
+/// Choosing the LLM backend per node. Provider precedence: node `llm_provider` (after the
+/// stylesheet), else the provider detected from the node's `llm_model` (claude-* → anthropic;
+/// gpt-*, chatgpt-*, o1*, o3*, o4* → openai; gemini-* → gemini, which is refused), else the
+/// `--backend` option, else the graph attribute `llm_provider`, else `simulate`.
+///
+/// Provider names: `simulate` (alias `simulation`), `openai`, `anthropic`, `cli` (the agent named
+/// by ATTRACTOR_CLI_AGENT, default claude), `cli:<agent>`, and the aliases `claude-code`, `codex`,
+/// `gemini-cli` for `cli:claude`, `cli:codex`, `cli:gemini`.
+///
+/// Environment: OPENAI_API_KEY, OPENAI_BASE_URL (default https://api.openai.com/v1; a base
+/// without `/v1` gets it appended), OPENAI_MODEL (default model, gpt-4o-mini); ANTHROPIC_API_KEY,
+/// ANTHROPIC_BASE_URL (default https://api.anthropic.com), ANTHROPIC_MODEL (claude-sonnet-4-5);
+/// ATTRACTOR_CLI_AGENT; ATTRACTOR_CLI_COMMAND_<AGENT>. A key is required unless the provider's base
+/// URL is set (local OpenAI-compatible servers need none); it is sent whenever present.
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attractor/check/handler_catalog.h"
+#include "attractor/model/graph.h"
+#include "handlers/services/subprocess.h"
+#include "handlers/llm/codergen_backend.h"
+#include "handlers/llm/http_transport.h"
+
+namespace attractor {
+
+/// Reads an environment variable; nullopt when unset or empty.
+using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
+/// The process environment.
+EnvLookup process_env();
+
+struct BackendConfig {
+  std::string default_provider;  ///< `--backend`; "" = graph `llm_provider`, else simulate
+  nlohmann::json responses = nlohmann::json::object();  ///< `--responses` script for simulate
+  EnvLookup env;                 ///< empty = the process environment
+  std::shared_ptr<HttpTransport> transport;  ///< nullptr = HttplibTransport
+  ProcessRunner* runner = nullptr;           ///< for cli agents; nullptr = POSIX runner
+  /// Added to cli agents' environment (a PATH here is also where the preflight looks them up).
+  std::vector<std::pair<std::string, std::string>> cli_env;
+};
+
+/// "anthropic", "openai", "gemini" or "" (unknown: the default applies).
+std::string provider_from_model(const std::string& model);
+
+/// Lower-cased canonical name ("cli" becomes "cli:<agent>"); unknown names are returned lower-cased.
+std::string canonical_provider(const std::string& name, const EnvLookup& env);
+
+/// True for a canonical provider name the router can serve (simulate, openai, anthropic, cli:*).
+bool is_known_provider(const std::string& canonical);
+
+/// True for the nodes whose handler in `handlers` prompts an LLM (codergen, and fan-in nodes with
+/// a prompt, in the built-in catalog).
+bool node_uses_llm(const NodeData& node, const HandlerCatalog& handlers);
+
+/// A backend that forwards each request to the provider selected for its node; backends are
+/// created on first use and shared.
+class RoutingBackend : public CodergenBackend {
+ public:
+  explicit RoutingBackend(BackendConfig config);
+  std::string name() const override { return "router"; }
+  CodergenResult run(const CodergenRequest& request) override;
+  /// False only for nodes routed to the simulation.
+  bool acts_outside_process(const CodergenRequest& request) const override;
+
+  /// The canonical provider for `node`.
+  std::string provider_for(const NodeData& node, const Graph& graph) const;
+  /// What stops `graph` from running, one message per problem, naming the environment variable
+  /// (or command) and the nodes: missing keys, unknown providers, agents not on PATH.
+  std::vector<std::string> check(const Graph& graph, const HandlerCatalog& handlers) const;
+
+ private:
+  std::optional<std::string> env(const std::string& name) const;
+  std::shared_ptr<CodergenBackend> backend_for(const std::string& provider);
+  /// Problem with using `provider` at all ("" when fine).
+  std::string provider_problem(const std::string& provider) const;
+
+  BackendConfig config_;
+  std::mutex mutex_;
+  std::map<std::string, std::shared_ptr<CodergenBackend>> backends_;
+};
+
+}  // namespace attractor

@@ -1,0 +1,148 @@
+#include "handlers/llm/cli_backend.h"
+
+#include <cctype>
+#include <filesystem>
+
+#include <nlohmann/json.hpp>
+
+#include "attractor/run/run_directory.h"
+#include "handlers/llm/provider_error.h"
+
+namespace attractor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t pos = text.find(from); pos != std::string::npos; pos = text.find(from, pos + to.size())) {
+    text.replace(pos, from.size(), to);
+  }
+  return text;
+}
+
+std::string rtrim(std::string s) {
+  while (!s.empty() && std::isspace(static_cast<unsigned char>(s.back()))) s.pop_back();
+  return s;
+}
+
+std::string tail(const std::string& s, std::size_t n) { return s.size() <= n ? s : s.substr(s.size() - n); }
+
+std::string read_if_exists(const std::string& path) {
+  std::error_code ec;
+  return fs::exists(path, ec) ? read_text_file(path) : std::string();
+}
+
+}  // namespace
+
+std::string shell_quote(const std::string& word) { return "'" + replace_all(word, "'", "'\\''") + "'"; }
+
+std::string cli_command_variable(const std::string& agent) {
+  std::string name = "ATTRACTOR_CLI_COMMAND_";
+  for (char c : agent) name += c == '-' ? '_' : static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return name;
+}
+
+std::string cli_command_template(const std::string& agent, const std::string& model,
+                                 const CliBackendSettings& settings) {
+  if (auto it = settings.commands.find(agent); it != settings.commands.end()) return it->second;
+  std::string model_flag = model.empty() ? "" : " --model {model}";
+  if (agent == "claude") return "claude -p --output-format json" + model_flag;
+  if (agent == "codex") return "codex exec --skip-git-repo-check" + model_flag + " -";
+  if (agent == "gemini") return "gemini" + model_flag;
+  return "";
+}
+
+std::string command_executable(const std::string& command) {
+  std::size_t start = command.find_first_not_of(" \t\n");
+  if (start == std::string::npos) return "";
+  std::size_t end = command.find_first_of(" \t\n;|&<>", start);
+  return command.substr(start, end == std::string::npos ? std::string::npos : end - start);
+}
+
+CodergenResult parse_cli_output(const std::string& stdout_text) {
+  CodergenResult result;
+  result.response = rtrim(stdout_text);
+  nlohmann::json j = nlohmann::json::parse(stdout_text, nullptr, false);
+  if (!j.is_object()) return result;
+  const char* key = j.contains("result") && j["result"].is_string()       ? "result"
+                    : j.contains("response") && j["response"].is_string() ? "response"
+                                                                          : nullptr;
+  if (!key) return result;
+  result.response = j[key].get<std::string>();
+  if (j.value("is_error", false)) {
+    throw StageError("cli agent reported an error: " + result.response, ErrorCategory::kRetryable);
+  }
+  if (j.contains("usage") && j["usage"].is_object()) {
+    const nlohmann::json& u = j["usage"];
+    for (const char* k : {"input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens"}) {
+      if (u.contains(k) && u[k].is_number_integer()) result.usage.input_tokens += u[k].get<std::int64_t>();
+    }
+    if (u.contains("output_tokens") && u["output_tokens"].is_number_integer()) {
+      result.usage.output_tokens = u["output_tokens"].get<std::int64_t>();
+    }
+  }
+  if (j.contains("session_id") && j["session_id"].is_string()) result.session_id = j["session_id"].get<std::string>();
+  return result;
+}
+
+std::string cli_prompt_text(const CodergenRequest& request) {
+  if (request.history.empty()) return request.prompt;
+  std::string text = "## Conversation so far\n";
+  for (const ChatMessage& m : request.history) text += "\n### " + m.role + "\n\n" + m.content + "\n";
+  return text + "\n## Current request\n\n" + request.prompt;
+}
+
+CliBackend::CliBackend(std::string agent, CliBackendSettings settings)
+    : agent_(std::move(agent)), settings_(std::move(settings)) {}
+
+CodergenResult CliBackend::run(const CodergenRequest& request) {
+  std::string model = request.node ? request.node->llm_model() : "";
+  std::string command = cli_command_template(agent_, model, settings_);
+  if (command.empty()) {
+    throw StageError("cli agent '" + agent_ + "' has no command template; set " + cli_command_variable(agent_),
+                     ErrorCategory::kTerminal);
+  }
+  fs::path stage(request.stage_dir);
+  std::string prompt_file = (stage / "agent_prompt.md").string();
+  write_text_file(prompt_file, cli_prompt_text(request));
+  command = replace_all(command, "{model}", shell_quote(model));
+  command = replace_all(command, "{stage_dir}", shell_quote(request.stage_dir));
+  command = replace_all(command, "{prompt_file}", shell_quote(prompt_file));
+
+  ProcessSpec spec;
+  spec.command = "exec <" + shell_quote(prompt_file) + "\n" + command;
+  spec.env = settings_.env;
+  spec.env.emplace_back("ATTRACTOR_STAGE_DIR", request.stage_dir);
+  spec.env.emplace_back("ATTRACTOR_STATUS_FILE", (stage / "status.json").string());
+  if (request.node) spec.env.emplace_back("ATTRACTOR_NODE_ID", request.node->id);
+  spec.cwd = settings_.cwd;
+  spec.stdout_path = (stage / "agent_stdout.txt").string();
+  spec.stderr_path = (stage / "agent_stderr.txt").string();
+  spec.timeout_ms = backstop_timeout(request.timeout_ms);
+  spec.cancel = request.cancel;
+  ProcessRunner& runner = settings_.runner ? *settings_.runner : default_process_runner();
+  ProcessResult pr = runner.run(spec);
+
+  std::string who = "cli agent " + agent_;
+  if (!pr.error.empty()) throw StageError(who + ": " + pr.error, ErrorCategory::kTerminal);
+  if (pr.cancelled) throw StageError(who + " was cancelled", ErrorCategory::kRetryable);
+  if (pr.timed_out) {
+    throw StageError(who + " timed out after " + std::to_string(spec.timeout_ms.value_or(0)) + "ms",
+                     ErrorCategory::kRetryable);
+  }
+  std::string out = read_if_exists(spec.stdout_path);
+  if (pr.exit_code != 0) {
+    std::string err = rtrim(tail(read_if_exists(spec.stderr_path), 500));
+    std::string how = pr.exit_code >= 0 ? "exited with code " + std::to_string(pr.exit_code)
+                                        : "was killed by signal " + std::to_string(pr.term_signal);
+    throw StageError(who + " " + how + (err.empty() ? "" : ": " + err),
+                     pr.exit_code == 127 || pr.exit_code == 126 ? ErrorCategory::kTerminal : ErrorCategory::kRetryable);
+  }
+  CodergenResult result = parse_cli_output(out);
+  result.model = model.empty() ? agent_ : model;
+  result.backend = name();
+  return result;
+}
+
+}  // namespace attractor

@@ -1,0 +1,70 @@
+#pragma once
+/// \file
+/// The LLM side of the codergen handler (§4.5). A backend turns a prompt into a response (or a
+/// full Outcome). The request carries what real providers need: the thread key for session reuse,
+/// the fidelity mode, a cancellation token and the node timeout; the result reports usage and the
+/// session id. Backends signal failures by throwing `StageError` with a category: retryable
+/// (rate limits, network, 5xx) or terminal (authentication, bad request, configuration).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attractor/model/chat_message.h"
+#include "attractor/base/clock.h"
+#include "attractor/model/context.h"
+#include "attractor/model/graph.h"
+#include "attractor/model/outcome.h"
+
+namespace attractor {
+
+struct Usage {
+  std::int64_t input_tokens = 0;
+  std::int64_t output_tokens = 0;
+};
+
+struct CodergenRequest {
+  const NodeData* node = nullptr;
+  const Graph* graph = nullptr;
+  const Context* context = nullptr;
+  std::string prompt;
+  std::string stage_dir;
+  std::string fidelity;   ///< resolved fidelity mode ("" = backend default)
+  std::string thread_id;  ///< session reuse key for `full` fidelity
+  std::string previous_node;  ///< the node executed before this stage ("" for the first)
+  /// Earlier messages of this thread's session, oldest first (only under `full` fidelity; empty
+  /// for a fresh session). The backend sends them before `prompt`.
+  std::vector<ChatMessage> history;
+  CancelToken cancel;
+  std::optional<std::int64_t> timeout_ms;
+  std::int64_t attempt = 1;     ///< retry attempt of this execution
+  std::int64_t call_index = 0;  ///< how many times this node called the backend before in this run
+};
+
+struct CodergenResult {
+  std::string response;           ///< the response text
+  std::optional<Outcome> outcome; ///< set when the backend decides the outcome itself
+  Usage usage;
+  std::string session_id;
+  std::string model;
+  std::string backend;  ///< the backend that answered ("openai", "anthropic", "cli", "simulation")
+  /// The backend's agent reports status by writing `status.json` in the stage directory.
+  bool status_from_file = false;
+};
+
+class CodergenBackend {
+ public:
+  virtual ~CodergenBackend() = default;
+  virtual std::string name() const = 0;
+  virtual CodergenResult run(const CodergenRequest& request) = 0;
+  /// False when answering `request` involves nothing outside the process (no network, no
+  /// subprocess, no reading of the stage directory), so queued run-directory writes need not be
+  /// on disk first. True by default.
+  virtual bool acts_outside_process(const CodergenRequest& request) const {
+    (void)request;
+    return true;
+  }
+};
+
+}  // namespace attractor

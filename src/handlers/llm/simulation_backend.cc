@@ -1,0 +1,106 @@
+#include "handlers/llm/simulation_backend.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+#include "attractor/run/run_directory.h"
+
+namespace attractor {
+
+namespace {
+
+std::vector<std::string> split_commas(const std::string& s) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= s.size()) {
+    std::size_t comma = s.find(',', start);
+    if (comma == std::string::npos) comma = s.size();
+    std::string item = s.substr(start, comma - start);
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    if (!item.empty()) out.push_back(item);
+    start = comma + 1;
+  }
+  return out;
+}
+
+Outcome outcome_for(const std::string& status_text, const std::string& id) {
+  StageStatus status;
+  if (!parse_status(status_text, &status)) throw StageError("simulate: unknown outcome '" + status_text + "'",
+                                                            ErrorCategory::kTerminal);
+  Outcome o;
+  o.status = status;
+  if (status == StageStatus::kFail || status == StageStatus::kRetry) o.failure_reason = "simulated " + status_text;
+  o.notes = "Stage completed: " + id;
+  return o;
+}
+
+}  // namespace
+
+CodergenResult SimulationBackend::run(const CodergenRequest& request) {
+  const NodeData& node = *request.node;
+  CodergenResult result;
+  result.model = "simulation";
+  result.response = "[Simulated] Response for stage: " + node.id;
+  if (request.fidelity == "full" && !request.history.empty()) {
+    result.response += " (thread " + request.thread_id + ": " + std::to_string(request.history.size()) +
+                       " earlier messages; previous stage: " +
+                       (request.previous_node.empty() ? std::string("none") : request.previous_node) + ")";
+  }
+
+  nlohmann::json entry;
+  if (responses_.is_object() && responses_.contains(node.id)) {
+    const nlohmann::json& e = responses_[node.id];
+    if (e.is_array() && !e.empty()) {
+      entry = e[std::min<std::size_t>(static_cast<std::size_t>(request.call_index), e.size() - 1)];
+    } else if (!e.is_array()) {
+      entry = e;
+    }
+  }
+  if (entry.is_string()) {
+    result.response = entry.get<std::string>();
+  } else if (entry.is_object()) {
+    if (entry.contains("error")) {
+      std::string kind = entry.value("error", std::string("retryable"));
+      throw StageError(entry.value("failure_reason", std::string("simulated error")),
+                       kind == "terminal" ? ErrorCategory::kTerminal : ErrorCategory::kRetryable);
+    }
+    result.response = entry.value("response", result.response);
+    if (entry.contains("outcome") || entry.contains("preferred_label") || entry.contains("context_updates") ||
+        entry.contains("suggested_next_ids")) {
+      Outcome o = outcome_for(entry.value("outcome", std::string("success")), node.id);
+      o.preferred_label = entry.value("preferred_label", std::string());
+      if (entry.contains("suggested_next_ids")) o.suggested_next_ids = entry["suggested_next_ids"].get<std::vector<std::string>>();
+      if (entry.contains("context_updates") && entry["context_updates"].is_object()) {
+        o.context_updates = entry["context_updates"];
+      }
+      o.notes = entry.value("notes", o.notes);
+      if (entry.contains("failure_reason")) o.failure_reason = entry.value("failure_reason", std::string());
+      result.outcome = o;
+    }
+  } else {
+    if (const Value* v = node.find("simulate.response")) result.response = v->text;
+    std::string outcomes = node.get("simulate.outcome");
+    std::string label = node.get("simulate.preferred_label");
+    if (!outcomes.empty() || !label.empty()) {
+      std::vector<std::string> list = split_commas(outcomes.empty() ? "success" : outcomes);
+      std::string status =
+          list[std::min<std::size_t>(static_cast<std::size_t>(request.call_index), list.size() - 1)];
+      Outcome o = outcome_for(status, node.id);
+      o.preferred_label = label;
+      result.outcome = o;
+    }
+  }
+  result.usage.input_tokens = static_cast<std::int64_t>(request.prompt.size() / 4);
+  result.usage.output_tokens = static_cast<std::int64_t>(result.response.size() / 4);
+  return result;
+}
+
+nlohmann::json load_responses_file(const std::string& path) {
+  nlohmann::json j = nlohmann::json::parse(read_text_file(path), nullptr, false);
+  if (j.is_discarded()) throw std::runtime_error(path + " is not valid JSON");
+  if (!j.is_object()) throw std::runtime_error(path + ": responses must be a JSON object keyed by node id");
+  return j;
+}
+
+}  // namespace attractor

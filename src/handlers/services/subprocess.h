@@ -1,0 +1,51 @@
+#pragma once
+/// \file
+/// Running shell commands as a side effect behind an interface. The POSIX runner starts
+/// `/bin/sh -c COMMAND` in its own process group, redirects stdout/stderr to files, and kills the
+/// whole group (SIGTERM, then SIGKILL after a grace period) on timeout or cancellation.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attractor/base/clock.h"
+
+namespace attractor {
+
+struct ProcessSpec {
+  std::string command;  ///< passed verbatim to `/bin/sh -c`
+  /// Added to (or replacing in) the inherited environment.
+  std::vector<std::pair<std::string, std::string>> env;
+  std::string cwd;          ///< "" = inherit
+  std::string stdout_path;  ///< "" = /dev/null
+  std::string stderr_path;  ///< "" = /dev/null
+  std::optional<std::int64_t> timeout_ms;
+  CancelToken cancel;
+};
+
+struct ProcessResult {
+  int exit_code = -1;      ///< exit status when the process exited normally, else -1
+  int term_signal = 0;     ///< signal that ended it, 0 if none
+  bool timed_out = false;
+  bool cancelled = false;
+  std::int64_t duration_ms = 0;
+  std::string error;       ///< set when the process could not be started
+};
+
+class ProcessRunner {
+ public:
+  virtual ~ProcessRunner() = default;
+  virtual ProcessResult run(const ProcessSpec& spec) = 0;
+};
+
+class PosixProcessRunner : public ProcessRunner {
+ public:
+  ProcessResult run(const ProcessSpec& spec) override;
+};
+
+/// The process-wide POSIX runner.
+ProcessRunner& default_process_runner();
+
+}  // namespace attractor

@@ -1,0 +1,186 @@
+// `attractor run` / `attractor resume` as a user runs them: exit codes, the run directory, SIGINT
+// (exit 130, checkpoint intact, resume finishes), and the kill-and-resume test: SIGKILL after
+// every checkpoint of a pipeline with tools, a conditional loop and a parallel block, then resume,
+// and compare the final checkpoint with an uninterrupted run.
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <filesystem>
+#include <thread>
+
+#include <gtest/gtest.h>
+
+#include "attractor/run/checkpoint.h"
+#include "attractor/run/run_directory.h"
+#include "attractor/base/sha256.h"
+#include "support/engine_test_support.h"
+
+namespace attractor {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::read_json;
+using testing::TempDir;
+
+const std::string kData = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/engine/";
+
+struct Exit {
+  int code = -1;    ///< exit status, -1 when killed
+  int signal = 0;
+};
+
+/// Starts the attractor binary with `args`; `env` entries are added to the environment.
+pid_t spawn(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
+            const std::string& log = "/dev/null") {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    for (const auto& e : env) ::putenv(const_cast<char*>(e.c_str()));
+    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    int null_in = ::open("/dev/null", O_RDONLY);
+    ::dup2(null_in, 0);
+    std::vector<char*> argv;
+    std::string bin = ATTRACTOR_BINARY_PATH;
+    argv.push_back(bin.data());
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(bin.c_str(), argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+Exit wait_for(pid_t pid) {
+  int status = 0;
+  ::waitpid(pid, &status, 0);
+  Exit e;
+  if (WIFEXITED(status)) e.code = WEXITSTATUS(status);
+  if (WIFSIGNALED(status)) e.signal = WTERMSIG(status);
+  return e;
+}
+
+Exit run(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
+         const std::string& log = "/dev/null") {
+  return wait_for(spawn(args, env, log));
+}
+
+/// The checkpoint without fields that legitimately differ between runs.
+nlohmann::json comparable(const std::string& run_dir) {
+  nlohmann::json j = read_json(run_dir + "/checkpoint.json");
+  for (const char* k : {"timestamp", "timestamp_ms", "run_id"}) j.erase(k);
+  j["context"].erase("internal.run_id");
+  return j;
+}
+
+TEST(CliRunTest, SuccessFailAndValidationExitCodes) {
+  TempDir dir;
+  std::string log = dir.sub("log.txt");
+  EXPECT_EQ(run({"run", kData + "human.dot", "--logs-root", dir.sub("ok"), "--auto-approve"}, {}, log).code, 0);
+  std::string out = read_text_file(log);
+  EXPECT_NE(out.find("run directory: " + dir.sub("ok")), std::string::npos);
+  EXPECT_EQ(read_json(dir.sub("ok/checkpoint.json"))["current_node"], "done");
+
+  EXPECT_EQ(run({"run", kData + "failing.dot", "--logs-root", dir.sub("fail"), "-q"}, {}, log).code, 1);
+  EXPECT_NE(read_text_file(log).find("result: fail: tool exited with code 3"), std::string::npos);
+
+  std::string bad = dir.sub("bad.dot");
+  write_text_file(bad, "digraph bad { a -> b }");
+  EXPECT_EQ(run({"run", bad, "--logs-root", dir.sub("bad")}).code, 2);
+  EXPECT_FALSE(fs::exists(dir.sub("bad")));
+  EXPECT_EQ(run({"run", kData + "human.dot", "--no-such-flag"}).code, 2);
+  EXPECT_EQ(run({"run", kData + "human.dot", "--set", "novalue", "--logs-root", dir.sub("x")}).code, 2);
+}
+
+TEST(CliRunTest, AnswersSetAndJsonEvents) {
+  TempDir dir;
+  std::string answers = dir.sub("answers.json");
+  write_text_file(answers, R"({"review": "R"})");
+  std::string log = dir.sub("out.jsonl");
+  Exit e = run({"run", kData + "human.dot", "--logs-root", dir.sub("r"), "--answers", answers, "--set", "n=3",
+                "--set", "who=me", "--json-events", "-q"},
+               {}, log);
+  EXPECT_EQ(e.code, 0);
+  nlohmann::json cp = read_json(dir.sub("r/checkpoint.json"));
+  EXPECT_EQ(cp["completed_nodes"], (nlohmann::json{"start", "review", "rework"}));
+  EXPECT_EQ(cp["context"]["n"], 3);
+  EXPECT_EQ(cp["context"]["who"], "me");
+  std::string out = read_text_file(log);
+  EXPECT_NE(out.find("{\"event\":\"PipelineStarted\""), std::string::npos);
+  EXPECT_NE(out.find("\"event\":\"InterviewStarted\""), std::string::npos);
+  nlohmann::json manifest = read_json(dir.sub("r/manifest.json"));
+  EXPECT_EQ(manifest["name"], "human");
+  EXPECT_EQ(manifest["graph_sha256"], sha256_hex(read_text_file(kData + "human.dot")));
+}
+
+TEST(CliRunTest, KillAtEveryCheckpointThenResumeMatchesUninterruptedRun) {
+  TempDir dir;
+  std::string graph = kData + "kill_resume.dot";
+  std::string reference = dir.sub("reference");
+  ASSERT_EQ(run({"run", graph, "--logs-root", reference, "-q"}).code, 0);
+  nlohmann::json expected = comparable(reference);
+  EXPECT_EQ(expected["completed_nodes"],
+            (nlohmann::json{"start", "prep", "work", "prep", "work", "prep", "work", "gate", "fan", "left", "right",
+                            "join", "finish"}));
+  std::string events = read_text_file(reference + "/events.jsonl");
+  int checkpoints = 0;
+  for (std::size_t p = events.find("CheckpointSaved"); p != std::string::npos; p = events.find("CheckpointSaved", p + 1)) {
+    ++checkpoints;
+  }
+  ASSERT_EQ(checkpoints, 13);  // initial + one per main-loop node (11) + final
+  for (int k = 1; k < checkpoints; ++k) {
+    std::string run_dir = dir.sub("killed" + std::to_string(k));
+    Exit killed = run({"run", graph, "--logs-root", run_dir, "-q"},
+                      {"ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS=" + std::to_string(k)});
+    ASSERT_EQ(killed.signal, SIGKILL) << "k=" << k;
+    ASSERT_EQ(run({"resume", run_dir, "-q"}).code, 0) << "k=" << k;
+    EXPECT_EQ(comparable(run_dir), expected) << "k=" << k;
+    EXPECT_FALSE(fs::exists(run_dir + "/checkpoint.json.tmp"));
+  }
+}
+
+TEST(CliRunTest, SigintExitsWith130AndResumeFinishes) {
+  TempDir dir;
+  std::string run_dir = dir.sub("run");
+  pid_t pid = spawn({"run", kData + "interruptible.dot", "--logs-root", run_dir, "-q"});
+  bool waiting = false;
+  for (int i = 0; i < 400 && !waiting; ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    waiting = fs::exists(run_dir + "/wait_for_go/context.json");
+  }
+  ASSERT_TRUE(waiting);
+  ::kill(pid, SIGINT);
+  Exit e = wait_for(pid);
+  EXPECT_EQ(e.code, 130);
+  Checkpoint cp = load_checkpoint(run_dir);
+  EXPECT_EQ(cp.current_node, "first");
+  EXPECT_EQ(cp.next_node, "wait_for_go");
+  EXPECT_EQ(cp.state, "running");
+
+  write_text_file(run_dir + "/go", "");
+  EXPECT_EQ(run({"resume", run_dir, "-q"}).code, 0);
+  cp = load_checkpoint(run_dir);
+  EXPECT_EQ(cp.completed_nodes, (std::vector<std::string>{"start", "first", "wait_for_go"}));
+  EXPECT_EQ(read_text_file(run_dir + "/wait_for_go/stdout.txt"), "went\n");
+}
+
+TEST(CliRunTest, ResumeRefusesAChangedGraphUnlessForced) {
+  TempDir dir;
+  std::string graph = dir.sub("g.dot");
+  write_text_file(graph, read_text_file(kData + "human.dot"));
+  std::string run_dir = dir.sub("run");
+  ASSERT_EQ(run({"run", graph, "--logs-root", run_dir, "--auto-approve", "-q"}).code, 0);
+  write_text_file(graph, read_text_file(kData + "human.dot") + "\n// edited\n");
+  std::string log = dir.sub("log");
+  EXPECT_EQ(run({"resume", run_dir, "-q"}, {}, log).code, 2);
+  EXPECT_NE(read_text_file(log).find("changed since the run started"), std::string::npos);
+  EXPECT_EQ(run({"resume", run_dir, "--force", "-q"}).code, 0);
+  EXPECT_EQ(run({"resume", dir.sub("nothing-here")}).code, 2);
+}
+
+}  // namespace
+}  // namespace attractor

@@ -1,0 +1,130 @@
+// graphs/code_rag.dot end to end through the CLI, offline: index tests/data/csharp_sql_repo into a
+// temporary directory, run the pipeline with the simulation backend and `--index`, check what the
+// answer stage received; then SIGKILL the run after every checkpoint, resume, and compare with the
+// uninterrupted run (the inbox message to manage_budget included).
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <string>
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/cli_test_support.h"
+
+namespace attractor {
+namespace {
+
+using json = nlohmann::json;
+using testing::run_attractor;
+
+const std::string kRoot = ATTRACTOR_SOURCE_DIR;
+
+std::string slurp(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+json checkpoint_of(const std::string& run_dir) { return json::parse(slurp(run_dir + "/checkpoint.json")); }
+
+/// The checkpoint without what legitimately differs between runs.
+json comparable(const std::string& run_dir) {
+  json j = checkpoint_of(run_dir);
+  for (const char* k : {"timestamp", "timestamp_ms", "run_id"}) j.erase(k);
+  j["context"].erase("internal.run_id");
+  return j;
+}
+
+class CodeRagTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = testing::make_temp_dir();
+    index_ = dir_ + "/index";
+    std::string repo = kRoot + "/tests/data/csharp_sql_repo";
+    auto r = run_attractor({"index", repo, "--index", index_, "--repository", "acme", "--branch", "main", "--acl",
+                            repo + "/acl.json"});
+    ASSERT_EQ(r.exit_code, 0) << r.err;
+  }
+  void TearDown() override { std::filesystem::remove_all(dir_); }
+
+  testing::CommandResult run(const std::string& run_dir) {
+    return run_attractor({"run", kRoot + "/graphs/code_rag.dot", "--simulate", "--index", index_, "--context",
+                          kRoot + "/graphs/code_rag.context.json", "--logs-root", run_dir, "-q"});
+  }
+
+  std::string dir_;
+  std::string index_;
+};
+
+TEST_F(CodeRagTest, AnswersFromRetrievedEvidenceOffline) {
+  std::string run_dir = dir_ + "/run";
+  auto r = run(run_dir);
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  json cp = checkpoint_of(run_dir);
+  EXPECT_EQ(cp["completed_nodes"], (json{"start", "router", "ask_compact_sql", "retrieve", "expand_graph",
+                                         "fetch_texts", "manage_budget", "answer"}));
+  const json& ctx = cp["context"];
+  EXPECT_EQ(ctx["retrieval_seed_nodes"],
+            (json{"cs:Acme.Meetings.Data.MeetingRepository.Cancel(int,string)", "sql:dbo.CancelMeeting",
+                  "cs:Acme.Meetings.Data.IMeetingRepository.Cancel(int,string)", "cs:Acme.Meetings.Domain.MeetingStatus"}));
+  EXPECT_EQ(ctx["graph_expanded_nodes"],
+            (json{"cs:Acme.Meetings.Data.MeetingRepository.Cancel(int,string)", "sql:dbo.CancelMeeting",
+                  "cs:Acme.Meetings.Data.IMeetingRepository.Cancel(int,string)", "cs:Acme.Meetings.Domain.MeetingStatus",
+                  "cs:Acme.Meetings.Data.IConnectionFactory.Open()", "sql:dbo.Meetings"}));
+  EXPECT_EQ(ctx["node_texts"], json::array());  // consumed by manage_budget (on_ok)
+  ASSERT_TRUE(ctx["context_blocks"].is_array());
+  EXPECT_EQ(ctx["context_blocks"].size(), 7u);  // divider + 6 nodes
+  EXPECT_EQ(ctx["context_blocks"][0], "<<<New content");
+  EXPECT_EQ(cp["inbox"], json::array());
+  EXPECT_EQ(ctx["inbox_last_consumed"], json::array());  // reset on entry to `answer`
+
+  // The demand message reached manage_budget, which compacted the SQL nodes.
+  std::string events = slurp(run_dir + "/events.jsonl");
+  EXPECT_NE(events.find(R"("event":"InboxDelivered")"), std::string::npos);
+  EXPECT_NE(events.find(R"("node_id":"manage_budget","topics":["compact_sql"])"), std::string::npos) << events;
+
+  std::string prompt = slurp(run_dir + "/answer/prompt.md");
+  for (const std::string& part : {
+           std::string("### Question:\nHow is a meeting cancelled, and which stored procedure does the code call to do "
+                       "it?\n\n### Evidence:\n<<<New content\n\n--- NODE ---\nid: "
+                       "cs:Acme.Meetings.Data.MeetingRepository.Cancel(int,string)\n"),
+           std::string("connection.Execute(\"dbo.CancelMeeting\""),
+           std::string("--- NODE ---\nid: sql:dbo.CancelMeeting\npath: db/procedures/CancelMeeting.sql\nlanguage: "
+                       "sql\ncompact: true\ntext:\nCREATE OR ALTER PROCEDURE dbo.CancelMeeting"),
+           std::string("--- NODE ---\nid: cs:Acme.Meetings.Domain.MeetingStatus\n"),
+       }) {
+    EXPECT_NE(prompt.find(part), std::string::npos) << part << "\n---- prompt ----\n" << prompt;
+  }
+  EXPECT_EQ(prompt.find("${"), std::string::npos) << prompt;
+}
+
+TEST_F(CodeRagTest, KillAtEveryCheckpointThenResumeMatchesTheUninterruptedRun) {
+  std::string reference = dir_ + "/reference";
+  ASSERT_EQ(run(reference).exit_code, 0);
+  json expected = comparable(reference);
+  const int checkpoints = 10;  // initial + 8 nodes + final
+  for (int k = 1; k < checkpoints; ++k) {
+    std::string run_dir = dir_ + "/killed" + std::to_string(k);
+    ::setenv("ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS", std::to_string(k).c_str(), 1);
+    auto killed = run(run_dir);
+    ::unsetenv("ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS");
+    ASSERT_EQ(killed.exit_code, 128 + 9) << "k=" << k;
+    if (k == 4) {  // initial, start, router, ask_compact_sql: the message waits in the checkpoint
+      EXPECT_EQ(checkpoint_of(run_dir)["inbox"],
+                (json::array({{{"target_step_id", "manage_budget"},
+                               {"topic", "compact_sql"},
+                               {"payload", {{"reason", "procedure bodies are long; keep signatures and object names"}}},
+                               {"from_step_id", "ask_compact_sql"}}})));
+    }
+    auto resumed = run_attractor({"resume", run_dir, "--index", index_, "-q"});
+    ASSERT_EQ(resumed.exit_code, 0) << "k=" << k << resumed.err;
+    EXPECT_EQ(comparable(run_dir), expected) << "k=" << k;
+  }
+}
+
+}  // namespace
+}  // namespace attractor

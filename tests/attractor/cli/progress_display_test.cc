@@ -1,0 +1,67 @@
+// The console progress display and the JSON event stream.
+
+#include <cstdio>
+
+#include <gtest/gtest.h>
+
+#include "attractor/engine/events.h"
+#include "attractor/cli/progress_display.h"
+
+namespace attractor {
+namespace {
+
+std::string render(bool live, const std::vector<Event>& events) {
+  std::FILE* f = std::tmpfile();
+  ProgressDisplay display(f, live);
+  for (const auto& e : events) display.on_event(e);
+  std::fflush(f);
+  std::rewind(f);
+  std::string out;
+  char buf[256];
+  while (std::size_t n = std::fread(buf, 1, sizeof(buf), f)) out.append(buf, n);
+  std::fclose(f);
+  return out;
+}
+
+Event ev(const std::string& name, nlohmann::json fields) { return Event{name, 0, std::move(fields)}; }
+
+TEST(ProgressDisplayTest, OneLinePerStageWithRetriesAndQuestions) {
+  std::vector<Event> events = {
+      ev("StageStarted", {{"name", "plan"}, {"attempt", 1}}),
+      ev("StageFailed", {{"name", "plan"}, {"status", "fail"}, {"duration_ms", 1500}, {"error", "429"}, {"will_retry", true}}),
+      ev("StageRetrying", {{"name", "plan"}, {"delay_ms", 200}, {"attempt", 2}}),
+      ev("StageStarted", {{"name", "plan"}, {"attempt", 2}}),
+      ev("StageCompleted", {{"name", "plan"}, {"status", "success"}, {"duration_ms", 65000}}),
+      ev("InterviewStarted", {{"stage", "gate"}, {"question", "Ship it?"}}),
+      ev("PipelineCompleted", {{"duration_ms", 70000}}),
+  };
+  std::string plain = render(false, events);
+  EXPECT_EQ(plain,
+            "  ✗ plan                     fail             1.5s  429 (will retry)\n"
+            "  ↻ plan retrying in 200ms (attempt 2)\n"
+            "  ✓ plan                     success          1m05s\n"
+            "  ? gate asks: Ship it?\n"
+            "pipeline completed in 1m10s\n");
+  std::string live = render(true, {events[3], events[4]});
+  EXPECT_EQ(live, "  … plan running (attempt 2)\r\033[2K  ✓ plan                     success          1m05s\n");
+}
+
+TEST(ProgressDisplayTest, DurationFormats) {
+  EXPECT_EQ(format_duration(850), "850ms");
+  EXPECT_EQ(format_duration(12345), "12.3s");
+  EXPECT_EQ(format_duration(245000), "4m05s");
+}
+
+TEST(EventsTest, JsonLineShape) {
+  Event e{"StageStarted", 1700000000123, {{"name", "a"}, {"index", 1}}};
+  EXPECT_EQ(e.to_json().dump(), R"({"event":"StageStarted","index":1,"name":"a","ts":"2023-11-14T22:13:20.123Z"})");
+  RecordingObserver rec;
+  EventBus bus;
+  auto shared = std::make_shared<RecordingObserver>();
+  bus.add(shared);
+  bus.on_event(e);
+  EXPECT_EQ(shared->names(), std::vector<std::string>{"StageStarted"});
+}
+
+}  // namespace
+}  // namespace attractor

@@ -1,0 +1,117 @@
+#include <filesystem>
+#include <fstream>
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include "support/cli_test_support.h"
+
+namespace attractor::testing {
+namespace {
+
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+std::string write_file(const std::string& dir, const std::string& name, const std::string& text) {
+  std::string path = dir + "/" + name;
+  std::ofstream(path, std::ios::binary) << text;
+  return path;
+}
+
+TEST(ValidateCommandTest, ValidGraphExitsZeroWithSummary) {
+  CommandResult r = run_attractor({"validate", "graphs/simple.dot"});
+  EXPECT_EQ(r.exit_code, 0) << r.err;
+  EXPECT_EQ(r.err, "graphs/simple.dot: ok: 4 nodes, 3 edges, 0 warnings\n");
+}
+
+TEST(ValidateCommandTest, LintErrorsExitTwoInCompilerForm) {
+  std::string dir = make_temp_dir();
+  std::string path = write_file(dir, "bad.dot", "digraph G {\n  start [shape=Mdiamond]\n  a [prompt=\"x\"]\n  start -> a\n}\n");
+  CommandResult r = run_attractor({"validate", path});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr(": error: [terminal_node]"));
+  EXPECT_THAT(r.err, HasSubstr(path + ": 1 error"));
+}
+
+TEST(ValidateCommandTest, ParseErrorShowsLineColumnAndCaret) {
+  std::string dir = make_temp_dir();
+  std::string path = write_file(dir, "syntax.dot", "digraph G {\n  a -> [label=\"x\"]\n}\n");
+  CommandResult r = run_attractor({"validate", path});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, StartsWith(path + ":2:8: error: ["));
+  EXPECT_THAT(r.err, HasSubstr("\n    a -> [label=\"x\"]\n         ^\n"));
+}
+
+TEST(ValidateCommandTest, JsonListsDiagnostics) {
+  std::string dir = make_temp_dir();
+  std::string path = write_file(dir, "bad.dot", "digraph G {\n  start [shape=Mdiamond]\n  a [prompt=\"x\"]\n  start -> a\n}\n");
+  CommandResult r = run_attractor({"validate", "--json", path});
+  EXPECT_EQ(r.exit_code, 2);
+  nlohmann::json j = nlohmann::json::parse(r.out);
+  ASSERT_TRUE(j.is_array());
+  bool found = false;
+  for (const auto& d : j) {
+    for (const char* key : {"rule", "severity", "message", "node", "edge", "line", "column", "fix"}) {
+      EXPECT_TRUE(d.contains(key)) << key;
+    }
+    if (d["rule"] == "terminal_node") found = d["severity"] == "error";
+  }
+  EXPECT_TRUE(found) << r.out;
+}
+
+TEST(ValidateCommandTest, MissingFileIsAnError) {
+  CommandResult r = run_attractor({"validate", "no/such/file.dot"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_THAT(r.err, HasSubstr("no/such/file.dot"));
+}
+
+TEST(ValidateCommandTest, UsageErrorsExitTwo) {
+  EXPECT_EQ(run_attractor({"validate"}).exit_code, 2);
+  EXPECT_EQ(run_attractor({"validate", "--bogus", "graphs/simple.dot"}).exit_code, 2);
+  EXPECT_EQ(run_attractor({"frobnicate"}).exit_code, 2);
+}
+
+TEST(CliTest, VersionAndHelp) {
+  CommandResult v = run_attractor({"--version"});
+  EXPECT_EQ(v.exit_code, 0);
+  EXPECT_THAT(v.out, StartsWith("attractor "));
+  CommandResult h = run_attractor({"help"});
+  EXPECT_EQ(h.exit_code, 0);
+  EXPECT_THAT(h.out, HasSubstr("validate"));
+  EXPECT_THAT(h.out, HasSubstr("render"));
+  for (const char* cmd : {"validate", "render"}) {
+    CommandResult sub = run_attractor({cmd, "--help"});
+    EXPECT_EQ(sub.exit_code, 0) << cmd;
+    EXPECT_THAT(sub.out, HasSubstr("attractor " + std::string(cmd))) << cmd;
+    CommandResult via_help = run_attractor({"help", cmd});
+    EXPECT_EQ(via_help.out, sub.out) << cmd;
+  }
+}
+
+TEST(ExampleGraphsTest, EveryShippedGraphValidatesWithoutErrors) {
+  int count = 0;
+  for (const auto& entry : std::filesystem::directory_iterator("graphs")) {
+    if (entry.path().extension() != ".dot") continue;
+    ++count;
+    CommandResult r = run_attractor({"validate", entry.path().string()});
+    EXPECT_EQ(r.exit_code, 0) << entry.path() << "\n" << r.err;
+  }
+  EXPECT_GE(count, 6);
+}
+
+}  // namespace
+}  // namespace attractor::testing
+
+namespace attractor::testing {
+namespace {
+
+TEST(ResumeCommandTest, RefusesToReseedTheContext) {
+  CommandResult r = run_attractor({"resume", "/nonexistent/run", "--set", "x=1"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "attractor resume: --set and --context seed a new run's context; a resumed run continues with "
+                   "the context saved in its checkpoint\n");
+}
+
+}  // namespace
+}  // namespace attractor::testing

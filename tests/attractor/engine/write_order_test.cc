@@ -1,0 +1,154 @@
+// The engine's background writer keeps the run directory a prefix of the run's writes: a
+// checkpoint reaches the disk after the files of every node it records and before any file of a
+// later node, and everything outside the process (a backend that is not the simulation, a handler
+// that does not queue its writes) sees the run directory complete.
+
+#include <filesystem>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <gtest/gtest.h>
+
+#include "attractor/engine/engine.h"
+#include "attractor/run/run_directory.h"
+#include "support/engine_test_support.h"
+#include "handlers/llm/codergen_backend.h"
+#include "handlers/registry.h"
+
+namespace attractor {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::read_json;
+using testing::TestRun;
+
+Graph twelve_stages() {
+  return testing::linear_graph({"s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8", "s9", "s10", "s11", "s12"});
+}
+
+TEST(WriteOrderTest, EachCheckpointReachesTheDiskAfterItsNodesFilesAndBeforeAnyLaterFile) {
+  TestRun t;
+  std::mutex mutex;
+  std::vector<std::string> problems;
+  std::int64_t checkpoints = 0;
+  t.on_checkpoint_written = [&](std::int64_t n) {
+    std::lock_guard lock(mutex);
+    checkpoints = n;
+    nlohmann::json cp = read_json(t.run_dir() + "/checkpoint.json");
+    for (const auto& id : cp["completed_nodes"]) {
+      std::string dir = t.run_dir() + "/" + id.get<std::string>();
+      for (const char* file : {"status.json", "prompt.md", "response.md"}) {
+        if (id == "start" && std::string(file) != "status.json") continue;
+        if (!fs::exists(dir + "/" + file)) problems.push_back("checkpoint " + std::to_string(n) + " before " + dir + "/" + file);
+      }
+    }
+    std::string next = cp["next_node"];
+    if (!next.empty() && next != "exit" && fs::exists(t.run_dir() + "/" + next)) {
+      problems.push_back("checkpoint " + std::to_string(n) + " after files of the next node " + next);
+    }
+  };
+  RunResult r = t.run(twelve_stages());
+  EXPECT_EQ(r.outcome.status, StageStatus::kSuccess);
+  std::lock_guard lock(mutex);
+  EXPECT_EQ(checkpoints, 15);  // initial, start, s1..s12, final
+  EXPECT_TRUE(problems.empty()) << problems.front();
+}
+
+/// A backend that acts outside the process and reports what it found on disk when called.
+class ProbeBackend : public CodergenBackend {
+ public:
+  std::string name() const override { return "probe"; }
+  CodergenResult run(const CodergenRequest& request) override {
+    std::lock_guard lock(mutex_);
+    const std::string run_dir = fs::path(request.stage_dir).parent_path().string();
+    if (!fs::exists(request.stage_dir + "/prompt.md")) missing_.push_back(request.stage_dir + "/prompt.md");
+    if (!request.previous_node.empty() && !fs::exists(run_dir + "/" + request.previous_node + "/status.json")) {
+      missing_.push_back(run_dir + "/" + request.previous_node + "/status.json");
+    }
+    ++calls_;
+    CodergenResult result;
+    result.response = "ok";
+    return result;
+  }
+  std::vector<std::string> missing() {
+    std::lock_guard lock(mutex_);
+    return missing_;
+  }
+  int calls() {
+    std::lock_guard lock(mutex_);
+    return calls_;
+  }
+
+ private:
+  std::mutex mutex_;
+  std::vector<std::string> missing_;
+  int calls_ = 0;
+};
+
+TEST(WriteOrderTest, ABackendOutsideTheProcessFindsThePromptAndThePreviousStageOnDisk) {
+  TestRun t;
+  auto probe = std::make_shared<ProbeBackend>();
+  t.services.backend = probe;
+  RunResult r = t.run(twelve_stages());
+  EXPECT_EQ(r.outcome.status, StageStatus::kSuccess);
+  EXPECT_EQ(probe->calls(), 12);
+  std::vector<std::string> missing = probe->missing();
+  EXPECT_TRUE(missing.empty()) << missing.front();
+}
+
+/// A custom handler (it does not queue its writes) that checks the run directory it is given.
+class DiskCheckingHandler : public Handler {
+ public:
+  Outcome execute(const NodeData& node, Context&, const Graph&, const StageEnv& env) override {
+    std::string previous = fs::path(env.run_dir) / env.previous_node / "status.json";
+    if (!fs::is_directory(env.stage_dir)) return Outcome::fail("stage directory " + env.stage_dir + " missing");
+    if (!env.previous_node.empty() && !fs::exists(previous)) return Outcome::fail(previous + " missing");
+    write_text_file(env.stage_dir + "/own.txt", node.id);
+    return Outcome::success("checked");
+  }
+};
+
+TEST(WriteOrderTest, AHandlerThatDoesNotQueueItsWritesSeesEveryEarlierWrite) {
+  Graph g = testing::linear_graph({"a", "check", "b", "check2"});
+  testing::node(g, "check", {{"type", "disk_check"}});
+  testing::node(g, "check2", {{"type", "disk_check"}});
+  TestRun t;
+  HandlerRegistry registry = make_default_registry(t.services);
+  registry.register_handler("disk_check", std::make_shared<DiskCheckingHandler>());
+  RunResult r = t.run(g, registry);
+  EXPECT_EQ(r.outcome.status, StageStatus::kSuccess) << r.outcome.failure_reason;
+  EXPECT_EQ(read_text_file(t.run_dir() + "/check2/own.txt"), "check2");
+}
+
+/// Every file of a run directory except those that hold timestamps and ids.
+std::map<std::string, std::string> stage_files(const std::string& run_dir) {
+  std::map<std::string, std::string> files;
+  for (const auto& entry : fs::recursive_directory_iterator(run_dir)) {
+    if (!entry.is_regular_file()) continue;
+    std::string name = fs::relative(entry.path(), run_dir).string();
+    if (name == "checkpoint.json" || name == "manifest.json" || name == "events.jsonl") continue;
+    files[name] = read_text_file(entry.path().string());
+  }
+  return files;
+}
+
+TEST(WriteOrderTest, BackgroundAndInlineWritesProduceTheSameRunDirectory) {
+  TestRun background;
+  TestRun in_line;
+  in_line.background_writes = false;
+  RunResult a = background.run(twelve_stages());
+  RunResult b = in_line.run(twelve_stages());
+  EXPECT_EQ(stage_files(background.run_dir()), stage_files(in_line.run_dir()));
+  nlohmann::json ca = read_json(background.run_dir() + "/checkpoint.json");
+  nlohmann::json cb = read_json(in_line.run_dir() + "/checkpoint.json");
+  for (nlohmann::json* cp : {&ca, &cb}) {
+    for (const char* key : {"run_id", "timestamp", "timestamp_ms"}) cp->erase(key);
+    (*cp)["context"].erase("internal.run_id");
+  }
+  EXPECT_EQ(ca, cb);
+  EXPECT_EQ(background.events->names(), in_line.events->names());
+}
+
+}  // namespace
+}  // namespace attractor

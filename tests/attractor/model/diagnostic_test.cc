@@ -1,0 +1,48 @@
+#include "attractor/model/diagnostic.h"
+
+#include <gtest/gtest.h>
+
+namespace attractor {
+namespace {
+
+TEST(DiagnosticTest, CompilerFormWithCaretAndFix) {
+  SourceFile file("graphs/x.dot", "digraph G {\n  a -> b [weight=x]\n}\n");
+  Diagnostic d;
+  d.rule = "attribute_type";
+  d.severity = Severity::kError;
+  d.message = "weight must be an integer";
+  d.fix = "write weight=1";
+  d.location = file.locate(file.text().find("x]"));
+  EXPECT_EQ(format_diagnostic(d, &file),
+            "graphs/x.dot:2:18: error: [attribute_type] weight must be an integer\n"
+            "    a -> b [weight=x]\n"
+            "                   ^\n"
+            "  fix: write weight=1\n");
+}
+
+TEST(DiagnosticTest, WithoutLocationPrintsOnlyTheMessage) {
+  SourceFile file("p.dot", "digraph G {}\n");
+  Diagnostic d{"start_node", Severity::kError, "no start node", "", std::nullopt, "", {}};
+  EXPECT_EQ(format_diagnostic(d, &file), "p.dot: error: [start_node] no start node\n");
+  EXPECT_EQ(format_diagnostic(d, nullptr), "error: [start_node] no start node\n");
+}
+
+TEST(DiagnosticTest, JsonHasEveryFieldWithNulls) {
+  Diagnostic d{"reachability", Severity::kWarning, "m", "n1", std::make_pair(std::string("a"), std::string("b")),
+               "", {}};
+  nlohmann::json j = diagnostic_to_json(d);
+  EXPECT_EQ(j.dump(), R"({"column":null,"edge":["a","b"],"fix":null,"line":null,"message":"m","node":"n1",)"
+                      R"("rule":"reachability","severity":"warning"})");
+}
+
+TEST(DiagnosticTest, ValidationErrorListsErrorsOnly) {
+  std::vector<Diagnostic> ds = {{"a", Severity::kWarning, "warn", "", std::nullopt, "", {}},
+                                {"b", Severity::kError, "bad", "", std::nullopt, "", {}}};
+  EXPECT_TRUE(has_errors(ds));
+  ValidationError e(ds);
+  EXPECT_STREQ(e.what(), "pipeline has errors:\n  [b] bad");
+  EXPECT_EQ(e.diagnostics().size(), 2u);
+}
+
+}  // namespace
+}  // namespace attractor

@@ -1,0 +1,145 @@
+#include "attractor/tokens/bpe.h"
+
+#include <cstdint>
+#include <string>
+
+#include <gtest/gtest.h>
+
+#include "attractor/tokens/tiktoken_encoding.h"
+#include "attractor/tokens/tiktoken_file.h"
+#include "attractor/tokens/token_data.h"
+
+namespace attractor {
+namespace {
+
+/// Ranks 0..255 are the single bytes, then `merges` in order.
+RankTable byte_table(const std::vector<std::string>& merges) {
+  RankTable table;
+  table.offsets.push_back(0);
+  for (int b = 0; b < 256; ++b) {
+    table.bytes.push_back(static_cast<char>(b));
+    table.offsets.push_back(static_cast<std::uint32_t>(table.bytes.size()));
+  }
+  for (const auto& m : merges) {
+    table.bytes += m;
+    table.offsets.push_back(static_cast<std::uint32_t>(table.bytes.size()));
+  }
+  return table;
+}
+
+std::vector<TokenId> merge(const BytePairEncoder& bpe, std::string_view piece, int path) {
+  std::vector<TokenId> out;
+  if (path == 0) bpe.merge_piece_linear(piece, out);
+  if (path == 1) bpe.merge_piece_heap(piece, out);
+  if (path == 2) bpe.encode_piece(piece, out);
+  return out;
+}
+
+TEST(BytePairEncoder, MergesLowestRankFirst) {
+  // "ab"=256, "bc"=257, "abc"=258: in "abc" the pair "ab" wins, then "ab"+"c".
+  BytePairEncoder bpe(byte_table({"ab", "bc", "abc"}));
+  for (int path = 0; path < 3; ++path) {
+    EXPECT_EQ(merge(bpe, "abc", path), (std::vector<TokenId>{258}));
+    EXPECT_EQ(merge(bpe, "abcb", path), (std::vector<TokenId>{258, 'b'}));
+  }
+  // "bc" ranked before "ab": "a" + "bc".
+  BytePairEncoder other(byte_table({"bc", "ab"}));
+  for (int path = 0; path < 2; ++path) EXPECT_EQ(merge(other, "abc", path), (std::vector<TokenId>{'a', 256}));
+  // A pair's rank is the rank of its joined bytes, whichever parts they came from.
+  BytePairEncoder joined(byte_table({"bc", "ab", "abc"}));
+  for (int path = 0; path < 2; ++path) EXPECT_EQ(merge(joined, "abc", path), (std::vector<TokenId>{258}));
+}
+
+TEST(BytePairEncoder, TiesGoToTheLeftmostPair) {
+  BytePairEncoder bpe(byte_table({"aa", "aaaa"}));
+  for (int path = 0; path < 2; ++path) {
+    EXPECT_EQ(merge(bpe, "aaa", path), (std::vector<TokenId>{256, 'a'}));
+    EXPECT_EQ(merge(bpe, "aaaaa", path), (std::vector<TokenId>{257, 'a'}));
+    EXPECT_EQ(merge(bpe, "aaaaaaa", path), (std::vector<TokenId>{257, 256, 'a'}));
+  }
+}
+
+TEST(BytePairEncoder, LooksUpRanks) {
+  BytePairEncoder bpe(byte_table({"ab", "xyz"}));
+  EXPECT_EQ(bpe.size(), 258u);
+  EXPECT_EQ(bpe.rank_of("ab"), 256u);
+  EXPECT_EQ(bpe.rank_of("xyz"), 257u);
+  EXPECT_EQ(bpe.rank_of("xy"), BytePairEncoder::kNoRank);
+  EXPECT_EQ(bpe.rank_of(""), BytePairEncoder::kNoRank);
+  EXPECT_EQ(bpe.rank_of(std::string(1, '\xFF')), 255u);
+  EXPECT_EQ(bpe.token_bytes(257), "xyz");
+}
+
+TEST(BytePairEncoder, RejectsInconsistentRanks) {
+  EXPECT_THROW(BytePairEncoder(byte_table({"ab", "ab"})), TokenDataError);
+  try {
+    BytePairEncoder bpe(byte_table({"xy", "ab", "cd", "ab"}));
+    FAIL() << "duplicate accepted";
+  } catch (const TokenDataError& e) {
+    EXPECT_STREQ(e.what(), "corrupt rank data: ranks 257 and 259 have the same bytes");
+  }
+  RankTable missing_byte = parse_tiktoken("YQ== 0\nYg== 1\n", "test");
+  EXPECT_THROW(BytePairEncoder{std::move(missing_byte)}, TokenDataError);
+}
+
+TEST(BytePairEncoder, LinearAndHeapPathsAgreeOnRealRanks) {
+  const auto spec = find_encoding_spec("o200k_base");
+  BytePairEncoder bpe(load_tiktoken_file(find_token_data_file(spec->file_name)));
+  const std::vector<std::string> alphabets = {"ab", "abcdefghijklmnopqrstuvwxyz", "etaoin shrdlu", "0123456789",
+                                              "\xC3\xA9\xE4\xBD\xA0\xF0\x9F\x98\x80 a"};
+  std::uint32_t x = 2463534242u;
+  int compared = 0;
+  for (const auto& alphabet : alphabets) {
+    for (std::size_t length : {2u, 3u, 5u, 8u, 13u, 31u, 64u, 65u, 200u, 1000u}) {
+      for (int trial = 0; trial < 20; ++trial) {
+        std::string piece;
+        for (std::size_t i = 0; i < length; ++i) {
+          x ^= x << 13;
+          x ^= x >> 17;
+          x ^= x << 5;
+          piece.push_back(alphabet[x % alphabet.size()]);
+        }
+        std::vector<TokenId> heap = merge(bpe, piece, 1);
+        std::string joined;
+        for (TokenId id : heap) joined += bpe.token_bytes(id);
+        ASSERT_EQ(joined, piece);
+        if (length <= BytePairEncoder::kLinearScanLimit) {
+          ASSERT_EQ(merge(bpe, piece, 0), heap) << piece;
+          ++compared;
+        }
+      }
+    }
+  }
+  EXPECT_GT(compared, 500);
+}
+
+TEST(PieceCache, StoresAndReplacesOnCollision) {
+  PieceCache single(1);
+  const std::vector<TokenId> a = {1, 2}, b = {3};
+  single.insert("alpha", a);
+  ASSERT_NE(single.find("alpha"), nullptr);
+  EXPECT_EQ(*single.find("alpha"), a);
+  EXPECT_EQ(single.find("beta"), nullptr);
+  single.insert("beta", b);
+  EXPECT_EQ(single.size(), 1u);
+  EXPECT_EQ(single.find("alpha"), nullptr);
+  EXPECT_EQ(*single.find("beta"), b);
+}
+
+TEST(PieceCache, NeverReturnsAnotherPiecesTokens) {
+  PieceCache cache(64);
+  for (TokenId i = 0; i < 500; ++i) cache.insert("piece" + std::to_string(i), std::vector<TokenId>{i, i + 1});
+  int found = 0;
+  for (TokenId i = 0; i < 500; ++i) {
+    if (const auto* tokens = cache.find("piece" + std::to_string(i))) {
+      EXPECT_EQ(*tokens, (std::vector<TokenId>{i, i + 1}));
+      ++found;
+    }
+  }
+  EXPECT_GT(found, 0);
+  EXPECT_LE(found, 64);
+  EXPECT_LE(cache.size(), 64u);
+}
+
+}  // namespace
+}  // namespace attractor

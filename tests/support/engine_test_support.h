@@ -1,0 +1,63 @@
+#pragma once
+// Helpers for engine and handler tests: graphs built in code, temporary run directories, and a
+// one-call runner with a fake clock and deterministic jitter.
+
+#include <filesystem>
+#include <functional>
+#include <initializer_list>
+#include <memory>
+#include <string>
+#include <utility>
+
+#include "attractor/engine/engine.h"
+#include "attractor/model/graph.h"
+#include "handlers/services/interviewer.h"
+#include "handlers/registry.h"
+
+namespace attractor::testing {
+
+using Attrs = std::initializer_list<std::pair<const char*, const char*>>;
+
+/// Adds (or updates) a node with attributes.
+void node(Graph& g, const std::string& id, Attrs attrs = {});
+/// Adds an edge with attributes.
+void edge(Graph& g, const std::string& from, const std::string& to, Attrs attrs = {});
+/// start(Mdiamond) -> ids... -> exit(Msquare), every middle node a box.
+Graph linear_graph(std::initializer_list<const char*> middle);
+
+/// A fresh directory under the system temp dir, removed on destruction.
+class TempDir {
+ public:
+  TempDir();
+  ~TempDir();
+  const std::string& path() const { return path_; }
+  std::string sub(const std::string& name) const { return (std::filesystem::path(path_) / name).string(); }
+
+ private:
+  std::string path_;
+};
+
+/// Everything a test run needs; tweak fields before `run()`.
+struct TestRun {
+  TempDir dir;
+  FakeClock clock;
+  HandlerServices services;
+  std::shared_ptr<RecordingObserver> events = std::make_shared<RecordingObserver>();
+  std::int64_t max_node_executions = 0;
+  CancelToken cancel;
+  bool background_writes = true;
+  std::function<void(std::int64_t)> on_checkpoint_written;
+
+  EngineOptions options();
+  RunResult run(const Graph& graph, const nlohmann::json& seed = nlohmann::json::object());
+  RunResult run(const Graph& graph, const HandlerRegistry& registry,
+                const nlohmann::json& seed = nlohmann::json::object());
+  RunResult resume(const Graph& graph);
+  RunResult resume(const Graph& graph, const HandlerRegistry& registry);
+  std::string run_dir() const { return dir.sub("run"); }
+};
+
+/// Reads and parses a JSON file.
+nlohmann::json read_json(const std::string& path);
+
+}  // namespace attractor::testing

@@ -1,0 +1,80 @@
+#include "support/llm_test_support.h"
+
+#include <sys/stat.h>
+
+#include <filesystem>
+#include <random>
+
+#include <fmt/format.h>
+#include <gtest/gtest.h>
+
+#include "attractor/check/pipeline_loader.h"
+#include "attractor/run/run_directory.h"
+#include "handlers/registry.h"
+
+namespace attractor::testing {
+
+namespace fs = std::filesystem;
+
+Graph load_graph(const std::string& dot) {
+  LoadedPipeline p = load_pipeline_text("test.dot", dot, builtin_handler_catalog());
+  std::string messages;
+  for (const auto& d : p.diagnostics) messages += format_diagnostic(d, p.source.get());
+  EXPECT_TRUE(p.ok()) << messages;
+  return p.graph ? *p.graph : Graph();
+}
+
+ScratchDir::ScratchDir() {
+  std::random_device rd;
+  path_ = (fs::temp_directory_path() / fmt::format("attractor-llm-{:08x}{:08x}", rd(), rd())).string();
+  fs::create_directories(path_);
+}
+
+ScratchDir::~ScratchDir() {
+  std::error_code ec;
+  fs::remove_all(path_, ec);
+}
+
+std::string ScratchDir::write_script(const std::string& name, const std::string& body) const {
+  std::string path = sub(name);
+  write_text_file(path, "#!/bin/sh\n" + body);
+  ::chmod(path.c_str(), 0755);
+  return path;
+}
+
+RunResult LlmRun::run(const Graph& graph, std::shared_ptr<CodergenBackend> backend) {
+  HandlerServices services;
+  services.backend = std::move(backend);
+  HandlerRegistry registry = make_default_registry(services);
+  EngineOptions options;
+  options.run_dir = run_dir();
+  options.clock = &clock;
+  options.random = [] { return 0.5; };
+  options.observer = events;
+  Engine engine(graph, registry, options);
+  return engine.run();
+}
+
+nlohmann::json LlmRun::status(const std::string& node) const {
+  return nlohmann::json::parse(read_text_file(run_dir() + "/" + node + "/status.json"));
+}
+
+std::vector<nlohmann::json> LlmRun::events_named(const std::string& name) const {
+  std::vector<nlohmann::json> out;
+  for (const Event& e : events->events()) {
+    if (e.name == name) out.push_back(e.fields);
+  }
+  return out;
+}
+
+BackendConfig config_with_env(std::map<std::string, std::string> vars) {
+  BackendConfig config;
+  config.env = [vars = std::move(vars)](const std::string& name) -> std::optional<std::string> {
+    auto it = vars.find(name);
+    if (it == vars.end() || it->second.empty()) return std::nullopt;
+    return it->second;
+  };
+  return config;
+}
+
+}  // namespace attractor::testing

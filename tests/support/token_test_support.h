@@ -1,0 +1,30 @@
+#pragma once
+// Helpers shared by the token tests: reference data, generated long texts, counters.
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attractor/tokens/token_counter.h"
+
+namespace attractor::test {
+
+/// tests/data/tokens/reference.json, parsed once.
+const nlohmann::json& token_reference();
+
+/// The text of one reference case: `text`, `bytes_hex` (raw bytes) or `generate`.
+std::string reference_case_text(const nlohmann::json& c);
+
+/// The same xorshift32 text generator as generate_reference.js.
+std::string generate_text(const nlohmann::json& spec);
+
+/// Ids joined by single spaces.
+std::string join_ids(const std::vector<TokenId>& ids);
+
+/// Encodes a code point as UTF-8.
+std::string utf8_of(char32_t cp);
+
+}  // namespace attractor::test
