@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build run test test-asan test-tsan fuzz bench clean
+.PHONY: all deps configure build binary run test test-asan test-tsan fuzz bench clean
 
 all: build
 
@@ -18,7 +18,11 @@ configure: deps $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-run: build
+# The binary and the data it reads (token rank files), nothing else: what `make run` needs.
+binary: configure
+	cmake --build $(BUILD_DIR) -j $(JOBS) --target attractor attractor_token_data
+
+run: binary
 	@bash graphs/demo.sh $(BUILD_DIR)/attractor
 
 test: build

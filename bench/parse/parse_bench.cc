@@ -21,6 +21,7 @@
 #include "attractor/check/lint.h"
 #include "attractor/check/pipeline_loader.h"
 #include "attractor/check/transforms.h"
+#include "handlers/registry.h"
 #include "parser/dot_parser.h"
 #include "graph_generator.h"
 
@@ -121,7 +122,7 @@ int main(int argc, char** argv) {
       std::vector<attractor::Diagnostic> diagnostics;
       attractor::apply_transforms(*parsed.graph, diagnostics);
       auto t2 = Clock::now();
-      auto lint = attractor::validate(*parsed.graph);
+      auto lint = attractor::validate(*parsed.graph, attractor::builtin_handler_catalog());
       auto t3 = Clock::now();
       best_parse = std::min(best_parse, std::chrono::duration<double>(t1 - t0).count());
       best_xform = std::min(best_xform, std::chrono::duration<double>(t2 - t1).count());
@@ -129,7 +130,7 @@ int main(int argc, char** argv) {
     }
     for (int i = 0; i < repeat; ++i) {
       auto start = Clock::now();
-      attractor::LoadedPipeline loaded = attractor::load_pipeline_text(path, text);
+      attractor::LoadedPipeline loaded = attractor::load_pipeline_text(path, text, attractor::builtin_handler_catalog());
       double s = std::chrono::duration<double>(Clock::now() - start).count();
       if (!loaded.ok()) {
         std::fprintf(stderr, "generated pipeline %s does not validate\n", path.c_str());

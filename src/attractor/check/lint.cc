@@ -82,17 +82,35 @@ LintRulePtr make_rule(std::string name, RuleBody body) {
   return std::make_shared<FunctionRule>(std::move(name), std::move(body));
 }
 
+namespace {
+
+/// Runs, on every node, the checks of its handler's description that `wanted` accepts.
+template <typename Wanted>
+void run_handler_checks(const Graph& graph, Wanted wanted, std::vector<Diagnostic>& out) {
+  const HandlerCatalog& handlers = handlers_of(graph);
+  for (Vertex v : graph.nodes()) {
+    const NodeData& node = graph.node(v);
+    const HandlerDescription* description = handlers.describe(node);
+    if (description == nullptr) continue;
+    for (const ConfigCheck& check : description->checks) {
+      if (wanted(check.rule)) check.check(node, graph, out);
+    }
+  }
+}
+
+}  // namespace
+
 LintRulePtr handler_config_rule(std::string name) {
   return make_rule(name, [name](const Graph& graph, std::vector<Diagnostic>& out) {
-    const HandlerCatalog& handlers = handlers_of(graph);
-    for (Vertex v : graph.nodes()) {
-      const NodeData& node = graph.node(v);
-      const HandlerDescription* description = handlers.describe(node);
-      if (description == nullptr) continue;
-      for (const ConfigCheck& check : description->checks) {
-        if (check.rule == name) check.check(node, graph, out);
-      }
-    }
+    run_handler_checks(graph, [&](const std::string& rule) { return rule == name; }, out);
+  });
+}
+
+LintRulePtr other_handler_checks_rule(std::vector<std::string> builtin_names) {
+  return make_rule("handler_config", [names = std::move(builtin_names)](const Graph& graph, std::vector<Diagnostic>& out) {
+    run_handler_checks(graph, [&](const std::string& rule) {
+      return std::find(names.begin(), names.end(), rule) == names.end();
+    }, out);
   });
 }
 
@@ -165,6 +183,8 @@ void clear_registered_lint_rules() {
 std::vector<Diagnostic> validate(const Graph& graph, const HandlerCatalog& handlers,
                                  const std::vector<LintRulePtr>& extra_rules) {
   std::vector<LintRulePtr> rules = builtin_rules();
+  static const LintRulePtr other_checks = lint_detail::other_handler_checks_rule(builtin_lint_rule_names());
+  rules.push_back(other_checks);
   {
     std::lock_guard lock(registry_mutex());
     rules.insert(rules.end(), registry().begin(), registry().end());

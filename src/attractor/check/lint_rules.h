@@ -39,6 +39,10 @@ LintRulePtr stylesheet_syntax_rule();
 /// (compact_code_rules, context_budget_settings) on every node of their type.
 LintRulePtr handler_config_rule(std::string name);
 
+/// Runs the handler checks whose rule id is not one of `builtin_names` (a handler's own rules),
+/// right after the built-in rules.
+LintRulePtr other_handler_checks_rule(std::vector<std::string> builtin_names);
+
 /// The handler catalog of the graph being validated (an empty catalog outside `validate`).
 const HandlerCatalog& handlers_of(const Graph& graph);
 

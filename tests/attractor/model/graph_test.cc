@@ -18,7 +18,6 @@ TEST(GraphTest, NodeDefaultsFollowAppendixA) {
   EXPECT_FALSE(n.auto_status());
   EXPECT_FALSE(n.allow_partial());
   EXPECT_FALSE(n.timeout_ms().has_value());
-  EXPECT_EQ(resolve_handler_type(n), "codergen");
 }
 
 TEST(GraphTest, TypedAccessorsParseQuotedText) {
@@ -32,23 +31,6 @@ TEST(GraphTest, TypedAccessorsParseQuotedText) {
   EXPECT_EQ(n.max_retries(), 3);
   EXPECT_TRUE(n.goal_gate());
   EXPECT_EQ(n.classes(), (std::vector<std::string>{"code", "critical"}));
-}
-
-TEST(GraphTest, ShapeMappingAndExplicitTypeOverride) {
-  Graph g;
-  NodeData& n = g.node(g.add_node("gate"));
-  n.set("shape", "hexagon");
-  EXPECT_EQ(resolve_handler_type(n), "wait.human");
-  n.set("type", "tool");
-  EXPECT_EQ(resolve_handler_type(n), "tool");
-  EXPECT_EQ(handler_type_for_shape("Mdiamond"), "start");
-  EXPECT_EQ(handler_type_for_shape("Msquare"), "exit");
-  EXPECT_EQ(handler_type_for_shape("diamond"), "conditional");
-  EXPECT_EQ(handler_type_for_shape("component"), "parallel");
-  EXPECT_EQ(handler_type_for_shape("tripleoctagon"), "parallel.fan_in");
-  EXPECT_EQ(handler_type_for_shape("parallelogram"), "tool");
-  EXPECT_EQ(handler_type_for_shape("house"), "stack.manager_loop");
-  EXPECT_EQ(handler_type_for_shape("ellipse"), "");
 }
 
 TEST(GraphTest, EdgesKeepDeclarationOrder) {
