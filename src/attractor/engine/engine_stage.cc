@@ -102,11 +102,9 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   env.artifacts = artifacts_.get();
   env.branches = this;
   env.attempt = attempt;
-  env.fidelity = fidelity.mode;
+  env.fidelity = effective_fidelity(fidelity.mode);
   env.thread_id = fidelity.thread_id;
   env.previous_node = fidelity.previous_node;
-  env.sessions = &sessions_;
-  env.history = &active_history(history_);
   env.writer = writer_.get();
   env.handlers = &registry_.catalog();
 
@@ -116,6 +114,10 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   }
   Outcome outcome;
   try {
+    if (traits.llm == HandlerTraits::Llm::kAlways) {
+      env.conversation = open_conversation(node, context, graph_, env.fidelity, env.thread_id, &sessions_,
+                                           &active_history(history_), attempt);
+    }
     outcome = handler.execute(node, context, graph_, env);
   } catch (const StageError& e) {
     outcome = Outcome::fail(e.what(), e.category());
