@@ -3,6 +3,8 @@
 #include <filesystem>
 
 #include "handlers/prompt_template.h"
+#include "attractor/model/context_keys.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
 
@@ -35,7 +37,7 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   std::string prompt = conversation.preamble_mode.empty() ? task : conversation.preamble + "\n" + task;
   env.write_file((fs::path(env.stage_dir) / "prompt.md").string(), prompt);
 
-  std::string calls_key = "internal.codergen_calls." + node.id;
+  std::string calls_key = kCodergenCallsKeyPrefix + node.id;
   std::int64_t call_index = 0;
   if (auto v = context.get(calls_key); v && v->is_number_integer()) call_index = v->get<std::int64_t>();
   context.set(calls_key, call_index + 1);
@@ -72,14 +74,14 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   fidelity_info["usage"] = {{"input_tokens", result.usage.input_tokens}, {"output_tokens", result.usage.output_tokens}};
 
   env.write_file((fs::path(env.stage_dir) / "response.md").string(), result.response);
-  env.emit("StageUsage", {{"name", node.id},
-                          {"backend", backend_name},
-                          {"model", result.model},
-                          {"input_tokens", result.usage.input_tokens},
-                          {"output_tokens", result.usage.output_tokens},
-                          {"fidelity", env.fidelity},
-                          {"thread_id", env.thread_id},
-                          {"preamble_tokens", fidelity_info["preamble_tokens"]}});
+  env.emit(kStageUsageEvent, {{"name", node.id},
+                              {"backend", backend_name},
+                              {"model", result.model},
+                              {"input_tokens", result.usage.input_tokens},
+                              {"output_tokens", result.usage.output_tokens},
+                              {"fidelity", env.fidelity},
+                              {"thread_id", env.thread_id},
+                              {"preamble_tokens", fidelity_info["preamble_tokens"]}});
 
   Outcome outcome;
   if (result.outcome) {
@@ -93,12 +95,12 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
     if (!outcome.stage_info.contains(key)) outcome.stage_info[key] = value;
   }
   if (!outcome.context_updates.is_object()) outcome.context_updates = nlohmann::json::object();
-  if (!outcome.context_updates.contains("last_stage")) outcome.context_updates["last_stage"] = node.id;
-  if (!outcome.context_updates.contains("last_response")) {
-    outcome.context_updates["last_response"] = truncate_utf8(result.response, 200);
+  if (!outcome.context_updates.contains(kLastStageKey)) outcome.context_updates[kLastStageKey] = node.id;
+  if (!outcome.context_updates.contains(kLastResponseKey)) {
+    outcome.context_updates[kLastResponseKey] = truncate_utf8(result.response, 200);
   }
-  if (!outcome.context_updates.contains("last_model_response")) {
-    outcome.context_updates["last_model_response"] = result.response;
+  if (!outcome.context_updates.contains(kLastModelResponseKey)) {
+    outcome.context_updates[kLastModelResponseKey] = result.response;
   }
   return outcome;
 }
