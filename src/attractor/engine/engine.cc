@@ -84,32 +84,20 @@ void Engine::Impl::seed_context() {
   context_.set(kRunIdKey, state_.run_id);
 }
 
-void Engine::Impl::mirror_context(const ContextChanges& changes) {
-  if (changes.all) {
-    state_.context = context_.snapshot();
-    state_.logs = context_.logs();
-    return;
-  }
-  for (const std::string& key : changes.keys) {
-    if (auto value = context_.get(key)) {
-      state_.context[key] = std::move(*value);
-    } else {
-      state_.context.erase(key);
-    }
-  }
-  for (std::string& entry : context_.logs_from(state_.logs.size())) state_.logs.push_back(std::move(entry));
+Checkpoint Engine::Impl::checkpoint() const {
+  Checkpoint c = state_;
+  c.context = context_.snapshot();
+  c.logs = context_.logs();
+  return c;
 }
 
 void Engine::Impl::save() {
   state_.timestamp_ms = clock_->now_ms();
-  ContextChanges changes = context_.changes_since(context_cursor_);
-  mirror_context(changes);
-  checkpoint_writer_.note_context_changes(changes);
   std::function<void()> after;
   if (options_.on_checkpoint_written) {
     after = [this] { options_.on_checkpoint_written(++checkpoints_written_); };
   }
-  checkpoint_writer_.save(state_, run_dir_, *writer_, std::move(after));
+  checkpoint_writer_.save(state_, context_, run_dir_, *writer_, std::move(after));
   emit(kCheckpointSavedEvent, {{"node_id", state_.current_node}, {"next_node", state_.next_node}});
 }
 
@@ -134,7 +122,9 @@ RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
 RunResult Engine::Impl::resume() {
   state_ = load_checkpoint(run_dir_);
   history_.restore(state_, graph_);
-  context_.restore(state_.context, state_.logs);
+  context_.restore(state_.context, std::move(state_.logs));
+  state_.context = nlohmann::json::object();
+  state_.logs.clear();
   artifacts_ = std::make_unique<ArtifactStore>(run_dir_);
   if (options_.write_events_file) {
     sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string(), writer_.get()));
@@ -143,7 +133,7 @@ RunResult Engine::Impl::resume() {
   if (state_.state != "running") {
     RunResult r;
     r.run_dir = run_dir_;
-    r.checkpoint = state_;
+    r.checkpoint = checkpoint();
     r.outcome = state_.final_outcome.is_object() ? outcome_from_json(state_.final_outcome)
                                                  : Outcome::fail("run finished without a recorded outcome");
     return r;
@@ -219,7 +209,7 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
   RunResult r;
   r.outcome = outcome;
   r.run_dir = run_dir_;
-  r.checkpoint = state_;
+  r.checkpoint = checkpoint();
   return r;
 }
 
@@ -230,7 +220,7 @@ RunResult Engine::Impl::interrupted() {
   r.outcome = Outcome::fail("interrupted");
   r.run_dir = run_dir_;
   r.interrupted = true;
-  r.checkpoint = state_;
+  r.checkpoint = checkpoint();
   return r;
 }
 
