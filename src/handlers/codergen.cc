@@ -2,12 +2,9 @@
 
 #include <filesystem>
 
-#include "attractor/model/fidelity.h"
-#include "attractor/engine/preamble.h"
-#include "attractor/run/run_directory.h"
-#include "attractor/engine/thread_sessions.h"
-#include "attractor/tokens/token_counter.h"
 #include "handlers/prompt_template.h"
+#include "attractor/model/context_keys.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
 
@@ -32,58 +29,15 @@ std::string truncate_utf8(const std::string& text, std::size_t max_chars) {
   return text;
 }
 
-namespace {
-
-/// The fidelity facts of one codergen call: the mode, the thread, the session (under `full`),
-/// the history sent and the preamble put in front of the prompt.
-struct SessionPlan {
-  std::string fidelity;
-  std::string thread_id;
-  ThreadSessionPtr session;           ///< set under `full` when the engine provides sessions
-  std::vector<ChatMessage> history;   ///< earlier messages of the thread (under `full`)
-  std::string preamble_mode;          ///< "" when no preamble is used
-  Preamble preamble;
-};
-
-SessionPlan plan_session(const NodeData& node, const Context& context, const Graph& graph, const StageEnv& env) {
-  SessionPlan plan;
-  plan.fidelity = env.fidelity.empty() ? resolve_fidelity(nullptr, node, graph) : env.fidelity;
-  if (!is_valid_fidelity(plan.fidelity)) plan.fidelity = std::string(kDefaultFidelity);
-  plan.thread_id = env.thread_id.empty() ? resolve_thread_id(nullptr, node, graph, env.previous_node) : env.thread_id;
-  if (plan.fidelity == kFidelityFull) {
-    if (env.sessions) plan.session = env.sessions->get_or_create(plan.thread_id);
-    if (plan.session) plan.history = plan.session->messages();
-    // A new thread has no conversation to continue: it opens with the most detailed summary.
-    if (plan.history.empty()) plan.preamble_mode = std::string(kFidelitySummaryHigh);
-  } else {
-    plan.preamble_mode = plan.fidelity;
-  }
-  if (!plan.preamble_mode.empty()) {
-    std::shared_ptr<const TokenCounter> counter;
-    try {
-      counter = token_counter_for_graph(graph);
-    } catch (const std::exception& e) {
-      throw StageError(std::string("cannot measure the fidelity preamble: ") + e.what(), ErrorCategory::kTerminal);
-    }
-    plan.preamble = build_preamble(plan.preamble_mode,
-                                   gather_preamble_input(node, context, graph, env.history, env.attempt,
-                                                         preamble_record_limit(plan.preamble_mode)),
-                                   *counter);
-  }
-  return plan;
-}
-
-}  // namespace
-
 Outcome CodergenHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) {
   std::string task = node.prompt();
   if (task.empty()) task = node.label();
   task = expand_stage_prompt(task, node, graph, context, env);
-  SessionPlan plan = plan_session(node, context, graph, env);
-  std::string prompt = plan.preamble_mode.empty() ? task : plan.preamble.text + "\n" + task;
+  const StageConversation& conversation = env.conversation;
+  std::string prompt = conversation.preamble_mode.empty() ? task : conversation.preamble + "\n" + task;
   env.write_file((fs::path(env.stage_dir) / "prompt.md").string(), prompt);
 
-  std::string calls_key = "internal.codergen_calls." + node.id;
+  std::string calls_key = kCodergenCallsKeyPrefix + node.id;
   std::int64_t call_index = 0;
   if (auto v = context.get(calls_key); v && v->is_number_integer()) call_index = v->get<std::int64_t>();
   context.set(calls_key, call_index + 1);
@@ -94,10 +48,10 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   request.context = &context;
   request.prompt = prompt;
   request.stage_dir = env.stage_dir;
-  request.fidelity = plan.fidelity;
-  request.thread_id = plan.thread_id;
+  request.fidelity = env.fidelity;
+  request.thread_id = env.thread_id;
   request.previous_node = env.previous_node;
-  request.history = plan.history;
+  request.history = conversation.history;
   request.cancel = env.cancel;
   request.timeout_ms = env.timeout_ms;
   request.attempt = env.attempt;
@@ -106,28 +60,28 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   if (backend_->acts_outside_process(request)) env.flush_writes();
   CodergenResult result = backend_->run(request);
   std::string backend_name = result.backend.empty() ? backend_->name() : result.backend;
-  if (plan.session) {
-    plan.session->append_exchange(prompt, result.response);
-    plan.session->set_backend(backend_name, result.model);
+  if (conversation.session) {
+    conversation.session->append_exchange(prompt, result.response);
+    conversation.session->set_backend(backend_name, result.model);
   }
-  nlohmann::json fidelity_info = {{"fidelity", plan.fidelity},
-                                  {"thread_id", plan.thread_id},
-                                  {"preamble_tokens", plan.preamble_mode.empty() ? 0 : plan.preamble.tokens},
-                                  {"preamble_mode", plan.preamble_mode},
-                                  {"history_messages", plan.history.size()}};
+  nlohmann::json fidelity_info = {{"fidelity", env.fidelity},
+                                  {"thread_id", env.thread_id},
+                                  {"preamble_tokens", conversation.preamble_tokens},
+                                  {"preamble_mode", conversation.preamble_mode},
+                                  {"history_messages", conversation.history.size()}};
   fidelity_info["backend"] = backend_name;
   fidelity_info["model"] = result.model;
   fidelity_info["usage"] = {{"input_tokens", result.usage.input_tokens}, {"output_tokens", result.usage.output_tokens}};
 
   env.write_file((fs::path(env.stage_dir) / "response.md").string(), result.response);
-  env.emit("StageUsage", {{"name", node.id},
-                          {"backend", backend_name},
-                          {"model", result.model},
-                          {"input_tokens", result.usage.input_tokens},
-                          {"output_tokens", result.usage.output_tokens},
-                          {"fidelity", plan.fidelity},
-                          {"thread_id", plan.thread_id},
-                          {"preamble_tokens", fidelity_info["preamble_tokens"]}});
+  env.emit(kStageUsageEvent, {{"name", node.id},
+                              {"backend", backend_name},
+                              {"model", result.model},
+                              {"input_tokens", result.usage.input_tokens},
+                              {"output_tokens", result.usage.output_tokens},
+                              {"fidelity", env.fidelity},
+                              {"thread_id", env.thread_id},
+                              {"preamble_tokens", fidelity_info["preamble_tokens"]}});
 
   Outcome outcome;
   if (result.outcome) {
@@ -141,12 +95,12 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
     if (!outcome.stage_info.contains(key)) outcome.stage_info[key] = value;
   }
   if (!outcome.context_updates.is_object()) outcome.context_updates = nlohmann::json::object();
-  if (!outcome.context_updates.contains("last_stage")) outcome.context_updates["last_stage"] = node.id;
-  if (!outcome.context_updates.contains("last_response")) {
-    outcome.context_updates["last_response"] = truncate_utf8(result.response, 200);
+  if (!outcome.context_updates.contains(kLastStageKey)) outcome.context_updates[kLastStageKey] = node.id;
+  if (!outcome.context_updates.contains(kLastResponseKey)) {
+    outcome.context_updates[kLastResponseKey] = truncate_utf8(result.response, 200);
   }
-  if (!outcome.context_updates.contains("last_model_response")) {
-    outcome.context_updates["last_model_response"] = result.response;
+  if (!outcome.context_updates.contains(kLastModelResponseKey)) {
+    outcome.context_updates[kLastModelResponseKey] = result.response;
   }
   return outcome;
 }

@@ -1,9 +1,11 @@
 #pragma once
 /// \file
-/// `codergen` (§4.5): builds the prompt (`prompt`, else `label`, with `$goal` expanded), writes
-/// `prompt.md`, calls the backend, writes `response.md`, and sets `last_stage`, `last_response`
-/// (first 200 characters) and `last_model_response` (the full text). A backend error becomes a
-/// FAIL outcome of the error's category.
+/// `codergen` (§4.5): builds the prompt (`prompt`, else `label`, with `$goal` expanded), puts the
+/// engine's fidelity preamble (`StageEnv::conversation`) in front of it, writes `prompt.md`, calls
+/// the backend with the thread's history (under `full`) and appends the exchange to the thread,
+/// writes `response.md`, and sets `last_stage`, `last_response` (first 200 characters) and
+/// `last_model_response` (the full text). A backend error becomes a FAIL outcome of the error's
+/// category.
 
 #include <memory>
 

@@ -4,6 +4,7 @@
 
 #include "attractor/run/run_directory.h"
 #include "handlers/codergen.h"
+#include "attractor/model/context_keys.h"
 
 namespace attractor {
 
@@ -61,7 +62,7 @@ int heuristic_select(const nlohmann::json& results) {
 }
 
 Outcome FanInHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) {
-  auto results = context.get("parallel.results");
+  auto results = context.get(kParallelResultsKey);
   if (!results || !results->is_array() || results->empty()) {
     return Outcome::fail("No parallel results to evaluate", ErrorCategory::kTerminal);
   }
@@ -97,10 +98,10 @@ Outcome FanInHandler::execute(const NodeData& node, Context& context, const Grap
     return Outcome::fail("all parallel branches failed", ErrorCategory::kTerminal);
   }
   Outcome o = Outcome::success("Selected best candidate: " + winner.value("id", std::string()));
-  o.context_updates["parallel.fan_in.best_id"] = winner.value("id", std::string());
-  o.context_updates["parallel.fan_in.best_outcome"] = status;
-  o.context_updates["parallel.fan_in.best_response"] = winner.value("last_response", std::string());
-  o.context_updates["last_response"] = winner.value("last_response", std::string());
+  o.context_updates[kFanInBestIdKey] = winner.value("id", std::string());
+  o.context_updates[kFanInBestOutcomeKey] = status;
+  o.context_updates[kFanInBestResponseKey] = winner.value("last_response", std::string());
+  o.context_updates[kLastResponseKey] = winner.value("last_response", std::string());
   return o;
 }
 

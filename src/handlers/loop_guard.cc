@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "handlers/companion_support.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
 
@@ -37,7 +38,7 @@ Outcome LoopGuardHandler::execute(const NodeData& node, Context& context, const 
   o.preferred_label = decision;
   o.context_updates[key] = allowed ? count : 0;
   o.context_updates["loop_guard_last"] = {{"node", node.id}, {"count", count}, {"max", *max}, {"decision", decision}};
-  env.emit("LoopGuard", {{"name", node.id}, {"count", count}, {"max", *max}, {"decision", decision}});
+  env.emit(kLoopGuardEvent, {{"name", node.id}, {"count", count}, {"max", *max}, {"decision", decision}});
   return o;
 }
 

@@ -12,6 +12,7 @@
 #include "attractor/run/run_directory.h"
 #include "attractor/base/sha256.h"
 #include "handlers/codergen.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
 
@@ -32,9 +33,9 @@ struct ChildState : EventObserver {
 
   void on_event(const Event& e) override {
     std::lock_guard lock(mutex);
-    if (e.name == "StageStarted") current_node = e.fields.value("name", std::string());
-    if (e.name == "StageCompleted" || e.name == "StageFailed") {
-      if (e.name == "StageCompleted" || !e.fields.value("will_retry", false)) ++completed;
+    if (e.name == kStageStartedEvent) current_node = e.fields.value("name", std::string());
+    if (e.name == kStageCompletedEvent || e.name == kStageFailedEvent) {
+      if (e.name == kStageCompletedEvent || !e.fields.value("will_retry", false)) ++completed;
     }
     ++version;
     changed.notify_all();

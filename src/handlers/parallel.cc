@@ -1,4 +1,6 @@
 #include "handlers/parallel.h"
+#include "attractor/model/context_keys.h"
+#include "attractor/engine/event_names.h"
 
 #include <algorithm>
 #include <atomic>
@@ -89,7 +91,7 @@ Outcome ParallelHandler::execute(const NodeData& node, Context& context, const G
   for (std::size_t i = 0; i < n; ++i) contexts.push_back(context.clone());
 
   std::int64_t started = env.clock ? env.clock->now_ms() : 0;
-  env.emit("ParallelStarted", {{"name", node.id}, {"branch_count", n}, {"join_policy", join}, {"fan_in", fan_in}});
+  env.emit(kParallelStartedEvent, {{"name", node.id}, {"branch_count", n}, {"join_policy", join}, {"fan_in", fan_in}});
   std::atomic<std::size_t> next{0};
   std::atomic<bool> winner{false};
   auto run_branches = [&] {
@@ -97,16 +99,16 @@ Outcome ParallelHandler::execute(const NodeData& node, Context& context, const G
       std::size_t i = next.fetch_add(1);
       if (i >= n) return;
       if (join == "first_success" && winner.load()) tokens[i].cancel();
-      env.emit("ParallelBranchStarted", {{"branch", targets[i]}, {"index", i}});
+      env.emit(kParallelBranchStartedEvent, {{"branch", targets[i]}, {"index", i}});
       BranchResult r = env.branches->run_branch(targets[i], *contexts[i], fan_in, tokens[i]);
       r.index = i;
       bool ok = !r.cancelled && is_success(r.outcome.status);
-      env.emit("ParallelBranchCompleted", {{"branch", targets[i]},
-                                           {"index", i},
-                                           {"duration_ms", r.duration_ms},
-                                           {"success", ok},
-                                           {"status", status_name(r.outcome.status)},
-                                           {"cancelled", r.cancelled}});
+      env.emit(kParallelBranchCompletedEvent, {{"branch", targets[i]},
+                                               {"index", i},
+                                               {"duration_ms", r.duration_ms},
+                                               {"success", ok},
+                                               {"status", status_name(r.outcome.status)},
+                                               {"cancelled", r.cancelled}});
       if (join == "first_success" && ok && !winner.exchange(true)) {
         for (std::size_t j = 0; j < n; ++j) {
           if (j != i) tokens[j].cancel();
@@ -158,7 +160,7 @@ Outcome ParallelHandler::execute(const NodeData& node, Context& context, const G
                           {"cancelled", r.cancelled}});
   }
   std::int64_t duration = env.clock ? env.clock->now_ms() - started : 0;
-  env.emit("ParallelCompleted",
+  env.emit(kParallelCompletedEvent,
            {{"name", node.id}, {"duration_ms", duration}, {"success_count", success}, {"failure_count", failure}});
 
   Outcome o;
@@ -174,10 +176,10 @@ Outcome ParallelHandler::execute(const NodeData& node, Context& context, const G
     o.category = ErrorCategory::kTerminal;
   }
   o.notes = std::to_string(success) + " of " + std::to_string(n) + " branches succeeded";
-  o.context_updates["parallel.results"] = serialized;
-  o.context_updates["parallel.branch_count"] = n;
-  o.context_updates["parallel.success_count"] = success;
-  o.context_updates["parallel.failure_count"] = failure;
+  o.context_updates[kParallelResultsKey] = serialized;
+  o.context_updates[kParallelBranchCountKey] = n;
+  o.context_updates[kParallelSuccessCountKey] = success;
+  o.context_updates[kParallelFailureCountKey] = failure;
   o.jump_to = !fan_in.empty() ? fan_in : common_stop;
   return o;
 }

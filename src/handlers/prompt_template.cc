@@ -1,4 +1,5 @@
 #include "handlers/prompt_template.h"
+#include "attractor/engine/event_names.h"
 
 #include <algorithm>
 
@@ -82,7 +83,7 @@ std::string expand_stage_prompt(const std::string& text, const NodeData& node, c
                                 const Context& context, const StageEnv& env) {
   std::vector<std::string> unknown;
   std::string prompt = expand_prompt_template(text, graph.data().goal(), context, &unknown);
-  if (!unknown.empty()) env.emit("PromptVariableUnknown", {{"name", node.id}, {"keys", unknown}});
+  if (!unknown.empty()) env.emit(kPromptVariableUnknownEvent, {{"name", node.id}, {"keys", unknown}});
   return prompt;
 }
 

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "attractor/run/run_directory.h"
+#include "attractor/model/context_keys.h"
 
 namespace attractor {
 
@@ -67,7 +68,7 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
   }
   std::string output = out.size() > kToolOutputLimit ? out.substr(0, kToolOutputLimit) : out;
   Outcome o;
-  o.context_updates["tool.output"] = output;
+  o.context_updates[kToolOutputKey] = output;
   o.context_updates["tool.exit_code"] = r.exit_code;
   if (r.timed_out) {
     o.status = StageStatus::kFail;

@@ -4,6 +4,8 @@
 #include <cctype>
 
 #include "attractor/engine/edge_selection.h"
+#include "attractor/model/context_keys.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
 
@@ -93,15 +95,15 @@ Outcome WaitHumanHandler::execute(const NodeData& node, Context& context, const 
   if (env.timeout_ms) q.timeout_seconds = static_cast<double>(*env.timeout_ms) / 1000.0;
 
   std::int64_t started = env.clock ? env.clock->now_ms() : 0;
-  env.emit("InterviewStarted", {{"question", q.text},
-                                {"stage", node.id},
-                                {"question_type", question_type_name(q.type)},
-                                {"options", q.to_json()["options"]}});
+  env.emit(kInterviewStartedEvent, {{"question", q.text},
+                                    {"stage", node.id},
+                                    {"question_type", question_type_name(q.type)},
+                                    {"options", q.to_json()["options"]}});
   Answer answer = interviewer_->ask(q);
   std::int64_t duration = env.clock ? env.clock->now_ms() - started : 0;
 
   if (answer.kind == AnswerKind::kTimeout) {
-    env.emit("InterviewTimeout", {{"question", q.text}, {"stage", node.id}, {"duration_ms", duration}});
+    env.emit(kInterviewTimeoutEvent, {{"question", q.text}, {"stage", node.id}, {"duration_ms", duration}});
     std::string fallback = node.get("human.default_choice");
     if (fallback.empty()) return Outcome::retry("human gate timeout, no default");
     if (q.type == QuestionType::kMultipleChoice) {
@@ -121,7 +123,7 @@ Outcome WaitHumanHandler::execute(const NodeData& node, Context& context, const 
                                 ErrorCategory::kTerminal);
     }
   } else {
-    env.emit("InterviewCompleted",
+    env.emit(kInterviewCompletedEvent,
              {{"question", q.text}, {"stage", node.id}, {"answer", answer.to_json()}, {"duration_ms", duration}});
     if (answer.kind == AnswerKind::kSkipped) return Outcome::fail("human skipped interaction", ErrorCategory::kTerminal);
   }
@@ -151,8 +153,8 @@ Outcome WaitHumanHandler::execute(const NodeData& node, Context& context, const 
                                           choices.size());
         if (!no) {
           Outcome declined = Outcome::fail("human did not confirm: " + q.text, ErrorCategory::kTerminal);
-          declined.context_updates["human.gate.selected"] = "N";
-          declined.context_updates["human.gate.label"] = "no";
+          declined.context_updates[kHumanGateSelectedKey] = "N";
+          declined.context_updates[kHumanGateLabelKey] = "no";
           return declined;
         }
         selected = no;
@@ -175,14 +177,14 @@ Outcome WaitHumanHandler::execute(const NodeData& node, Context& context, const 
     o = Outcome::success("human selected " + selected->label);
     o.suggested_next_ids = {selected->to};
     o.preferred_label = selected->label;
-    o.context_updates["human.gate.selected"] = selected->key;
-    o.context_updates["human.gate.label"] = selected->label;
+    o.context_updates[kHumanGateSelectedKey] = selected->key;
+    o.context_updates[kHumanGateLabelKey] = selected->label;
   } else {
     o = Outcome::success("human answered");
   }
   std::string text = answer.text;
   if (text.empty() && q.type == QuestionType::kFreeform) text = answer.value;
-  if (!text.empty()) o.context_updates["human.gate.text"] = text;
+  if (!text.empty()) o.context_updates[kHumanGateTextKey] = text;
   return o;
 }
 

@@ -16,6 +16,7 @@ namespace {
 Outcome run_codergen(const Graph& g, Context& c, testing::StageFixture& f, std::shared_ptr<CodergenBackend> b) {
   CodergenHandler h(std::move(b));
   StageEnv env = f.env("n");
+  testing::open_stage_conversation(env, *g.node("n"), c, g);
   return h.execute(*g.node("n"), c, g, env);
 }
 
@@ -166,7 +167,7 @@ TEST(CodergenSessions, FullThreadSendsHistoryAndSkipsThePreamble) {
   env.fidelity = "full";
   env.thread_id = "coding";
   env.previous_node = "start";
-  env.sessions = &sessions;
+  testing::open_stage_conversation(env, *g.node("n"), c, g, &sessions);
   Outcome first = h.execute(*g.node("n"), c, g, env);
   std::string first_prompt = read_text_file(f.root() + "/n/prompt.md");
   // A new thread opens with the summary:high preamble and no history.
@@ -177,6 +178,7 @@ TEST(CodergenSessions, FullThreadSendsHistoryAndSkipsThePreamble) {
   EXPECT_EQ(first.stage_info["preamble_mode"], "summary:high");
   EXPECT_EQ(first.stage_info["history_messages"], 0);
 
+  testing::open_stage_conversation(env, *g.node("n"), c, g, &sessions);
   Outcome second = h.execute(*g.node("n"), c, g, env);
   EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"), "Work on build a thing");
   EXPECT_EQ(backend->requests[1].prompt, "Work on build a thing");
@@ -208,7 +210,7 @@ TEST(CodergenSessions, FreshModesCarryThePreambleAndNeverTheHistory) {
   StageEnv env = f.env("n");
   env.fidelity = "truncate";
   env.thread_id = "coding";
-  env.sessions = &sessions;
+  testing::open_stage_conversation(env, *g.node("n"), c, g, &sessions);
   Outcome o = h.execute(*g.node("n"), c, g, env);
   EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"),
             "Pipeline: \nGoal: build a thing\nRun ID: run-9\nCurrent stage: n\n\nDeploy");

@@ -47,7 +47,9 @@ TEST(PromptTemplateTest, CodergenPromptSeesContextAndWarnsAboutUnknownKeys) {
   c.set("user_question_en", "Why?");
   c.set("context_blocks", json{"--- NODE ---\nid: a", "--- NODE ---\nid: b"});
   CodergenHandler h(std::make_shared<SimulationBackend>());
-  Outcome o = h.execute(g.node(v), c, g, f.env("answer"));
+  StageEnv env = f.env("answer");
+  testing::open_stage_conversation(env, g.node(v), c, g);
+  Outcome o = h.execute(g.node(v), c, g, env);
   EXPECT_EQ(o.status, StageStatus::kSuccess);
   std::string prompt = read_text_file(f.root() + "/answer/prompt.md");
   std::string task = "Goal: explain\nQuestion: Why?\nEvidence:\n--- NODE ---\nid: a\n\n--- NODE ---\nid: b\n${nope}";

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "attractor/engine/handler.h"
+#include "attractor/model/fidelity.h"
 
 namespace attractor::testing {
 
@@ -40,5 +41,16 @@ class StageFixture {
  private:
   std::string root_;
 };
+
+/// Prepares `env` for an LLM stage of `node` the way the engine does, outside a run (no incoming
+/// edge, no stage history): the fidelity (`env.fidelity` when set), the thread (`env.thread_id`
+/// when set) and the conversation, with sessions from `sessions` (may be null).
+inline void open_stage_conversation(StageEnv& env, const NodeData& node, const Context& context, const Graph& graph,
+                                    ThreadSessions* sessions = nullptr) {
+  env.fidelity = effective_fidelity(env.fidelity.empty() ? resolve_fidelity(nullptr, node, graph) : env.fidelity);
+  if (env.thread_id.empty()) env.thread_id = resolve_thread_id(nullptr, node, graph, env.previous_node);
+  env.conversation =
+      open_conversation(node, context, graph, env.fidelity, env.thread_id, sessions, nullptr, env.attempt);
+}
 
 }  // namespace attractor::testing

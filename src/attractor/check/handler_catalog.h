@@ -53,8 +53,9 @@ struct ConfigCheck {
 struct HandlerTraits {
   bool start = false;            ///< the pipeline's entry: no stage of its own in histories
   bool exit = false;             ///< the pipeline's exit: the run ends when it is reached
-  /// Prompts an LLM backend (then it gets a fidelity, a thread and a preamble): never, on every
-  /// execution, or only when the node has a `prompt` (the fan-in's optional evaluation).
+  /// Prompts an LLM backend: never, on every execution, or only when the node has a `prompt` (the
+  /// fan-in's optional evaluation). For `kAlways` the engine prepares the stage's conversation
+  /// (fidelity preamble or thread, docs/fidelity.md); the fan-in sends its prompt as it is.
   enum class Llm { kNever, kAlways, kWithPrompt } llm = Llm::kNever;
   bool fans_out = false;         ///< runs its outgoing edges as parallel branches up to a fan-in
   bool fans_in = false;          ///< joins parallel branches; a branch stops before it

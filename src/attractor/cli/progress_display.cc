@@ -1,4 +1,5 @@
 #include "attractor/cli/progress_display.h"
+#include "attractor/engine/event_names.h"
 
 #include <fmt/format.h>
 
@@ -27,38 +28,38 @@ void ProgressDisplay::on_event(const Event& e) {
   };
   auto ms = [&](const char* key) { return f.contains(key) && f[key].is_number() ? f[key].get<std::int64_t>() : 0; };
   std::string line;
-  if (e.name == "StageStarted") {
+  if (e.name == kStageStartedEvent) {
     if (live_) {
       clear_live();
       std::string attempt = ms("attempt") > 1 ? fmt::format(" (attempt {})", ms("attempt")) : "";
       std::fputs(fmt::format("  … {} running{}", s("name"), attempt).c_str(), out_);
       live_shown_ = true;
     }
-  } else if (e.name == "StageCompleted") {
+  } else if (e.name == kStageCompletedEvent) {
     line = fmt::format("  ✓ {:<24} {:<16} {}", s("name"), s("status"), format_duration(ms("duration_ms")));
-  } else if (e.name == "StageFailed") {
+  } else if (e.name == kStageFailedEvent) {
     line = fmt::format("  ✗ {:<24} {:<16} {}  {}{}", s("name"), s("status"), format_duration(ms("duration_ms")),
                        s("error"), f.value("will_retry", false) ? " (will retry)" : "");
-  } else if (e.name == "StageRetrying") {
+  } else if (e.name == kStageRetryingEvent) {
     line = fmt::format("  ↻ {} retrying in {} (attempt {})", s("name"), format_duration(ms("delay_ms")), ms("attempt"));
-  } else if (e.name == "InterviewStarted") {
+  } else if (e.name == kInterviewStartedEvent) {
     line = fmt::format("  ? {} asks: {}", s("stage"), s("question"));
-  } else if (e.name == "InterviewTimeout") {
+  } else if (e.name == kInterviewTimeoutEvent) {
     line = fmt::format("  ? {} timed out waiting for an answer", s("stage"));
-  } else if (e.name == "ParallelStarted") {
+  } else if (e.name == kParallelStartedEvent) {
     line = fmt::format("  ⇉ {} fans out to {} branches ({})", s("name"), s("branch_count"), s("join_policy"));
-  } else if (e.name == "ParallelCompleted") {
+  } else if (e.name == kParallelCompletedEvent) {
     line = fmt::format("  ⇇ {} joined: {} succeeded, {} failed in {}", s("name"), s("success_count"),
                        s("failure_count"), format_duration(ms("duration_ms")));
-  } else if (e.name == "PipelineCompleted") {
+  } else if (e.name == kPipelineCompletedEvent) {
     line = fmt::format("pipeline completed in {}", format_duration(ms("duration_ms")));
-  } else if (e.name == "PipelineFailed") {
+  } else if (e.name == kPipelineFailedEvent) {
     line = fmt::format("pipeline failed after {}: {}", format_duration(ms("duration_ms")), s("error"));
-  } else if (e.name == "PipelineInterrupted") {
+  } else if (e.name == kPipelineInterruptedEvent) {
     line = "interrupted; resume with `attractor resume RUN_DIR`";
-  } else if (e.name == "PipelineRestarted") {
+  } else if (e.name == kPipelineRestartedEvent) {
     line = fmt::format("loop restart at {} (restart {})", s("target"), s("restart"));
-  } else if (verbose_ && e.name == "CheckpointSaved") {
+  } else if (verbose_ && e.name == kCheckpointSavedEvent) {
     line = fmt::format("    checkpoint after {}", s("node_id"));
   }
   if (line.empty()) {

@@ -10,6 +10,8 @@
 #include "attractor/engine/inbox.h"
 #include "attractor/model/node_roles.h"
 #include "attractor/run/run_directory.h"
+#include "attractor/model/context_keys.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
 
@@ -77,38 +79,26 @@ void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
 
 void Engine::Impl::seed_context() {
   context_.restore(state_.seed_context, {});
-  for (const auto& [key, value] : graph_.data().attrs) context_.set("graph." + key, value.text);
-  context_.set("graph.goal", graph_.data().goal());
-  context_.set("internal.run_id", state_.run_id);
+  for (const auto& [key, value] : graph_.data().attrs) context_.set(kGraphKeyPrefix + key, value.text);
+  context_.set(kGraphGoalKey, graph_.data().goal());
+  context_.set(kRunIdKey, state_.run_id);
 }
 
-void Engine::Impl::mirror_context(const ContextChanges& changes) {
-  if (changes.all) {
-    state_.context = context_.snapshot();
-    state_.logs = context_.logs();
-    return;
-  }
-  for (const std::string& key : changes.keys) {
-    if (auto value = context_.get(key)) {
-      state_.context[key] = std::move(*value);
-    } else {
-      state_.context.erase(key);
-    }
-  }
-  for (std::string& entry : context_.logs_from(state_.logs.size())) state_.logs.push_back(std::move(entry));
+Checkpoint Engine::Impl::checkpoint() const {
+  Checkpoint c = state_;
+  c.context = context_.snapshot();
+  c.logs = context_.logs();
+  return c;
 }
 
 void Engine::Impl::save() {
   state_.timestamp_ms = clock_->now_ms();
-  ContextChanges changes = context_.changes_since(context_cursor_);
-  mirror_context(changes);
-  checkpoint_writer_.note_context_changes(changes);
   std::function<void()> after;
   if (options_.on_checkpoint_written) {
     after = [this] { options_.on_checkpoint_written(++checkpoints_written_); };
   }
-  checkpoint_writer_.save(state_, run_dir_, *writer_, std::move(after));
-  emit("CheckpointSaved", {{"node_id", state_.current_node}, {"next_node", state_.next_node}});
+  checkpoint_writer_.save(state_, context_, run_dir_, *writer_, std::move(after));
+  emit(kCheckpointSavedEvent, {{"node_id", state_.current_node}, {"next_node", state_.next_node}});
 }
 
 RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
@@ -125,14 +115,16 @@ RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
   }
   state_.next_node = graph_.node(*start).id;
   save();
-  emit("PipelineStarted", {{"name", graph_.name()}, {"id", state_.run_id}, {"run_dir", run_dir_}});
+  emit(kPipelineStartedEvent, {{"name", graph_.name()}, {"id", state_.run_id}, {"run_dir", run_dir_}});
   return execute_loop(state_.next_node, false);
 }
 
 RunResult Engine::Impl::resume() {
   state_ = load_checkpoint(run_dir_);
   history_.restore(state_, graph_);
-  context_.restore(state_.context, state_.logs);
+  context_.restore(state_.context, std::move(state_.logs));
+  state_.context = nlohmann::json::object();
+  state_.logs.clear();
   artifacts_ = std::make_unique<ArtifactStore>(run_dir_);
   if (options_.write_events_file) {
     sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string(), writer_.get()));
@@ -141,7 +133,7 @@ RunResult Engine::Impl::resume() {
   if (state_.state != "running") {
     RunResult r;
     r.run_dir = run_dir_;
-    r.checkpoint = state_;
+    r.checkpoint = checkpoint();
     r.outcome = state_.final_outcome.is_object() ? outcome_from_json(state_.final_outcome)
                                                  : Outcome::fail("run finished without a recorded outcome");
     return r;
@@ -152,7 +144,7 @@ RunResult Engine::Impl::resume() {
     if (!start) return finish(Outcome::fail("no start node", ErrorCategory::kPipeline), "", clock_->now_ms());
     next = graph_.node(*start).id;
   }
-  emit("PipelineStarted",
+  emit(kPipelineStartedEvent,
        {{"name", graph_.name()}, {"id", state_.run_id}, {"run_dir", run_dir_}, {"resumed", true}, {"next_node", next}});
   return execute_loop(next, true);
 }
@@ -205,29 +197,30 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
   save();
   std::int64_t duration = clock_->now_ms() - started_ms;
   if (is_success(outcome.status)) {
-    emit("PipelineCompleted", {{"duration_ms", duration},
-                               {"artifact_count", artifacts_ ? artifacts_->list().size() : 0},
-                               {"status", status_name(outcome.status)},
-                               {"usage", sink_.usage()}});
+    emit(kPipelineCompletedEvent, {{"duration_ms", duration},
+                                   {"artifact_count", artifacts_ ? artifacts_->list().size() : 0},
+                                   {"status", status_name(outcome.status)},
+                                   {"usage", sink_.usage()}});
   } else {
-    emit("PipelineFailed", {{"error", outcome.failure_reason}, {"duration_ms", duration}, {"usage", sink_.usage()}});
+    emit(kPipelineFailedEvent,
+         {{"error", outcome.failure_reason}, {"duration_ms", duration}, {"usage", sink_.usage()}});
   }
   writer_->flush();
   RunResult r;
   r.outcome = outcome;
   r.run_dir = run_dir_;
-  r.checkpoint = state_;
+  r.checkpoint = checkpoint();
   return r;
 }
 
 RunResult Engine::Impl::interrupted() {
-  emit("PipelineInterrupted", {{"current_node", state_.current_node}, {"next_node", state_.next_node}});
+  emit(kPipelineInterruptedEvent, {{"current_node", state_.current_node}, {"next_node", state_.next_node}});
   writer_->flush();
   RunResult r;
   r.outcome = Outcome::fail("interrupted");
   r.run_dir = run_dir_;
   r.interrupted = true;
-  r.checkpoint = state_;
+  r.checkpoint = checkpoint();
   return r;
 }
 
@@ -238,7 +231,7 @@ void Engine::Impl::begin_restart(const std::string& target) {
   if (auto pos = base.rfind("-restart"); pos != std::string::npos) base = base.substr(0, pos);
   nlohmann::json seed = state_.seed_context;
   std::string run_id = state_.run_id;
-  emit("PipelineRestarted", {{"target", target}, {"restart", restarts}});
+  emit(kPipelineRestartedEvent, {{"target", target}, {"restart", restarts}});
   state_ = Checkpoint{};
   sessions_.clear();
   history_.clear();
@@ -263,7 +256,7 @@ void Engine::Impl::deliver_inbox(const std::string& node_id, Context& context, n
   }
   nlohmann::json topics = nlohmann::json::array();
   for (const nlohmann::json& m : taken) topics.push_back(m.value("topic", std::string()));
-  emit("InboxDelivered", {{"node_id", node_id}, {"count", taken.size()}, {"topics", topics}});
+  emit(kInboxDeliveredEvent, {{"node_id", node_id}, {"count", taken.size()}, {"topics", topics}});
   context.set(kInboxLastConsumedKey, std::move(taken));
 }
 
@@ -272,7 +265,7 @@ void Engine::Impl::post_messages(const Outcome& outcome, const std::string& send
   enqueue_inbox_messages(inbox, outcome.messages, sender);
   nlohmann::json targets = nlohmann::json::array();
   for (const nlohmann::json& m : outcome.messages) targets.push_back(m.value("target_step_id", std::string()));
-  emit("InboxEnqueued", {{"node_id", sender}, {"count", outcome.messages.size()}, {"targets", targets}});
+  emit(kInboxEnqueuedEvent, {{"node_id", sender}, {"count", outcome.messages.size()}, {"targets", targets}});
 }
 
 RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
@@ -313,7 +306,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
     }
 
     deliver_inbox(node.id, context_, state_.inbox);
-    context_.set("current_node", node.id);
+    context_.set(kCurrentNodeKey, node.id);
     StageFidelity fidelity = resolve_stage_fidelity(via_edge, node, graph_, state_.current_node);
     if (degrade && fidelity.mode == kFidelityFull) {
       fidelity.mode = std::string(kResumeFidelity);
@@ -350,8 +343,8 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
     }
     post_messages(outcome, node.id, state_.inbox);
     context_.apply_updates(outcome.context_updates);
-    context_.set("outcome", status_name(outcome.status));
-    if (!outcome.preferred_label.empty()) context_.set("preferred_label", outcome.preferred_label);
+    context_.set(kOutcomeKey, status_name(outcome.status));
+    if (!outcome.preferred_label.empty()) context_.set(kPreferredLabelKey, outcome.preferred_label);
     state_.current_node = node.id;
     state_.last_fidelity = fidelity.mode;
     if (std::size_t threads = sessions_.size(); threads > 0) {

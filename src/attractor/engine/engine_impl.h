@@ -60,9 +60,10 @@ class Engine::Impl : public BranchRunner {
   RunResult execute_loop(std::string next, bool resumed);
   void initialize_run_directory(const std::string& parent_run);
   void seed_context();
-  /// Brings `state_.context` and `state_.logs` up to date with `context_` for the given changes.
-  void mirror_context(const ContextChanges& changes);
+  /// Writes the checkpoint: `state_` with the context and logs of `context_`.
   void save();
+  /// `state_` with its `context` and `logs` filled from `context_` (for RunResult).
+  Checkpoint checkpoint() const;
   RunResult finish(const Outcome& outcome, const std::string& current_node, std::int64_t started_ms);
   RunResult interrupted();
   std::int64_t execution_cap() const;
@@ -86,7 +87,6 @@ class Engine::Impl : public BranchRunner {
   Route route_after(const NodeData& node, const Outcome& outcome, const Context& context) const;
   void emit(const std::string& name, nlohmann::json fields);
 
- public:
   const Graph& graph_;
   const HandlerRegistry& registry_;
   EngineOptions options_;
@@ -95,13 +95,13 @@ class Engine::Impl : public BranchRunner {
   RunEventSink sink_;
   std::unique_ptr<ArtifactStore> artifacts_;
   std::string run_dir_;
-  Context context_;
+  Context context_;  ///< the run's context; the only copy (the checkpoint is written from it)
+  /// The rest of the checkpoint; its `context` and `logs` stay empty (they live in `context_`).
   Checkpoint state_;
-  CheckpointWriter checkpoint_writer_;  ///< serializes `state_` incrementally
+  CheckpointWriter checkpoint_writer_;  ///< serializes `state_` and `context_` incrementally
   /// Makes the run directory's writes in order; declared after what its operations read.
   std::unique_ptr<WriteBehind> writer_;
   std::int64_t checkpoints_written_ = 0;  ///< counted on the writer's thread
-  std::uint64_t context_cursor_ = 0;    ///< `context_` changes already mirrored into `state_`
   std::atomic<std::int64_t> stage_index_{0};
   ThreadSessions sessions_;  ///< `full`-fidelity conversations of this run (not serialized)
   StageHistory history_;     ///< finished stages, for fidelity preambles

@@ -15,6 +15,8 @@
 #include "attractor/model/node_roles.h"
 #include "attractor/engine/inbox.h"
 #include "attractor/run/run_directory.h"
+#include "attractor/model/context_keys.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
 
@@ -102,11 +104,9 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   env.artifacts = artifacts_.get();
   env.branches = this;
   env.attempt = attempt;
-  env.fidelity = fidelity.mode;
+  env.fidelity = effective_fidelity(fidelity.mode);
   env.thread_id = fidelity.thread_id;
   env.previous_node = fidelity.previous_node;
-  env.sessions = &sessions_;
-  env.history = &active_history(history_);
   env.writer = writer_.get();
   env.handlers = &registry_.catalog();
 
@@ -116,6 +116,10 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   }
   Outcome outcome;
   try {
+    if (traits.llm == HandlerTraits::Llm::kAlways) {
+      env.conversation = open_conversation(node, context, graph_, env.fidelity, env.thread_id, &sessions_,
+                                           &active_history(history_), attempt);
+    }
     outcome = handler.execute(node, context, graph_, env);
   } catch (const StageError& e) {
     outcome = Outcome::fail(e.what(), e.category());
@@ -166,7 +170,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
   for (std::int64_t attempt = 1;; ++attempt) {
     std::int64_t index = stage_index_.fetch_add(1) + 1;
     std::int64_t started = clock_->now_ms();
-    emit("StageStarted", {{"name", node.id}, {"index", index}, {"attempt", attempt}, {"type", type}});
+    emit(kStageStartedEvent, {{"name", node.id}, {"index", index}, {"attempt", attempt}, {"type", type}});
     Outcome outcome = handler ? run_attempt(node, *handler, context, stage_dir, attempt, cancel, fidelity)
                               : Outcome::fail("no handler for type '" + type + "'", ErrorCategory::kPipeline);
     if (std::string bad = inbox_messages_error(outcome.messages, graph_, node.id); !bad.empty()) {
@@ -177,7 +181,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
 
     if (outcome.status != StageStatus::kFail && outcome.status != StageStatus::kRetry) {
       retries.erase(node.id);
-      context.remove("internal.retry_count." + node.id);
+      context.remove(kRetryCountKeyPrefix + node.id);
       write_status(*writer_, stage_dir, outcome);
       nlohmann::json completed = {
           {"name", node.id}, {"index", index}, {"duration_ms", duration}, {"status", status_name(outcome.status)}};
@@ -186,26 +190,26 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
           if (!completed.contains(key)) completed[key] = value;
         }
       }
-      emit("StageCompleted", std::move(completed));
+      emit(kStageCompletedEvent, std::move(completed));
       active_history(history_).add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
       return outcome;
     }
     // unified-llm-spec §6.6: a Retry-After beyond the policy's max delay is not waited for.
     bool will_retry = should_retry(outcome) && attempt < policy.max_attempts &&
                       !(outcome.retry_after_ms && *outcome.retry_after_ms > policy.backoff.max_delay_ms);
-    emit("StageFailed", {{"name", node.id},
-                         {"index", index},
-                         {"error", outcome.failure_reason},
-                         {"status", status_name(outcome.status)},
-                         {"will_retry", will_retry},
-                         {"duration_ms", duration}});
+    emit(kStageFailedEvent, {{"name", node.id},
+                             {"index", index},
+                             {"error", outcome.failure_reason},
+                             {"status", status_name(outcome.status)},
+                             {"will_retry", will_retry},
+                             {"duration_ms", duration}});
     if (will_retry) {
       write_status(*writer_, stage_dir, outcome);
       std::int64_t count = ++retries[node.id];
-      context.set("internal.retry_count." + node.id, count);
+      context.set(kRetryCountKeyPrefix + node.id, count);
       std::int64_t delay = policy.delay_for_attempt(attempt, random_);
       if (outcome.retry_after_ms) delay = std::max(delay, *outcome.retry_after_ms);
-      emit("StageRetrying", {{"name", node.id}, {"index", index}, {"attempt", attempt + 1}, {"delay_ms", delay}});
+      emit(kStageRetryingEvent, {{"name", node.id}, {"index", index}, {"attempt", attempt + 1}, {"delay_ms", delay}});
       if (!clock_->sleep_ms(delay, cancel)) return outcome;
       continue;
     }
@@ -268,7 +272,7 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
   std::map<std::string, std::int64_t> retries;
   std::vector<std::pair<std::string, Outcome>> records;
   std::string next = start_node;
-  std::string previous = context.get_string("current_node");
+  std::string previous = context.get_string(kCurrentNodeKey);
   const EdgeData* via_edge = nullptr;
   std::int64_t cap = execution_cap();
   std::int64_t steps = 0;
@@ -298,7 +302,7 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
       break;
     }
     deliver_inbox(node.id, context, inbox);
-    context.set("current_node", node.id);
+    context.set(kCurrentNodeKey, node.id);
     Outcome outcome =
         execute_with_retry(node, context, retries, cancel, resolve_stage_fidelity(via_edge, node, graph_, previous));
     previous = node.id;
@@ -312,8 +316,8 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
     result.last_node = node.id;
     result.outcome = outcome;
     context.apply_updates(outcome.context_updates);
-    context.set("outcome", status_name(outcome.status));
-    if (!outcome.preferred_label.empty()) context.set("preferred_label", outcome.preferred_label);
+    context.set(kOutcomeKey, status_name(outcome.status));
+    if (!outcome.preferred_label.empty()) context.set(kPreferredLabelKey, outcome.preferred_label);
     Route route = route_after(node, outcome, context);
     if (route.kind == Route::Kind::kEnd) break;
     next = route.target;
@@ -321,7 +325,7 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
   }
   if (result.cancelled) result.outcome = Outcome::fail("branch cancelled");
   result.context_changes = context_diff(before, context.snapshot());
-  result.last_response = context.get_string("last_response");
+  result.last_response = context.get_string(kLastResponseKey);
   result.duration_ms = clock_->now_ms() - started;
   {
     std::lock_guard lock(branch_mutex_);

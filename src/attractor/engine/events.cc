@@ -1,6 +1,7 @@
 #include "attractor/engine/events.h"
 
 #include "attractor/base/clock.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
 
@@ -9,7 +10,9 @@ namespace {
 /// Events that are always followed by another event of the same stage soon (StageUsage by
 /// StageCompleted, StageCompleted by CheckpointSaved, a branch's next StageStarted or
 /// ParallelBranchCompleted): the file is flushed with that one, saving a write per event.
-bool buffered_until_next_event(const std::string& name) { return name == "StageUsage" || name == "StageCompleted"; }
+bool buffered_until_next_event(const std::string& name) {
+  return name == kStageUsageEvent || name == kStageCompletedEvent;
+}
 
 }  // namespace
 

@@ -27,13 +27,12 @@
 #include "attractor/base/clock.h"
 #include "attractor/model/context.h"
 #include "attractor/engine/events.h"
+#include "attractor/engine/stage_conversation.h"
 #include "attractor/model/graph.h"
 #include "attractor/model/outcome.h"
 
 namespace attractor {
 
-class ThreadSessions;
-class StageHistory;
 class WriteBehind;
 
 /// The result of running one parallel branch.
@@ -70,19 +69,19 @@ struct StageEnv {
   ArtifactStore* artifacts = nullptr;
   BranchRunner* branches = nullptr;
   std::int64_t attempt = 1;         ///< 1-based attempt number of this execution
-  /// Context fidelity for this stage (§5.4): incoming edge `fidelity`, else node `fidelity`, else
-  /// graph `default_fidelity`, else "compact"; the first stage after resuming a run whose last
-  /// stage used `full` gets "summary:high".
+  /// The fidelity mode this stage runs in (docs/fidelity.md §2): incoming edge `fidelity`, else
+  /// node `fidelity`, else graph `default_fidelity`, else `compact`; an invalid value runs as
+  /// `compact`, and the first `full` LLM stage after a resume that lost its sessions as
+  /// `summary:high` (§6).
   std::string fidelity;
-  /// The resolved thread key of this stage (seed 004: node `thread_id`, edge `thread_id`, graph
-  /// default thread, subgraph class, previous node id).
+  /// The stage's thread (docs/fidelity.md §3: node `thread_id`, edge `thread_id`, graph
+  /// `default_thread_id`, first class, previous node id).
   std::string thread_id;
   /// The node executed before this one in this traversal ("" for the first).
   std::string previous_node;
-  /// The run's conversation sessions keyed by thread id; owned by the engine, nullptr outside it.
-  ThreadSessions* sessions = nullptr;
-  /// The run's finished stages (preambles summarize them); owned by the engine, nullptr outside it.
-  const StageHistory* history = nullptr;
+  /// For a handler that always prompts an LLM (`HandlerTraits::Llm::kAlways`): the preamble to
+  /// put in front of its prompt, or the thread to continue under `full`. Empty otherwise.
+  StageConversation conversation;
 
   /// The run directory's writer; nullptr outside the engine (then writes are made inline).
   WriteBehind* writer = nullptr;

@@ -20,11 +20,9 @@
 #include <nlohmann/json.hpp>
 
 #include "attractor/model/graph.h"
+#include "attractor/model/context_keys.h"
 
 namespace attractor {
-
-/// Context key holding the messages consumed on entry to the current node.
-inline constexpr const char* kInboxLastConsumedKey = "inbox_last_consumed";
 
 /// Checks one message sent by `sender`: an object with a non-empty string `target_step_id` naming
 /// a node of `graph`, a non-empty string `topic`, an optional `payload` (null when absent) and no

@@ -9,6 +9,7 @@
 #include "attractor/base/budget_search.h"
 #include "attractor/model/fidelity.h"
 #include "attractor/engine/retry.h"
+#include "attractor/model/context_keys.h"
 
 namespace attractor {
 
@@ -363,9 +364,9 @@ void StageHistory::restore(const Checkpoint& checkpoint, const Graph& graph) {
 }
 
 bool is_bookkeeping_context_key(std::string_view key) {
-  if (key.starts_with("internal.") || key.starts_with("graph.")) return true;
-  return key == "current_node" || key == "outcome" || key == "preferred_label" || key == "last_stage" ||
-         key == "last_model_response";
+  if (key.starts_with(kInternalKeyPrefix) || key.starts_with(kGraphKeyPrefix)) return true;
+  return key == kCurrentNodeKey || key == kOutcomeKey || key == kPreferredLabelKey || key == kLastStageKey ||
+         key == kLastModelResponseKey;
 }
 
 std::size_t preamble_record_limit(std::string_view mode) {
@@ -379,7 +380,7 @@ PreambleInput gather_preamble_input(const NodeData& node, const Context& context
   PreambleInput in;
   in.pipeline_name = graph.name();
   in.goal = graph.data().goal();
-  in.run_id = context.get_string("internal.run_id");
+  in.run_id = context.get_string(kRunIdKey);
   in.current_node = node.id;
   std::int64_t done = 0;
   std::int64_t total = 0;
@@ -393,7 +394,7 @@ PreambleInput gather_preamble_input(const NodeData& node, const Context& context
   }
   in.stage_number = done + 1;
   in.total_stages = std::max(total, in.stage_number);
-  nlohmann::json snapshot = context.snapshot_excluding({"internal.", "graph."});
+  nlohmann::json snapshot = context.snapshot_excluding({kInternalKeyPrefix, kGraphKeyPrefix});
   for (const auto& [key, value] : snapshot.items()) {
     if (!is_bookkeeping_context_key(key)) in.context[key] = value;
   }

@@ -17,12 +17,9 @@
 #include <vector>
 
 #include "attractor/model/chat_message.h"
+#include "attractor/model/context_keys.h"
 
 namespace attractor {
-
-/// Context key where the engine lists the ids of the threads that have a session, so that a
-/// resumed run knows conversations were lost (see `kResumeFidelity` in fidelity.h).
-inline constexpr std::string_view kSessionThreadsContextKey = "internal.thread_sessions";
 
 /// One conversation: its messages (oldest first) and the provider and model it was held with.
 class ThreadSession {

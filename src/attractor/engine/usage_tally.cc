@@ -1,4 +1,5 @@
 #include "attractor/engine/usage_tally.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
 
@@ -12,7 +13,7 @@ std::int64_t integer_field(const nlohmann::json& fields, const char* key) {
 }  // namespace
 
 void UsageTally::on_event(const Event& event) {
-  if (event.name != "StageUsage") return;
+  if (event.name != kStageUsageEvent) return;
   std::lock_guard lock(mutex_);
   input_ += integer_field(event.fields, "input_tokens");
   output_ += integer_field(event.fields, "output_tokens");

@@ -16,6 +16,10 @@ bool is_valid_fidelity(std::string_view mode) {
   return std::find(modes.begin(), modes.end(), mode) != modes.end();
 }
 
+std::string effective_fidelity(std::string_view mode) {
+  return std::string(is_valid_fidelity(mode) ? mode : kDefaultFidelity);
+}
+
 std::string node_fallback_fidelity(const NodeData& node, const Graph& graph) {
   if (std::string f = node.fidelity(); !f.empty()) return f;
   if (std::string f = graph.data().default_fidelity(); !f.empty()) return f;

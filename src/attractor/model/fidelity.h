@@ -33,6 +33,9 @@ inline constexpr std::string_view kResumeFidelity = kFidelitySummaryHigh;
 const std::vector<std::string>& fidelity_modes();
 /// True for one of `fidelity_modes()` (exact spelling).
 bool is_valid_fidelity(std::string_view mode);
+/// The mode a stage runs in when `mode` was resolved for it: `mode` itself when valid, else
+/// `compact` (lint rule `fidelity_valid` warns about invalid values).
+std::string effective_fidelity(std::string_view mode);
 
 /// Edge `fidelity` (when `edge` is not null and sets one), else node `fidelity`, else graph
 /// `default_fidelity`, else `compact`. Values are returned as written (lint reports invalid ones).

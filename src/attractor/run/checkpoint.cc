@@ -164,6 +164,13 @@ void CheckpointWriter::AppendedArray::update(const std::vector<std::string>& ite
   }
 }
 
+void CheckpointWriter::AppendedArray::extend(const std::vector<std::string>& items) {
+  for (const std::string& item : items) {
+    if (count++ > 0) text += ',';
+    text += nlohmann::json(item).dump();
+  }
+}
+
 void CheckpointWriter::start_over(const Checkpoint& checkpoint) {
   run_id_ = checkpoint.run_id;
   completed_ = {};
@@ -225,13 +232,48 @@ void CheckpointWriter::append_context(const nlohmann::json& context) {
   context_.append_views(views_);
 }
 
+void CheckpointWriter::read_live(const Context& context) {
+  ContextChanges changes = context.changes_since(live_cursor_);
+  if (changes.all || context_all_ || live_ != &context) {
+    live_ = &context;
+    context_.clear();
+    nlohmann::json values = context.snapshot();
+    for (auto it = values.begin(); it != values.end(); ++it) context_.set(it.key(), json_key(it.key()) + it->dump());
+    logs_ = {};
+  } else {
+    for (const std::string& key : changes.keys) {
+      if (auto value = context.get(key)) {
+        context_.set(key, json_key(key) + value->dump());
+      } else {
+        context_.erase(key);
+      }
+    }
+  }
+  context_all_ = false;
+  context_dirty_.clear();
+  logs_.extend(context.logs_from(logs_.count));
+}
+
 const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Checkpoint& c) {
+  return serialize_views(c, nullptr);
+}
+
+const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Checkpoint& c, const Context* live) {
   wait_for_queued_save();
   if (c.run_id != run_id_ || c.completed_nodes.size() < completed_.count) start_over(c);
   refresh_entries(c, completed_.count);
   if (outcomes_.size() != c.node_outcomes.size() || visits_.size() != c.visit_counts.size()) start_over(c);
   completed_.update(c.completed_nodes);
-  logs_.update(c.logs);
+  if (live) {
+    read_live(*live);
+  } else {
+    if (live_) {  // the cached context and logs came from a live context
+      live_ = nullptr;
+      context_all_ = true;
+      logs_ = {};
+    }
+    logs_.update(c.logs);
+  }
 
   views_.clear();
   scratch_.clear();
@@ -247,7 +289,11 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
   key("completed_nodes");
   views_.insert(views_.end(), {"[", completed_.text, "]"});
   key("context");
-  append_context(c.context);
+  if (live) {
+    context_.append_views(views_);
+  } else {
+    append_context(c.context);
+  }
   member("current_node", nlohmann::json(c.current_node).dump());
   member("final_outcome", c.final_outcome.dump());
   member("inbox", c.inbox.dump());
@@ -286,6 +332,11 @@ void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run
 void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run_dir, WriteBehind& writer,
                             std::function<void()> after_durable) {
   serialize_views(checkpoint);
+  enqueue_save(run_dir, writer, std::move(after_durable));
+}
+
+void CheckpointWriter::enqueue_save(const std::string& run_dir, WriteBehind& writer,
+                                    std::function<void()> after_durable) {
   views_.push_back("\n");
   std::string path = (fs::path(run_dir) / "checkpoint.json").string();
   queued_seq_ = writer.enqueue([this, &writer, path = std::move(path), after = std::move(after_durable)] {
@@ -293,6 +344,18 @@ void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run
     if (after) after();
   });
   queued_on_ = &writer;
+}
+
+std::string CheckpointWriter::serialize(const Checkpoint& checkpoint, const Context& context) {
+  std::string out;
+  for (std::string_view v : serialize_views(checkpoint, &context)) out += v;
+  return out;
+}
+
+void CheckpointWriter::save(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir,
+                            WriteBehind& writer, std::function<void()> after_durable) {
+  serialize_views(checkpoint, &context);
+  enqueue_save(run_dir, writer, std::move(after_durable));
 }
 
 void CheckpointWriter::wait_for_queued_save() {

@@ -90,20 +90,39 @@ class CheckpointWriter {
   void save(const Checkpoint& checkpoint, const std::string& run_dir, WriteBehind& writer,
             std::function<void()> after_durable = nullptr);
 
+  /// `serialize` with the `context` and `logs` members taken from the live `context` instead of
+  /// the checkpoint (whose members are not read): only the keys `context` reports as written
+  /// since the previous call (`Context::changes_since`) are serialized again, and only new log
+  /// entries are appended. `note_context_changes` is not needed on this path.
+  std::string serialize(const Checkpoint& checkpoint, const Context& context);
+  /// The queued `save` with `context` and `logs` from the live `context` (see above). `context`
+  /// is read before this returns, not by the queued operation.
+  void save(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir, WriteBehind& writer,
+            std::function<void()> after_durable = nullptr);
+
  private:
   /// A JSON array of strings kept as text, extended with the elements added since the last call.
   struct AppendedArray {
     std::string text;  ///< the elements joined with commas, without brackets
     std::size_t count = 0;
     void update(const std::vector<std::string>& items);
+    /// Appends `items`, the elements after the first `count`.
+    void extend(const std::vector<std::string>& items);
   };
 
   void start_over(const Checkpoint& checkpoint);
+  /// The serialized checkpoint as views (see serialize_views), with `context` and `logs` from
+  /// `live` when it is set.
+  const std::vector<std::string_view>& serialize_views(const Checkpoint& checkpoint, const Context* live);
+  /// Brings the cached `context` members and `logs` up to date with the live `context`.
+  void read_live(const Context& context);
   void refresh_entries(const Checkpoint& checkpoint, std::size_t first_new);
   /// The serialized checkpoint as views of cached text and of scratch_, valid until the next call.
   const std::vector<std::string_view>& serialize_views(const Checkpoint& checkpoint);
   /// Appends the serialized `context`, re-serializing only the noted keys.
   void append_context(const nlohmann::json& context);
+  /// Queues the atomic write of views_ plus a newline to `{run_dir}/checkpoint.json` on `writer`.
+  void enqueue_save(const std::string& run_dir, WriteBehind& writer, std::function<void()> after_durable);
   /// Waits until the last queued save has read views_ (they are about to change).
   void wait_for_queued_save();
   /// Keeps `text` alive until the next serialization and returns a view of it.
@@ -121,6 +140,8 @@ class CheckpointWriter {
   WriteBehind* queued_on_ = nullptr;      ///< where the last queued save went
   std::uint64_t queued_seq_ = 0;          ///< its operation, which reads views_
   bool context_all_ = true;
+  const Context* live_ = nullptr;  ///< the live context read by the previous serialization, if any
+  std::uint64_t live_cursor_ = 0;  ///< its changes already in `context_`
 };
 /// Loads `{run_dir}/checkpoint.json`; throws std::runtime_error when missing or malformed.
 Checkpoint load_checkpoint(const std::string& run_dir);

@@ -8,6 +8,7 @@
 #include "attractor/model/value.h"
 #include "handlers/rag/search_nodes.h"
 #include "retrieval/edge_types.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
 
@@ -187,7 +188,7 @@ Outcome ExpandDependencyTreeHandler::execute(const NodeData& node, Context& cont
                           {"max_depth", max_depth},
                           {"max_nodes", max_nodes},
                           {"edge_allowlist", *allowlist}};
-  env.emit("EXPAND_DEPENDENCY_TREE", {{"node_id", node.id}, {"graph_debug", debug}});
+  env.emit(kExpandDependencyTreeEvent, {{"node_id", node.id}, {"graph_debug", debug}});
 
   Outcome outcome = Outcome::success(fmt::format("{} seeds expanded to {} nodes, {} edges ({})", seed_ids.size(),
                                                  expanded.size(), edges.size(), reason));

@@ -8,6 +8,7 @@
 #include "attractor/tokens/token_counter.h"
 #include "handlers/rag/evidence_order.h"
 #include "handlers/rag/search_nodes.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
 namespace {
@@ -211,13 +212,13 @@ Outcome FetchNodeTextsHandler::execute(const NodeData& node, Context& context, c
   debug["used_tokens"] = used_tokens;
   debug["max_chars"] = optional_json(budget.chars ? std::optional<std::int64_t>(budget.limit) : std::nullopt);
   debug["used_chars"] = used_chars;
-  env.emit("FETCH_NODE_TEXTS", {{"node_id", node.id},
-                                {"reason", reason},
-                                {"node_texts_count", node_texts.size()},
-                                {"skipped_count", skipped},
-                                {"missing_count", missing},
-                                {"used_tokens", used_tokens},
-                                {"used_chars", used_chars}});
+  env.emit(kFetchNodeTextsEvent, {{"node_id", node.id},
+                                  {"reason", reason},
+                                  {"node_texts_count", node_texts.size()},
+                                  {"skipped_count", skipped},
+                                  {"missing_count", missing},
+                                  {"used_tokens", used_tokens},
+                                  {"used_chars", used_chars}});
 
   Outcome outcome = Outcome::success(
       candidates.empty() ? std::string("no node ids to fetch")

@@ -6,6 +6,8 @@
 #include "attractor/tokens/token_counter.h"
 #include "handlers/rag/code_classifier.h"
 #include "handlers/rag/code_compactor.h"
+#include "attractor/model/context_keys.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
 namespace {
@@ -66,7 +68,7 @@ Outcome ManageContextBudgetHandler::execute(const NodeData& node, Context& conte
   nlohmann::json node_texts = context.get("node_texts").value_or(nlohmann::json::array());
   if (node_texts.is_null()) node_texts = nlohmann::json::array();
   if (!node_texts.is_array()) config_error(node, "context key 'node_texts' must be a list");
-  nlohmann::json consumed = context.get("inbox_last_consumed").value_or(nlohmann::json::array());
+  nlohmann::json consumed = context.get(kInboxLastConsumedKey).value_or(nlohmann::json::array());
   if (!consumed.is_array()) consumed = nlohmann::json::array();
 
   std::shared_ptr<const TokenCounter> counter = token_counter_for_graph(graph);
@@ -127,15 +129,15 @@ Outcome ManageContextBudgetHandler::execute(const NodeData& node, Context& conte
   bool misconfig = static_cast<std::int64_t>(buffer_tokens) > *max_tokens;
   bool fits = static_cast<std::int64_t>(total) <= *max_tokens;
   std::string decision = misconfig ? "error" : fits ? "on_ok" : "on_over";
-  env.emit("MANAGE_CONTEXT_BUDGET", {{"node_id", node.id},
-                                     {"decision", decision},
-                                     {"next", misconfig ? nlohmann::json() : nlohmann::json(fits ? on_ok : on_over)},
-                                     {"max_context_tokens", *max_tokens},
-                                     {"context_tokens", context_tokens},
-                                     {"divider_tokens", divider_tokens},
-                                     {"node_texts_tokens", buffer_tokens},
-                                     {"total_tokens", total},
-                                     {"nodes", trace_nodes}});
+  env.emit(kManageContextBudgetEvent, {{"node_id", node.id},
+                                       {"decision", decision},
+                                       {"next", misconfig ? nlohmann::json() : nlohmann::json(fits ? on_ok : on_over)},
+                                       {"max_context_tokens", *max_tokens},
+                                       {"context_tokens", context_tokens},
+                                       {"divider_tokens", divider_tokens},
+                                       {"node_texts_tokens", buffer_tokens},
+                                       {"total_tokens", total},
+                                       {"nodes", trace_nodes}});
   if (misconfig) {
     throw StageError(
         fmt::format("PIPELINE_BUDGET_MISCONFIG: fetch_node_texts produced retrieval texts that cannot fit into "

@@ -10,6 +10,8 @@
 #include "attractor/model/value.h"
 #include "handlers/rag/jsonish_query.h"
 #include "handlers/rag/keyword_rerank.h"
+#include "attractor/model/context_keys.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
 
@@ -97,7 +99,7 @@ SearchConfig read_config(const NodeData& node, const Graph& graph) {
 }
 
 std::string read_model_response(const NodeData& node, const Context& context) {
-  auto value = context.get("last_model_response");
+  auto value = context.get(kLastModelResponseKey);
   if (!value || value->is_null()) {
     config_error(node, "context key 'last_model_response' is required (it is the query)");
   }
@@ -229,20 +231,20 @@ Outcome SearchNodesHandler::execute(const NodeData& node, Context& context, cons
   }
   nlohmann::json op = bm25_operator ? nlohmann::json(*bm25_operator) : nlohmann::json(nullptr);
 
-  env.emit("SEARCH_NODES", {{"node_id", node.id},
-                            {"query", printable(payload.query)},
-                            {"query_parser", config.jsonish ? "jsonish_v1" : "none"},
-                            {"search_type", retrieval::to_string(search_type)},
-                            {"top_k", top_k},
-                            {"rrf_k", search_type == SearchType::kHybrid ? nlohmann::json(rrf_k) : nlohmann::json()},
-                            {"rerank", rerank},
-                            {"candidates_requested", widened},
-                            {"match_operator", op},
-                            {"snapshot_source", scope.snapshot_source},
-                            {"active_index", scope.active_index ? nlohmann::json(*scope.active_index) : nlohmann::json()},
-                            {"filters_effective", filters},
-                            {"hit_count", hits.size()},
-                            {"warnings", warnings}});
+  env.emit(kSearchNodesEvent, {{"node_id", node.id},
+                               {"query", printable(payload.query)},
+                               {"query_parser", config.jsonish ? "jsonish_v1" : "none"},
+                               {"search_type", retrieval::to_string(search_type)},
+                               {"top_k", top_k},
+                               {"rrf_k", search_type == SearchType::kHybrid ? nlohmann::json(rrf_k) : nlohmann::json()},
+                               {"rerank", rerank},
+                               {"candidates_requested", widened},
+                               {"match_operator", op},
+                               {"snapshot_source", scope.snapshot_source},
+                               {"active_index", scope.active_index ? nlohmann::json(*scope.active_index) : nlohmann::json()},
+                               {"filters_effective", filters},
+                               {"hit_count", hits.size()},
+                               {"warnings", warnings}});
 
   Outcome outcome = Outcome::success(fmt::format("{} seed nodes ({} search, top_k {}{})", hits.size(),
                                                  retrieval::to_string(search_type), top_k,

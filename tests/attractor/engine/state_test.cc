@@ -171,6 +171,40 @@ TEST(CheckpointTest, WriterMatchesFullSerializationAsTheRunGrows) {
   EXPECT_EQ(writer.serialize(restarted), restarted.to_json().dump());
 }
 
+TEST(CheckpointTest, WriterReadsTheLiveContextLikeASnapshot) {
+  CheckpointWriter writer;
+  Context context;
+  Checkpoint c;
+  c.run_id = "r1";
+  auto expected = [&] {
+    Checkpoint full = c;
+    full.context = context.snapshot();
+    full.logs = context.logs();
+    return full.to_json().dump();
+  };
+  context.restore({{"seed", "é\"q"}}, {"restored"});
+  for (int i = 0; i < 30; ++i) {
+    std::string id = "n" + std::to_string(i % 7);
+    c.completed_nodes.push_back(id);
+    c.visit_counts[id]++;
+    c.node_outcomes[id] = Outcome::success();
+    context.set("step", i);
+    context.set("calls." + id, i);
+    if (i % 5 == 0) context.remove("calls.n0");
+    if (i % 3 == 0) context.append_log("log \n" + std::to_string(i));
+    ASSERT_EQ(writer.serialize(c, context), expected()) << "after step " << i;
+  }
+  context.restore({{"fresh", 1}}, {});
+  EXPECT_EQ(writer.serialize(c, context), expected());
+  Checkpoint restarted;
+  restarted.run_id = "r1-r1";
+  restarted.context = {{"ignored", true}};
+  c = restarted;  // expected() takes the context from `context`, never from the checkpoint
+  context.set("after_restart", "x");
+  EXPECT_EQ(writer.serialize(restarted, context), expected());
+  EXPECT_EQ(writer.serialize(restarted), restarted.to_json().dump());
+}
+
 TEST(CheckpointTest, WriterSavesTheSerializedBytes) {
   TempDir dir;
   CheckpointWriter writer;

@@ -1,0 +1,48 @@
+#pragma once
+/// \file
+/// The names of the events the engine and the handlers emit (Attractor specification, section 9.6:
+/// https://github.com/strongdm/attractor, and this project's additions, docs/run-directory.md §2.3). They
+/// are part of `events.jsonl`, so their texts never change. Each constant is a character array: it
+/// converts to `std::string` and `std::string_view` like a literal.
+
+namespace attractor {
+
+inline constexpr char kPipelineStartedEvent[] = "PipelineStarted";
+inline constexpr char kPipelineCompletedEvent[] = "PipelineCompleted";
+inline constexpr char kPipelineFailedEvent[] = "PipelineFailed";
+inline constexpr char kPipelineInterruptedEvent[] = "PipelineInterrupted";
+inline constexpr char kPipelineRestartedEvent[] = "PipelineRestarted";
+
+inline constexpr char kStageStartedEvent[] = "StageStarted";
+inline constexpr char kStageCompletedEvent[] = "StageCompleted";
+inline constexpr char kStageFailedEvent[] = "StageFailed";
+inline constexpr char kStageRetryingEvent[] = "StageRetrying";
+/// Token usage and fidelity of one LLM call.
+inline constexpr char kStageUsageEvent[] = "StageUsage";
+
+inline constexpr char kCheckpointSavedEvent[] = "CheckpointSaved";
+
+inline constexpr char kParallelStartedEvent[] = "ParallelStarted";
+inline constexpr char kParallelCompletedEvent[] = "ParallelCompleted";
+inline constexpr char kParallelBranchStartedEvent[] = "ParallelBranchStarted";
+inline constexpr char kParallelBranchCompletedEvent[] = "ParallelBranchCompleted";
+
+inline constexpr char kInterviewStartedEvent[] = "InterviewStarted";
+inline constexpr char kInterviewCompletedEvent[] = "InterviewCompleted";
+inline constexpr char kInterviewTimeoutEvent[] = "InterviewTimeout";
+
+inline constexpr char kInboxEnqueuedEvent[] = "InboxEnqueued";
+inline constexpr char kInboxDeliveredEvent[] = "InboxDelivered";
+
+/// A prompt named context keys the context does not hold.
+inline constexpr char kPromptVariableUnknownEvent[] = "PromptVariableUnknown";
+/// A loop guard counted an iteration and decided.
+inline constexpr char kLoopGuardEvent[] = "LoopGuard";
+
+/// The retrieval steps' traces (src/handlers/README.md).
+inline constexpr char kSearchNodesEvent[] = "SEARCH_NODES";
+inline constexpr char kExpandDependencyTreeEvent[] = "EXPAND_DEPENDENCY_TREE";
+inline constexpr char kFetchNodeTextsEvent[] = "FETCH_NODE_TEXTS";
+inline constexpr char kManageContextBudgetEvent[] = "MANAGE_CONTEXT_BUDGET";
+
+}  // namespace attractor
