@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "attractor/base/log.h"
 #include "attractor/run/artifact_store.h"
 #include "attractor/engine/engine.h"
 #include "attractor/engine/usage_tally.h"
@@ -59,6 +60,8 @@ class Engine::Impl : public BranchRunner {
   // engine.cc
   RunResult execute_loop(std::string next, bool resumed);
   void initialize_run_directory(const std::string& parent_run);
+  /// Attaches `{run_dir_}/run.log` (replacing the previous run directory's) when enabled.
+  void open_run_log();
   void seed_context();
   /// Brings `state_.context` and `state_.logs` up to date with `context_` for the given changes.
   void mirror_context(const ContextChanges& changes);
@@ -94,6 +97,7 @@ class Engine::Impl : public BranchRunner {
   UniformRandom random_;
   RunEventSink sink_;
   std::unique_ptr<ArtifactStore> artifacts_;
+  std::unique_ptr<LogFile> run_log_;  ///< `run.log` of `run_dir_` while the run goes on
   std::string run_dir_;
   Context context_;
   Checkpoint state_;
