@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <spdlog/spdlog.h>
 
 #include "retrieval/acl_rules.h"
 #include "retrieval/csharp_extractor.h"
@@ -22,6 +23,10 @@ namespace attractor::retrieval {
 namespace fs = std::filesystem;
 
 namespace {
+
+/// The process logger of attractor/base/log.h when the program set it up (this layer does not
+/// see that header); nullptr otherwise.
+std::shared_ptr<spdlog::logger> process_logger() { return spdlog::get("attractor"); }
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -153,6 +158,9 @@ IndexSummary index_repository(const IndexOptions& o, std::ostream* progress, boo
         ExtractedFile extracted = language == "csharp" ? extract_csharp(content) : extract_sql(content);
         for (const auto& issue : extracted.issues) {
           summary.issues.push_back({path, issue.line, issue.column, issue.message});
+          if (auto logger = process_logger()) {
+            logger->debug("index: {}:{}:{}: {}", path, issue.line, issue.column, issue.message);
+          }
           if (progress) {
             if (interactive) *progress << "\r\033[K";
             *progress << path << ":" << issue.line << ":" << issue.column << ": warning: " << issue.message << "\n";
@@ -209,8 +217,12 @@ IndexSummary index_repository(const IndexOptions& o, std::ostream* progress, boo
     store.rollback();
     // The FAISS file may now disagree with the rolled-back rows: drop it so the next run rebuilds it.
     if (vectors_written) {
+      const std::string vectors = IndexStore::vector_path(o.index_dir, scope.index_name);
       std::error_code ec;
-      fs::remove(IndexStore::vector_path(o.index_dir, scope.index_name), ec);
+      fs::remove(vectors, ec);
+      if (auto logger = process_logger()) {
+        logger->warn("index update rolled back; removed {} so the next index run rebuilds it", vectors);
+      }
     }
     throw;
   }
@@ -218,6 +230,11 @@ IndexSummary index_repository(const IndexOptions& o, std::ostream* progress, boo
   summary.edges_by_type = store.edge_counts(scope);
   summary.seconds = elapsed();
   summary.index_bytes = dir_size(o.index_dir);
+  if (auto logger = process_logger()) {
+    logger->info("index {}: {} files indexed, {} unchanged, {} removed, {} parse issues in {:.1f}s", o.index_dir,
+                 summary.files_indexed, summary.files_unchanged, summary.files_removed, summary.issues.size(),
+                 summary.seconds);
+  }
   return summary;
 }
 

@@ -46,6 +46,7 @@ struct TestRun {
   std::int64_t max_node_executions = 0;
   CancelToken cancel;
   bool background_writes = true;
+  bool write_run_log = true;
   std::function<void(std::int64_t)> on_checkpoint_written;
 
   EngineOptions options();

@@ -39,6 +39,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "attractor/base/log.h"
 #include "attractor/cli/cli.h"
 #include "attractor/cli/cli_support.h"
 #include "attractor/engine/engine.h"
@@ -210,7 +211,8 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
   std::future<void> token_table = std::async(std::launch::async, [] {
     try {
       token_counter_for(kDefaultTokenEncoding);
-    } catch (const std::exception&) {
+    } catch (const std::exception& e) {
+      log().debug("token table {} not preloaded: {}", kDefaultTokenEncoding, e.what());
     }
   });
   auto loaded = load_or_report(graph_path, f.quiet);

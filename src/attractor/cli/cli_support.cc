@@ -1,12 +1,20 @@
 #include "attractor/cli/cli_support.h"
 
 #include <cstdio>
+#include <string>
 
+#include "attractor/base/log.h"
 #include "attractor/cli/cli.h"
 
 namespace attractor {
 
 std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
+  std::string level = "warn";
+  app.add_option("--log-level", level,
+                 "operational messages on stderr from this level up (default warn); a run's run.log gets info and "
+                 "up, or this level when lower")
+      ->envname(std::string(kLogLevelVariable))
+      ->check(CLI::IsMember(log_level_names()));
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp&) {
@@ -19,6 +27,7 @@ std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
     std::fprintf(stderr, "%s: %s\n(see `%s --help`)\n", app.get_name().c_str(), e.what(), app.get_name().c_str());
     return kExitUsage;
   }
+  set_log_level(*parse_log_level(level));
   return std::nullopt;
 }
 

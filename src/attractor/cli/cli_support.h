@@ -4,6 +4,7 @@
 /// diagnostic printing.
 
 #include <optional>
+#include <string_view>
 #include <vector>
 
 #include <CLI/CLI.hpp>
@@ -12,7 +13,11 @@
 
 namespace attractor {
 
-/// Parses argv with CLI11. Returns nullopt to continue, or the exit code to return at once
+/// The environment variable that sets `--log-level` when the flag is not given.
+inline constexpr std::string_view kLogLevelVariable = "ATTRACTOR_LOG_LEVEL";
+
+/// Adds `--log-level` (every command has it), parses argv with CLI11 and sets the process log
+/// level (attractor/base/log.h). Returns nullopt to continue, or the exit code to return at once
 /// (0 after --help, 2 after a usage error, with the message on stderr).
 std::optional<int> parse_cli(CLI::App& app, int argc, char** argv);
 

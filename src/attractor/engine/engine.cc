@@ -46,6 +46,12 @@ Engine::Impl::Impl(const Graph& graph, const HandlerRegistry& registry, EngineOp
 Engine::Impl::~Impl() {
   sink_.set_file(nullptr);
   writer_.reset();
+  run_log_.reset();
+}
+
+void Engine::Impl::open_run_log() {
+  run_log_.reset();
+  if (options_.write_run_log) run_log_ = std::make_unique<LogFile>((fs::path(run_dir_) / "run.log").string());
 }
 
 void Engine::Impl::emit(const std::string& name, nlohmann::json fields) {
@@ -71,6 +77,7 @@ void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
   m.version = ATTRACTOR_VERSION;
   m.parent_run = parent_run;
   write_manifest(m, run_dir_);
+  open_run_log();
   artifacts_ = std::make_unique<ArtifactStore>(run_dir_);
   if (options_.write_events_file) {
     sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string(), writer_.get()));
@@ -116,6 +123,7 @@ RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
   state_.next_node = graph_.node(*start).id;
   save();
   emit(kPipelineStartedEvent, {{"name", graph_.name()}, {"id", state_.run_id}, {"run_dir", run_dir_}});
+  log().info("run {} started: pipeline {}, run directory {}", state_.run_id, graph_.name(), run_dir_);
   return execute_loop(state_.next_node, false);
 }
 
@@ -129,6 +137,7 @@ RunResult Engine::Impl::resume() {
   if (options_.write_events_file) {
     sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string(), writer_.get()));
   }
+  open_run_log();
   stage_index_ = state_.total_executions;
   if (state_.state != "running") {
     RunResult r;
@@ -136,6 +145,8 @@ RunResult Engine::Impl::resume() {
     r.checkpoint = checkpoint();
     r.outcome = state_.final_outcome.is_object() ? outcome_from_json(state_.final_outcome)
                                                  : Outcome::fail("run finished without a recorded outcome");
+    log().info("run {} resumed: already finished ({}), nothing to do", state_.run_id, state_.state);
+    run_log_.reset();
     return r;
   }
   std::string next = state_.next_node;
@@ -146,6 +157,7 @@ RunResult Engine::Impl::resume() {
   }
   emit(kPipelineStartedEvent,
        {{"name", graph_.name()}, {"id", state_.run_id}, {"run_dir", run_dir_}, {"resumed", true}, {"next_node", next}});
+  log().info("run {} resumed at node {}: pipeline {}, run directory {}", state_.run_id, next, graph_.name(), run_dir_);
   return execute_loop(next, true);
 }
 
@@ -206,6 +218,12 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
          {{"error", outcome.failure_reason}, {"duration_ms", duration}, {"usage", sink_.usage()}});
   }
   writer_->flush();
+  if (is_success(outcome.status)) {
+    log().info("run {} finished: {} in {}ms", state_.run_id, status_name(outcome.status), duration);
+  } else {
+    log().info("run {} failed after {}ms: {}", state_.run_id, duration, outcome.failure_reason);
+  }
+  run_log_.reset();
   RunResult r;
   r.outcome = outcome;
   r.run_dir = run_dir_;
@@ -216,6 +234,8 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
 RunResult Engine::Impl::interrupted() {
   emit(kPipelineInterruptedEvent, {{"current_node", state_.current_node}, {"next_node", state_.next_node}});
   writer_->flush();
+  log().info("run {} interrupted; next node {}", state_.run_id, state_.next_node);
+  run_log_.reset();
   RunResult r;
   r.outcome = Outcome::fail("interrupted");
   r.run_dir = run_dir_;
@@ -232,6 +252,7 @@ void Engine::Impl::begin_restart(const std::string& target) {
   nlohmann::json seed = state_.seed_context;
   std::string run_id = state_.run_id;
   emit(kPipelineRestartedEvent, {{"target", target}, {"restart", restarts}});
+  log().info("run {} restarts at {} (loop_restart {}) in {}-restart{}", run_id, target, restarts, base, restarts);
   state_ = Checkpoint{};
   sessions_.clear();
   history_.clear();
@@ -243,6 +264,7 @@ void Engine::Impl::begin_restart(const std::string& target) {
   seed_context();
   state_.next_node = target;
   save();
+  log().info("run {} started: continues {} at node {}, run directory {}", state_.run_id, parent, target, run_dir_);
 }
 
 void Engine::Impl::deliver_inbox(const std::string& node_id, Context& context, nlohmann::json& inbox) {
@@ -291,6 +313,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
                         node.id, started);
         }
         context_.append_log("goal gate " + failed_gate + " unsatisfied; retrying at " + target);
+        log().info("goal gate {} unsatisfied; retrying at {}", failed_gate, target);
         state_.next_node = target;
         next = target;
         via_edge = nullptr;
@@ -381,8 +404,27 @@ Engine::Engine(const Graph& graph, const HandlerRegistry& registry, EngineOption
 
 Engine::~Engine() = default;
 
-RunResult Engine::run(const nlohmann::json& initial_context) { return impl_->run(initial_context); }
+namespace {
 
-RunResult Engine::resume() { return impl_->resume(); }
+/// Runs `body`, logging the error that stops a run before it propagates.
+template <typename Body>
+RunResult logging_errors(Body body) {
+  try {
+    return body();
+  } catch (const std::exception& e) {
+    log().info("run stopped by an error: {}", e.what());
+    throw;
+  }
+}
+
+}  // namespace
+
+RunResult Engine::run(const nlohmann::json& initial_context) {
+  return logging_errors([&] { return impl_->run(initial_context); });
+}
+
+RunResult Engine::resume() {
+  return logging_errors([&] { return impl_->resume(); });
+}
 
 }  // namespace attractor

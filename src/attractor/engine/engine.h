@@ -42,6 +42,9 @@ struct EngineOptions {
   CancelToken cancel;      ///< cancel() (e.g. from SIGINT) stops at a safe point
   std::int64_t max_node_executions = 0;  ///< 0 = graph attribute or default
   bool write_events_file = true;
+  /// Attach `{run_dir}/run.log` to the process logger (attractor/base/log.h) while the run goes
+  /// on: run start, stages, retries, end, and what the other layers log meanwhile.
+  bool write_run_log = true;
   /// Run-directory writes are made by a background thread in order (see write_behind.h), so the
   /// next stage is computed while the previous one's files are synced; false makes them inline.
   bool background_writes = true;

@@ -10,6 +10,7 @@
 #include <utility>
 #include <vector>
 
+#include "attractor/base/log.h"
 #include "attractor/run/artifact_store.h"
 #include "attractor/engine/engine.h"
 #include "attractor/engine/usage_tally.h"
@@ -59,6 +60,8 @@ class Engine::Impl : public BranchRunner {
   // engine.cc
   RunResult execute_loop(std::string next, bool resumed);
   void initialize_run_directory(const std::string& parent_run);
+  /// Attaches `{run_dir_}/run.log` (replacing the previous run directory's) when enabled.
+  void open_run_log();
   void seed_context();
   /// Writes the checkpoint: `state_` with the context and logs of `context_`.
   void save();
@@ -94,6 +97,7 @@ class Engine::Impl : public BranchRunner {
   UniformRandom random_;
   RunEventSink sink_;
   std::unique_ptr<ArtifactStore> artifacts_;
+  std::unique_ptr<LogFile> run_log_;  ///< `run.log` of `run_dir_` while the run goes on
   std::string run_dir_;
   Context context_;  ///< the run's context; the only copy (the checkpoint is written from it)
   /// The rest of the checkpoint; its `context` and `logs` stay empty (they live in `context_`).

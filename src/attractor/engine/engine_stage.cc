@@ -80,6 +80,17 @@ class BranchHistoryScope {
   StageHistory* saved_;
 };
 
+/// The log line of a retry: what failed and how long the engine waits (the provider's
+/// Retry-After when it is longer than the backoff delay).
+void log_retry(const std::string& node_id, const Outcome& outcome, std::int64_t attempt, std::int64_t max_attempts,
+               std::int64_t delay_ms, std::int64_t duration_ms) {
+  std::string wait = outcome.retry_after_ms && *outcome.retry_after_ms >= delay_ms
+                         ? fmt::format("{}ms (Retry-After)", delay_ms)
+                         : fmt::format("{}ms", delay_ms);
+  log().info("stage {} attempt {} of {} failed in {}ms: {}; retrying in {}", node_id, attempt, max_attempts,
+             duration_ms, outcome.failure_reason, wait);
+}
+
 }  // namespace
 
 Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Context& context,
@@ -171,6 +182,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
     std::int64_t index = stage_index_.fetch_add(1) + 1;
     std::int64_t started = clock_->now_ms();
     emit(kStageStartedEvent, {{"name", node.id}, {"index", index}, {"attempt", attempt}, {"type", type}});
+    log().info("stage {} started: attempt {} of {}, type {}", node.id, attempt, policy.max_attempts, type);
     Outcome outcome = handler ? run_attempt(node, *handler, context, stage_dir, attempt, cancel, fidelity)
                               : Outcome::fail("no handler for type '" + type + "'", ErrorCategory::kPipeline);
     if (std::string bad = inbox_messages_error(outcome.messages, graph_, node.id); !bad.empty()) {
@@ -191,6 +203,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
         }
       }
       emit(kStageCompletedEvent, std::move(completed));
+      log().info("stage {} finished: {} in {}ms", node.id, status_name(outcome.status), duration);
       active_history(history_).add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
       return outcome;
     }
@@ -210,6 +223,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
       std::int64_t delay = policy.delay_for_attempt(attempt, random_);
       if (outcome.retry_after_ms) delay = std::max(delay, *outcome.retry_after_ms);
       emit(kStageRetryingEvent, {{"name", node.id}, {"index", index}, {"attempt", attempt + 1}, {"delay_ms", delay}});
+      log_retry(node.id, outcome, attempt, policy.max_attempts, delay, duration);
       if (!clock_->sleep_ms(delay, cancel)) return outcome;
       continue;
     }
@@ -226,6 +240,8 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
       }
     }
     write_status(*writer_, stage_dir, outcome);
+    log().info("stage {} finished: {} in {}ms after {} attempt{}{}", node.id, status_name(outcome.status), duration,
+               attempt, attempt == 1 ? "" : "s", outcome.failure_reason.empty() ? "" : ": " + outcome.failure_reason);
     active_history(history_).add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
     return outcome;
   }

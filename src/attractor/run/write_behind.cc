@@ -6,11 +6,27 @@
 #include <stdexcept>
 #include <system_error>
 
+#include "attractor/base/log.h"
 #include "attractor/run/run_directory.h"
 
 namespace attractor {
 
 namespace fs = std::filesystem;
+
+namespace {
+
+/// Logs the failure that stops the writer (the caller rethrows it on its own thread).
+void log_failure(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const std::exception& e) {
+    log().error("run directory write failed; later writes are dropped: {}", e.what());
+  } catch (...) {
+    log().error("run directory write failed; later writes are dropped");
+  }
+}
+
+}  // namespace
 
 WriteBehind::WriteBehind(bool background, std::size_t max_backlog_bytes)
     : background_(background), max_backlog_bytes_(max_backlog_bytes) {
@@ -43,6 +59,7 @@ std::uint64_t WriteBehind::enqueue(Operation op, std::size_t bytes) {
     try {
       op();
     } catch (...) {
+      log_failure(std::current_exception());
       std::lock_guard lock(mutex_);
       failure_ = std::current_exception();
       failed_ = true;
@@ -142,6 +159,7 @@ void WriteBehind::loop() {
         error = std::current_exception();
       }
       if (error) {
+        log_failure(error);
         std::lock_guard lock(mutex_);
         failure_ = error;
         failed_ = true;

@@ -7,6 +7,7 @@
 #include <cstdlib>
 #include <sstream>
 
+#include "attractor/base/log.h"
 #include "handlers/llm/anthropic_backend.h"
 #include "handlers/llm/cli_backend.h"
 #include "handlers/llm/openai_backend.h"
@@ -196,6 +197,7 @@ CodergenResult RoutingBackend::run(const CodergenRequest& request) {
   if (!request.node || !request.graph) throw StageError("routing backend needs the node and graph", ErrorCategory::kTerminal);
   std::string provider = provider_for(*request.node, *request.graph);
   std::shared_ptr<CodergenBackend> backend = backend_for(provider);
+  log().debug("stage {}: LLM backend {}", request.node->id, backend->name());
   CodergenResult result = backend->run(request);
   if (result.backend.empty()) result.backend = backend->name();
   return result;

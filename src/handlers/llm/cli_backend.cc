@@ -3,8 +3,10 @@
 #include <cctype>
 #include <filesystem>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "attractor/base/log.h"
 #include "attractor/run/run_directory.h"
 #include "handlers/llm/provider_error.h"
 
@@ -93,6 +95,26 @@ std::string cli_prompt_text(const CodergenRequest& request) {
   return text + "\n## Current request\n\n" + request.prompt;
 }
 
+namespace {
+
+/// One log line when the agent did not run to a clean exit, naming where its output is.
+void log_agent_problem(const std::string& agent, const ProcessResult& pr, const ProcessSpec& spec) {
+  if (!pr.error.empty()) {
+    log().info("cli agent {}: cannot run: {}", agent, pr.error);
+  } else if (pr.cancelled) {
+    log().info("cli agent {}: cancelled", agent);
+  } else if (pr.timed_out) {
+    log().info("cli agent {}: no exit within {}ms; stopped", agent, spec.timeout_ms.value_or(0));
+  } else if (pr.exit_code != 0) {
+    log().info("cli agent {}: {} (stderr in {})", agent,
+               pr.exit_code >= 0 ? fmt::format("exit code {}", pr.exit_code)
+                                 : fmt::format("killed by signal {}", pr.term_signal),
+               spec.stderr_path);
+  }
+}
+
+}  // namespace
+
 CliBackend::CliBackend(std::string agent, CliBackendSettings settings)
     : agent_(std::move(agent)), settings_(std::move(settings)) {}
 
@@ -122,7 +144,9 @@ CodergenResult CliBackend::run(const CodergenRequest& request) {
   spec.timeout_ms = backstop_timeout(request.timeout_ms);
   spec.cancel = request.cancel;
   ProcessRunner& runner = settings_.runner ? *settings_.runner : default_process_runner();
+  log().debug("cli agent {}: running {}", agent_, command);
   ProcessResult pr = runner.run(spec);
+  log_agent_problem(agent_, pr, spec);
 
   std::string who = "cli agent " + agent_;
   if (!pr.error.empty()) throw StageError(who + ": " + pr.error, ErrorCategory::kTerminal);

@@ -4,9 +4,11 @@
 #include <cmath>
 #include <ctime>
 
+#include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
 #include "attractor/base/clock.h"
+#include "attractor/base/log.h"
 
 namespace attractor {
 
@@ -78,13 +80,19 @@ std::string api_url(const std::string& base, const std::string& endpoint) {
 
 HttpResponse post_to_provider(HttpTransport& transport, const HttpRequest& request, const std::string& provider) {
   HttpResponse response;
+  log().debug("{}: POST {}", provider, request.url);
   try {
     response = transport.post(request);
   } catch (const TransportError& e) {
+    log().info("{}: POST {} failed: {}", provider, request.url, e.what());
     throw provider_transport_error(provider, e);
   }
   if (response.status < 200 || response.status >= 300) {
-    throw provider_http_error(provider, response, system_clock().now_ms());
+    StageError error = provider_http_error(provider, response, system_clock().now_ms());
+    std::string wait = error.retry_after_ms() ? fmt::format("; Retry-After {}ms", *error.retry_after_ms()) : "";
+    log().info("{}: POST {} answered HTTP {} ({}){}", provider, request.url, response.status,
+               error.category() == ErrorCategory::kTerminal ? "terminal" : "retryable", wait);
+    throw error;
   }
   return response;
 }

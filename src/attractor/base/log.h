@@ -1,0 +1,58 @@
+#pragma once
+/// \file
+/// The process logger: operational messages for operators (retries, provider errors, write
+/// failures, a run's stages), as opposed to events (events.h, for programs), the progress display
+/// and command results. Every layer logs through `log()` without knowing who configured it; the
+/// CLI sets the level (`--log-level`, `ATTRACTOR_LOG_LEVEL`) and the engine adds a file sink for
+/// each run's `run.log` (docs/run-directory.md).
+///
+/// The logger is registered with spdlog as "attractor", so code of the layers that do not see
+/// this header (src/retrieval) reaches it through `spdlog::get("attractor")` once it exists.
+///
+/// Sinks: stderr with the pattern `attractor: LEVEL: message` at the console level (default
+/// `warn`), and any number of files at `info` or the console level when lower. Logging never
+/// throws: a sink that cannot write drops the message.
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include <spdlog/logger.h>
+
+namespace attractor {
+
+/// The process logger (created on first use).
+spdlog::logger& log();
+
+/// `trace`, `debug`, `info`, `warn`, `error` or `off`; nullopt for anything else.
+std::optional<spdlog::level::level_enum> parse_log_level(std::string_view name);
+
+/// The names `parse_log_level` accepts, most verbose first.
+const std::vector<std::string>& log_level_names();
+
+/// Sets the console level; file sinks follow it when it is below `info`.
+void set_log_level(spdlog::level::level_enum level);
+
+/// The console level.
+spdlog::level::level_enum log_level();
+
+/// A file that receives the process logger's messages while this object lives (appended to, one
+/// line per message: `2026-01-31T12:00:00.123Z [info] message`, UTC). A file that cannot be
+/// opened is skipped (`attached()` is false) and logged at `warn`.
+class LogFile {
+ public:
+  explicit LogFile(const std::string& path);
+  ~LogFile();
+  LogFile(const LogFile&) = delete;
+  LogFile& operator=(const LogFile&) = delete;
+
+  /// The file is receiving messages.
+  bool attached() const { return sink_ != nullptr; }
+
+ private:
+  std::shared_ptr<spdlog::sinks::sink> sink_;
+};
+
+}  // namespace attractor
