@@ -58,7 +58,7 @@ EngineOptions TestRun::options() {
   o.cancel = cancel;
   o.max_node_executions = max_node_executions;
   o.background_writes = background_writes;
-  o.on_checkpoint_written = on_checkpoint_written;
+  o.disk = disk;
   return o;
 }
 

@@ -46,7 +46,7 @@ struct TestRun {
   std::int64_t max_node_executions = 0;
   CancelToken cancel;
   bool background_writes = true;
-  std::function<void(std::int64_t)> on_checkpoint_written;
+  RunDisk* disk = nullptr;  ///< EngineOptions::disk (nullptr: the real file system)
 
   EngineOptions options();
   RunResult run(const Graph& graph, const nlohmann::json& seed = nlohmann::json::object());
