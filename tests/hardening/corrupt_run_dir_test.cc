@@ -123,8 +123,8 @@ TEST(CorruptRunDirTest, ResumeRefusesWithExitTwoAndLeavesTheCheckpointUntouched)
   const std::string original_graph = slurp(std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/engine/kill_resume.dot");
   spit(graph, original_graph);
   const std::string pristine = dir.sub("pristine");
-  ProcessResult killed = run_attractor({"run", graph, "--logs-root", pristine, "-q"},
-                                       {.env = {"ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS=5"}});
+  ProcessResult killed =
+      run_program({ATTRACTOR_FAULT_BINARY_PATH, "kill", "5", "run", graph, "--logs-root", pristine, "-q"});
   ASSERT_EQ(killed.signal, SIGKILL) << killed.err;
 
   for (const Corruption& c : corruptions()) {

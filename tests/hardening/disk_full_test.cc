@@ -2,6 +2,7 @@
 // (RLIMIT_FSIZE, so writes fail with EFBIG like on a full disk) or a read-only bind mount. The run
 // stops with exit 3 and a message naming the file and the error, the last checkpoint written stays
 // valid, and resuming once the disk is writable again finishes exactly like an uninterrupted run.
+// The same for a checkpoint write made to fail by the test executable attractor_checkpoint_fault.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -57,6 +58,27 @@ TEST(DiskFullTest, FileSizeLimitStopsTheRunWithExitThreeAndAnIntactCheckpoint) {
   }
 }
 
+TEST(DiskFullTest, AnInjectedCheckpointWriteFailureExitsThreeWithThePreviousCheckpointIntact) {
+  ScratchDir dir;
+  ASSERT_EQ(run_attractor({"run", kGraph, "--logs-root", dir.sub("reference"), "-q"}).exit_code, 0);
+  const std::string run = dir.sub("failed");
+  // The fourth checkpoint (initial, start, prep, then the one recording work) fails like a full disk.
+  ProcessResult failed = run_program({ATTRACTOR_FAULT_BINARY_PATH, "fail", "4", "run", kGraph, "--logs-root", run, "-q"});
+  EXPECT_EQ(failed.signal, 0) << failed.err;
+  EXPECT_EQ(failed.exit_code, 3) << failed.err;
+  EXPECT_NE(failed.err.find("attractor: runtime error: cannot write " + run + "/checkpoint.json.tmp: No space left on device"),
+            std::string::npos)
+      << failed.err;
+  nlohmann::json saved = nlohmann::json::parse(slurp(run + "/checkpoint.json"));
+  EXPECT_EQ(saved["state"], "running");
+  EXPECT_EQ(saved["completed_nodes"], (nlohmann::json{"start", "prep"}));
+  EXPECT_FALSE(fs::exists(run + "/checkpoint.json.tmp"));
+
+  ProcessResult resumed = run_attractor({"resume", run, "-q"});
+  EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
+  EXPECT_EQ(comparable(run), comparable(dir.sub("reference")));
+}
+
 bool can_bind_mount() {
   return run_program({"unshare", "-m", "sh", "-c", "mount --bind -o ro / /mnt"}, {.timeout_seconds = 10}).exit_code == 0;
 }
@@ -65,8 +87,7 @@ TEST(ReadOnlyRunDirTest, ResumeIntoAReadOnlyRunDirectoryStopsWithExitThree) {
   if (!can_bind_mount()) GTEST_SKIP() << "needs unshare -m and mount (root with CAP_SYS_ADMIN)";
   ScratchDir dir;
   const std::string run = dir.sub("run");
-  ProcessResult killed = run_attractor({"run", kGraph, "--logs-root", run, "-q"},
-                                       {.env = {"ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS=4"}});
+  ProcessResult killed = run_program({ATTRACTOR_FAULT_BINARY_PATH, "kill", "4", "run", kGraph, "--logs-root", run, "-q"});
   ASSERT_EQ(killed.signal, SIGKILL);
   const std::string before = slurp(run + "/checkpoint.json");
 

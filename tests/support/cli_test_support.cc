@@ -36,6 +36,12 @@ std::string make_temp_dir() {
 }
 
 CommandResult run_attractor(const std::vector<std::string>& args, const std::string& input) {
+  std::vector<std::string> full = {ATTRACTOR_BINARY_PATH};
+  full.insert(full.end(), args.begin(), args.end());
+  return run_command(full, input);
+}
+
+CommandResult run_command(const std::vector<std::string>& full_argv, const std::string& input) {
   static int counter = 0;
   std::string dir = (std::filesystem::temp_directory_path() /
                      ("attractor-cmd-" + std::to_string(::getpid()) + "-" + std::to_string(++counter)))
@@ -44,8 +50,7 @@ CommandResult run_attractor(const std::vector<std::string>& args, const std::str
   std::filesystem::create_directories(dir);
   std::string in_path = dir + "/stdin", out_path = dir + "/stdout", err_path = dir + "/stderr";
   std::ofstream(in_path, std::ios::binary) << input;
-  std::vector<std::string> full = {ATTRACTOR_BINARY_PATH};
-  full.insert(full.end(), args.begin(), args.end());
+  std::vector<std::string> full = full_argv;
   std::vector<char*> argv;
   for (auto& a : full) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -15,6 +15,8 @@ struct CommandResult {
 
 /// Runs ATTRACTOR_BINARY_PATH with `args` (cwd = repo root), stdin from `input`.
 CommandResult run_attractor(const std::vector<std::string>& args, const std::string& input = "");
+/// Runs the program at path `argv[0]` the same way.
+CommandResult run_command(const std::vector<std::string>& argv, const std::string& input = "");
 
 /// A fresh, empty temporary directory unique to the calling test.
 std::string make_temp_dir();

@@ -59,7 +59,7 @@ EngineOptions TestRun::options() {
   o.max_node_executions = max_node_executions;
   o.background_writes = background_writes;
   o.write_run_log = write_run_log;
-  o.on_checkpoint_written = on_checkpoint_written;
+  o.disk = disk;
   return o;
 }
 

@@ -47,7 +47,7 @@ struct TestRun {
   CancelToken cancel;
   bool background_writes = true;
   bool write_run_log = true;
-  std::function<void(std::int64_t)> on_checkpoint_written;
+  RunDisk* disk = nullptr;  ///< EngineOptions::disk (nullptr: the real file system)
 
   EngineOptions options();
   RunResult run(const Graph& graph, const nlohmann::json& seed = nlohmann::json::object());

@@ -3,12 +3,14 @@
 #include <cstdio>
 #include <string>
 
+#include "attractor/run/posix_run_disk.h"
+
 namespace attractor {
 
 const std::vector<CliCommand>& cli_commands() {
   static const std::vector<CliCommand> commands = {
-      {"run", "run a pipeline (checkpoint after every node)", run_run_command},
-      {"resume", "continue an interrupted run from its checkpoint", run_resume_command},
+      {"run", "run a pipeline (checkpoint after every node)", run_run_command, run_run_command},
+      {"resume", "continue an interrupted run from its checkpoint", run_resume_command, run_resume_command},
       {"validate", "parse, transform and lint a pipeline; print diagnostics", run_validate_command},
       {"render", "draw a pipeline (and optionally a run) with Graphviz", run_render_command},
       {"index", "index a C# + SQL repository for retrieval (tree-sitter, FTS5, FAISS)", run_index_command},
@@ -33,7 +35,9 @@ void print_help() {
 
 }  // namespace
 
-int run_cli(int argc, char** argv) {
+int run_cli(int argc, char** argv) { return run_cli(argc, argv, posix_run_disk()); }
+
+int run_cli(int argc, char** argv, RunDisk& disk) {
   if (argc < 2) {
     print_help();
     return kExitUsage;
@@ -66,7 +70,8 @@ int run_cli(int argc, char** argv) {
       args.push_back(self.data());
       for (int i = 2; i < argc; ++i) args.push_back(argv[i]);
       args.push_back(nullptr);
-      return c.run(static_cast<int>(args.size() - 1), args.data());
+      const int count = static_cast<int>(args.size() - 1);
+      return c.run_on_disk ? c.run_on_disk(count, args.data(), disk) : c.run(count, args.data());
     }
   }
   std::fprintf(stderr, "attractor: unknown command '%s' (see `attractor help`)\n", name.c_str());

@@ -18,11 +18,15 @@ enum ExitCode : int {
   kExitInterrupted = 130 ///< interrupted, checkpoint intact
 };
 
+class RunDisk;
+
 /// One subcommand: `run` receives argv with argv[0] = "attractor <name>".
 struct CliCommand {
   std::string_view name;
   std::string_view summary;
   int (*run)(int argc, char** argv);
+  /// Set for the commands that write a run directory: `run` writing it through `disk`.
+  int (*run_on_disk)(int argc, char** argv, RunDisk& disk) = nullptr;
 };
 
 /// All subcommands in the order `attractor help` lists them.
@@ -30,10 +34,15 @@ const std::vector<CliCommand>& cli_commands();
 
 /// Entry point used by main(): dispatches argv[1], handles help and --version.
 int run_cli(int argc, char** argv);
+/// The same with run directories written and read through `disk` (main() uses the real file
+/// system; a test executable passes a disk that fails or stops the process on purpose).
+int run_cli(int argc, char** argv, RunDisk& disk);
 
 int run_validate_command(int argc, char** argv);
 int run_run_command(int argc, char** argv);
+int run_run_command(int argc, char** argv, RunDisk& disk);
 int run_resume_command(int argc, char** argv);
+int run_resume_command(int argc, char** argv, RunDisk& disk);
 int run_render_command(int argc, char** argv);
 int run_index_command(int argc, char** argv);
 int run_search_command(int argc, char** argv);

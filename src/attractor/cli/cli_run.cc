@@ -21,8 +21,6 @@
 // - The default token table (o200k_base, 3.6 MB) is loaded on a second thread while the graph is
 //   parsed and checked, since most pipelines need it for their first LLM stage's preamble; a
 //   graph that picks another `token_encoding` loads that one when it needs it.
-// - Test hook: environment variable ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS=N makes the process
-//   SIGKILL itself right after its N-th checkpoint is on disk (used by the kill-and-resume test).
 
 #include <signal.h>
 #include <unistd.h>
@@ -46,6 +44,7 @@
 #include "handlers/services/interviewer.h"
 #include "attractor/check/pipeline_loader.h"
 #include "attractor/cli/progress_display.h"
+#include "attractor/run/posix_run_disk.h"
 #include "attractor/run/resume_check.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/base/sha256.h"
@@ -205,7 +204,8 @@ std::optional<LoadedPipeline> load_or_report(const std::string& path, bool quiet
   return loaded;
 }
 
-int execute(const std::string& graph_path, const std::string& run_dir, const RunFlags& f, bool resume) {
+int execute(const std::string& graph_path, const std::string& run_dir, const RunFlags& f, bool resume,
+            RunDisk& disk) {
   // Waited for when this function returns. A failed load is retried (and reported) by the stage
   // that needs the table.
   std::future<void> token_table = std::async(std::launch::async, [] {
@@ -248,22 +248,13 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
 
   EngineOptions options;
   options.run_dir = run_dir;
+  options.disk = &disk;
   options.graph_path = fs::absolute(graph_path).lexically_normal().string();
   options.graph_sha256 = sha256_hex(read_text_file(graph_path));
   auto bus = make_observers(f);
   auto usage = std::make_shared<UsageTally>();
   bus->add(usage);
   options.observer = bus;
-  if (const char* kill_after = std::getenv("ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS")) {
-    // The writer thread kills the process once the N-th checkpoint is on disk, while the engine
-    // may already be computing the next stage: a crash at a real node boundary.
-    const long n = std::atol(kill_after);
-    if (n > 0) {
-      options.on_checkpoint_written = [n](std::int64_t written) {
-        if (written == n) ::kill(::getpid(), SIGKILL);
-      };
-    }
-  }
   InterruptWatcher watcher(options.cancel);
   std::fprintf(stderr, "run directory: %s\n", run_dir.c_str());
   try {
@@ -279,7 +270,9 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
 
 }  // namespace
 
-int run_run_command(int argc, char** argv) {
+int run_run_command(int argc, char** argv) { return run_run_command(argc, argv, posix_run_disk()); }
+
+int run_run_command(int argc, char** argv, RunDisk& disk) {
   CLI::App app{"Run a pipeline. Exit 0 on success, 1 when the pipeline fails, 2 on usage, parse or validation "
                "errors, 3 on runtime errors, 130 when interrupted (the checkpoint stays valid)."};
   app.name("attractor run");
@@ -296,10 +289,12 @@ int run_run_command(int argc, char** argv) {
     if (auto loaded = load_pipeline(path, builtin_handler_catalog()); loaded.graph && !loaded.graph->name().empty()) name = loaded.graph->name();
     run_dir = (fs::path("checkpoints") / run_directory_name(name, system_clock().now_ms(), random_hex6())).string();
   }
-  return execute(path, run_dir, f, false);
+  return execute(path, run_dir, f, false, disk);
 }
 
-int run_resume_command(int argc, char** argv) {
+int run_resume_command(int argc, char** argv) { return run_resume_command(argc, argv, posix_run_disk()); }
+
+int run_resume_command(int argc, char** argv, RunDisk& disk) {
   CLI::App app{"Resume an interrupted run from its checkpoint; completed nodes are never re-run. Same exit codes "
                "as `attractor run`."};
   app.name("attractor resume");
@@ -320,8 +315,8 @@ int run_resume_command(int argc, char** argv) {
   Manifest manifest;
   Checkpoint checkpoint;
   try {
-    manifest = read_manifest(run_dir);
-    checkpoint = load_checkpoint(run_dir);
+    manifest = read_manifest(run_dir, disk);
+    checkpoint = load_checkpoint(run_dir, disk);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attractor resume: %s\n", e.what());
     return kExitUsage;
@@ -345,7 +340,7 @@ int run_resume_command(int argc, char** argv) {
       return kExitUsage;
     }
   }
-  return execute(manifest.graph_path, run_dir, f, true);
+  return execute(manifest.graph_path, run_dir, f, true, disk);
 }
 
 }  // namespace attractor

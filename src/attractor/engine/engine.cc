@@ -9,6 +9,7 @@
 #include "attractor/engine/engine_impl.h"
 #include "attractor/engine/inbox.h"
 #include "attractor/model/node_roles.h"
+#include "attractor/run/posix_run_disk.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/model/context_keys.h"
 #include "attractor/engine/event_names.h"
@@ -36,11 +37,12 @@ void RunEventSink::on_event(const Event& event) {
 
 Engine::Impl::Impl(const Graph& graph, const HandlerRegistry& registry, EngineOptions options)
     : graph_(graph), registry_(registry), options_(std::move(options)) {
+  disk_ = options_.disk ? options_.disk : &posix_run_disk();
   clock_ = options_.clock ? options_.clock : &system_clock();
   random_ = options_.random ? options_.random : default_random();
   run_dir_ = options_.run_dir;
   sink_.set_user(options_.observer);
-  writer_ = std::make_unique<WriteBehind>(options_.background_writes);
+  writer_ = std::make_unique<WriteBehind>(*disk_, options_.background_writes);
 }
 
 Engine::Impl::~Impl() {
@@ -64,9 +66,9 @@ void Engine::Impl::emit(const std::string& name, nlohmann::json fields) {
 
 void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
   writer_->flush();
-  std::error_code ec;
-  fs::create_directories(run_dir_, ec);
-  if (ec) throw std::runtime_error("cannot create run directory " + run_dir_ + ": " + ec.message());
+  if (std::error_code ec = disk_->make_directories(run_dir_)) {
+    throw std::runtime_error("cannot create run directory " + run_dir_ + ": " + ec.message());
+  }
   Manifest m;
   m.name = graph_.name();
   m.goal = graph_.data().goal();
@@ -76,9 +78,9 @@ void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
   m.start_time = format_iso8601(clock_->now_ms());
   m.version = ATTRACTOR_VERSION;
   m.parent_run = parent_run;
-  write_manifest(m, run_dir_);
+  write_manifest(m, run_dir_, *disk_);
   open_run_log();
-  artifacts_ = std::make_unique<ArtifactStore>(run_dir_);
+  artifacts_ = std::make_unique<ArtifactStore>(run_dir_, ArtifactStore::kDefaultThreshold, *disk_);
   if (options_.write_events_file) {
     sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string(), writer_.get()));
   }
@@ -100,11 +102,7 @@ Checkpoint Engine::Impl::checkpoint() const {
 
 void Engine::Impl::save() {
   state_.timestamp_ms = clock_->now_ms();
-  std::function<void()> after;
-  if (options_.on_checkpoint_written) {
-    after = [this] { options_.on_checkpoint_written(++checkpoints_written_); };
-  }
-  checkpoint_writer_.save(state_, context_, run_dir_, *writer_, std::move(after));
+  checkpoint_writer_.save(state_, context_, run_dir_, *writer_);
   emit(kCheckpointSavedEvent, {{"node_id", state_.current_node}, {"next_node", state_.next_node}});
 }
 
@@ -128,12 +126,12 @@ RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
 }
 
 RunResult Engine::Impl::resume() {
-  state_ = load_checkpoint(run_dir_);
+  state_ = load_checkpoint(run_dir_, *disk_);
   history_.restore(state_, graph_);
   context_.restore(state_.context, std::move(state_.logs));
   state_.context = nlohmann::json::object();
   state_.logs.clear();
-  artifacts_ = std::make_unique<ArtifactStore>(run_dir_);
+  artifacts_ = std::make_unique<ArtifactStore>(run_dir_, ArtifactStore::kDefaultThreshold, *disk_);
   if (options_.write_events_file) {
     sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string(), writer_.get()));
   }

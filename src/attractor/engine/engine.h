@@ -21,6 +21,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attractor/run/checkpoint.h"
+#include "attractor/run/run_disk.h"
 #include "attractor/base/clock.h"
 #include "attractor/model/context.h"
 #include "attractor/engine/events.h"
@@ -48,9 +49,9 @@ struct EngineOptions {
   /// Run-directory writes are made by a background thread in order (see write_behind.h), so the
   /// next stage is computed while the previous one's files are synced; false makes them inline.
   bool background_writes = true;
-  /// Called on the writer's thread when the n-th checkpoint of this engine (1-based) is renamed
-  /// into place and synced; the CLI's test hook kills the process there.
-  std::function<void(std::int64_t n)> on_checkpoint_written;
+  /// Where the run directory is written and read (it must outlive the engine); nullptr = the real
+  /// file system (`posix_run_disk()`). Tests pass an in-memory disk or one that fails on purpose.
+  RunDisk* disk = nullptr;
 };
 
 /// The result of `run` or `resume`.

@@ -93,6 +93,7 @@ class Engine::Impl : public BranchRunner {
   const Graph& graph_;
   const HandlerRegistry& registry_;
   EngineOptions options_;
+  RunDisk* disk_;  ///< options_.disk or the real file system
   Clock* clock_;
   UniformRandom random_;
   RunEventSink sink_;
@@ -105,7 +106,6 @@ class Engine::Impl : public BranchRunner {
   CheckpointWriter checkpoint_writer_;  ///< serializes `state_` and `context_` incrementally
   /// Makes the run directory's writes in order; declared after what its operations read.
   std::unique_ptr<WriteBehind> writer_;
-  std::int64_t checkpoints_written_ = 0;  ///< counted on the writer's thread
   std::atomic<std::int64_t> stage_index_{0};
   ThreadSessions sessions_;  ///< `full`-fidelity conversations of this run (not serialized)
   StageHistory history_;     ///< finished stages, for fidelity preambles

@@ -151,10 +151,9 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
 
   bool outside_effects = !queued || writer_->flush_count() != flushes_before;
   if (outside_effects && queued) writer_->flush();
-  std::error_code ec;
-  if (outside_effects && fs::exists(status_path, ec)) {
+  if (outside_effects && disk_->exists(status_path.string())) {
     try {
-      Outcome external = outcome_from_json(parse_json_limited(read_text_file(status_path.string()), "status.json"));
+      Outcome external = outcome_from_json(parse_json_limited(disk_->read_file(status_path.string()), "status.json"));
       external.notes = external.notes.empty() ? "status.json written during the stage" : external.notes;
       return external;
     } catch (const std::exception& e) {

@@ -2,6 +2,7 @@
 
 #include "attractor/base/clock.h"
 #include "attractor/engine/event_names.h"
+#include "attractor/run/posix_run_disk.h"
 
 namespace attractor {
 
@@ -63,9 +64,8 @@ void EventBus::on_event(const Event& event) {
   for (const auto& o : observers_) o->on_event(event);
 }
 
-JsonlFileObserver::JsonlFileObserver(const std::string& path, WriteBehind* writer) : writer_(writer) {
-  if (std::FILE* f = std::fopen(path.c_str(), "a")) file_.reset(f, [](std::FILE* open) { std::fclose(open); });
-}
+JsonlFileObserver::JsonlFileObserver(const std::string& path, WriteBehind* writer)
+    : file_((writer ? writer->disk() : posix_run_disk()).open_append(path)), writer_(writer) {}
 
 JsonlFileObserver::~JsonlFileObserver() {
   std::lock_guard lock(mutex_);
@@ -75,10 +75,7 @@ JsonlFileObserver::~JsonlFileObserver() {
 void JsonlFileObserver::write_pending() {
   if (!file_ || pending_.empty()) return;
   const std::size_t bytes = pending_.size();
-  auto append = [file = file_, lines = std::move(pending_)] {
-    std::fwrite(lines.data(), 1, lines.size(), file.get());
-    std::fflush(file.get());
-  };
+  auto append = [file = file_, lines = std::move(pending_)] { file->append(lines); };
   pending_.clear();
   if (!writer_) {
     append();

@@ -56,8 +56,9 @@ class EventBus : public EventObserver {
 /// loses only lines of a stage the checkpoint does not record as completed.
 class JsonlFileObserver : public EventObserver {
  public:
-  /// With a `writer`, lines are appended by the writer's operations, in order with the run's other
-  /// writes (the writer must outlive this observer).
+  /// With a `writer`, the file is opened on the writer's disk and lines are appended by the
+  /// writer's operations, in order with the run's other writes (the writer must outlive this
+  /// observer); without one, on the real file system, inline.
   explicit JsonlFileObserver(const std::string& path, WriteBehind* writer = nullptr);
   ~JsonlFileObserver() override;
   void on_event(const Event& event) override;
@@ -67,7 +68,7 @@ class JsonlFileObserver : public EventObserver {
   void write_pending();
 
   std::mutex mutex_;
-  std::shared_ptr<std::FILE> file_;
+  std::shared_ptr<AppendFile> file_;
   WriteBehind* writer_ = nullptr;
   std::string pending_;  ///< lines not yet handed to the file or the writer
 };

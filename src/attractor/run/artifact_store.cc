@@ -5,14 +5,13 @@
 #include <stdexcept>
 
 #include "attractor/base/clock.h"
-#include "attractor/run/run_directory.h"
 
 namespace attractor {
 
 namespace fs = std::filesystem;
 
-ArtifactStore::ArtifactStore(std::string base_dir, std::int64_t threshold)
-    : base_dir_(std::move(base_dir)), threshold_(threshold) {}
+ArtifactStore::ArtifactStore(std::string base_dir, std::int64_t threshold, RunDisk& disk)
+    : base_dir_(std::move(base_dir)), threshold_(threshold), disk_(disk) {}
 
 ArtifactInfo ArtifactStore::store(const std::string& id, const std::string& name, const nlohmann::json& data) {
   std::string text = data.dump();
@@ -25,9 +24,11 @@ ArtifactInfo ArtifactStore::store(const std::string& id, const std::string& name
   Entry entry{info, data};
   if (info.is_file_backed) {
     fs::path dir = fs::path(base_dir_) / "artifacts";
-    fs::create_directories(dir);
+    if (std::error_code ec = disk_.make_directories(dir.string())) {
+      throw fs::filesystem_error("cannot create directories", dir, ec);
+    }
     fs::path file = dir / (id + ".json");
-    write_text_file(file.string(), text);
+    disk_.write_file(file.string(), text);
     entry.data = file.string();
   }
   std::unique_lock lock(mutex_);
@@ -44,7 +45,7 @@ nlohmann::json ArtifactStore::retrieve(const std::string& id) const {
     entry = it->second;
   }
   if (!entry.info.is_file_backed) return entry.data;
-  return nlohmann::json::parse(read_text_file(entry.data.get<std::string>()));
+  return nlohmann::json::parse(disk_.read_file(entry.data.get<std::string>()));
 }
 
 bool ArtifactStore::has(const std::string& id) const {
@@ -63,10 +64,7 @@ void ArtifactStore::remove(const std::string& id) {
   std::unique_lock lock(mutex_);
   auto it = entries_.find(id);
   if (it == entries_.end()) return;
-  if (it->second.info.is_file_backed) {
-    std::error_code ec;
-    fs::remove(it->second.data.get<std::string>(), ec);
-  }
+  if (it->second.info.is_file_backed) disk_.remove_file(it->second.data.get<std::string>());
   entries_.erase(it);
 }
 

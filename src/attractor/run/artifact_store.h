@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/run/posix_run_disk.h"
+
 namespace attractor {
 
 struct ArtifactInfo {
@@ -27,8 +29,10 @@ class ArtifactStore {
  public:
   static constexpr std::int64_t kDefaultThreshold = 100 * 1024;
 
-  /// `base_dir` "" keeps everything in memory.
-  explicit ArtifactStore(std::string base_dir = "", std::int64_t threshold = kDefaultThreshold);
+  /// `base_dir` "" keeps everything in memory; files are written through `disk` (which must
+  /// outlive the store).
+  explicit ArtifactStore(std::string base_dir = "", std::int64_t threshold = kDefaultThreshold,
+                         RunDisk& disk = posix_run_disk());
 
   /// Size is the byte length of the compact JSON serialization.
   ArtifactInfo store(const std::string& id, const std::string& name, const nlohmann::json& data);
@@ -46,6 +50,7 @@ class ArtifactStore {
   };
   std::string base_dir_;
   std::int64_t threshold_;
+  RunDisk& disk_;
   mutable std::shared_mutex mutex_;
   std::map<std::string, Entry> entries_;
 };

@@ -1,15 +1,6 @@
 #include "attractor/run/checkpoint.h"
 
-#include <fcntl.h>
-#include <limits.h>
-#include <sys/uio.h>
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "attractor/base/clock.h"
@@ -90,54 +81,13 @@ void write_file_atomic(const std::string& path, const std::string& content) {
 
 void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
                        const std::function<void()>& written) {
-  std::string tmp = path + ".tmp";
-  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
-  std::vector<iovec> batch;
-  std::size_t next = 0;       // first part not completely written
-  std::size_t offset = 0;     // bytes of parts[next] already written
-  while (next < parts.size()) {
-    batch.clear();
-    for (std::size_t i = next; i < parts.size() && batch.size() < IOV_MAX; ++i) {
-      std::string_view part = i == next ? parts[i].substr(offset) : parts[i];
-      if (!part.empty()) batch.push_back({const_cast<char*>(part.data()), part.size()});
-    }
-    if (batch.empty()) break;
-    ssize_t n = ::writev(fd, batch.data(), static_cast<int>(batch.size()));
-    if (n < 0) {
-      if (errno == EINTR) continue;
-      int err = errno;
-      ::close(fd);
-      ::unlink(tmp.c_str());  // a full disk must not leave a half-written temp file behind
-      throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(err));
-    }
-    std::size_t written = static_cast<std::size_t>(n);
-    while (next < parts.size() && written >= parts[next].size() - offset) {
-      written -= parts[next].size() - offset;
-      offset = 0;
-      ++next;
-    }
-    offset += written;
-  }
-  if (written) written();
-  if (::fsync(fd) != 0 || ::close(fd) != 0) {
-    int err = errno;
-    ::unlink(tmp.c_str());
-    throw std::runtime_error("cannot sync " + tmp + ": " + std::strerror(err));
-  }
-  if (::rename(tmp.c_str(), path.c_str()) != 0) {
-    throw std::runtime_error("cannot rename " + tmp + ": " + std::strerror(errno));
-  }
-  std::string dir = fs::path(path).parent_path().string();
-  int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
+  posix_run_disk().write_file_atomic(path, parts, written);
 }
 
-void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir) {
-  write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), checkpoint.to_json().dump() + "\n");
+void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir, RunDisk& disk) {
+  const std::string content = checkpoint.to_json().dump() + "\n";
+  const std::string_view view = content;
+  disk.write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), std::span<const std::string_view>(&view, 1));
 }
 
 namespace {
@@ -323,14 +273,13 @@ std::string CheckpointWriter::serialize(const Checkpoint& checkpoint) {
   return out;
 }
 
-void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run_dir) {
+void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run_dir, RunDisk& disk) {
   serialize_views(checkpoint);
   views_.push_back("\n");
-  write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), views_);
+  disk.write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), views_);
 }
 
-void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run_dir, WriteBehind& writer,
-                            std::function<void()> after_durable) {
+void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run_dir, WriteBehind& writer) {
   serialize_views(checkpoint);
   enqueue_save(run_dir, writer, std::move(after_durable));
 }
@@ -339,9 +288,8 @@ void CheckpointWriter::enqueue_save(const std::string& run_dir, WriteBehind& wri
                                     std::function<void()> after_durable) {
   views_.push_back("\n");
   std::string path = (fs::path(run_dir) / "checkpoint.json").string();
-  queued_seq_ = writer.enqueue([this, &writer, path = std::move(path), after = std::move(after_durable)] {
-    write_file_atomic(path, views_, [&writer] { writer.release_running(); });
-    if (after) after();
+  queued_seq_ = writer.enqueue([this, &writer, path = std::move(path)] {
+    writer.disk().write_file_atomic(path, views_, [&writer] { writer.release_running(); });
   });
   queued_on_ = &writer;
 }
@@ -365,13 +313,9 @@ void CheckpointWriter::wait_for_queued_save() {
   writer->wait_released(queued_seq_);
 }
 
-Checkpoint load_checkpoint(const std::string& run_dir) {
+Checkpoint load_checkpoint(const std::string& run_dir, RunDisk& disk) {
   fs::path path = fs::path(run_dir) / "checkpoint.json";
-  std::ifstream in(path);
-  if (!in) throw std::runtime_error("cannot read " + path.string());
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  nlohmann::json j = parse_json_limited(buffer.str(), path.string());
+  nlohmann::json j = parse_json_limited(disk.read_file(path.string()), path.string());
   try {
     return Checkpoint::from_json(j);
   } catch (const std::runtime_error& e) {

@@ -26,6 +26,7 @@
 #include "attractor/model/context.h"
 #include "attractor/run/member_table.h"
 #include "attractor/model/outcome.h"
+#include "attractor/run/posix_run_disk.h"
 #include "attractor/run/write_behind.h"
 
 namespace attractor {
@@ -54,8 +55,8 @@ struct Checkpoint {
   static Checkpoint from_json(const nlohmann::json& json);
 };
 
-/// Writes `content` to `path` atomically: `path.tmp`, fsync, rename, fsync of the directory.
-/// Throws std::runtime_error on failure.
+/// Writes `content` to `path` atomically on the real file system: `path.tmp`, fsync, rename,
+/// fsync of the directory (RunDisk::write_file_atomic). Throws std::runtime_error on failure.
 void write_file_atomic(const std::string& path, const std::string& content);
 /// The same for content given in parts, written with writev (no joined copy). `written`, if set,
 /// is called once the parts are no longer needed (written, not yet synced).
@@ -63,7 +64,7 @@ void write_file_atomic(const std::string& path, std::span<const std::string_view
                        const std::function<void()>& written = nullptr);
 
 /// Saves to `{run_dir}/checkpoint.json` atomically.
-void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir);
+void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir, RunDisk& disk = posix_run_disk());
 
 /// The `node_outcomes` entry of one outcome (see the file comment).
 nlohmann::json outcome_entry_json(const Outcome& outcome);
@@ -82,13 +83,11 @@ class CheckpointWriter {
   void note_context_changes(const ContextChanges& changes);
   /// Saves `serialize(checkpoint)` plus a newline to `{run_dir}/checkpoint.json` atomically,
   /// writing the cached parts directly instead of joining them first.
-  void save(const Checkpoint& checkpoint, const std::string& run_dir);
-  /// Same, as an operation queued on `writer` (which must outlive this object's next call);
-  /// `after_durable`, if set, runs on the writer's thread once the file is renamed and synced.
-  /// The queued operation reads this object's cached parts, so the next serialization first waits
-  /// until they are written (not until they are synced).
-  void save(const Checkpoint& checkpoint, const std::string& run_dir, WriteBehind& writer,
-            std::function<void()> after_durable = nullptr);
+  void save(const Checkpoint& checkpoint, const std::string& run_dir, RunDisk& disk = posix_run_disk());
+  /// Same, as an operation queued on `writer` (which must outlive this object's next call) that
+  /// writes through the writer's disk. The queued operation reads this object's cached parts, so
+  /// the next serialization first waits until they are written (not until they are synced).
+  void save(const Checkpoint& checkpoint, const std::string& run_dir, WriteBehind& writer);
 
   /// `serialize` with the `context` and `logs` members taken from the live `context` instead of
   /// the checkpoint (whose members are not read): only the keys `context` reports as written
@@ -144,6 +143,6 @@ class CheckpointWriter {
   std::uint64_t live_cursor_ = 0;  ///< its changes already in `context_`
 };
 /// Loads `{run_dir}/checkpoint.json`; throws std::runtime_error when missing or malformed.
-Checkpoint load_checkpoint(const std::string& run_dir);
+Checkpoint load_checkpoint(const std::string& run_dir, RunDisk& disk = posix_run_disk());
 
 }  // namespace attractor

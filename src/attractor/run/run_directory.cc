@@ -1,18 +1,11 @@
 #include "attractor/run/run_directory.h"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
 #include <ctime>
 #include <filesystem>
-#include <fstream>
 #include <random>
-#include <sstream>
 #include <stdexcept>
 
 #include <fmt/format.h>
-
-#include "attractor/run/checkpoint.h"
 
 namespace attractor {
 
@@ -57,16 +50,17 @@ std::string random_hex6() {
   return fmt::format("{:06x}", rd() & 0xffffff);
 }
 
-void write_manifest(const Manifest& manifest, const std::string& run_dir) {
-  write_file_atomic((fs::path(run_dir) / "manifest.json").string(), manifest.to_json().dump(2) + "\n");
+void write_manifest(const Manifest& manifest, const std::string& run_dir, RunDisk& disk) {
+  const std::string content = manifest.to_json().dump(2) + "\n";
+  const std::string_view view = content;
+  disk.write_file_atomic((fs::path(run_dir) / "manifest.json").string(), std::span<const std::string_view>(&view, 1));
 }
 
-Manifest read_manifest(const std::string& run_dir) {
+Manifest read_manifest(const std::string& run_dir, RunDisk& disk) {
   const std::string path = (fs::path(run_dir) / "manifest.json").string();
-  std::error_code ec;
-  if (!fs::is_directory(run_dir, ec)) throw std::runtime_error(run_dir + " is not a directory");
-  if (!fs::exists(path, ec)) throw std::runtime_error(path + " is missing: " + run_dir + " is not a run directory");
-  std::string text = read_text_file(path);
+  if (!disk.is_directory(run_dir)) throw std::runtime_error(run_dir + " is not a directory");
+  if (!disk.exists(path)) throw std::runtime_error(path + " is missing: " + run_dir + " is not a run directory");
+  std::string text = disk.read_file(path);
   nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
   if (j.is_discarded()) throw std::runtime_error(path + " is not valid JSON");
   try {
@@ -76,23 +70,8 @@ Manifest read_manifest(const std::string& run_dir) {
   }
 }
 
-void write_text_file(const std::string& path, const std::string& content) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
-  std::size_t n = std::fwrite(content.data(), 1, content.size(), f);
-  int err = n != content.size() ? errno : 0;
-  if (std::fclose(f) != 0 && err == 0) err = errno;
-  if (err != 0 || n != content.size()) {
-    throw std::runtime_error("cannot write " + path + ": " + std::strerror(err != 0 ? err : EIO));
-  }
-}
+void write_text_file(const std::string& path, const std::string& content) { posix_run_disk().write_file(path, content); }
 
-std::string read_text_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
-}
+std::string read_text_file(const std::string& path) { return posix_run_disk().read_file(path); }
 
 }  // namespace attractor

@@ -9,6 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/run/posix_run_disk.h"
+
 namespace attractor {
 
 /// `manifest.json`: what ran and from which file.
@@ -31,13 +33,15 @@ std::string run_directory_name(const std::string& graph_name, std::int64_t epoch
 /// Six random lower-case hex digits.
 std::string random_hex6();
 
-void write_manifest(const Manifest& manifest, const std::string& run_dir);
+/// Writes `{run_dir}/manifest.json` atomically.
+void write_manifest(const Manifest& manifest, const std::string& run_dir, RunDisk& disk = posix_run_disk());
 /// Throws std::runtime_error when missing or malformed.
-Manifest read_manifest(const std::string& run_dir);
+Manifest read_manifest(const std::string& run_dir, RunDisk& disk = posix_run_disk());
 
-/// Writes a whole file (not atomic); throws std::runtime_error on failure.
+/// Writes a whole file (not atomic) on the real file system (PosixRunDisk::write_file); throws
+/// std::runtime_error on failure.
 void write_text_file(const std::string& path, const std::string& content);
-/// Reads a whole file; throws std::runtime_error on failure.
+/// Reads a whole file from the real file system; throws std::runtime_error on failure.
 std::string read_text_file(const std::string& path);
 
 }  // namespace attractor

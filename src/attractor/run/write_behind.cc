@@ -1,17 +1,12 @@
 #include "attractor/run/write_behind.h"
 
-#include <sys/stat.h>
-
-#include <filesystem>
 #include <stdexcept>
 #include <system_error>
 
 #include "attractor/base/log.h"
-#include "attractor/run/run_directory.h"
+#include "attractor/run/posix_run_disk.h"
 
 namespace attractor {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -29,7 +24,10 @@ void log_failure(const std::exception_ptr& error) {
 }  // namespace
 
 WriteBehind::WriteBehind(bool background, std::size_t max_backlog_bytes)
-    : background_(background), max_backlog_bytes_(max_backlog_bytes) {
+    : WriteBehind(posix_run_disk(), background, max_backlog_bytes) {}
+
+WriteBehind::WriteBehind(RunDisk& disk, bool background, std::size_t max_backlog_bytes)
+    : disk_(disk), background_(background), max_backlog_bytes_(max_backlog_bytes) {
   if (background_) thread_ = std::thread([this] { loop(); });
 }
 
@@ -182,23 +180,19 @@ void WriteBehind::loop() {
 
 void WriteBehind::write_file(std::string path, std::string content) {
   const std::size_t bytes = content.size();
-  enqueue([path = std::move(path), content = std::move(content)] { write_text_file(path, content); }, bytes);
+  enqueue([this, path = std::move(path), content = std::move(content)] { disk_.write_file(path, content); }, bytes);
 }
 
 void WriteBehind::make_directories(std::string path) {
-  enqueue([path = std::move(path)] {
-    if (::mkdir(path.c_str(), 0777) == 0) return;  // the usual case: one system call
-    std::error_code ec;
-    fs::create_directories(path, ec);
-    if (ec) throw std::runtime_error("cannot create " + path + ": " + ec.message());
+  enqueue([this, path = std::move(path)] {
+    if (std::error_code ec = disk_.make_directories(path)) {
+      throw std::runtime_error("cannot create " + path + ": " + ec.message());
+    }
   });
 }
 
 void WriteBehind::remove_file(std::string path) {
-  enqueue([path = std::move(path)] {
-    std::error_code ec;
-    fs::remove(path, ec);
-  });
+  enqueue([this, path = std::move(path)] { disk_.remove_file(path); });
 }
 
 }  // namespace attractor

@@ -14,6 +14,9 @@
 /// The first operation that throws stops the writer: later operations are dropped, and every
 /// later call rethrows that error on the caller's thread. Thread-safe (parallel branches queue
 /// concurrently).
+///
+/// The file helpers (`write_file`, `make_directories`, `remove_file`) and the operations queued
+/// by `CheckpointWriter` and the events file write through the writer's `RunDisk`.
 
 #include <atomic>
 #include <condition_variable>
@@ -26,15 +29,21 @@
 #include <string>
 #include <thread>
 
+#include "attractor/run/run_disk.h"
+
 namespace attractor {
 
 class WriteBehind {
  public:
   using Operation = std::function<void()>;
+  static constexpr std::size_t kDefaultBacklogBytes = std::size_t{64} << 20;
 
   /// `max_backlog_bytes`: `enqueue` waits while the queued operations hold more bytes than this.
   /// `background` false runs every operation inline on the caller's thread (same interface).
-  explicit WriteBehind(bool background = true, std::size_t max_backlog_bytes = std::size_t{64} << 20);
+  /// Writes to the real file system (`posix_run_disk()`).
+  explicit WriteBehind(bool background = true, std::size_t max_backlog_bytes = kDefaultBacklogBytes);
+  /// Writes through `disk`, which must outlive the writer.
+  explicit WriteBehind(RunDisk& disk, bool background = true, std::size_t max_backlog_bytes = kDefaultBacklogBytes);
   /// Runs what is still queued (nothing after a failure), then stops the thread. Never throws.
   ~WriteBehind();
   WriteBehind(const WriteBehind&) = delete;
@@ -58,9 +67,12 @@ class WriteBehind {
   /// the process write into its stage directory.
   std::uint64_t flush_count() const;
 
-  /// Queues writing `content` to `path` (like write_text_file).
+  /// The disk the operations write to.
+  RunDisk& disk() const { return disk_; }
+
+  /// Queues writing `content` to `path` (RunDisk::write_file).
   void write_file(std::string path, std::string content);
-  /// Queues creating `path` and its parents.
+  /// Queues creating `path` and its parents; fails with "cannot create PATH: REASON".
   void make_directories(std::string path);
   /// Queues removing `path` (a missing file is not an error).
   void remove_file(std::string path);
@@ -81,6 +93,7 @@ class WriteBehind {
     std::size_t bytes = 0;
   };
 
+  RunDisk& disk_;
   const bool background_;
   const std::size_t max_backlog_bytes_;
   mutable std::mutex mutex_;

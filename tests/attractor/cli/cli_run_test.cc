@@ -33,9 +33,9 @@ struct Exit {
   int signal = 0;
 };
 
-/// Starts the attractor binary with `args`; `env` entries are added to the environment.
-pid_t spawn(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
-            const std::string& log = "/dev/null") {
+/// Starts `program` with `args`; `env` entries are added to the environment.
+pid_t spawn_program(const std::string& program, const std::vector<std::string>& args,
+                    const std::vector<std::string>& env = {}, const std::string& log = "/dev/null") {
   pid_t pid = ::fork();
   if (pid == 0) {
     for (const auto& e : env) ::putenv(const_cast<char*>(e.c_str()));
@@ -45,7 +45,7 @@ pid_t spawn(const std::vector<std::string>& args, const std::vector<std::string>
     int null_in = ::open("/dev/null", O_RDONLY);
     ::dup2(null_in, 0);
     std::vector<char*> argv;
-    std::string bin = ATTRACTOR_BINARY_PATH;
+    std::string bin = program;
     argv.push_back(bin.data());
     for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
     argv.push_back(nullptr);
@@ -53,6 +53,12 @@ pid_t spawn(const std::vector<std::string>& args, const std::vector<std::string>
     ::_exit(127);
   }
   return pid;
+}
+
+/// Starts the attractor binary with `args`; `env` entries are added to the environment.
+pid_t spawn(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
+            const std::string& log = "/dev/null") {
+  return spawn_program(ATTRACTOR_BINARY_PATH, args, env, log);
 }
 
 Exit wait_for(pid_t pid) {
@@ -67,6 +73,14 @@ Exit wait_for(pid_t pid) {
 Exit run(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
          const std::string& log = "/dev/null") {
   return wait_for(spawn(args, env, log));
+}
+
+/// Runs `attractor args...` killed by SIGKILL once its k-th checkpoint is durable
+/// (support/checkpoint_fault/main.cc).
+Exit run_killed_at_checkpoint(int k, const std::vector<std::string>& args) {
+  std::vector<std::string> fault_args = {"kill", std::to_string(k)};
+  fault_args.insert(fault_args.end(), args.begin(), args.end());
+  return wait_for(spawn_program(ATTRACTOR_FAULT_BINARY_PATH, fault_args));
 }
 
 /// The checkpoint without fields that legitimately differ between runs.
@@ -134,8 +148,7 @@ TEST(CliRunTest, KillAtEveryCheckpointThenResumeMatchesUninterruptedRun) {
   ASSERT_EQ(checkpoints, 13);  // initial + one per main-loop node (11) + final
   for (int k = 1; k < checkpoints; ++k) {
     std::string run_dir = dir.sub("killed" + std::to_string(k));
-    Exit killed = run({"run", graph, "--logs-root", run_dir, "-q"},
-                      {"ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS=" + std::to_string(k)});
+    Exit killed = run_killed_at_checkpoint(k, {"run", graph, "--logs-root", run_dir, "-q"});
     ASSERT_EQ(killed.signal, SIGKILL) << "k=" << k;
     ASSERT_EQ(run({"resume", run_dir, "-q"}).code, 0) << "k=" << k;
     EXPECT_EQ(comparable(run_dir), expected) << "k=" << k;

@@ -8,6 +8,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
@@ -51,9 +52,16 @@ class CodeRagTest : public ::testing::Test {
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
-  testing::CommandResult run(const std::string& run_dir) {
-    return run_attractor({"run", kRoot + "/graphs/code_rag.dot", "--simulate", "--index", index_, "--context",
-                          kRoot + "/graphs/code_rag.context.json", "--logs-root", run_dir, "-q"});
+  std::vector<std::string> run_args(const std::string& run_dir) const {
+    return {"run", kRoot + "/graphs/code_rag.dot", "--simulate", "--index", index_, "--context",
+            kRoot + "/graphs/code_rag.context.json", "--logs-root", run_dir, "-q"};
+  }
+  testing::CommandResult run(const std::string& run_dir) { return run_attractor(run_args(run_dir)); }
+  /// The same run, SIGKILLed once its k-th checkpoint is durable (support/checkpoint_fault/main.cc).
+  testing::CommandResult run_killed_at_checkpoint(const std::string& run_dir, int k) {
+    std::vector<std::string> argv = {ATTRACTOR_FAULT_BINARY_PATH, "kill", std::to_string(k)};
+    for (std::string& arg : run_args(run_dir)) argv.push_back(std::move(arg));
+    return testing::run_command(argv);
   }
 
   std::string dir_;
@@ -109,9 +117,7 @@ TEST_F(CodeRagTest, KillAtEveryCheckpointThenResumeMatchesTheUninterruptedRun) {
   const int checkpoints = 10;  // initial + 8 nodes + final
   for (int k = 1; k < checkpoints; ++k) {
     std::string run_dir = dir_ + "/killed" + std::to_string(k);
-    ::setenv("ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS", std::to_string(k).c_str(), 1);
-    auto killed = run(run_dir);
-    ::unsetenv("ATTRACTOR_TEST_KILL_AFTER_CHECKPOINTS");
+    auto killed = run_killed_at_checkpoint(run_dir, k);
     ASSERT_EQ(killed.exit_code, 128 + 9) << "k=" << k;
     if (k == 4) {  // initial, start, router, ask_compact_sql: the message waits in the checkpoint
       EXPECT_EQ(checkpoint_of(run_dir)["inbox"],

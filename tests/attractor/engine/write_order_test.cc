@@ -1,17 +1,22 @@
 // The engine's background writer keeps the run directory a prefix of the run's writes: a
 // checkpoint reaches the disk after the files of every node it records and before any file of a
 // later node, and everything outside the process (a backend that is not the simulation, a handler
-// that does not queue its writes) sees the run directory complete.
+// that does not queue its writes) sees the run directory complete. A run on MemoryRunDisk writes
+// the same files, byte for byte, as a run on the real disk.
 
 #include <filesystem>
+#include <map>
 #include <mutex>
+#include <set>
 #include <string>
 #include <vector>
 
 #include <gtest/gtest.h>
 
 #include "attractor/engine/engine.h"
+#include "attractor/run/memory_run_disk.h"
 #include "attractor/run/run_directory.h"
+#include "support/checkpoint_hook_disk.h"
 #include "support/engine_test_support.h"
 #include "handlers/llm/codergen_backend.h"
 #include "handlers/registry.h"
@@ -32,7 +37,9 @@ TEST(WriteOrderTest, EachCheckpointReachesTheDiskAfterItsNodesFilesAndBeforeAnyL
   std::mutex mutex;
   std::vector<std::string> problems;
   std::int64_t checkpoints = 0;
-  t.on_checkpoint_written = [&](std::int64_t n) {
+  testing::CheckpointHookDisk disk;
+  t.disk = &disk;
+  disk.after_checkpoint = [&](std::int64_t n) {
     std::lock_guard lock(mutex);
     checkpoints = n;
     nlohmann::json cp = read_json(t.run_dir() + "/checkpoint.json");
@@ -149,6 +156,52 @@ TEST(WriteOrderTest, BackgroundAndInlineWritesProduceTheSameRunDirectory) {
   }
   EXPECT_EQ(ca, cb);
   EXPECT_EQ(background.events->names(), in_line.events->names());
+}
+
+/// `text` with every occurrence of `from` replaced by `to`.
+std::string replace_all(std::string text, const std::string& from, const std::string& to) {
+  for (std::size_t p = text.find(from); p != std::string::npos; p = text.find(from, p + to.size())) {
+    text.replace(p, from.size(), to);
+  }
+  return text;
+}
+
+TEST(WriteOrderTest, ARunOnTheMemoryDiskWritesTheSameFilesAsARunOnTheRealDisk) {
+  TestRun on_disk;
+  TestRun in_memory;
+  MemoryRunDisk memory;
+  in_memory.disk = &memory;
+  // Both runs use the same run directory path, the memory one first: it must leave no trace.
+  EngineOptions options = in_memory.options();
+  options.run_dir = on_disk.run_dir();
+  HandlerRegistry registry = make_default_registry(in_memory.services);
+  const Graph graph = twelve_stages();
+  RunResult m = Engine(graph, registry, options).run();
+  ASSERT_EQ(m.outcome.status, StageStatus::kSuccess);
+  EXPECT_FALSE(fs::exists(on_disk.run_dir()));
+  RunResult d = on_disk.run(graph);
+  ASSERT_EQ(d.outcome.status, StageStatus::kSuccess);
+
+  const std::string root = on_disk.run_dir() + "/";
+  std::map<std::string, std::string> real;
+  std::set<std::string> real_dirs;
+  for (const auto& entry : fs::recursive_directory_iterator(on_disk.run_dir())) {
+    std::string name = fs::relative(entry.path(), on_disk.run_dir()).string();
+    if (entry.is_directory()) real_dirs.insert(name);
+    if (entry.is_regular_file()) real[name] = replace_all(read_text_file(entry.path().string()), d.checkpoint.run_id, "RUN");
+  }
+  std::map<std::string, std::string> fake;
+  for (const auto& [path, content] : memory.files()) {
+    ASSERT_EQ(path.rfind(root, 0), 0u) << path;
+    fake[path.substr(root.size())] = replace_all(content, m.checkpoint.run_id, "RUN");
+  }
+  std::set<std::string> fake_dirs;
+  for (const std::string& dir : memory.directories()) {
+    if (dir.rfind(root, 0) == 0) fake_dirs.insert(dir.substr(root.size()));
+  }
+  EXPECT_EQ(real_dirs, fake_dirs);
+  EXPECT_EQ(real.size(), fake.size());
+  for (const auto& [name, content] : real) EXPECT_EQ(content, fake[name]) << name;
 }
 
 }  // namespace

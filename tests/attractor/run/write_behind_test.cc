@@ -1,5 +1,5 @@
 // WriteBehind: order, flush, failure, release before the end of an operation, the backlog limit,
-// the inline mode and the file helpers.
+// the inline mode and the file helpers, on the real disk and on MemoryRunDisk.
 
 #include "attractor/run/write_behind.h"
 
@@ -7,21 +7,41 @@
 #include <chrono>
 #include <filesystem>
 #include <future>
+#include <map>
 #include <mutex>
+#include <random>
 #include <stdexcept>
 #include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
 
+#include "attractor/run/memory_run_disk.h"
 #include "attractor/run/run_directory.h"
-#include "support/engine_test_support.h"
 
 namespace attractor {
 namespace {
 
 namespace fs = std::filesystem;
 using namespace std::chrono_literals;
+
+/// A fresh directory under the system temp dir, removed on destruction.
+class ScratchDir {
+ public:
+  ScratchDir() {
+    std::random_device rd;
+    path_ = fs::temp_directory_path() / ("attractor-write-behind-" + std::to_string(rd()) + std::to_string(rd()));
+    fs::create_directories(path_);
+  }
+  ~ScratchDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  std::string sub(const std::string& name) const { return (path_ / name).string(); }
+
+ private:
+  fs::path path_;
+};
 
 /// A gate an operation waits on until the test opens it.
 class Gate {
@@ -193,7 +213,7 @@ TEST(WriteBehindTest, FlushCountsCalls) {
 }
 
 TEST(WriteBehindTest, FileHelpersCreateWriteAndRemoveInOrder) {
-  testing::TempDir dir;
+  ScratchDir dir;
   const std::string stage = dir.sub("run/stage");
   const std::string file = stage + "/status.json";
   WriteBehind writer;
@@ -210,7 +230,7 @@ TEST(WriteBehindTest, FileHelpersCreateWriteAndRemoveInOrder) {
 }
 
 TEST(WriteBehindTest, AFailedHelperNamesTheFile) {
-  testing::TempDir dir;
+  ScratchDir dir;
   WriteBehind writer;
   writer.write_file(dir.sub("missing/dir/prompt.md"), "x");
   try {
@@ -219,6 +239,42 @@ TEST(WriteBehindTest, AFailedHelperNamesTheFile) {
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()), "cannot write " + dir.sub("missing/dir/prompt.md") + ": No such file or directory");
   }
+}
+
+TEST(WriteBehindTest, FileHelpersWriteThroughTheWritersDisk) {
+  MemoryRunDisk disk;
+  const std::string stage = "/runs/run/stage";
+  const std::string file = stage + "/status.json";
+  WriteBehind writer(disk);
+  EXPECT_EQ(&writer.disk(), &disk);
+  writer.make_directories(stage);
+  writer.write_file(file, "{}\n");
+  writer.flush();
+  EXPECT_EQ(disk.read_file(file), "{}\n");
+  EXPECT_TRUE(disk.is_directory("/runs/run"));
+  writer.remove_file(file);
+  writer.remove_file(file);
+  writer.write_file(stage + "/prompt.md", "hello");
+  writer.flush();
+  EXPECT_FALSE(disk.exists(file));
+  EXPECT_EQ(disk.files(), (std::map<std::string, std::string>{{stage + "/prompt.md", "hello"}}));
+  EXPECT_FALSE(fs::exists("/runs/run"));
+}
+
+TEST(WriteBehindTest, AFailedHelperOnTheMemoryDiskNamesTheFileLikeTheRealDisk) {
+  MemoryRunDisk disk;
+  for (bool background : {true, false}) {
+    WriteBehind writer(disk, background);
+    try {
+      writer.write_file("/missing/dir/prompt.md", "x");
+      writer.flush();
+      FAIL() << "flush did not rethrow";
+    } catch (const std::runtime_error& e) {
+      EXPECT_EQ(std::string(e.what()), "cannot write /missing/dir/prompt.md: No such file or directory");
+    }
+    EXPECT_THROW(writer.make_directories("/missing"), std::runtime_error);
+  }
+  EXPECT_TRUE(disk.files().empty());
 }
 
 }  // namespace

@@ -1,0 +1,142 @@
+#include "attractor/run/posix_run_disk.h"
+
+#include <fcntl.h>
+#include <limits.h>
+#include <sys/stat.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <vector>
+
+namespace attractor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class StdioAppendFile : public AppendFile {
+ public:
+  explicit StdioAppendFile(std::FILE* file) : file_(file) {}
+  ~StdioAppendFile() override { std::fclose(file_); }
+  StdioAppendFile(const StdioAppendFile&) = delete;
+  StdioAppendFile& operator=(const StdioAppendFile&) = delete;
+
+  void append(std::string_view data) override {
+    std::fwrite(data.data(), 1, data.size(), file_);
+    std::fflush(file_);
+  }
+
+ private:
+  std::FILE* file_;
+};
+
+}  // namespace
+
+std::error_code PosixRunDisk::make_directories(const std::string& path) {
+  if (::mkdir(path.c_str(), 0777) == 0) return {};  // the usual case: one system call
+  std::error_code ec;
+  fs::create_directories(path, ec);
+  return ec;
+}
+
+void PosixRunDisk::write_file(const std::string& path, std::string_view content) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+  std::size_t n = std::fwrite(content.data(), 1, content.size(), f);
+  int err = n != content.size() ? errno : 0;
+  if (std::fclose(f) != 0 && err == 0) err = errno;
+  if (err != 0 || n != content.size()) {
+    throw std::runtime_error("cannot write " + path + ": " + std::strerror(err != 0 ? err : EIO));
+  }
+}
+
+void PosixRunDisk::write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
+                                     const std::function<void()>& written) {
+  std::string tmp = path + ".tmp";
+  int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
+  std::vector<iovec> batch;
+  std::size_t next = 0;       // first part not completely written
+  std::size_t offset = 0;     // bytes of parts[next] already written
+  while (next < parts.size()) {
+    batch.clear();
+    for (std::size_t i = next; i < parts.size() && batch.size() < IOV_MAX; ++i) {
+      std::string_view part = i == next ? parts[i].substr(offset) : parts[i];
+      if (!part.empty()) batch.push_back({const_cast<char*>(part.data()), part.size()});
+    }
+    if (batch.empty()) break;
+    ssize_t n = ::writev(fd, batch.data(), static_cast<int>(batch.size()));
+    if (n < 0) {
+      if (errno == EINTR) continue;
+      int err = errno;
+      ::close(fd);
+      ::unlink(tmp.c_str());  // a full disk must not leave a half-written temp file behind
+      throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(err));
+    }
+    std::size_t done = static_cast<std::size_t>(n);
+    while (next < parts.size() && done >= parts[next].size() - offset) {
+      done -= parts[next].size() - offset;
+      offset = 0;
+      ++next;
+    }
+    offset += done;
+  }
+  if (written) written();
+  if (::fsync(fd) != 0 || ::close(fd) != 0) {
+    int err = errno;
+    ::unlink(tmp.c_str());
+    throw std::runtime_error("cannot sync " + tmp + ": " + std::strerror(err));
+  }
+  if (::rename(tmp.c_str(), path.c_str()) != 0) {
+    throw std::runtime_error("cannot rename " + tmp + ": " + std::strerror(errno));
+  }
+  std::string dir = fs::path(path).parent_path().string();
+  int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
+std::shared_ptr<AppendFile> PosixRunDisk::open_append(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "a");
+  if (!f) return nullptr;
+  return std::make_shared<StdioAppendFile>(f);
+}
+
+void PosixRunDisk::remove_file(const std::string& path) {
+  std::error_code ec;
+  fs::remove(path, ec);
+}
+
+std::string PosixRunDisk::read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error("cannot read " + path);
+  std::stringstream buffer;
+  buffer << in.rdbuf();
+  return buffer.str();
+}
+
+bool PosixRunDisk::exists(const std::string& path) {
+  std::error_code ec;
+  return fs::exists(path, ec);
+}
+
+bool PosixRunDisk::is_directory(const std::string& path) {
+  std::error_code ec;
+  return fs::is_directory(path, ec);
+}
+
+RunDisk& posix_run_disk() {
+  static PosixRunDisk disk;
+  return disk;
+}
+
+}  // namespace attractor

@@ -1,0 +1,28 @@
+#pragma once
+/// \file
+/// The real file system behind `RunDisk`: POSIX calls (open/writev/fsync/rename for atomic writes,
+/// stdio for plain writes and appends).
+
+#include "attractor/run/run_disk.h"
+
+namespace attractor {
+
+class PosixRunDisk : public RunDisk {
+ public:
+  /// One mkdir when the parent exists, std::filesystem::create_directories otherwise.
+  std::error_code make_directories(const std::string& path) override;
+  void write_file(const std::string& path, std::string_view content) override;
+  void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
+                         const std::function<void()>& written = nullptr) override;
+  /// A stdio stream opened with mode "a" (fwrite + fflush per append).
+  std::shared_ptr<AppendFile> open_append(const std::string& path) override;
+  void remove_file(const std::string& path) override;
+  std::string read_file(const std::string& path) override;
+  bool exists(const std::string& path) override;
+  bool is_directory(const std::string& path) override;
+};
+
+/// The process's real file system (the default disk of the engine, the writer and the helpers).
+RunDisk& posix_run_disk();
+
+}  // namespace attractor

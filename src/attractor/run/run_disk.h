@@ -1,0 +1,57 @@
+#pragma once
+/// \file
+/// The file operations a run directory is written and read with (docs/run-directory.md, section
+/// 3). Everything that touches a run directory (the engine, `WriteBehind`, `CheckpointWriter`, the
+/// manifest and checkpoint helpers, `ArtifactStore`) goes through one `RunDisk`, so tests can run a
+/// pipeline in memory (`MemoryRunDisk`) or make a chosen write fail or stop the process, while
+/// production code only ever uses the real file system (`posix_run_disk()`).
+///
+/// Implementations must be thread-safe: the run's writer thread and the engine thread (and the
+/// threads of parallel branches) call them concurrently.
+
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <system_error>
+
+namespace attractor {
+
+/// A file opened for appending (the run's `events.jsonl`), kept open between appends.
+class AppendFile {
+ public:
+  virtual ~AppendFile() = default;
+  /// Appends `data` and flushes it to the kernel. Errors are ignored (events never stop a run).
+  virtual void append(std::string_view data) = 0;
+};
+
+class RunDisk {
+ public:
+  virtual ~RunDisk() = default;
+
+  /// Creates `path` and its missing parents; an existing directory is not an error. Returns the
+  /// error, if any (callers name the directory in their own message).
+  virtual std::error_code make_directories(const std::string& path) = 0;
+  /// Writes a whole file in place (not atomic). Throws std::runtime_error
+  /// "cannot write PATH: REASON".
+  virtual void write_file(const std::string& path, std::string_view content) = 0;
+  /// Writes the concatenation of `parts` to `path` atomically: `path.tmp`, fsync, rename, fsync
+  /// of the directory; a failed write or sync removes the temp file. `written`, if set, is called
+  /// once the parts are no longer needed (written, not yet synced). Throws std::runtime_error
+  /// "cannot write|sync|rename PATH.tmp: REASON".
+  virtual void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
+                                 const std::function<void()>& written = nullptr) = 0;
+  /// Opens `path` for appending, creating it when missing; nullptr when it cannot be opened.
+  virtual std::shared_ptr<AppendFile> open_append(const std::string& path) = 0;
+  /// Removes a file; a missing file is not an error, and neither is any other failure.
+  virtual void remove_file(const std::string& path) = 0;
+  /// Reads a whole file. Throws std::runtime_error "cannot read PATH".
+  virtual std::string read_file(const std::string& path) = 0;
+  /// Whether `path` names a file or a directory.
+  virtual bool exists(const std::string& path) = 0;
+  /// Whether `path` names a directory.
+  virtual bool is_directory(const std::string& path) = 0;
+};
+
+}  // namespace attractor

@@ -1,0 +1,39 @@
+// attractor_checkpoint_fault kill|fail N COMMAND ARGS...
+//
+// Runs `attractor COMMAND ARGS...` on a disk that acts at the N-th checkpoint of the process
+// (support/checkpoint_hook_disk.h): `kill` SIGKILLs the process once that checkpoint is renamed
+// into place and synced, a crash at a real node boundary while the engine may already compute the
+// next stage; `fail` makes that checkpoint's write fail like a full disk. The kill-and-resume and
+// disk-failure tests run this executable, so the production binary carries no test hook.
+
+#include <signal.h>
+#include <unistd.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include "attractor/cli/cli.h"
+#include "support/checkpoint_hook_disk.h"
+
+int main(int argc, char** argv) {
+  const std::string mode = argc > 3 ? argv[1] : "";
+  const long n = argc > 3 ? std::atol(argv[2]) : 0;
+  if ((mode != "kill" && mode != "fail") || n <= 0) {
+    std::fprintf(stderr, "usage: attractor_checkpoint_fault kill|fail N COMMAND ARGS...\n");
+    return 2;
+  }
+  attractor::testing::CheckpointHookDisk disk;
+  if (mode == "kill") {
+    disk.after_checkpoint = [n](std::int64_t written) {
+      if (written == n) ::kill(::getpid(), SIGKILL);
+    };
+  } else {
+    disk.fail_checkpoint = n;
+  }
+  std::vector<char*> args = {argv[0]};
+  args.insert(args.end(), argv + 3, argv + argc);
+  args.push_back(nullptr);
+  return attractor::run_cli(static_cast<int>(args.size() - 1), args.data(), disk);
+}

@@ -1,0 +1,20 @@
+#include "support/checkpoint_hook_disk.h"
+
+#include <filesystem>
+#include <stdexcept>
+
+namespace attractor::testing {
+
+void CheckpointHookDisk::write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
+                                           const std::function<void()>& written) {
+  if (std::filesystem::path(path).filename() != "checkpoint.json") {
+    inner_.write_file_atomic(path, parts, written);
+    return;
+  }
+  const std::int64_t n = ++checkpoints_;
+  if (n == fail_checkpoint) throw std::runtime_error("cannot write " + path + ".tmp: No space left on device");
+  inner_.write_file_atomic(path, parts, written);
+  if (after_checkpoint) after_checkpoint(n);
+}
+
+}  // namespace attractor::testing

@@ -1,0 +1,44 @@
+#pragma once
+/// \file
+/// A RunDisk for crash and failure tests: it forwards every call to another disk (the real one
+/// by default) and lets a test act at a checkpoint without any hook in production code.
+
+#include <atomic>
+#include <cstdint>
+#include <functional>
+
+#include "attractor/run/posix_run_disk.h"
+#include "attractor/run/run_disk.h"
+
+namespace attractor::testing {
+
+/// Counts the atomic writes of files named `checkpoint.json` (1, 2, ...): `after_checkpoint(n)`
+/// runs once the n-th is renamed into place and its directory synced (on the run's writer
+/// thread, while the engine may already compute the next stage); the write numbered
+/// `fail_checkpoint` throws instead, as a full disk would ("cannot write PATH.tmp: No space left
+/// on device"), leaving the previous checkpoint in place. Set both before the run starts.
+class CheckpointHookDisk : public RunDisk {
+ public:
+  explicit CheckpointHookDisk(RunDisk& inner = posix_run_disk()) : inner_(inner) {}
+
+  std::function<void(std::int64_t n)> after_checkpoint;
+  std::int64_t fail_checkpoint = 0;  ///< 0: none fails
+  /// Checkpoint writes attempted so far.
+  std::int64_t checkpoints() const { return checkpoints_; }
+
+  std::error_code make_directories(const std::string& path) override { return inner_.make_directories(path); }
+  void write_file(const std::string& path, std::string_view content) override { inner_.write_file(path, content); }
+  void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
+                         const std::function<void()>& written = nullptr) override;
+  std::shared_ptr<AppendFile> open_append(const std::string& path) override { return inner_.open_append(path); }
+  void remove_file(const std::string& path) override { inner_.remove_file(path); }
+  std::string read_file(const std::string& path) override { return inner_.read_file(path); }
+  bool exists(const std::string& path) override { return inner_.exists(path); }
+  bool is_directory(const std::string& path) override { return inner_.is_directory(path); }
+
+ private:
+  RunDisk& inner_;
+  std::atomic<std::int64_t> checkpoints_{0};
+};
+
+}  // namespace attractor::testing
