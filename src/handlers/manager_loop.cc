@@ -20,6 +20,16 @@ namespace fs = std::filesystem;
 
 namespace {
 
+/// What the manager saw of the child at one cycle.
+struct ChildSnapshot {
+  std::string status;
+  std::string current_node;
+  std::int64_t completed = 0;
+  std::string outcome;
+  std::string failure_reason;
+  std::uint64_t version = 0;
+};
+
 /// Child progress shared between the child's engine thread and the manager.
 struct ChildState : EventObserver {
   std::mutex mutex;
@@ -48,6 +58,47 @@ struct ChildState : EventObserver {
     ++version;
     changed.notify_all();
   }
+  ChildSnapshot snapshot() {
+    std::lock_guard lock(mutex);
+    return {status, current_node, completed, outcome, failure_reason, version};
+  }
+  /// Blocks until the child reports progress after `seen_version`, `cancel` fires or `timeout_ms` elapses.
+  void wait_for_change(std::uint64_t seen_version, std::int64_t timeout_ms, const CancelToken& cancel) {
+    std::unique_lock lock(mutex);
+    changed.wait_for(lock, std::chrono::milliseconds(timeout_ms),
+                     [&] { return version != seen_version || cancel.cancelled(); });
+  }
+};
+
+/// Runs the child pipeline on its own thread. Stopping (or destroying) it cancels the child and
+/// joins the thread, so a supervision loop that throws (a steering file cannot be written on a full
+/// disk) does not destroy a joinable std::thread, which would call std::terminate.
+class ChildRunner {
+ public:
+  ChildRunner(const Graph& graph, const HandlerRegistry& registry, EngineOptions options,
+              std::shared_ptr<ChildState> state)
+      : cancel_(options.cancel), thread_([&graph, &registry, options, state]() mutable {
+          RunResult r;
+          try {
+            Engine engine(graph, registry, options);
+            r = engine.run(nlohmann::json::object());
+          } catch (const std::exception& e) {
+            r.outcome = Outcome::fail(std::string("child pipeline error: ") + e.what());
+          }
+          state->finish(r);
+        }) {}
+  ChildRunner(const ChildRunner&) = delete;
+  ChildRunner& operator=(const ChildRunner&) = delete;
+  ~ChildRunner() { stop(); }
+
+  void stop() {
+    cancel_.cancel();
+    if (thread_.joinable()) thread_.join();
+  }
+
+ private:
+  CancelToken cancel_;
+  std::thread thread_;
 };
 
 bool has_action(const std::string& actions, const std::string& name) {
@@ -64,124 +115,124 @@ bool has_action(const std::string& actions, const std::string& name) {
   return false;
 }
 
+/// The manager's settings; `error` is non-empty when the manager cannot run.
+struct ManagerConfig {
+  fs::path child_path;
+  std::int64_t poll_ms = 45000;
+  std::int64_t max_cycles = 1000;
+  std::string stop_condition;
+  std::string actions;
+  std::string error;
+};
+
+/// `dotfile` under the child workdir; a relative path that does not exist there falls back to the
+/// parent graph file's directory.
+fs::path child_dotfile_path(const NodeData& node, const Graph& graph, const std::string& dotfile) {
+  std::string workdir = node.get("stack.child_workdir", graph.data().get("stack.child_workdir"));
+  fs::path path = workdir.empty() || fs::path(dotfile).is_absolute() ? fs::path(dotfile) : fs::path(workdir) / dotfile;
+  if (!fs::exists(path) && path.is_relative() && graph.source()) {
+    fs::path beside = fs::path(graph.source()->path()).parent_path() / path;
+    if (fs::exists(beside)) path = beside;
+  }
+  return path;
+}
+
+ManagerConfig read_manager_config(const NodeData& node, const Graph& graph) {
+  ManagerConfig config;
+  std::string dotfile = node.get("stack.child_dotfile", graph.data().get("stack.child_dotfile"));
+  if (dotfile.empty()) {
+    config.error = "stack.child_dotfile is not set";
+    return config;
+  }
+  config.child_path = child_dotfile_path(node, graph, dotfile);
+  config.poll_ms = node.get_duration_ms("manager.poll_interval").value_or(45000);
+  config.max_cycles = node.get_integer("manager.max_cycles").value_or(1000);
+  config.stop_condition = node.get("manager.stop_condition");
+  config.actions = node.get("manager.actions", "observe,wait");
+  if (!node.get_boolean("stack.child_autostart").value_or(true)) {
+    config.error = "stack.child_autostart=false is not supported yet";
+  }
+  return config;
+}
+
+EngineOptions child_engine_options(const ManagerConfig& config, const std::string& child_dir, const StageEnv& env,
+                                   std::shared_ptr<ChildState> state) {
+  EngineOptions options;
+  options.run_dir = child_dir;
+  options.graph_path = fs::absolute(config.child_path).string();
+  options.graph_sha256 = sha256_hex(read_text_file(config.child_path.string()));
+  options.clock = env.clock;
+  options.observer = std::move(state);
+  options.cancel = env.cancel.child();
+  // The manager reads and steers the child's directory while it runs, so the child writes inline.
+  options.background_writes = false;
+  return options;
+}
+
+void observe(Context& context, const ChildSnapshot& child, const std::string& child_dir, std::int64_t cycle) {
+  context.set("stack.child.status", child.status);
+  context.set("stack.child.current_node", child.current_node);
+  context.set("stack.child.completed_count", child.completed);
+  context.set("stack.child.outcome", child.outcome);
+  context.set("stack.child.run_dir", child_dir);
+  context.set("stack.child.cycles", cycle);
+}
+
+/// Writes the instructions into the child's running stage once per stage.
+void steer(const NodeData& node, const Graph& graph, const ChildSnapshot& child, const std::string& child_dir,
+           std::string& steered_stage) {
+  if (child.status != "running" || child.current_node.empty() || child.current_node == steered_stage) return;
+  std::string instructions = expand_goal(node.get("manager.instructions"), graph.data().goal());
+  if (instructions.empty()) return;
+  write_text_file((fs::path(child_dir) / child.current_node / "steering.md").string(), instructions + "\n");
+  steered_stage = child.current_node;
+}
+
+/// The supervision cycles until the child ends, the stop condition holds, the manager is
+/// cancelled or the cycles run out.
+Outcome supervise(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env,
+                  const ManagerConfig& config, const std::string& child_dir, ChildState& state) {
+  std::string steered_stage;
+  for (std::int64_t cycle = 1; cycle <= config.max_cycles; ++cycle) {
+    if (env.cancel.cancelled()) return Outcome::fail("manager cancelled");
+    ChildSnapshot child = state.snapshot();
+    if (has_action(config.actions, "observe")) observe(context, child, child_dir, cycle);
+    if (has_action(config.actions, "steer")) steer(node, graph, child, child_dir, steered_stage);
+    if (child.status == "completed") return Outcome::success("Child completed");
+    if (child.status == "failed") return Outcome::fail("Child failed: " + child.failure_reason);
+    if (!config.stop_condition.empty() &&
+        evaluate_edge_condition(config.stop_condition, Outcome::success(), context)) {
+      return Outcome::success("Stop condition satisfied");
+    }
+    if (has_action(config.actions, "wait")) state.wait_for_change(child.version, config.poll_ms, env.cancel);
+  }
+  return Outcome::fail("Max cycles exceeded");
+}
+
 }  // namespace
 
 Outcome ManagerLoopHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) {
-  std::string dotfile = node.get("stack.child_dotfile", graph.data().get("stack.child_dotfile"));
-  if (dotfile.empty()) return Outcome::fail("stack.child_dotfile is not set", ErrorCategory::kTerminal);
-  std::string workdir = node.get("stack.child_workdir", graph.data().get("stack.child_workdir"));
-  fs::path child_path = workdir.empty() || fs::path(dotfile).is_absolute() ? fs::path(dotfile) : fs::path(workdir) / dotfile;
-  if (!fs::exists(child_path) && child_path.is_relative() && graph.source()) {
-    fs::path beside = fs::path(graph.source()->path()).parent_path() / child_path;
-    if (fs::exists(beside)) child_path = beside;
-  }
-  std::int64_t poll_ms = node.get_duration_ms("manager.poll_interval").value_or(45000);
-  std::int64_t max_cycles = node.get_integer("manager.max_cycles").value_or(1000);
-  std::string stop_condition = node.get("manager.stop_condition");
-  std::string actions = node.get("manager.actions", "observe,wait");
-  bool autostart = node.get_boolean("stack.child_autostart").value_or(true);
-  if (!autostart) return Outcome::fail("stack.child_autostart=false is not supported yet", ErrorCategory::kTerminal);
-
-  LoadedPipeline child = load_pipeline(child_path.string(), builtin_handler_catalog());
+  ManagerConfig config = read_manager_config(node, graph);
+  if (!config.error.empty()) return Outcome::fail(config.error, ErrorCategory::kTerminal);
+  LoadedPipeline child = load_pipeline(config.child_path.string(), builtin_handler_catalog());
   if (!child.ok()) {
     std::string first = child.diagnostics.empty() ? "" : ": " + child.diagnostics.front().message;
-    return Outcome::fail("child pipeline " + child_path.string() + " is invalid" + first, ErrorCategory::kTerminal);
+    return Outcome::fail("child pipeline " + config.child_path.string() + " is invalid" + first,
+                         ErrorCategory::kTerminal);
   }
+
   std::string child_dir = (fs::path(env.stage_dir) / "child").string();
   fs::remove_all(child_dir);
   auto state = std::make_shared<ChildState>();
   HandlerRegistry registry = make_default_registry(services_);
-  EngineOptions options;
-  options.run_dir = child_dir;
-  options.graph_path = fs::absolute(child_path).string();
-  options.graph_sha256 = sha256_hex(read_text_file(child_path.string()));
-  options.clock = env.clock;
-  options.observer = state;
-  options.cancel = env.cancel.child();
-  // The manager reads and steers the child's directory while it runs, so the child writes inline.
-  options.background_writes = false;
-  CancelToken child_cancel = options.cancel;
-  std::thread runner([&, options]() mutable {
-    RunResult r;
-    try {
-      Engine engine(*child.graph, registry, options);
-      r = engine.run(nlohmann::json::object());
-    } catch (const std::exception& e) {
-      r.outcome = Outcome::fail(std::string("child pipeline error: ") + e.what());
-    }
-    state->finish(r);
-  });
-  // If the supervision loop throws (a steering file cannot be written on a full disk), the child is
-  // cancelled and joined before unwinding: destroying a joinable std::thread calls std::terminate.
-  struct JoinOnExit {
-    CancelToken cancel;
-    std::thread& thread;
-    ~JoinOnExit() {
-      cancel.cancel();
-      if (thread.joinable()) thread.join();
-    }
-  } join_on_exit{child_cancel, runner};
+  ChildRunner runner(*child.graph, registry, child_engine_options(config, child_dir, env, state), state);
+  Outcome result = supervise(node, context, graph, env, config, child_dir, *state);
+  runner.stop();
 
-  std::string steered_stage;
-  Outcome result = Outcome::fail("Max cycles exceeded");
-  std::uint64_t seen_version = 0;
-  for (std::int64_t cycle = 1; cycle <= max_cycles; ++cycle) {
-    if (env.cancel.cancelled()) {
-      result = Outcome::fail("manager cancelled");
-      break;
-    }
-    std::string status, current, outcome, reason;
-    std::int64_t completed;
-    {
-      std::lock_guard lock(state->mutex);
-      status = state->status;
-      current = state->current_node;
-      outcome = state->outcome;
-      reason = state->failure_reason;
-      completed = state->completed;
-      seen_version = state->version;
-    }
-    if (has_action(actions, "observe")) {
-      context.set("stack.child.status", status);
-      context.set("stack.child.current_node", current);
-      context.set("stack.child.completed_count", completed);
-      context.set("stack.child.outcome", outcome);
-      context.set("stack.child.run_dir", child_dir);
-      context.set("stack.child.cycles", cycle);
-    }
-    if (has_action(actions, "steer") && status == "running" && !current.empty() && current != steered_stage) {
-      std::string instructions = expand_goal(node.get("manager.instructions"), graph.data().goal());
-      if (!instructions.empty()) {
-        write_text_file((fs::path(child_dir) / current / "steering.md").string(), instructions + "\n");
-        steered_stage = current;
-      }
-    }
-    if (status == "completed") {
-      result = Outcome::success("Child completed");
-      break;
-    }
-    if (status == "failed") {
-      result = Outcome::fail("Child failed: " + reason);
-      break;
-    }
-    if (!stop_condition.empty() && evaluate_edge_condition(stop_condition, Outcome::success(), context)) {
-      result = Outcome::success("Stop condition satisfied");
-      break;
-    }
-    if (has_action(actions, "wait")) {
-      std::unique_lock lock(state->mutex);
-      state->changed.wait_for(lock, std::chrono::milliseconds(poll_ms),
-                              [&] { return state->version != seen_version || env.cancel.cancelled(); });
-    }
-  }
-  child_cancel.cancel();
-  runner.join();
-  {
-    std::lock_guard lock(state->mutex);
-    result.context_updates["stack.child.status"] = state->status;
-    result.context_updates["stack.child.outcome"] = state->outcome;
-    result.context_updates["stack.child.completed_count"] = state->completed;
-  }
+  ChildSnapshot final_state = state->snapshot();
+  result.context_updates["stack.child.status"] = final_state.status;
+  result.context_updates["stack.child.outcome"] = final_state.outcome;
+  result.context_updates["stack.child.completed_count"] = final_state.completed;
   return result;
 }
 

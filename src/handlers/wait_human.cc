@@ -59,6 +59,144 @@ const Choice* no_choice(const std::vector<Choice>& choices) {
   return choice_meaning(choices, {"no", "n", "reject", "rejected", "deny", "decline", "cancel", "stop"}, 1);
 }
 
+/// What a step of the gate produced: a value to go on with, or the outcome that ends the stage.
+template <typename T>
+struct OrEnd {
+  T value{};
+  std::optional<Outcome> end;
+};
+
+std::vector<Choice> edge_choices(const NodeData& node, const Graph& graph) {
+  std::vector<Choice> choices;
+  for (Edge e : graph.out_edges(*graph.find(node.id))) {
+    const EdgeData& edge = graph.edge(e);
+    std::string label = edge.label().empty() ? edge.to : edge.label();
+    choices.push_back({accelerator_key(label), label, edge.to});
+  }
+  return choices;
+}
+
+Question make_question(const NodeData& node, QuestionType type, const std::vector<Choice>& choices,
+                       const StageEnv& env) {
+  Question q;
+  q.text = node.label().empty() ? "Select an option:" : node.label();
+  q.type = type;
+  if (q.type == QuestionType::kMultipleChoice) {
+    for (const auto& c : choices) q.options.push_back({c.key, c.label});
+  }
+  q.stage = node.id;
+  if (env.timeout_ms) q.timeout_seconds = static_cast<double>(*env.timeout_ms) / 1000.0;
+  return q;
+}
+
+/// The answer `human.default_choice` stands for after a timeout.
+OrEnd<Answer> default_answer(const NodeData& node, const Question& q, const std::vector<Choice>& choices) {
+  std::string fallback = node.get("human.default_choice");
+  if (fallback.empty()) return {{}, Outcome::retry("human gate timeout, no default")};
+  if (q.type == QuestionType::kMultipleChoice) {
+    if (!find_choice(fallback, choices)) {
+      return {{}, Outcome::fail("human.default_choice '" + fallback + "' matches no choice", ErrorCategory::kTerminal)};
+    }
+    return {Answer::of(fallback), std::nullopt};
+  }
+  if (q.type == QuestionType::kFreeform) {
+    Answer answer = Answer::of(fallback);
+    answer.text = fallback;
+    return {answer, std::nullopt};
+  }
+  std::string l = plain_label(fallback);
+  if (l == "yes" || l == "y") return {Answer::yes(), std::nullopt};
+  if (l == "no" || l == "n") return {Answer::no(), std::nullopt};
+  if (const Choice* c = find_choice(fallback, choices)) return {Answer::of(c->key), std::nullopt};
+  return {{}, Outcome::fail("human.default_choice '" + fallback + "' is neither yes, no nor a choice",
+                            ErrorCategory::kTerminal)};
+}
+
+/// Asks `q`, emitting the interview events; a timeout falls back to the node's default choice.
+OrEnd<Answer> ask(Interviewer& interviewer, const NodeData& node, const Question& q,
+                  const std::vector<Choice>& choices, const StageEnv& env) {
+  std::int64_t started = env.clock ? env.clock->now_ms() : 0;
+  env.emit(kInterviewStartedEvent, {{"question", q.text},
+                                {"stage", node.id},
+                                {"question_type", question_type_name(q.type)},
+                                {"options", q.to_json()["options"]}});
+  Answer answer = interviewer.ask(q);
+  std::int64_t duration = env.clock ? env.clock->now_ms() - started : 0;
+  if (answer.kind == AnswerKind::kTimeout) {
+    env.emit(kInterviewTimeoutEvent, {{"question", q.text}, {"stage", node.id}, {"duration_ms", duration}});
+    return default_answer(node, q, choices);
+  }
+  env.emit(kInterviewCompletedEvent,
+           {{"question", q.text}, {"stage", node.id}, {"answer", answer.to_json()}, {"duration_ms", duration}});
+  if (answer.kind == AnswerKind::kSkipped) {
+    return {{}, Outcome::fail("human skipped interaction", ErrorCategory::kTerminal)};
+  }
+  return {answer, std::nullopt};
+}
+
+const Choice* multiple_choice_selection(const Answer& answer, const std::vector<Choice>& choices) {
+  const Choice* selected = nullptr;
+  if (answer.selected_option) selected = find_choice(answer.selected_option->key, choices);
+  if (!selected) selected = find_choice(answer.value, choices);
+  if (!selected && !answer.text.empty()) selected = find_choice(answer.text, choices);
+  if (!selected && answer.kind == AnswerKind::kNo) selected = no_choice(choices);
+  return selected ? selected : &choices.front();
+}
+
+/// The edge a yes/no or confirmation answer selects; an unconfirmed confirmation without a "no"
+/// edge, or a "no" without an edge for it, ends the stage.
+OrEnd<const Choice*> yes_no_selection(const NodeData& node, const Question& q, const Answer& answer,
+                                      const std::vector<Choice>& choices) {
+  bool yes = answer.kind == AnswerKind::kYes;
+  if (answer.kind == AnswerKind::kValue) {
+    std::string l = plain_label(answer.value);
+    if (l == "yes" || l == "y" || l == "true") yes = true;
+    else if (const Choice* c = find_choice(answer.value, choices)) return {c, std::nullopt};
+  }
+  if (yes) return {yes_choice(choices), std::nullopt};
+  if (q.type == QuestionType::kConfirmation) {
+    const Choice* no = choice_meaning(choices, {"no", "n", "reject", "rejected", "deny", "decline", "cancel", "stop"},
+                                      choices.size());
+    if (no) return {no, std::nullopt};
+    Outcome declined = Outcome::fail("human did not confirm: " + q.text, ErrorCategory::kTerminal);
+    declined.context_updates[kHumanGateSelectedKey] = "N";
+    declined.context_updates[kHumanGateLabelKey] = "no";
+    return {nullptr, declined};
+  }
+  if (const Choice* no = no_choice(choices)) return {no, std::nullopt};
+  return {nullptr,
+          Outcome::fail("human answered no and gate " + node.id + " has no edge for it", ErrorCategory::kTerminal)};
+}
+
+OrEnd<const Choice*> select_choice(const NodeData& node, const Question& q, const Answer& answer,
+                                   const std::vector<Choice>& choices) {
+  switch (q.type) {
+    case QuestionType::kMultipleChoice: return {multiple_choice_selection(answer, choices), std::nullopt};
+    case QuestionType::kYesNo:
+    case QuestionType::kConfirmation: return yes_no_selection(node, q, answer, choices);
+    case QuestionType::kFreeform:
+      return {find_choice(answer.text.empty() ? answer.value : answer.text, choices), std::nullopt};
+  }
+  return {nullptr, std::nullopt};
+}
+
+Outcome answered_outcome(const Question& q, const Answer& answer, const Choice* selected) {
+  Outcome o;
+  if (selected) {
+    o = Outcome::success("human selected " + selected->label);
+    o.suggested_next_ids = {selected->to};
+    o.preferred_label = selected->label;
+    o.context_updates[kHumanGateSelectedKey] = selected->key;
+    o.context_updates[kHumanGateLabelKey] = selected->label;
+  } else {
+    o = Outcome::success("human answered");
+  }
+  std::string text = answer.text;
+  if (text.empty() && q.type == QuestionType::kFreeform) text = answer.value;
+  if (!text.empty()) o.context_updates[kHumanGateTextKey] = text;
+  return o;
+}
+
 }  // namespace
 
 std::optional<QuestionType> parse_human_question_type(std::string_view text) {
@@ -76,116 +214,16 @@ Outcome WaitHumanHandler::execute(const NodeData& node, Context& context, const 
                              "' is not one of multiple_choice, yes_no, confirmation, freeform",
                          ErrorCategory::kTerminal);
   }
-  std::vector<Choice> choices;
-  for (Edge e : graph.out_edges(*graph.find(node.id))) {
-    const EdgeData& edge = graph.edge(e);
-    std::string label = edge.label().empty() ? edge.to : edge.label();
-    choices.push_back({accelerator_key(label), label, edge.to});
-  }
+  std::vector<Choice> choices = edge_choices(node, graph);
   if (choices.empty()) return Outcome::fail("No outgoing edges for human gate", ErrorCategory::kTerminal);
   if (!interviewer_) return Outcome::fail("no interviewer configured", ErrorCategory::kTerminal);
 
-  Question q;
-  q.text = node.label().empty() ? "Select an option:" : node.label();
-  q.type = *type;
-  if (q.type == QuestionType::kMultipleChoice) {
-    for (const auto& c : choices) q.options.push_back({c.key, c.label});
-  }
-  q.stage = node.id;
-  if (env.timeout_ms) q.timeout_seconds = static_cast<double>(*env.timeout_ms) / 1000.0;
-
-  std::int64_t started = env.clock ? env.clock->now_ms() : 0;
-  env.emit(kInterviewStartedEvent, {{"question", q.text},
-                                    {"stage", node.id},
-                                    {"question_type", question_type_name(q.type)},
-                                    {"options", q.to_json()["options"]}});
-  Answer answer = interviewer_->ask(q);
-  std::int64_t duration = env.clock ? env.clock->now_ms() - started : 0;
-
-  if (answer.kind == AnswerKind::kTimeout) {
-    env.emit(kInterviewTimeoutEvent, {{"question", q.text}, {"stage", node.id}, {"duration_ms", duration}});
-    std::string fallback = node.get("human.default_choice");
-    if (fallback.empty()) return Outcome::retry("human gate timeout, no default");
-    if (q.type == QuestionType::kMultipleChoice) {
-      if (!find_choice(fallback, choices)) {
-        return Outcome::fail("human.default_choice '" + fallback + "' matches no choice", ErrorCategory::kTerminal);
-      }
-      answer = Answer::of(fallback);
-    } else if (q.type == QuestionType::kFreeform) {
-      answer = Answer::of(fallback);
-      answer.text = fallback;
-    } else {
-      std::string l = plain_label(fallback);
-      if (l == "yes" || l == "y") answer = Answer::yes();
-      else if (l == "no" || l == "n") answer = Answer::no();
-      else if (const Choice* c = find_choice(fallback, choices)) answer = Answer::of(c->key);
-      else return Outcome::fail("human.default_choice '" + fallback + "' is neither yes, no nor a choice",
-                                ErrorCategory::kTerminal);
-    }
-  } else {
-    env.emit(kInterviewCompletedEvent,
-             {{"question", q.text}, {"stage", node.id}, {"answer", answer.to_json()}, {"duration_ms", duration}});
-    if (answer.kind == AnswerKind::kSkipped) return Outcome::fail("human skipped interaction", ErrorCategory::kTerminal);
-  }
-
-  const Choice* selected = nullptr;
-  switch (q.type) {
-    case QuestionType::kMultipleChoice:
-      if (answer.selected_option) selected = find_choice(answer.selected_option->key, choices);
-      if (!selected) selected = find_choice(answer.value, choices);
-      if (!selected && !answer.text.empty()) selected = find_choice(answer.text, choices);
-      if (!selected && answer.kind == AnswerKind::kNo) selected = no_choice(choices);
-      if (!selected) selected = &choices.front();
-      break;
-    case QuestionType::kYesNo:
-    case QuestionType::kConfirmation: {
-      bool yes = answer.kind == AnswerKind::kYes;
-      if (answer.kind == AnswerKind::kValue) {
-        std::string l = plain_label(answer.value);
-        if (l == "yes" || l == "y" || l == "true") yes = true;
-        else if (const Choice* c = find_choice(answer.value, choices)) selected = c;
-      }
-      if (selected) break;
-      if (yes) {
-        selected = yes_choice(choices);
-      } else if (q.type == QuestionType::kConfirmation) {
-        const Choice* no = choice_meaning(choices, {"no", "n", "reject", "rejected", "deny", "decline", "cancel", "stop"},
-                                          choices.size());
-        if (!no) {
-          Outcome declined = Outcome::fail("human did not confirm: " + q.text, ErrorCategory::kTerminal);
-          declined.context_updates[kHumanGateSelectedKey] = "N";
-          declined.context_updates[kHumanGateLabelKey] = "no";
-          return declined;
-        }
-        selected = no;
-      } else {
-        selected = no_choice(choices);
-        if (!selected) {
-          return Outcome::fail("human answered no and gate " + node.id + " has no edge for it",
-                               ErrorCategory::kTerminal);
-        }
-      }
-      break;
-    }
-    case QuestionType::kFreeform:
-      selected = find_choice(answer.text.empty() ? answer.value : answer.text, choices);
-      break;
-  }
-
-  Outcome o;
-  if (selected) {
-    o = Outcome::success("human selected " + selected->label);
-    o.suggested_next_ids = {selected->to};
-    o.preferred_label = selected->label;
-    o.context_updates[kHumanGateSelectedKey] = selected->key;
-    o.context_updates[kHumanGateLabelKey] = selected->label;
-  } else {
-    o = Outcome::success("human answered");
-  }
-  std::string text = answer.text;
-  if (text.empty() && q.type == QuestionType::kFreeform) text = answer.value;
-  if (!text.empty()) o.context_updates[kHumanGateTextKey] = text;
-  return o;
+  Question q = make_question(node, *type, choices, env);
+  OrEnd<Answer> answer = ask(*interviewer_, node, q, choices, env);
+  if (answer.end) return std::move(*answer.end);
+  OrEnd<const Choice*> selected = select_choice(node, q, answer.value, choices);
+  if (selected.end) return std::move(*selected.end);
+  return answered_outcome(q, answer.value, selected.value);
 }
 
 const HandlerDescription& wait_human_description() {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iomanip>
 #include <set>
 #include <sstream>
@@ -102,11 +103,7 @@ void draw_progress(std::ostream& out, size_t done, size_t total, int64_t nodes, 
       << " files  " << nodes << " nodes  " << std::fixed << std::setprecision(0) << rate << " files/s" << std::flush;
 }
 
-}  // namespace
-
-IndexSummary index_repository(const IndexOptions& o, std::ostream* progress, bool interactive) {
-  auto started = std::chrono::steady_clock::now();
-  auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count(); };
+void check_index_options(const IndexOptions& o) {
   if (o.repository.empty() || o.branch.empty()) {
     throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "--repository and --branch are required");
   }
@@ -116,11 +113,148 @@ IndexSummary index_repository(const IndexOptions& o, std::ostream* progress, boo
   if (o.vector_kind != "flat" && o.vector_kind != "hnsw") {
     throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "vector index kind must be flat or hnsw");
   }
-  AclRules acl;
-  if (!o.acl_file.empty()) {
-    if (!fs::exists(o.acl_file)) throw std::invalid_argument("ACL file not found: " + o.acl_file);
-    acl = AclRules::parse(read_file(o.acl_file));
+}
+
+AclRules load_acl(const IndexOptions& o) {
+  if (o.acl_file.empty()) return {};
+  if (!fs::exists(o.acl_file)) throw std::invalid_argument("ACL file not found: " + o.acl_file);
+  return AclRules::parse(read_file(o.acl_file));
+}
+
+/// One indexing pass: the options, the open store and what the pass has changed so far.
+struct IndexPass {
+  const IndexOptions& options;
+  const AclRules& acl;
+  IndexStore& store;
+  Scope scope;
+  std::ostream* progress;
+  bool interactive;
+  IndexSummary& summary;
+  std::vector<int64_t> added;
+  std::vector<int64_t> removed;
+};
+
+/// Deletes the files the index knows but the walk no longer found.
+void remove_gone_files(IndexPass& pass, const std::map<std::string, std::string>& known,
+                       const std::vector<std::string>& files) {
+  std::set<std::string> present(files.begin(), files.end());
+  for (const auto& [path, hash] : known) {
+    if (present.count(path)) continue;
+    auto gone = pass.store.delete_file(pass.scope, path);
+    pass.removed.insert(pass.removed.end(), gone.begin(), gone.end());
+    ++pass.summary.files_removed;
   }
+}
+
+void report_issues(IndexPass& pass, const std::string& path, const std::vector<ParseIssue>& issues) {
+  for (const auto& issue : issues) {
+    pass.summary.issues.push_back({path, issue.line, issue.column, issue.message});
+    if (auto logger = process_logger()) logger->debug("index: {}:{}:{}: {}", path, issue.line, issue.column, issue.message);
+    if (!pass.progress) continue;
+    if (pass.interactive) *pass.progress << "\r\033[K";
+    *pass.progress << path << ":" << issue.line << ":" << issue.column << ": warning: " << issue.message << "\n";
+  }
+}
+
+/// `id`, else `id@path`, else `id@path#k` for the first k >= 2 that no node of the file or scope has.
+std::string unique_node_id(IndexPass& pass, std::set<std::string>& ids_in_file, const std::string& id,
+                           const std::string& path) {
+  auto taken = [&](const std::string& candidate) {
+    return ids_in_file.count(candidate) || pass.store.has_node(pass.scope, candidate);
+  };
+  std::string unique = id;
+  if (taken(unique)) unique = id + "@" + path;
+  for (int k = 2; taken(unique); ++k) unique = id + "@" + path + "#" + std::to_string(k);
+  ids_in_file.insert(unique);
+  return unique;
+}
+
+StoredNode stored_node(ExtractedNode& n, const std::string& path, const std::string& language,
+                       const AclDecision& decision) {
+  StoredNode node;
+  node.path = path;
+  node.language = language;
+  node.kind = n.kind;
+  node.name = n.name;
+  node.start_line = n.start_line;
+  node.end_line = n.end_line;
+  node.text = std::move(n.text);
+  node.acl_tags = decision.acl_tags;
+  node.labels = decision.classification_labels;
+  node.metadata = {{"data_type", language == "sql" ? "sql" : "code"}};
+  for (const auto& [k, v] : decision.metadata.items()) node.metadata[k] = v;
+  node.facts = std::move(n.facts);
+  return node;
+}
+
+/// Extracts the nodes of one new or changed file and stores them with the file's hash.
+void index_file(IndexPass& pass, const std::string& path, const std::string& content, const std::string& hash,
+                const AclDecision& decision) {
+  std::string language = language_of(path);
+  ExtractedFile extracted = language == "csharp" ? extract_csharp(content) : extract_sql(content);
+  report_issues(pass, path, extracted.issues);
+  std::set<std::string> ids_in_file;
+  for (auto& n : extracted.nodes) {
+    std::string id = unique_node_id(pass, ids_in_file, n.id, path);
+    StoredNode node = stored_node(n, path, language, decision);
+    node.id = std::move(id);
+    pass.added.push_back(pass.store.insert_node(pass.scope, node));
+  }
+  pass.store.put_file(pass.scope, path, hash, language);
+  ++pass.summary.files_indexed;
+}
+
+/// Indexes every new or changed file of `files`, drawing the progress bar as it goes.
+void scan_files(IndexPass& pass, const std::vector<std::string>& files, const std::map<std::string, std::string>& known,
+                const std::function<double()>& elapsed) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    const auto& path = files[i];
+    std::string content = read_file(fs::path(pass.options.src_dir) / path);
+    auto decision = pass.acl.decide(path);
+    std::string hash = content_hash(content, decision.fingerprint());
+    auto it = known.find(path);
+    if (it != known.end() && it->second == hash) {
+      ++pass.summary.files_unchanged;
+    } else {
+      if (it != known.end()) {
+        auto gone = pass.store.delete_file(pass.scope, path);
+        pass.removed.insert(pass.removed.end(), gone.begin(), gone.end());
+      }
+      index_file(pass, path, content, hash, decision);
+    }
+    if (pass.progress && pass.interactive && (i % 25 == 0 || i + 1 == files.size())) {
+      draw_progress(*pass.progress, i + 1, files.size(), static_cast<int64_t>(pass.added.size()), elapsed());
+    }
+  }
+  if (pass.progress && pass.interactive) *pass.progress << "\n";
+}
+
+/// Relinks the scope's graph and brings its vectors up to date; sets `vectors_written` once the
+/// vector file may have changed.
+void link_and_embed(IndexPass& pass, IEmbedder& embedder, bool& vectors_written) {
+  pass.store.replace_edges(pass.scope, link_graph(pass.store.nodes_for_linking(pass.scope)));
+  pass.store.touch_scope(pass.scope);
+  auto on_vectors = [&](int64_t done, int64_t total) {
+    if (pass.progress && pass.interactive) {
+      *pass.progress << "\rembedding " << done << "/" << total << " nodes" << std::flush;
+    }
+  };
+  auto vs = sync_vectors(pass.store, pass.scope.index_name, embedder, pass.options.vector_kind, pass.added,
+                         pass.removed, on_vectors);
+  vectors_written = true;
+  if (pass.progress && pass.interactive && vs.embedded > 0) *pass.progress << "\n";
+  pass.summary.vectors_embedded = vs.embedded;
+}
+
+}  // namespace
+
+IndexSummary index_repository(const IndexOptions& o, std::ostream* progress, bool interactive) {
+  auto started = std::chrono::steady_clock::now();
+  std::function<double()> elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  check_index_options(o);
+  AclRules acl = load_acl(o);
   auto embedder = make_embedder(o.embedder);
 
   IndexSummary summary;
@@ -128,96 +262,24 @@ IndexSummary index_repository(const IndexOptions& o, std::ostream* progress, boo
   summary.files_seen = static_cast<int64_t>(files.size());
 
   IndexStore store(o.index_dir, true);
-  Scope scope{o.active_index.empty() ? "default" : o.active_index, o.repository, o.branch, o.snapshot};
+  IndexPass pass{o, acl, store, {o.active_index.empty() ? "default" : o.active_index, o.repository, o.branch,
+                 o.snapshot}, progress, interactive, summary, {}, {}};
   store.begin();
   bool vectors_written = false;
   try {
-    auto known = store.file_hashes(scope);
-    std::set<std::string> present(files.begin(), files.end());
-    std::vector<int64_t> removed, added;
-    for (const auto& [path, hash] : known) {
-      if (present.count(path)) continue;
-      auto gone = store.delete_file(scope, path);
-      removed.insert(removed.end(), gone.begin(), gone.end());
-      ++summary.files_removed;
-    }
-    for (size_t i = 0; i < files.size(); ++i) {
-      const auto& path = files[i];
-      std::string content = read_file(fs::path(o.src_dir) / path);
-      auto decision = acl.decide(path);
-      std::string hash = content_hash(content, decision.fingerprint());
-      auto it = known.find(path);
-      if (it != known.end() && it->second == hash) {
-        ++summary.files_unchanged;
-      } else {
-        if (it != known.end()) {
-          auto gone = store.delete_file(scope, path);
-          removed.insert(removed.end(), gone.begin(), gone.end());
-        }
-        std::string language = language_of(path);
-        ExtractedFile extracted = language == "csharp" ? extract_csharp(content) : extract_sql(content);
-        for (const auto& issue : extracted.issues) {
-          summary.issues.push_back({path, issue.line, issue.column, issue.message});
-          if (auto logger = process_logger()) {
-            logger->debug("index: {}:{}:{}: {}", path, issue.line, issue.column, issue.message);
-          }
-          if (progress) {
-            if (interactive) *progress << "\r\033[K";
-            *progress << path << ":" << issue.line << ":" << issue.column << ": warning: " << issue.message << "\n";
-          }
-        }
-        std::set<std::string> ids_in_file;
-        for (auto& n : extracted.nodes) {
-          StoredNode node;
-          node.id = n.id;
-          if (ids_in_file.count(node.id) || store.has_node(scope, node.id)) node.id = n.id + "@" + path;
-          for (int k = 2; ids_in_file.count(node.id) || store.has_node(scope, node.id); ++k) {
-            node.id = n.id + "@" + path + "#" + std::to_string(k);
-          }
-          ids_in_file.insert(node.id);
-          node.path = path;
-          node.language = language;
-          node.kind = n.kind;
-          node.name = n.name;
-          node.start_line = n.start_line;
-          node.end_line = n.end_line;
-          node.text = std::move(n.text);
-          node.acl_tags = decision.acl_tags;
-          node.labels = decision.classification_labels;
-          node.metadata = {{"data_type", language == "sql" ? "sql" : "code"}};
-          for (const auto& [k, v] : decision.metadata.items()) node.metadata[k] = v;
-          node.facts = std::move(n.facts);
-          added.push_back(store.insert_node(scope, node));
-        }
-        store.put_file(scope, path, hash, language);
-        ++summary.files_indexed;
-      }
-      if (progress && interactive && (i % 25 == 0 || i + 1 == files.size())) {
-        draw_progress(*progress, i + 1, files.size(), static_cast<int64_t>(added.size()), elapsed());
-      }
-    }
-    if (progress && interactive) *progress << "\n";
-    summary.nodes_added = static_cast<int64_t>(added.size());
-    summary.nodes_removed = static_cast<int64_t>(removed.size());
-
-    store.replace_edges(scope, link_graph(store.nodes_for_linking(scope)));
-    store.touch_scope(scope);
-    auto on_vectors = [&](int64_t done, int64_t total) {
-      if (progress && interactive) {
-        *progress << "\rembedding " << done << "/" << total << " nodes" << std::flush;
-      }
-    };
-    auto vs = sync_vectors(store, scope.index_name, *embedder, o.vector_kind, added, removed, on_vectors);
-    vectors_written = true;
-    if (progress && interactive && vs.embedded > 0) *progress << "\n";
-    summary.vectors_embedded = vs.embedded;
+    auto known = store.file_hashes(pass.scope);
+    remove_gone_files(pass, known, files);
+    scan_files(pass, files, known, elapsed);
+    summary.nodes_added = static_cast<int64_t>(pass.added.size());
+    summary.nodes_removed = static_cast<int64_t>(pass.removed.size());
+    link_and_embed(pass, *embedder, vectors_written);
     store.commit();
     store.db().exec("PRAGMA wal_checkpoint(TRUNCATE)");
   } catch (...) {
     store.rollback();
     // The FAISS file may now disagree with the rolled-back rows: drop it so the next run rebuilds it.
     if (vectors_written) {
-      const std::string vectors = IndexStore::vector_path(o.index_dir, scope.index_name);
+      const std::string vectors = IndexStore::vector_path(o.index_dir, pass.scope.index_name);
       std::error_code ec;
       fs::remove(vectors, ec);
       if (auto logger = process_logger()) {
@@ -226,8 +288,8 @@ IndexSummary index_repository(const IndexOptions& o, std::ostream* progress, boo
     }
     throw;
   }
-  summary.nodes_by_kind = store.node_counts(scope);
-  summary.edges_by_type = store.edge_counts(scope);
+  summary.nodes_by_kind = store.node_counts(pass.scope);
+  summary.edges_by_type = store.edge_counts(pass.scope);
   summary.seconds = elapsed();
   summary.index_bytes = dir_size(o.index_dir);
   if (auto logger = process_logger()) {

@@ -112,119 +112,183 @@ EvidenceBudget resolve_evidence_budget(const NodeData& node, const Graph& graph)
   return budget;
 }
 
-Outcome FetchNodeTextsHandler::execute(const NodeData& node, Context& context, const Graph& graph,
-                                       const StageEnv& env) {
+namespace {
+
+/// The checked node settings: the candidate order and the budget.
+struct FetchConfig {
+  PrioritizationMode mode = PrioritizationMode::kBalanced;
+  EvidenceBudget budget;
+};
+
+FetchConfig read_fetch_config(const NodeData& node, const Graph& graph) {
   std::string mode_text = node.get("prioritization_mode", "balanced");
   std::optional<PrioritizationMode> mode = parse_prioritization_mode(mode_text);
   if (!mode) {
     config_error(node, fmt::format("prioritization_mode must be one of seed_first | graph_first | balanced, got '{}'",
                                    mode_text));
   }
-  EvidenceBudget budget = resolve_evidence_budget(node, graph);
-  RetrievalScope scope = read_retrieval_scope(node, context, graph);
+  return {*mode, resolve_evidence_budget(node, graph)};
+}
 
+/// The ordered candidates and the number of distinct seeds and expanded nodes they came from.
+struct Candidates {
+  std::vector<EvidenceCandidate> list;
+  std::size_t seed_count = 0;
+  std::size_t expanded_count = 0;
+};
+
+Candidates read_candidates(const NodeData& node, const Context& context, PrioritizationMode mode) {
   std::vector<std::string> seeds = id_list(node, context, "retrieval_seed_nodes");
   if (seeds.empty()) seeds = id_list(node, context, "graph_seed_nodes");
   std::vector<std::string> expanded = id_list(node, context, "graph_expanded_nodes");
   std::vector<retrieval::GraphEdge> edges = edge_list(node, context);
-  std::vector<EvidenceCandidate> candidates = order_candidates(seeds, expanded, edges, *mode);
-  std::size_t seed_count = std::set<std::string>(seeds.begin(), seeds.end()).size();
-  std::size_t expanded_count = std::set<std::string>(expanded.begin(), expanded.end()).size();
+  return {order_candidates(seeds, expanded, edges, mode), std::set<std::string>(seeds.begin(), seeds.end()).size(),
+          std::set<std::string>(expanded.begin(), expanded.end()).size()};
+}
 
+/// The `node_texts` items and the budget accounting of one fetch.
+struct FetchedTexts {
   nlohmann::json node_texts = nlohmann::json::array();
   std::size_t used_tokens = 0;
   std::size_t used_chars = 0;
-  std::size_t skipped = 0;
-  std::size_t missing = 0;
-  if (!candidates.empty()) {
-    std::shared_ptr<retrieval::IRetrievalBackend> backend = provider_->backend_for(graph);
-    if (!backend) throw StageError("node '" + node.id + "': no retrieval backend", ErrorCategory::kTerminal);
-    std::vector<std::string> ids;
-    for (const EvidenceCandidate& c : candidates) ids.push_back(c.id);
-    std::map<std::string, std::string> texts;
-    try {
-      texts = backend->fetch_texts(ids, scope.repository, scope.branch, scope.filters, scope.active_index);
-    } catch (const retrieval::RetrievalError& error) {
-      throw_retrieval_stage_error(node.id, "fetch_texts", error);
-    }
-    std::shared_ptr<const TokenCounter> counter = token_counter_for_graph(graph);
-    std::vector<const EvidenceCandidate*> selected;
-    std::vector<const std::string*> selected_texts;
-    for (const EvidenceCandidate& c : candidates) {
-      auto it = texts.find(c.id);
-      if (it == texts.end()) {
-        ++missing;
-        continue;
-      }
-      std::size_t chars = count_chars(it->second);
-      std::size_t tokens = counter->count(it->second);
-      std::size_t cost = budget.chars ? chars : tokens;
-      std::size_t used = budget.chars ? used_chars : used_tokens;
-      if (used + cost > static_cast<std::size_t>(budget.limit)) {
-        ++skipped;
-        continue;
-      }
-      used_chars += chars;
-      used_tokens += tokens;
-      selected.push_back(&c);
-      selected_texts.push_back(&it->second);
-    }
-    std::map<std::string, retrieval::NodeInfo> info;
-    if (!selected.empty()) {
-      std::vector<std::string> selected_ids;
-      for (const EvidenceCandidate* c : selected) selected_ids.push_back(c->id);
-      try {
-        for (auto& n : backend->describe(selected_ids, scope.repository, scope.branch, scope.filters,
-                                         scope.active_index)) {
-          info.emplace(n.id, std::move(n));
-        }
-      } catch (const retrieval::RetrievalError& error) {
-        throw_retrieval_stage_error(node.id, "describe", error);
-      }
-    }
-    for (std::size_t i = 0; i < selected.size(); ++i) {
-      const EvidenceCandidate& c = *selected[i];
-      auto it = info.find(c.id);
-      node_texts.push_back({{"id", c.id},
-                            {"node_id", c.id},
-                            {"text", *selected_texts[i]},
-                            {"is_seed", c.is_seed},
-                            {"depth", c.depth},
-                            {"parent_id", c.parent_id ? nlohmann::json(*c.parent_id) : nlohmann::json()},
-                            {"path", it != info.end() ? nlohmann::json(it->second.path) : nlohmann::json()},
-                            {"language", it != info.end() ? nlohmann::json(it->second.language) : nlohmann::json()}});
-    }
-  }
+  std::size_t skipped = 0;  ///< over budget
+  std::size_t missing = 0;  ///< no text visible
+};
 
+/// The candidates whose texts fit, in candidate order, with their texts.
+struct Selection {
+  std::vector<const EvidenceCandidate*> candidates;
+  std::vector<const std::string*> texts;
+};
+
+Selection select_within_budget(const std::vector<EvidenceCandidate>& candidates,
+                               const std::map<std::string, std::string>& texts, const EvidenceBudget& budget,
+                               const TokenCounter& counter, FetchedTexts& fetched) {
+  Selection selection;
+  for (const EvidenceCandidate& c : candidates) {
+    auto it = texts.find(c.id);
+    if (it == texts.end()) {
+      ++fetched.missing;
+      continue;
+    }
+    std::size_t chars = count_chars(it->second);
+    std::size_t tokens = counter.count(it->second);
+    std::size_t cost = budget.chars ? chars : tokens;
+    std::size_t used = budget.chars ? fetched.used_chars : fetched.used_tokens;
+    if (used + cost > static_cast<std::size_t>(budget.limit)) {
+      ++fetched.skipped;
+      continue;
+    }
+    fetched.used_chars += chars;
+    fetched.used_tokens += tokens;
+    selection.candidates.push_back(&c);
+    selection.texts.push_back(&it->second);
+  }
+  return selection;
+}
+
+std::map<std::string, retrieval::NodeInfo> describe_selection(const NodeData& node,
+                                                              retrieval::IRetrievalBackend& backend,
+                                                              const RetrievalScope& scope, const Selection& selection) {
+  std::map<std::string, retrieval::NodeInfo> info;
+  if (selection.candidates.empty()) return info;
+  std::vector<std::string> ids;
+  for (const EvidenceCandidate* c : selection.candidates) ids.push_back(c->id);
+  try {
+    for (auto& n : backend.describe(ids, scope.repository, scope.branch, scope.filters, scope.active_index)) {
+      info.emplace(n.id, std::move(n));
+    }
+  } catch (const retrieval::RetrievalError& error) {
+    throw_retrieval_stage_error(node.id, "describe", error);
+  }
+  return info;
+}
+
+nlohmann::json node_text_item(const EvidenceCandidate& c, const std::string& text,
+                              const std::map<std::string, retrieval::NodeInfo>& info) {
+  auto it = info.find(c.id);
+  return {{"id", c.id},
+          {"node_id", c.id},
+          {"text", text},
+          {"is_seed", c.is_seed},
+          {"depth", c.depth},
+          {"parent_id", c.parent_id ? nlohmann::json(*c.parent_id) : nlohmann::json()},
+          {"path", it != info.end() ? nlohmann::json(it->second.path) : nlohmann::json()},
+          {"language", it != info.end() ? nlohmann::json(it->second.language) : nlohmann::json()}};
+}
+
+FetchedTexts fetch_within_budget(const NodeData& node, const Graph& graph, retrieval::IRetrievalBackend& backend,
+                                 const RetrievalScope& scope, const EvidenceBudget& budget,
+                                 const std::vector<EvidenceCandidate>& candidates) {
+  std::vector<std::string> ids;
+  for (const EvidenceCandidate& c : candidates) ids.push_back(c.id);
+  std::map<std::string, std::string> texts;
+  try {
+    texts = backend.fetch_texts(ids, scope.repository, scope.branch, scope.filters, scope.active_index);
+  } catch (const retrieval::RetrievalError& error) {
+    throw_retrieval_stage_error(node.id, "fetch_texts", error);
+  }
+  FetchedTexts fetched;
+  Selection selection = select_within_budget(candidates, texts, budget, *token_counter_for_graph(graph), fetched);
+  std::map<std::string, retrieval::NodeInfo> info = describe_selection(node, backend, scope, selection);
+  for (std::size_t i = 0; i < selection.candidates.size(); ++i) {
+    fetched.node_texts.push_back(node_text_item(*selection.candidates[i], *selection.texts[i], info));
+  }
+  return fetched;
+}
+
+/// The previous `graph_debug` object with this step's counts and budget.
+nlohmann::json graph_debug(const Context& context, const std::string& reason, const FetchConfig& config,
+                           const Candidates& candidates, const FetchedTexts& fetched) {
   nlohmann::json debug = nlohmann::json::object();
   if (auto previous = context.get("graph_debug"); previous && previous->is_object()) debug = *previous;
-  std::string reason = candidates.empty() ? "no_nodes_for_fetch_node_texts" : "ok";
+  const EvidenceBudget& budget = config.budget;
   debug["reason"] = reason;
-  debug["prioritization_mode"] = std::string(to_string(*mode));
-  debug["seed_count"] = seed_count;
-  debug["graph_expanded_count"] = expanded_count;
-  debug["candidate_count"] = candidates.size();
-  debug["node_texts_count"] = node_texts.size();
-  debug["skipped_count"] = skipped;
-  debug["missing_count"] = missing;
+  debug["prioritization_mode"] = std::string(to_string(config.mode));
+  debug["seed_count"] = candidates.seed_count;
+  debug["graph_expanded_count"] = candidates.expanded_count;
+  debug["candidate_count"] = candidates.list.size();
+  debug["node_texts_count"] = fetched.node_texts.size();
+  debug["skipped_count"] = fetched.skipped;
+  debug["missing_count"] = fetched.missing;
   debug["budget_source"] = budget.source;
   debug["budget_tokens"] = optional_json(budget.chars ? std::nullopt : std::optional<std::int64_t>(budget.limit));
-  debug["used_tokens"] = used_tokens;
+  debug["used_tokens"] = fetched.used_tokens;
   debug["max_chars"] = optional_json(budget.chars ? std::optional<std::int64_t>(budget.limit) : std::nullopt);
-  debug["used_chars"] = used_chars;
-  env.emit(kFetchNodeTextsEvent, {{"node_id", node.id},
-                                  {"reason", reason},
-                                  {"node_texts_count", node_texts.size()},
-                                  {"skipped_count", skipped},
-                                  {"missing_count", missing},
-                                  {"used_tokens", used_tokens},
-                                  {"used_chars", used_chars}});
+  debug["used_chars"] = fetched.used_chars;
+  return debug;
+}
 
+}  // namespace
+
+Outcome FetchNodeTextsHandler::execute(const NodeData& node, Context& context, const Graph& graph,
+                                       const StageEnv& env) {
+  FetchConfig config = read_fetch_config(node, graph);
+  RetrievalScope scope = read_retrieval_scope(node, context, graph);
+  Candidates candidates = read_candidates(node, context, config.mode);
+
+  FetchedTexts fetched;
+  if (!candidates.list.empty()) {
+    std::shared_ptr<retrieval::IRetrievalBackend> backend = provider_->backend_for(graph);
+    if (!backend) throw StageError("node '" + node.id + "': no retrieval backend", ErrorCategory::kTerminal);
+    fetched = fetch_within_budget(node, graph, *backend, scope, config.budget, candidates.list);
+  }
+
+  std::string reason = candidates.list.empty() ? "no_nodes_for_fetch_node_texts" : "ok";
+  nlohmann::json debug = graph_debug(context, reason, config, candidates, fetched);
+  env.emit(kFetchNodeTextsEvent, {{"node_id", node.id},
+                                {"reason", reason},
+                                {"node_texts_count", fetched.node_texts.size()},
+                                {"skipped_count", fetched.skipped},
+                                {"missing_count", fetched.missing},
+                                {"used_tokens", fetched.used_tokens},
+                                {"used_chars", fetched.used_chars}});
   Outcome outcome = Outcome::success(
-      candidates.empty() ? std::string("no node ids to fetch")
-                         : fmt::format("{} of {} candidate texts fetched ({} over budget, {} not visible)",
-                                       node_texts.size(), candidates.size(), skipped, missing));
-  outcome.context_updates["node_texts"] = std::move(node_texts);
+      candidates.list.empty()
+          ? std::string("no node ids to fetch")
+          : fmt::format("{} of {} candidate texts fetched ({} over budget, {} not visible)", fetched.node_texts.size(),
+                        candidates.list.size(), fetched.skipped, fetched.missing));
+  outcome.context_updates["node_texts"] = std::move(fetched.node_texts);
   outcome.context_updates["graph_debug"] = std::move(debug);
   outcome.suggested_next_ids = retrieval_next_ids(node);
   return outcome;

@@ -106,6 +106,130 @@ std::string read_model_response(const NodeData& node, const Context& context) {
   return value->is_string() ? value->get<std::string>() : value->dump();
 }
 
+/// The query payload of `response`: parsed as jsonish_v1, or the trimmed text.
+JsonishQuery read_payload(const SearchConfig& config, const std::string& response) {
+  if (config.jsonish) return parse_jsonish_query(response);
+  std::string_view text = response;
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  JsonishQuery payload;
+  payload.query = std::string(text);
+  return payload;
+}
+
+/// The search the step runs: the node settings with the payload's allowed overrides.
+struct EffectiveSearch {
+  SearchType search_type = SearchType::kSemantic;
+  std::string rerank;
+  int top_k = 0;
+  int rrf_k = 60;
+  std::optional<std::string> bm25_operator;
+  std::vector<std::string> warnings;
+};
+
+void apply_payload_search_type(const JsonishQuery& payload, EffectiveSearch& search) {
+  if (!payload.search_type) return;
+  if (*payload.search_type == "semantic_rerank") {
+    search.search_type = SearchType::kSemantic;
+    if (search.rerank == "none") search.rerank = "keyword_rerank";
+    return;
+  }
+  search.search_type = *retrieval::parse_search_type(*payload.search_type);
+  if (search.search_type != SearchType::kSemantic && search.rerank != "none") {
+    search.warnings.push_back(fmt::format("rerank={} not applied: the payload selected search_type={}", search.rerank,
+                                          *payload.search_type));
+    search.rerank = "none";
+  }
+}
+
+void apply_payload_counts(const SearchConfig& config, const JsonishQuery& payload, EffectiveSearch& search) {
+  if (payload.top_k) {
+    if (config.allow_top_k) search.top_k = static_cast<int>(*payload.top_k);
+    else search.warnings.push_back("payload top_k ignored: allow_top_k_from_payload is not true");
+  }
+  if (payload.rrf_k) {
+    if (!config.allow_rrf_k) search.warnings.push_back("payload rrf_k ignored: allow_rrf_k_from_payload is not true");
+    else if (search.search_type != SearchType::kHybrid) search.warnings.push_back("payload rrf_k ignored: the search is not hybrid");
+    else search.rrf_k = static_cast<int>(*payload.rrf_k);
+  }
+  if (payload.match_operator) {
+    if (search.search_type == SearchType::kBm25) search.bm25_operator = payload.match_operator;
+    else search.warnings.push_back("payload match_operator ignored: the search is not bm25");
+  }
+}
+
+EffectiveSearch resolve_search(const NodeData& node, const SearchConfig& config, const JsonishQuery& payload) {
+  EffectiveSearch search{config.search_type, config.rerank, config.top_k, config.rrf_k, std::nullopt, payload.warnings};
+  apply_payload_search_type(payload, search);
+  apply_payload_counts(config, payload, search);
+  if (payload.query.empty()) {
+    config_error(node, fmt::format("query is empty after parsing last_model_response (query_parser={}); "
+                                   "allowed: a non-empty query text",
+                                   config.jsonish ? "jsonish_v1" : "none"));
+  }
+  if (search.rerank == "codebert_rerank") {
+    config_error(node, "rerank=codebert_rerank is reserved and not available in this build "
+                       "(allowed today: none | keyword_rerank)");
+  }
+  return search;
+}
+
+retrieval::SearchRequest make_request(const EffectiveSearch& search, const std::string& query,
+                                      const RetrievalScope& scope, const nlohmann::json& filters, int widen_factor) {
+  retrieval::SearchRequest request;
+  request.search_type = search.search_type;
+  request.query = query;
+  request.repository = scope.repository;
+  request.branch = scope.branch;
+  request.retrieval_filters = filters;
+  request.active_index = scope.active_index;
+  if (search.search_type == SearchType::kHybrid) request.rrf_k = search.rrf_k;
+  if (search.bm25_operator) request.match_operator = retrieval::parse_match_operator(*search.bm25_operator);
+  std::int64_t widened = search.rerank == "keyword_rerank"
+                             ? std::min<std::int64_t>(static_cast<std::int64_t>(search.top_k) * widen_factor,
+                                                      std::numeric_limits<std::int32_t>::max())
+                             : search.top_k;
+  request.top_k = static_cast<int>(widened);
+  return request;
+}
+
+/// The backend's hits for `request`, keyword-reranked down to top_k when the search asks for it.
+std::vector<retrieval::SearchHit> run_search(const NodeData& node, retrieval::IRetrievalBackend& backend,
+                                             const retrieval::SearchRequest& request, const EffectiveSearch& search) {
+  std::vector<retrieval::SearchHit> hits;
+  try {
+    hits = backend.search(request).hits;
+    if (search.rerank == "keyword_rerank") {
+      std::vector<std::string> ids;
+      for (const auto& hit : hits) ids.push_back(hit.id);
+      auto texts = backend.fetch_texts(ids, request.repository, request.branch, request.retrieval_filters,
+                                       request.active_index);
+      hits = keyword_rerank(request.query, hits, texts, search.top_k);
+    }
+  } catch (const retrieval::RetrievalError& error) {
+    throw_retrieval_stage_error(node.id, "search", error);
+  }
+  return hits;
+}
+
+nlohmann::json search_event(const NodeData& node, const SearchConfig& config, const EffectiveSearch& search,
+                            const retrieval::SearchRequest& request, const RetrievalScope& scope, std::size_t hit_count) {
+  return {{"node_id", node.id},
+          {"query", printable(request.query)},
+          {"query_parser", config.jsonish ? "jsonish_v1" : "none"},
+          {"search_type", retrieval::to_string(search.search_type)},
+          {"top_k", search.top_k},
+          {"rrf_k", search.search_type == SearchType::kHybrid ? nlohmann::json(search.rrf_k) : nlohmann::json()},
+          {"rerank", search.rerank},
+          {"candidates_requested", request.top_k},
+          {"match_operator", search.bm25_operator ? nlohmann::json(*search.bm25_operator) : nlohmann::json(nullptr)},
+          {"snapshot_source", scope.snapshot_source},
+          {"active_index", scope.active_index ? nlohmann::json(*scope.active_index) : nlohmann::json()},
+          {"filters_effective", request.retrieval_filters},
+          {"hit_count", hit_count},
+          {"warnings", search.warnings}};
+}
+
 }  // namespace
 
 const std::vector<std::pair<std::string, nlohmann::json>>& search_nodes_cleanup_keys() {
@@ -137,91 +261,14 @@ Outcome SearchNodesHandler::execute(const NodeData& node, Context& context, cons
 
   RetrievalScope scope = read_retrieval_scope(node, context, graph);
   SearchConfig config = read_config(node, graph);
-  std::string response = read_model_response(node, context);
-
-  JsonishQuery payload;
-  if (config.jsonish) {
-    payload = parse_jsonish_query(response);
-  } else {
-    std::string_view text = response;
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
-    while (!text.empty() && std::isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
-    payload.query = std::string(text);
-  }
-  std::vector<std::string> warnings = payload.warnings;
-
-  SearchType search_type = config.search_type;
-  std::string rerank = config.rerank;
-  if (payload.search_type) {
-    if (*payload.search_type == "semantic_rerank") {
-      search_type = SearchType::kSemantic;
-      if (rerank == "none") rerank = "keyword_rerank";
-    } else {
-      search_type = *retrieval::parse_search_type(*payload.search_type);
-      if (search_type != SearchType::kSemantic && rerank != "none") {
-        warnings.push_back(fmt::format("rerank={} not applied: the payload selected search_type={}", rerank,
-                                       *payload.search_type));
-        rerank = "none";
-      }
-    }
-  }
-  int top_k = config.top_k;
-  if (payload.top_k) {
-    if (config.allow_top_k) top_k = static_cast<int>(*payload.top_k);
-    else warnings.push_back("payload top_k ignored: allow_top_k_from_payload is not true");
-  }
-  int rrf_k = config.rrf_k;
-  if (payload.rrf_k) {
-    if (!config.allow_rrf_k) warnings.push_back("payload rrf_k ignored: allow_rrf_k_from_payload is not true");
-    else if (search_type != SearchType::kHybrid) warnings.push_back("payload rrf_k ignored: the search is not hybrid");
-    else rrf_k = static_cast<int>(*payload.rrf_k);
-  }
-  std::optional<std::string> bm25_operator;
-  if (payload.match_operator) {
-    if (search_type == SearchType::kBm25) bm25_operator = payload.match_operator;
-    else warnings.push_back("payload match_operator ignored: the search is not bm25");
-  }
-  if (payload.query.empty()) {
-    config_error(node, fmt::format("query is empty after parsing last_model_response (query_parser={}); "
-                                   "allowed: a non-empty query text",
-                                   config.jsonish ? "jsonish_v1" : "none"));
-  }
-  if (rerank == "codebert_rerank") {
-    config_error(node, "rerank=codebert_rerank is reserved and not available in this build "
-                       "(allowed today: none | keyword_rerank)");
-  }
-
-  nlohmann::json filters = merge_filters(payload.filters, scope.filters, &warnings);
-
-  retrieval::SearchRequest request;
-  request.search_type = search_type;
-  request.query = payload.query;
-  request.repository = scope.repository;
-  request.branch = scope.branch;
-  request.retrieval_filters = filters;
-  request.active_index = scope.active_index;
-  if (search_type == SearchType::kHybrid) request.rrf_k = rrf_k;
-  if (bm25_operator) request.match_operator = retrieval::parse_match_operator(*bm25_operator);
-  std::int64_t widened = rerank == "keyword_rerank"
-                             ? std::min<std::int64_t>(static_cast<std::int64_t>(top_k) * widen_factor_,
-                                                      std::numeric_limits<std::int32_t>::max())
-                             : top_k;
-  request.top_k = static_cast<int>(widened);
+  JsonishQuery payload = read_payload(config, read_model_response(node, context));
+  EffectiveSearch search = resolve_search(node, config, payload);
+  nlohmann::json filters = merge_filters(payload.filters, scope.filters, &search.warnings);
+  retrieval::SearchRequest request = make_request(search, payload.query, scope, filters, widen_factor_);
 
   std::shared_ptr<retrieval::IRetrievalBackend> backend = provider_->backend_for(graph);
   if (!backend) throw StageError("node '" + node.id + "': no retrieval backend", ErrorCategory::kTerminal);
-  std::vector<retrieval::SearchHit> hits;
-  try {
-    hits = backend->search(request).hits;
-    if (rerank == "keyword_rerank") {
-      std::vector<std::string> ids;
-      for (const auto& hit : hits) ids.push_back(hit.id);
-      auto texts = backend->fetch_texts(ids, scope.repository, scope.branch, filters, scope.active_index);
-      hits = keyword_rerank(payload.query, hits, texts, top_k);
-    }
-  } catch (const retrieval::RetrievalError& error) {
-    throw_retrieval_stage_error(node.id, "search", error);
-  }
+  std::vector<retrieval::SearchHit> hits = run_search(node, *backend, request, search);
 
   nlohmann::json seeds = nlohmann::json::array();
   nlohmann::json hit_list = nlohmann::json::array();
@@ -229,29 +276,14 @@ Outcome SearchNodesHandler::execute(const NodeData& node, Context& context, cons
     seeds.push_back(hit.id);
     hit_list.push_back({{"id", hit.id}, {"score", hit.score}, {"rank", hit.rank}});
   }
-  nlohmann::json op = bm25_operator ? nlohmann::json(*bm25_operator) : nlohmann::json(nullptr);
-
-  env.emit(kSearchNodesEvent, {{"node_id", node.id},
-                               {"query", printable(payload.query)},
-                               {"query_parser", config.jsonish ? "jsonish_v1" : "none"},
-                               {"search_type", retrieval::to_string(search_type)},
-                               {"top_k", top_k},
-                               {"rrf_k", search_type == SearchType::kHybrid ? nlohmann::json(rrf_k) : nlohmann::json()},
-                               {"rerank", rerank},
-                               {"candidates_requested", widened},
-                               {"match_operator", op},
-                               {"snapshot_source", scope.snapshot_source},
-                               {"active_index", scope.active_index ? nlohmann::json(*scope.active_index) : nlohmann::json()},
-                               {"filters_effective", filters},
-                               {"hit_count", hits.size()},
-                               {"warnings", warnings}});
-
+  env.emit(kSearchNodesEvent, search_event(node, config, search, request, scope, hits.size()));
   Outcome outcome = Outcome::success(fmt::format("{} seed nodes ({} search, top_k {}{})", hits.size(),
-                                                 retrieval::to_string(search_type), top_k,
-                                                 rerank == "none" ? "" : ", " + rerank));
+                                                 retrieval::to_string(search.search_type), search.top_k,
+                                                 search.rerank == "none" ? "" : ", " + search.rerank));
   outcome.context_updates["retrieval_seed_nodes"] = std::move(seeds);
   outcome.context_updates["retrieval_hits"] = std::move(hit_list);
-  outcome.context_updates["last_search_bm25_operator"] = op;
+  outcome.context_updates["last_search_bm25_operator"] =
+      search.bm25_operator ? nlohmann::json(*search.bm25_operator) : nlohmann::json(nullptr);
   outcome.suggested_next_ids = retrieval_next_ids(node);
   return outcome;
 }
