@@ -281,11 +281,10 @@ void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run
 
 void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run_dir, WriteBehind& writer) {
   serialize_views(checkpoint);
-  enqueue_save(run_dir, writer, std::move(after_durable));
+  enqueue_save(run_dir, writer);
 }
 
-void CheckpointWriter::enqueue_save(const std::string& run_dir, WriteBehind& writer,
-                                    std::function<void()> after_durable) {
+void CheckpointWriter::enqueue_save(const std::string& run_dir, WriteBehind& writer) {
   views_.push_back("\n");
   std::string path = (fs::path(run_dir) / "checkpoint.json").string();
   queued_seq_ = writer.enqueue([this, &writer, path = std::move(path)] {
@@ -301,9 +300,9 @@ std::string CheckpointWriter::serialize(const Checkpoint& checkpoint, const Cont
 }
 
 void CheckpointWriter::save(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir,
-                            WriteBehind& writer, std::function<void()> after_durable) {
+                            WriteBehind& writer) {
   serialize_views(checkpoint, &context);
-  enqueue_save(run_dir, writer, std::move(after_durable));
+  enqueue_save(run_dir, writer);
 }
 
 void CheckpointWriter::wait_for_queued_save() {

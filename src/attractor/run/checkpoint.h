@@ -96,8 +96,7 @@ class CheckpointWriter {
   std::string serialize(const Checkpoint& checkpoint, const Context& context);
   /// The queued `save` with `context` and `logs` from the live `context` (see above). `context`
   /// is read before this returns, not by the queued operation.
-  void save(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir, WriteBehind& writer,
-            std::function<void()> after_durable = nullptr);
+  void save(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir, WriteBehind& writer);
 
  private:
   /// A JSON array of strings kept as text, extended with the elements added since the last call.
@@ -121,7 +120,7 @@ class CheckpointWriter {
   /// Appends the serialized `context`, re-serializing only the noted keys.
   void append_context(const nlohmann::json& context);
   /// Queues the atomic write of views_ plus a newline to `{run_dir}/checkpoint.json` on `writer`.
-  void enqueue_save(const std::string& run_dir, WriteBehind& writer, std::function<void()> after_durable);
+  void enqueue_save(const std::string& run_dir, WriteBehind& writer);
   /// Waits until the last queued save has read views_ (they are about to change).
   void wait_for_queued_save();
   /// Keeps `text` alive until the next serialization and returns a view of it.
