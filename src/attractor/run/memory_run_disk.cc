@@ -2,6 +2,7 @@
 
 #include <filesystem>
 #include <stdexcept>
+#include <vector>
 
 namespace attractor {
 
@@ -39,11 +40,15 @@ void MemoryRunDisk::require_parent_locked(const std::string& path, const std::st
 }
 
 std::error_code MemoryRunDisk::make_directories(const std::string& path) {
-  std::lock_guard lock(mutex_);
+  std::vector<std::string> chain;
   for (fs::path p = normal(path); !p.empty() && p != p.root_path() && p != "."; p = p.parent_path()) {
-    if (files_.count(p.string())) return std::make_error_code(std::errc::file_exists);
-    directories_.insert(p.string());
+    chain.push_back(p.string());
   }
+  std::lock_guard lock(mutex_);
+  for (const std::string& dir : chain) {
+    if (files_.count(dir)) return std::make_error_code(std::errc::file_exists);
+  }
+  directories_.insert(chain.begin(), chain.end());
   return {};
 }
 

@@ -26,6 +26,7 @@ TEST(MemoryRunDiskTest, DirectoriesAreCreatedWithTheirParents) {
   EXPECT_FALSE(disk.make_directories("/r/run/a"));
   disk.write_file("/r/run/f", "x");
   EXPECT_TRUE(disk.make_directories("/r/run/f/g"));
+  EXPECT_FALSE(disk.exists("/r/run/f/g"));
 }
 
 TEST(MemoryRunDiskTest, AFileNeedsAnExistingDirectory) {
