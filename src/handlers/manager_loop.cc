@@ -11,7 +11,7 @@
 #include "attractor/check/pipeline_loader.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/base/sha256.h"
-#include "handlers/codergen.h"
+#include "attractor/check/transforms.h"
 
 namespace attractor {
 
