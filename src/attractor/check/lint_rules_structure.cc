@@ -1,4 +1,4 @@
-#include <deque>
+#include <boost/graph/breadth_first_search.hpp>
 
 #include "attractor/check/lint_rules.h"
 #include "attractor/model/node_roles.h"
@@ -51,23 +51,14 @@ LintRulePtr reachability_rule() {
     std::vector<Vertex> starts = start_nodes_of(graph);
     if (starts.size() != 1) return;
     const BoostGraph& g = graph.boost();
-    std::vector<char> seen(graph.node_count(), 0);
-    std::deque<Vertex> queue = {starts[0]};
-    seen[starts[0]] = 1;
-    while (!queue.empty()) {
-      Vertex v = queue.front();
-      queue.pop_front();
-      for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
-        Vertex t = boost::target(*it, g);
-        if (!seen[t]) {
-          seen[t] = 1;
-          queue.push_back(t);
-        }
-      }
-    }
+    // Every vertex the search from the start discovers turns non-white.
+    std::vector<boost::default_color_type> color(graph.node_count(), boost::white_color);
+    boost::breadth_first_search(g, starts[0],
+                                boost::color_map(boost::make_iterator_property_map(
+                                    color.begin(), boost::get(boost::vertex_index, g))));
     const std::string& start_id = graph.node(starts[0]).id;
     for (Vertex v : graph.nodes()) {
-      if (seen[v]) continue;
+      if (color[v] != boost::white_color) continue;
       const NodeData& node = graph.node(v);
       out.push_back(make_diagnostic("reachability", Severity::kError,
                                     "node '" + node.id + "' is not reachable from start node '" + start_id + "'",
