@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "attractor/base/utf8.h"
 #include "handlers/prompt_template.h"
 #include "attractor/model/context_keys.h"
 #include "attractor/engine/event_names.h"
@@ -10,23 +11,8 @@ namespace attractor {
 
 namespace fs = std::filesystem;
 
-std::string expand_goal(std::string text, const std::string& goal) {
-  const std::string token = "$goal";
-  for (std::size_t pos = text.find(token); pos != std::string::npos; pos = text.find(token, pos + goal.size())) {
-    text.replace(pos, token.size(), goal);
-  }
-  return text;
-}
-
 std::string truncate_utf8(const std::string& text, std::size_t max_chars) {
-  std::size_t chars = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-      if (chars == max_chars) return text.substr(0, i);
-      ++chars;
-    }
-  }
-  return text;
+  return text.substr(0, utf8_prefix_size(text, max_chars));
 }
 
 Outcome CodergenHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) {

@@ -26,8 +26,6 @@ class CodergenHandler : public Handler {
   std::shared_ptr<CodergenBackend> backend_;
 };
 
-/// Replaces every `$goal` with `goal`.
-std::string expand_goal(std::string text, const std::string& goal);
 /// At most `max_chars` characters of UTF-8 `text`, never splitting a character.
 std::string truncate_utf8(const std::string& text, std::size_t max_chars);
 

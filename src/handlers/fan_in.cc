@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "attractor/run/run_directory.h"
+#include "attractor/check/transforms.h"
 #include "handlers/codergen.h"
 #include "attractor/model/context_keys.h"
 

@@ -13,6 +13,7 @@
 #include "attractor/base/sha256.h"
 #include "handlers/codergen.h"
 #include "attractor/engine/event_names.h"
+#include "attractor/check/transforms.h"
 
 namespace attractor {
 

@@ -4,37 +4,44 @@
 
 #include <algorithm>
 #include <atomic>
-#include <deque>
 #include <exception>
 #include <map>
 #include <mutex>
 #include <thread>
 
+#include <boost/graph/breadth_first_search.hpp>
+#include <boost/graph/filtered_graph.hpp>
+
 namespace attractor {
 
 namespace {
 
-/// BFS distances from `start` to every fan-in node reachable without passing `skip`.
+/// The edges a branch follows: none out of a fan-in node (the branch stops there) and none back
+/// into the parallel node `skip`.
+struct BranchEdges {
+  const BoostGraph* g = nullptr;
+  const std::vector<char>* fans_in = nullptr;
+  const std::string* skip = nullptr;
+  bool operator()(Edge e) const { return !(*fans_in)[boost::source(e, *g)] && (*g)[e].to != *skip; }
+};
+
+/// Breadth-first distances from `start` to every fan-in node reachable without passing `skip`.
 std::map<std::string, int> fan_in_distances(const Graph& graph, const HandlerCatalog& handlers, const std::string& start,
                                             const std::string& skip) {
+  std::optional<Vertex> from = graph.find(start);
+  if (!from) return {};
+  const BoostGraph& g = graph.boost();
+  std::vector<char> fans_in(graph.node_count(), 0);
+  for (Vertex v : graph.nodes()) fans_in[v] = handlers.traits(graph.node(v)).fans_in ? 1 : 0;
+  boost::filtered_graph<BoostGraph, BranchEdges> branch(g, BranchEdges{&g, &fans_in, &skip});
+  std::vector<int> dist(graph.node_count(), -1);
+  dist[*from] = 0;
+  auto dist_map = boost::make_iterator_property_map(dist.begin(), boost::get(boost::vertex_index, g));
+  boost::breadth_first_search(
+      branch, *from, boost::visitor(boost::make_bfs_visitor(boost::record_distances(dist_map, boost::on_tree_edge()))));
   std::map<std::string, int> found;
-  std::map<std::string, int> dist{{start, 0}};
-  std::deque<std::string> queue{start};
-  while (!queue.empty()) {
-    std::string id = queue.front();
-    queue.pop_front();
-    auto v = graph.find(id);
-    if (!v) continue;
-    if (handlers.traits(graph.node(*v)).fans_in) {
-      found.emplace(id, dist[id]);
-      continue;
-    }
-    for (Edge e : graph.out_edges(*v)) {
-      const std::string& to = graph.edge(e).to;
-      if (to == skip || dist.count(to)) continue;
-      dist[to] = dist[id] + 1;
-      queue.push_back(to);
-    }
+  for (Vertex v : graph.nodes()) {
+    if (dist[v] >= 0 && fans_in[v]) found.emplace(graph.node(v).id, dist[v]);
   }
   return found;
 }

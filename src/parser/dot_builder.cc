@@ -194,13 +194,10 @@ class Builder {
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (!repeated.empty() && repeated[i]) {
         std::string key(list[i].key.inner());
-        Diagnostic d;
-        d.rule = "duplicate_attribute";
-        d.severity = Severity::kWarning;
-        d.message = "attribute '" + key + "' is set twice in one attribute list; the last value wins";
-        d.fix = "remove one of the two '" + key + "' entries";
-        d.location = loc(list[i].key.first);
-        diagnostics_.push_back(std::move(d));
+        diagnostics_.push_back(make_diagnostic(
+            "duplicate_attribute", Severity::kWarning,
+            "attribute '" + key + "' is set twice in one attribute list; the last value wins", "",
+            "remove one of the two '" + key + "' entries", loc(list[i].key.first)));
       }
       attrs.insert_or_assign(key_text(list[i].key), value(list[i].value));
     }
@@ -341,15 +338,11 @@ class Builder {
       append_token_text(found->second->value, text_, was);
       append_token_text(attrs[i].value, text_, now);
       if (was == now) continue;
-      Diagnostic d;
-      d.rule = "duplicate_node";
-      d.severity = Severity::kWarning;
-      d.message = "node '" + id + "' redefines attribute '" + std::string(key) + "' (was " + quoted_for_message(was) +
-                  ", now " + quoted_for_message(now) + ")";
-      d.node_id = id;
-      d.fix = "set '" + std::string(key) + "' once, in one node statement";
-      d.location = loc(attrs[i].key.first);
-      diagnostics_.push_back(std::move(d));
+      diagnostics_.push_back(make_diagnostic("duplicate_node", Severity::kWarning,
+                                             "node '" + id + "' redefines attribute '" + std::string(key) + "' (was " +
+                                                 quoted_for_message(was) + ", now " + quoted_for_message(now) + ")",
+                                             id, "set '" + std::string(key) + "' once, in one node statement",
+                                             loc(attrs[i].key.first)));
     }
     for (const auto& a : attrs) known[a.key.inner()] = &a;
   }

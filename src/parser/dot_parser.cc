@@ -38,15 +38,6 @@ std::string expectation_fix(const std::string& which, const char* at, const char
   return "";
 }
 
-Diagnostic make_error(std::string rule, std::string message, std::string fix) {
-  Diagnostic d;
-  d.rule = std::move(rule);
-  d.severity = Severity::kError;
-  d.message = std::move(message);
-  d.fix = std::move(fix);
-  return d;
-}
-
 }  // namespace
 
 ParseResult parse_dot(SourceFilePtr source, const ParseLimits& limits) {
@@ -58,17 +49,17 @@ ParseResult parse_dot(SourceFilePtr source, const ParseLimits& limits) {
   const char* end = begin + text.size();
 
   auto fail_at = [&](const char* where, std::string rule, std::string message, std::string fix) {
-    Diagnostic d = make_error(std::move(rule), std::move(message), std::move(fix));
-    d.location = source->locate(static_cast<std::size_t>(where - begin));
-    result.diagnostics.push_back(std::move(d));
+    result.diagnostics.push_back(make_diagnostic(std::move(rule), Severity::kError, std::move(message), "",
+                                                 std::move(fix), source->locate(static_cast<std::size_t>(where - begin))));
     return std::move(result);
   };
 
   if (text.size() > limits.max_file_bytes) {
-    result.diagnostics.push_back(make_error("file_too_large",
-                                            "file is " + std::to_string(text.size()) + " bytes, more than the limit of " +
-                                                std::to_string(limits.max_file_bytes) + " bytes",
-                                            "split the pipeline into smaller files"));
+    result.diagnostics.push_back(make_diagnostic("file_too_large", Severity::kError,
+                                                 "file is " + std::to_string(text.size()) +
+                                                     " bytes, more than the limit of " +
+                                                     std::to_string(limits.max_file_bytes) + " bytes",
+                                                 "", "split the pipeline into smaller files", {}));
     return result;
   }
   if (std::size_t bad = dot::find_invalid_utf8(text); bad != std::string::npos) {
@@ -115,7 +106,7 @@ ParseResult parse_dot_file(const std::string& path, const ParseLimits& limits) {
   auto io_error = [&](std::string message, std::string rule = "io") {
     ParseResult result;
     result.source = std::make_shared<const SourceFile>(path, std::string());
-    result.diagnostics.push_back(make_error(std::move(rule), std::move(message), ""));
+    result.diagnostics.push_back(make_diagnostic(std::move(rule), Severity::kError, std::move(message), "", "", {}));
     return result;
   };
   struct stat info {};

@@ -93,4 +93,31 @@ std::string replace_invalid_utf8(std::string_view text) {
   return out;
 }
 
+std::size_t utf8_length(std::string_view text) {
+  std::size_t n = 0;
+  for (char c : text) {
+    if (!is_utf8_continuation(c)) ++n;
+  }
+  return n;
+}
+
+std::size_t utf8_prefix_size(std::string_view text, std::size_t max_chars) {
+  std::size_t chars = 0;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (is_utf8_continuation(text[i])) continue;
+    if (chars == max_chars) return i;
+    ++chars;
+  }
+  return text.size();
+}
+
+std::size_t utf8_complete_size(std::string_view text) {
+  std::size_t lead = text.size();
+  while (lead > 0 && text.size() - lead < 4 && is_utf8_continuation(text[lead - 1])) --lead;
+  if (lead == 0) return text.size();
+  unsigned char c = static_cast<unsigned char>(text[lead - 1]);
+  std::size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+  return text.size() - (lead - 1) < need ? lead - 1 : text.size();
+}
+
 }  // namespace attractor

@@ -4,20 +4,6 @@
 #include "attractor/check/lint_rules.h"
 
 namespace attractor::lint_detail {
-namespace {
-
-Diagnostic warning(std::string message, std::string node_id, std::string fix, SourceLocation location) {
-  Diagnostic d;
-  d.rule = "thread_id_fidelity";
-  d.severity = Severity::kWarning;
-  d.message = std::move(message);
-  d.node_id = std::move(node_id);
-  d.fix = std::move(fix);
-  d.location = location;
-  return d;
-}
-
-}  // namespace
 
 LintRulePtr thread_id_fidelity_rule() {
   return make_rule("thread_id_fidelity", [](const Graph& graph, std::vector<Diagnostic>& out) {
@@ -30,11 +16,12 @@ LintRulePtr thread_id_fidelity_rule() {
       bool edge_full = false;
       for (Edge e : graph.in_edges(v)) edge_full = edge_full || graph.edge(e).fidelity() == kFidelityFull;
       if (edge_full) continue;
-      out.push_back(warning("node '" + node.id + "' sets thread_id \"" + thread->text +
-                                "\" but its fidelity is never full (it resolves to '" + fallback +
-                                "' and no incoming edge sets fidelity=full)",
-                            node.id, "set fidelity=full on the node or an incoming edge, or remove thread_id",
-                            value_location(thread, node.location)));
+      out.push_back(make_diagnostic("thread_id_fidelity", Severity::kWarning,
+                                    "node '" + node.id + "' sets thread_id \"" + thread->text +
+                                        "\" but its fidelity is never full (it resolves to '" + fallback +
+                                        "' and no incoming edge sets fidelity=full)",
+                                    node.id, "set fidelity=full on the node or an incoming edge, or remove thread_id",
+                                    value_location(thread, node.location)));
     }
     for (Edge e : graph.edges()) {
       const EdgeData& edge = graph.edge(e);
@@ -44,11 +31,12 @@ LintRulePtr thread_id_fidelity_rule() {
       if (!target) continue;
       std::string mode = edge.fidelity().empty() ? node_fallback_fidelity(*target, graph) : edge.fidelity();
       if (mode == kFidelityFull) continue;
-      Diagnostic d = warning("edge " + edge.from + " -> " + edge.to + " sets thread_id \"" + thread->text +
-                                 "\" but the stage it enters never runs with fidelity full (it resolves to '" +
-                                 mode + "')",
-                             "", "set fidelity=full on the edge or on node '" + edge.to + "', or remove thread_id",
-                             value_location(thread, edge.location));
+      Diagnostic d = make_diagnostic(
+          "thread_id_fidelity", Severity::kWarning,
+          "edge " + edge.from + " -> " + edge.to + " sets thread_id \"" + thread->text +
+              "\" but the stage it enters never runs with fidelity full (it resolves to '" + mode + "')",
+          "", "set fidelity=full on the edge or on node '" + edge.to + "', or remove thread_id",
+          value_location(thread, edge.location));
       d.edge = std::make_pair(edge.from, edge.to);
       out.push_back(std::move(d));
     }

@@ -1,22 +1,10 @@
-#include <deque>
+#include <boost/graph/breadth_first_search.hpp>
 
 #include "attractor/check/lint_rules.h"
 #include "attractor/model/node_roles.h"
 
 namespace attractor::lint_detail {
 namespace {
-
-Diagnostic diagnostic(std::string rule, std::string message, std::string node_id, std::string fix,
-                      SourceLocation location) {
-  Diagnostic d;
-  d.rule = std::move(rule);
-  d.severity = Severity::kError;
-  d.message = std::move(message);
-  d.node_id = std::move(node_id);
-  d.fix = std::move(fix);
-  d.location = location;
-  return d;
-}
 
 std::vector<std::string> ids_of(const Graph& graph, const std::vector<Vertex>& vertices) {
   std::vector<std::string> ids;
@@ -27,19 +15,21 @@ std::vector<std::string> ids_of(const Graph& graph, const std::vector<Vertex>& v
 void check_count(const Graph& graph, const std::vector<Vertex>& found, const char* rule, const char* what,
                  const char* shape, std::vector<Diagnostic>& out) {
   if (found.empty()) {
-    out.push_back(diagnostic(rule, std::string("pipeline has no ") + what + " node (shape=" + shape + ")", "",
-                             std::string("add one, e.g. ") + (std::string_view(shape) == "Mdiamond" ? "start" : "exit") +
-                                 " [shape=" + shape + "]",
-                             {}));
+    out.push_back(make_diagnostic(rule, Severity::kError,
+                                  std::string("pipeline has no ") + what + " node (shape=" + shape + ")", "",
+                                  std::string("add one, e.g. ") +
+                                      (std::string_view(shape) == "Mdiamond" ? "start" : "exit") + " [shape=" + shape +
+                                      "]",
+                                  {}));
     return;
   }
   if (found.size() == 1) return;
   const NodeData& second = graph.node(found[1]);
-  out.push_back(diagnostic(rule,
-                           "pipeline has " + std::to_string(found.size()) + " " + what + " nodes (" +
-                               join(ids_of(graph, found)) + "); exactly one is required",
-                           second.id, std::string("keep one ") + what + " node and remove the others",
-                           second.location));
+  out.push_back(make_diagnostic(rule, Severity::kError,
+                                "pipeline has " + std::to_string(found.size()) + " " + what + " nodes (" +
+                                    join(ids_of(graph, found)) + "); exactly one is required",
+                                second.id, std::string("keep one ") + what + " node and remove the others",
+                                second.location));
 }
 
 }  // namespace
@@ -61,28 +51,19 @@ LintRulePtr reachability_rule() {
     std::vector<Vertex> starts = start_nodes_of(graph);
     if (starts.size() != 1) return;
     const BoostGraph& g = graph.boost();
-    std::vector<char> seen(graph.node_count(), 0);
-    std::deque<Vertex> queue = {starts[0]};
-    seen[starts[0]] = 1;
-    while (!queue.empty()) {
-      Vertex v = queue.front();
-      queue.pop_front();
-      for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
-        Vertex t = boost::target(*it, g);
-        if (!seen[t]) {
-          seen[t] = 1;
-          queue.push_back(t);
-        }
-      }
-    }
+    // Every vertex the search from the start discovers turns non-white.
+    std::vector<boost::default_color_type> color(graph.node_count(), boost::white_color);
+    boost::breadth_first_search(g, starts[0],
+                                boost::color_map(boost::make_iterator_property_map(
+                                    color.begin(), boost::get(boost::vertex_index, g))));
     const std::string& start_id = graph.node(starts[0]).id;
     for (Vertex v : graph.nodes()) {
-      if (seen[v]) continue;
+      if (color[v] != boost::white_color) continue;
       const NodeData& node = graph.node(v);
-      out.push_back(diagnostic("reachability",
-                               "node '" + node.id + "' is not reachable from start node '" + start_id + "'", node.id,
-                               "add an edge into '" + node.id + "' from a reachable node, or remove it",
-                               node.location));
+      out.push_back(make_diagnostic("reachability", Severity::kError,
+                                    "node '" + node.id + "' is not reachable from start node '" + start_id + "'",
+                                    node.id, "add an edge into '" + node.id + "' from a reachable node, or remove it",
+                                    node.location));
     }
   });
 }
@@ -95,10 +76,11 @@ LintRulePtr edge_target_exists_rule() {
       if (g[boost::source(e, g)].id == edge.from && g[boost::target(e, g)].id == edge.to) continue;
       for (const std::string* end : {&edge.from, &edge.to}) {
         if (graph.find(*end)) continue;
-        Diagnostic d = diagnostic("edge_target_exists",
-                                  "edge " + edge.from + " -> " + edge.to +
-                                      (end == &edge.to ? " targets" : " starts at") + " unknown node '" + *end + "'",
-                                  "", "declare node '" + *end + "' or correct the edge", edge.location);
+        Diagnostic d = make_diagnostic("edge_target_exists", Severity::kError,
+                                       "edge " + edge.from + " -> " + edge.to +
+                                           (end == &edge.to ? " targets" : " starts at") + " unknown node '" + *end +
+                                           "'",
+                                       "", "declare node '" + *end + "' or correct the edge", edge.location);
         d.edge = std::make_pair(edge.from, edge.to);
         out.push_back(std::move(d));
       }
@@ -112,12 +94,12 @@ LintRulePtr start_no_incoming_rule() {
       const NodeData& start = graph.node(v);
       for (Edge e : graph.in_edges(v)) {
         const EdgeData& edge = graph.edge(e);
-        Diagnostic d = diagnostic("start_no_incoming",
-                                  "start node '" + start.id + "' has an incoming edge from '" + edge.from + "'",
-                                  start.id,
-                                  "remove the edge " + edge.from + " -> " + start.id +
-                                      "; loop back to the first stage after the start node instead",
-                                  edge.location.known() ? edge.location : start.location);
+        Diagnostic d = make_diagnostic("start_no_incoming", Severity::kError,
+                                       "start node '" + start.id + "' has an incoming edge from '" + edge.from + "'",
+                                       start.id,
+                                       "remove the edge " + edge.from + " -> " + start.id +
+                                           "; loop back to the first stage after the start node instead",
+                                       edge.location.known() ? edge.location : start.location);
         d.edge = std::make_pair(edge.from, edge.to);
         out.push_back(std::move(d));
       }
@@ -131,10 +113,11 @@ LintRulePtr exit_no_outgoing_rule() {
       const NodeData& exit = graph.node(v);
       for (Edge e : graph.out_edges(v)) {
         const EdgeData& edge = graph.edge(e);
-        Diagnostic d = diagnostic("exit_no_outgoing",
-                                  "exit node '" + exit.id + "' has an outgoing edge to '" + edge.to + "'", exit.id,
-                                  "remove the edge " + exit.id + " -> " + edge.to + "; the run ends at the exit node",
-                                  edge.location.known() ? edge.location : exit.location);
+        Diagnostic d = make_diagnostic("exit_no_outgoing", Severity::kError,
+                                       "exit node '" + exit.id + "' has an outgoing edge to '" + edge.to + "'", exit.id,
+                                       "remove the edge " + exit.id + " -> " + edge.to +
+                                           "; the run ends at the exit node",
+                                       edge.location.known() ? edge.location : exit.location);
         d.edge = std::make_pair(edge.from, edge.to);
         out.push_back(std::move(d));
       }

@@ -20,18 +20,6 @@
 namespace attractor::lint_detail {
 namespace {
 
-Diagnostic diagnostic(const char* rule, Severity severity, std::string message, std::string node_id, std::string fix,
-                      SourceLocation location) {
-  Diagnostic d;
-  d.rule = rule;
-  d.severity = severity;
-  d.message = std::move(message);
-  d.node_id = std::move(node_id);
-  d.fix = std::move(fix);
-  d.location = location;
-  return d;
-}
-
 SourceLocation inner_location(const Graph& graph, const Value& value, std::size_t offset) {
   return graph.source() ? locate_in_value(*graph.source(), value, offset) : value.location;
 }
@@ -190,9 +178,10 @@ class Scanner {
     const std::string& guess = spelling_.suggestion(name);
     if (guess.empty()) return;
     if (value.location.known() && !spelling_reported_.emplace(name, value.location.offset).second) return;
-    Diagnostic d = diagnostic("attribute_spelling", Severity::kWarning,
-                              "unknown attribute '" + name + "'; did you mean '" + guess + "'?", subject.node_id(),
-                              "rename '" + name + "' to '" + guess + "'", value_location(&value, subject.fallback));
+    Diagnostic d = make_diagnostic("attribute_spelling", Severity::kWarning,
+                                   "unknown attribute '" + name + "'; did you mean '" + guess + "'?",
+                                   subject.node_id(), "rename '" + name + "' to '" + guess + "'",
+                                   value_location(&value, subject.fallback));
     subject.tag(d);
     emit(std::move(d));
   }
@@ -203,8 +192,8 @@ class Scanner {
     if (problem.empty()) return;
     std::string prefix = subject.edge ? "edge " + subject.edge_text()
                                       : subject.node ? "node '" + subject.node->id + "'" : std::string(what);
-    Diagnostic d = diagnostic("attribute_type", Severity::kError, prefix + ": " + problem, subject.node_id(), fix,
-                              value_location(&value, subject.fallback));
+    Diagnostic d = make_diagnostic("attribute_type", Severity::kError, prefix + ": " + problem, subject.node_id(), fix,
+                                   value_location(&value, subject.fallback));
     subject.tag(d);
     emit(std::move(d));
   }
@@ -213,7 +202,7 @@ class Scanner {
     if (value.text.empty()) return;
     const auto& modes = fidelity_modes();
     if (std::find(modes.begin(), modes.end(), value.text) != modes.end()) return;
-    Diagnostic d = diagnostic(
+    Diagnostic d = make_diagnostic(
         "fidelity_valid", Severity::kWarning,
         what + " '" + value.text + "'; expected full, truncate, compact, summary:low, summary:medium or summary:high",
         subject.node_id(), suggestion_or(closest_match(value.text, modes, 2), "use one of: " + join(modes)),
@@ -225,11 +214,11 @@ class Scanner {
   void check_retry_target(const std::string& name, const Value& value, const Subject& subject,
                           const std::string& who) {
     if (value.text.empty() || graph_.find(value.text)) return;
-    emit(diagnostic("retry_target_exists", Severity::kWarning,
-                    who + " " + name + " '" + value.text + "', which is not a node", subject.node_id(),
-                    suggestion_or(closest_match(value.text, node_ids(), 2),
-                                  "set " + name + " to the id of an existing node"),
-                    value_location(&value, subject.fallback)));
+    emit(make_diagnostic("retry_target_exists", Severity::kWarning,
+                         who + " " + name + " '" + value.text + "', which is not a node", subject.node_id(),
+                         suggestion_or(closest_match(value.text, node_ids(), 2),
+                                       "set " + name + " to the id of an existing node"),
+                         value_location(&value, subject.fallback)));
   }
 
   void check_from_settings(const std::string& name, const Value& value, const Subject& subject) {
@@ -239,10 +228,10 @@ class Scanner {
                               ? "node '" + id + "' has an empty " + name + "; it must name a graph attribute"
                               : "node '" + id + "' has " + name + "='" + value.text +
                                     "', but the graph has no attribute '" + value.text + "'";
-    emit(diagnostic("from_settings_exists", Severity::kError, std::move(message), id,
-                    "add " + (value.text.empty() ? std::string("the setting") : value.text) +
-                        "=... to the graph [...] block",
-                    value_location(&value, subject.fallback)));
+    emit(make_diagnostic("from_settings_exists", Severity::kError, std::move(message), id,
+                         "add " + (value.text.empty() ? std::string("the setting") : value.text) +
+                             "=... to the graph [...] block",
+                         value_location(&value, subject.fallback)));
   }
 
   void check_route(Vertex v, const std::string& name, const Value& value, const Subject& subject) {
@@ -253,18 +242,19 @@ class Scanner {
     SourceLocation location = value_location(&value, subject.fallback);
     if (!graph_.find(target)) {
       std::string guess = closest_match(target, node_ids(), 2);
-      emit(diagnostic("outgoing_route_targets", Severity::kError, prefix + "there is no node '" + target + "'", id,
-                      guess.empty() ? "declare node '" + target + "' and an edge " + id + " -> " + target
-                                    : "did you mean '" + guess + "'?",
-                      location));
+      emit(make_diagnostic("outgoing_route_targets", Severity::kError,
+                           prefix + "there is no node '" + target + "'", id,
+                           guess.empty() ? "declare node '" + target + "' and an edge " + id + " -> " + target
+                                         : "did you mean '" + guess + "'?",
+                           location));
       return;
     }
     const BoostGraph& g = graph_.boost();
     for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
       if (g[*it].to == target) return;
     }
-    emit(diagnostic("outgoing_route_targets", Severity::kError, prefix + "no edge " + id + " -> " + target, id,
-                    "add the edge " + id + " -> " + target, location));
+    emit(make_diagnostic("outgoing_route_targets", Severity::kError, prefix + "no edge " + id + " -> " + target, id,
+                         "add the edge " + id + " -> " + target, location));
   }
 
   void check_condition(const Value& value, const Subject& subject) {
@@ -275,7 +265,7 @@ class Scanner {
       const ConditionError& error = *parsed.error;
       SourceLocation location = inner_location(graph_, value, error.offset);
       bool disjunction = error.message.rfind("'||'", 0) == 0;
-      Diagnostic d = diagnostic(
+      Diagnostic d = make_diagnostic(
           "condition_syntax", Severity::kError,
           "invalid condition on edge " + subject.edge_text() + ": " + error.message, "",
           disjunction ? "add one edge per alternative, each with its own condition"
@@ -295,7 +285,7 @@ class Scanner {
       SourceLocation location = inner_location(graph_, value, clause.offset);
       std::string lowered = clause.literal;
       for (char& c : lowered) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-      Diagnostic d = diagnostic(
+      Diagnostic d = make_diagnostic(
           "condition_outcome_value", Severity::kWarning,
           "condition on edge " + subject.edge_text() + " compares outcome with '" + clause.literal +
               "', which is never an outcome; expected success, partial_success, retry, fail or skipped",
@@ -355,19 +345,21 @@ class Scanner {
     }
     if (type != nullptr && !type->text.empty() && handlers_.find(type->text) == nullptr) {
       std::vector<std::string> known = handlers_.types();
-      emit(diagnostic("type_known", Severity::kWarning, "node '" + node.id + "' has unknown type '" + type->text + "'",
-                      node.id, suggestion_or(closest_match(type->text, known, 2), "known types: " + join(known)),
-                      value_location(type, node.location)));
+      emit(make_diagnostic("type_known", Severity::kWarning,
+                           "node '" + node.id + "' has unknown type '" + type->text + "'", node.id,
+                           suggestion_or(closest_match(type->text, known, 2), "known types: " + join(known)),
+                           value_location(type, node.location)));
     }
     if (goal_gate != nullptr && goal_gate->text == "true" && !has_retry && !graph_has_retry_) {
-      emit(diagnostic("goal_gate_has_retry", Severity::kWarning,
-                      "goal gate node '" + node.id + "' has no retry_target or fallback_retry_target", node.id,
-                      "add retry_target=<node to re-run> to '" + node.id + "'",
-                      value_location(goal_gate, node.location)));
+      emit(make_diagnostic("goal_gate_has_retry", Severity::kWarning,
+                           "goal gate node '" + node.id + "' has no retry_target or fallback_retry_target", node.id,
+                           "add retry_target=<node to re-run> to '" + node.id + "'",
+                           value_location(goal_gate, node.location)));
     }
     if (!start_or_exit && !has_prompt && !has_label && is_llm_stage(type, shape)) {
-      emit(diagnostic("prompt_on_llm_nodes", Severity::kWarning, "LLM node '" + node.id + "' has no prompt or label",
-                      node.id, "add prompt=\"...\" to '" + node.id + "'", node.location));
+      emit(make_diagnostic("prompt_on_llm_nodes", Severity::kWarning,
+                           "LLM node '" + node.id + "' has no prompt or label", node.id,
+                           "add prompt=\"...\" to '" + node.id + "'", node.location));
     }
   }
 
@@ -432,9 +424,10 @@ LintRulePtr stylesheet_syntax_rule() {
     if (value == nullptr) return;
     StylesheetParseResult parsed = parse_stylesheet(value->text);
     if (parsed.ok()) return;
-    out.push_back(diagnostic("stylesheet_syntax", Severity::kError, "invalid model_stylesheet: " + parsed.error->message,
-                             "", "rules look like: .code { llm_model: claude-opus-4-6; reasoning_effort: high; }",
-                             inner_location(graph, *value, parsed.error->offset)));
+    out.push_back(make_diagnostic("stylesheet_syntax", Severity::kError,
+                                  "invalid model_stylesheet: " + parsed.error->message, "",
+                                  "rules look like: .code { llm_model: claude-opus-4-6; reasoning_effort: high; }",
+                                  inner_location(graph, *value, parsed.error->offset)));
   });
 }
 

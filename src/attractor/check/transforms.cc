@@ -35,17 +35,21 @@ bool selector_matches(const StyleSelector& selector, const NodeData& node, const
 
 }  // namespace
 
-void GoalExpansionTransform::apply(Graph& graph, std::vector<Diagnostic>& /*diagnostics*/) const {
+std::string expand_goal(std::string text, const std::string& goal) {
   static constexpr std::string_view kVariable = "$goal";
+  for (std::size_t pos = text.find(kVariable); pos != std::string::npos; pos = text.find(kVariable, pos)) {
+    text.replace(pos, kVariable.size(), goal);
+    pos += goal.size();
+  }
+  return text;
+}
+
+void GoalExpansionTransform::apply(Graph& graph, std::vector<Diagnostic>& /*diagnostics*/) const {
   const std::string goal = graph.data().goal();
   for (Vertex v : graph.nodes()) {
     auto it = graph.node(v).attrs.find("prompt");
     if (it == graph.node(v).attrs.end()) continue;
-    std::string& text = it->second.text;
-    for (std::size_t pos = text.find(kVariable); pos != std::string::npos; pos = text.find(kVariable, pos)) {
-      text.replace(pos, kVariable.size(), goal);
-      pos += goal.size();
-    }
+    it->second.text = expand_goal(std::move(it->second.text), goal);
   }
 }
 

@@ -23,6 +23,10 @@ class Transform {
 
 using TransformPtr = std::shared_ptr<const Transform>;
 
+/// `text` with every `$goal` replaced by `goal` (spec §9.1); the inserted goal is not scanned again.
+/// The one `$goal` expansion: the transform below, prompt templates and the handlers call it.
+std::string expand_goal(std::string text, const std::string& goal);
+
 /// Replaces `$goal` in every node's `prompt` with the graph's `goal`.
 class GoalExpansionTransform : public Transform {
  public:

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "attractor/base/budget_search.h"
+#include "attractor/base/utf8.h"
 #include "attractor/model/fidelity.h"
 #include "attractor/engine/retry.h"
 #include "attractor/model/context_keys.h"
@@ -19,14 +20,8 @@ constexpr std::size_t kKeptRecentStages = 3;
 
 /// At most `max_chars` characters of UTF-8 `text`, with "…" when shortened.
 std::string excerpt(const std::string& text, std::size_t max_chars) {
-  std::size_t chars = 0;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if ((static_cast<unsigned char>(text[i]) & 0xC0) != 0x80) {
-      if (chars == max_chars) return text.substr(0, i) + "…";
-      ++chars;
-    }
-  }
-  return text;
+  std::size_t size = utf8_prefix_size(text, max_chars);
+  return size < text.size() ? text.substr(0, size) + "…" : text;
 }
 
 /// Replaces line breaks by spaces so one entry stays on one line.
@@ -204,13 +199,7 @@ std::string cut_to_budget(const std::string& text, std::size_t budget, const Tok
   std::size_t keep = std::min(ids.size(), budget);
   while (true) {
     std::string cut = counter.decode(std::span<const TokenId>(ids.data(), keep));
-    std::size_t lead = cut.size();
-    while (lead > 0 && cut.size() - lead < 4 && (static_cast<unsigned char>(cut[lead - 1]) & 0xC0) == 0x80) --lead;
-    if (lead > 0) {
-      unsigned char c = static_cast<unsigned char>(cut[lead - 1]);
-      std::size_t need = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
-      if (cut.size() - (lead - 1) < need) cut.resize(lead - 1);
-    }
+    cut.resize(utf8_complete_size(cut));
     if (counter.count(cut) <= budget || keep == 0) return cut;
     --keep;
   }

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "attractor/base/utf8.h"
+
 namespace attractor {
 
 Diagnostic make_diagnostic(std::string rule, Severity severity, std::string message, std::string node_id,
@@ -49,7 +51,7 @@ std::string format_diagnostic(const Diagnostic& d, const SourceFile* file) {
     // (a 100,000-node edge chain) cost a bounded amount of output each.
     std::string_view before = "", after = "";
     if (line.size() > kMaxExcerptBytes) {
-      auto continuation = [&](std::size_t i) { return i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80; };
+      auto continuation = [&](std::size_t i) { return i < line.size() && is_utf8_continuation(line[i]); };
       std::size_t begin = caret > kMaxExcerptBytes / 2 ? caret - kMaxExcerptBytes / 2 : 0;
       std::size_t end = std::min(line.size(), begin + kMaxExcerptBytes);
       while (begin < caret && continuation(begin)) ++begin;

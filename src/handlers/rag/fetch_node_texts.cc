@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "attractor/base/utf8.h"
 #include "attractor/tokens/token_counter.h"
 #include "handlers/rag/evidence_order.h"
 #include "handlers/rag/search_nodes.h"
@@ -58,13 +59,7 @@ nlohmann::json optional_json(std::optional<std::int64_t> v) { return v ? nlohman
 
 }  // namespace
 
-std::size_t count_chars(std::string_view text) {
-  std::size_t n = 0;
-  for (char c : text) {
-    if ((static_cast<unsigned char>(c) & 0xC0) != 0x80) ++n;
-  }
-  return n;
-}
+std::size_t count_chars(std::string_view text) { return utf8_length(text); }
 
 EvidenceBudget resolve_evidence_budget(const NodeData& node, const Graph& graph) {
   bool has_chars = node.has("max_chars");
