@@ -97,6 +97,15 @@ const HandlerDescription& codergen_description() {
     d.type = "codergen";
     d.shapes = {"box"};
     d.summary = "An LLM stage: expands the prompt, calls the configured backend and records prompt and response.";
+    d.attributes = {
+        {"simulate.response", AttributeType::kString, "",
+         "Response the simulation backend returns for this stage (default: a text naming the stage)."},
+        {"simulate.outcome", AttributeType::kString, "",
+         "Statuses the simulation backend reports, one per call and comma-separated (e.g. fail,fail,success); "
+         "the last one repeats."},
+        {"simulate.preferred_label", AttributeType::kString, "",
+         "Preferred label the simulation backend reports, to pick an outgoing edge by label."},
+    };
     HandlerTraits& t = d.traits;
     t.llm = HandlerTraits::Llm::kAlways; t.queues_writes = true;
     return d;

@@ -48,6 +48,14 @@ const HandlerDescription& loop_guard_description() {
     d.type = "loop_guard";
     d.shapes = {};
     d.summary = "Counts passes through a loop and routes out when a limit is reached.";
+    d.attributes = {
+        {"max_turn_loops_from_settings", AttributeType::kString, "",
+         "Name of the graph attribute that holds the passes allowed, an integer >= 0 (required)."},
+        {"on_allow", AttributeType::kNodeId, "",
+         "Node to continue at while the count is within the limit (required)."},
+        {"on_deny", AttributeType::kNodeId, "",
+         "Node to continue at once the limit is exceeded; the count starts again (required)."},
+    };
     return d;
   }();
   return description;

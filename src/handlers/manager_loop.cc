@@ -243,6 +243,27 @@ const HandlerDescription& manager_loop_description() {
     d.type = "stack.manager_loop";
     d.shapes = {"house"};
     d.summary = "A supervisor: runs a child pipeline and watches its progress until a stop condition holds.";
+    d.attributes = {
+        {"stack.child_dotfile", AttributeType::kString, "",
+         "Child pipeline to run, relative to stack.child_workdir or the pipeline file (default: the graph's); "
+         "required."},
+        {"stack.child_workdir", AttributeType::kString, "",
+         "Directory stack.child_dotfile is relative to (default: the graph's)."},
+        {"stack.child_autostart", AttributeType::kBoolean, "true",
+         "The manager starts the child itself; false is not supported yet."},
+        {"manager.poll_interval", AttributeType::kDuration, "45s",
+         "Longest wait for the child to make progress between supervision cycles."},
+        {"manager.max_cycles", AttributeType::kNonNegativeInteger, "1000",
+         "Supervision cycles before the stage fails."},
+        {"manager.stop_condition", AttributeType::kCondition, "",
+         "Ends supervision with success once it holds (evaluated on the context, see Conditions)."},
+        {"manager.actions", AttributeType::kString, "observe,wait",
+         "Comma-separated: observe mirrors the child into stack.child.* context keys, steer writes "
+         "manager.instructions to the child's current stage, wait polls."},
+        {"manager.instructions", AttributeType::kString, "",
+         "Steering text written as steering.md into the child's current stage when actions include steer; "
+         "$goal expands."},
+    };
     return d;
   }();
   return description;

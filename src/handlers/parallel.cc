@@ -197,6 +197,12 @@ const HandlerDescription& parallel_description() {
     d.type = "parallel";
     d.shapes = {"component"};
     d.summary = "Fans out: runs every outgoing branch on its own thread until the fan-in node.";
+    d.attributes = {
+        {"join_policy", AttributeType::kString, "wait_all",
+         "wait_all waits for every branch; first_success cancels the other branches once one succeeds."},
+        {"max_parallel", AttributeType::kNonNegativeInteger, "4",
+         "Branches that run at the same time (at least 1)."},
+    };
     HandlerTraits& t = d.traits;
     t.fans_out = true; t.queues_writes = true;
     return d;

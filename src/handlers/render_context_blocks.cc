@@ -144,7 +144,14 @@ const HandlerDescription& render_context_blocks_description() {
     HandlerDescription d;
     d.type = "render_context_blocks";
     d.shapes = {};
-    d.summary = "Renders context blocks and inbox messages into one prompt text.";
+    d.summary = "Appends the fetched node_texts to context_blocks as LLM-ready text, flat or as a tree.";
+    d.attributes = {
+        {"layout", AttributeType::kString, "flat",
+         "flat renders each node text with its id, path and language; tree indents node texts under their "
+         "parents (parent_id), at most 3 levels."},
+        {"next", AttributeType::kNodeId, "",
+         "Node to continue at (a suggested next id; an outgoing edge to it must exist)."},
+    };
     return d;
   }();
   return description;

@@ -37,6 +37,18 @@ const HandlerDescription& send_message_description() {
     d.type = "send_message";
     d.shapes = {};
     d.summary = "Posts a message to another stage through the run inbox.";
+    d.attributes = {
+        {"target_step_id", AttributeType::kNodeId, "",
+         "Stage whose inbox receives the message (required)."},
+        {"topic", AttributeType::kString, "",
+         "Topic of the message (required)."},
+        {"payload", AttributeType::kString, "",
+         "Payload of the message: the parsed JSON when the text is JSON, else the text."},
+        {"payload_from", AttributeType::kString, "",
+         "Context key whose value is the payload (exclusive with payload)."},
+        {"next", AttributeType::kNodeId, "",
+         "Node to continue at (a suggested next id; an outgoing edge to it must exist)."},
+    };
     HandlerTraits& t = d.traits;
     t.queues_writes = true;
     return d;

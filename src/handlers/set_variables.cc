@@ -95,7 +95,14 @@ const HandlerDescription& set_variables_description() {
     HandlerDescription d;
     d.type = "set_variables";
     d.shapes = {};
-    d.summary = "Sets context keys from the node attributes.";
+    d.summary = "Sets context keys, from other keys or literal values, as its rules attribute lists.";
+    d.attributes = {
+        {"rules", AttributeType::kJson, "",
+         "A JSON list of {\"set\": KEY, \"from\": KEY or \"value\": JSON, \"transform\": "
+         "\"to_context_blocks\"}, applied in order (required)."},
+        {"next", AttributeType::kNodeId, "",
+         "Node to continue at (a suggested next id; an outgoing edge to it must exist)."},
+    };
     HandlerTraits& t = d.traits;
     t.queues_writes = true;
     return d;

@@ -103,6 +103,12 @@ const HandlerDescription& tool_description() {
     d.type = "tool";
     d.shapes = {"parallelogram"};
     d.summary = "Runs tool_command with /bin/sh in its own process group; context reaches it only through the environment.";
+    d.attributes = {
+        {"tool_command", AttributeType::kString, "",
+         "Command run with /bin/sh -c (required); context values reach it as ATTRACTOR_CTX_* environment variables."},
+        {"tool_cwd", AttributeType::kString, "",
+         "Working directory of the command (default: the directory attractor runs in)."},
+    };
     HandlerTraits& t = d.traits;
     t.handles_timeout = true; t.runs_tools = true;
     return d;

@@ -232,6 +232,13 @@ const HandlerDescription& wait_human_description() {
     d.type = "wait.human";
     d.shapes = {"hexagon"};
     d.summary = "A human gate: asks a question whose options are the outgoing edges and follows the answer.";
+    d.attributes = {
+        {"human.question_type", AttributeType::kString, "multiple_choice",
+         "How the question is asked: multiple_choice (the outgoing edges as options), yes_no, confirmation or "
+         "freeform."},
+        {"human.default_choice", AttributeType::kString, "",
+         "Answer taken when the question times out; without it a timeout asks for a retry."},
+    };
     HandlerTraits& t = d.traits;
     t.handles_timeout = true;
     return d;

@@ -11,6 +11,7 @@ std::string_view attribute_type_name(AttributeType type) {
     case AttributeType::kNonNegativeInteger: return "integer >= 0";
     case AttributeType::kBoolean: return "boolean";
     case AttributeType::kDuration: return "duration";
+    case AttributeType::kDurationOrMillis: return "duration or milliseconds";
     case AttributeType::kNumber: return "number";
     case AttributeType::kJson: return "JSON";
     case AttributeType::kNodeId: return "node id";

@@ -18,13 +18,16 @@
 
 namespace attractor {
 
-/// The value type of an attribute, as lint checks it and the reference prints it.
+/// The value type of an attribute, as lint's attribute_type rule checks it (the integer, boolean
+/// and duration types; the others are checked by their own rules or not at all) and the reference
+/// prints it.
 enum class AttributeType {
   kString,              ///< any text
   kInteger,             ///< a signed integer
   kNonNegativeInteger,  ///< an integer >= 0
   kBoolean,             ///< true or false
   kDuration,            ///< 250ms, 900s, 15m, 2h, 1d
+  kDurationOrMillis,    ///< a duration, or a whole number of milliseconds
   kNumber,              ///< an integer or a decimal
   kJson,                ///< a JSON document in a string
   kNodeId,              ///< the id of a node of the graph

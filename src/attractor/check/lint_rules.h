@@ -70,10 +70,13 @@ LintRulePtr scanned_rule(const std::string& name);
 /// views of the names, so the checker must not outlive the graph it is used on.
 class SpellingChecker {
  public:
+  /// Checks names against `known` (sorted, without duplicates: known_attribute_names in attributes.h).
+  explicit SpellingChecker(std::vector<std::string> known) : known_(std::move(known)) {}
   /// The likely intended name, or "" when `name` is known or nothing is close.
   const std::string& suggestion(std::string_view name);
 
  private:
+  std::vector<std::string> known_;
   std::unordered_map<std::string_view, std::string> cache_;
 };
 

@@ -5,6 +5,7 @@
 #include <unordered_map>
 #include <unordered_set>
 
+#include "attractor/check/attributes.h"
 #include "attractor/check/lint_rules.h"
 #include "parser/condition.h"
 #include "parser/stylesheet.h"
@@ -39,94 +40,87 @@ const std::vector<std::string>& outcome_statuses() {
   return statuses;
 }
 
-enum class Expect { kNone, kNonNegativeInteger, kInteger, kBoolean, kDuration };
-
-/// What an attribute name means to the scan.
+/// What an attribute name means to the scan beyond its type.
 enum class Role {
   kOther, kType, kShape, kPrompt, kLabel, kFidelity, kDefaultFidelity, kRetryTarget, kGoalGate, kRoute,
   kCondition
 };
 
+using RoleTable = std::unordered_map<std::string_view, Role>;
+
+const RoleTable& node_roles() {
+  static const RoleTable table = {
+      {"type", Role::kType},           {"shape", Role::kShape},     {"prompt", Role::kPrompt},
+      {"label", Role::kLabel},         {"fidelity", Role::kFidelity}, {"retry_target", Role::kRetryTarget},
+      {"fallback_retry_target", Role::kRetryTarget}, {"goal_gate", Role::kGoalGate},
+      {"on_ok", Role::kRoute},         {"on_over", Role::kRoute},   {"on_allow", Role::kRoute},
+      {"on_deny", Role::kRoute},       {"next", Role::kRoute},
+  };
+  return table;
+}
+
+const RoleTable& edge_roles() {
+  static const RoleTable table = {{"condition", Role::kCondition}, {"fidelity", Role::kFidelity}};
+  return table;
+}
+
+const RoleTable& graph_roles() {
+  static const RoleTable table = {{"default_fidelity", Role::kDefaultFidelity},
+                                  {"retry_target", Role::kRetryTarget},
+                                  {"fallback_retry_target", Role::kRetryTarget}};
+  return table;
+}
+
+/// A known attribute: its role and its type (attributes.h, the handler descriptions).
 struct AttributeInfo {
   Role role = Role::kOther;
-  Expect expect = Expect::kNone;
+  AttributeType type = AttributeType::kString;
 };
 
 using InfoTable = std::unordered_map<std::string_view, AttributeInfo>;
 
-const InfoTable& node_table() {
-  static const InfoTable table = {
-      {"type", {Role::kType}},
-      {"shape", {Role::kShape}},
-      {"prompt", {Role::kPrompt}},
-      {"label", {Role::kLabel}},
-      {"fidelity", {Role::kFidelity}},
-      {"retry_target", {Role::kRetryTarget}},
-      {"fallback_retry_target", {Role::kRetryTarget}},
-      {"goal_gate", {Role::kGoalGate, Expect::kBoolean}},
-      {"on_ok", {Role::kRoute}},
-      {"on_over", {Role::kRoute}},
-      {"on_allow", {Role::kRoute}},
-      {"on_deny", {Role::kRoute}},
-      {"next", {Role::kRoute}},
-      {"max_retries", {Role::kOther, Expect::kNonNegativeInteger}},
-      {"auto_status", {Role::kOther, Expect::kBoolean}},
-      {"allow_partial", {Role::kOther, Expect::kBoolean}},
-      {"timeout", {Role::kOther, Expect::kDuration}},
-      {"max_parallel", {Role::kOther, Expect::kNonNegativeInteger}},
-      {"top_k", {Role::kOther, Expect::kInteger}},
-      {"rrf_k", {Role::kOther, Expect::kInteger}},
-      {"max_chars", {Role::kOther, Expect::kInteger}},
-      {"budget_tokens", {Role::kOther, Expect::kInteger}},
-      {"manager.max_cycles", {Role::kOther, Expect::kNonNegativeInteger}},
-      {"manager.poll_interval", {Role::kOther, Expect::kDuration}},
-  };
+/// The attributes of `lists` (the first list that names an attribute gives its type) with `roles`.
+InfoTable info_table(const RoleTable& roles, const std::vector<const std::vector<AttributeSpec>*>& lists) {
+  InfoTable table;
+  for (const std::vector<AttributeSpec>* specs : lists) {
+    for (const AttributeSpec& spec : *specs) table.try_emplace(spec.name, AttributeInfo{Role::kOther, spec.type});
+  }
+  for (const auto& [name, role] : roles) table[name].role = role;
   return table;
 }
 
-const InfoTable& edge_table() {
-  static const InfoTable table = {
-      {"condition", {Role::kCondition}},
-      {"fidelity", {Role::kFidelity}},
-      {"weight", {Role::kOther, Expect::kInteger}},
-      {"loop_restart", {Role::kOther, Expect::kBoolean}},
-  };
-  return table;
-}
-
-const InfoTable& graph_table() {
-  static const InfoTable table = {
-      {"default_fidelity", {Role::kDefaultFidelity}},
-      {"retry_target", {Role::kRetryTarget}},
-      {"fallback_retry_target", {Role::kRetryTarget}},
-      {"default_max_retries", {Role::kOther, Expect::kNonNegativeInteger}},
-      {"default_max_retry", {Role::kOther, Expect::kNonNegativeInteger}},
-      {"max_context_tokens", {Role::kOther, Expect::kInteger}},
-  };
-  return table;
+/// Node attributes: the ones of every node, then those of every handler description.
+InfoTable node_table(const HandlerCatalog& handlers) {
+  std::vector<const std::vector<AttributeSpec>*> lists = {&node_attributes()};
+  for (const HandlerDescription* d : handlers.descriptions()) lists.push_back(&d->attributes);
+  return info_table(node_roles(), lists);
 }
 
 /// "" when `text` has the expected type, else the message tail and the fix.
-std::pair<std::string, std::string> type_problem(Expect expect, std::string_view name, const std::string& text) {
-  switch (expect) {
-    case Expect::kNone: return {};
-    case Expect::kNonNegativeInteger: {
+std::pair<std::string, std::string> type_problem(AttributeType type, std::string_view name, const std::string& text) {
+  switch (type) {
+    case AttributeType::kNonNegativeInteger: {
       auto v = parse_integer(text);
       if (v && *v >= 0) return {};
       return {std::string(name) + " must be a non-negative integer, got '" + text + "'", "use a whole number such as 2"};
     }
-    case Expect::kInteger:
+    case AttributeType::kInteger:
       if (parse_integer(text)) return {};
       return {std::string(name) + " must be an integer, got '" + text + "'", "use a whole number such as 2"};
-    case Expect::kBoolean:
+    case AttributeType::kBoolean:
       if (parse_boolean(text)) return {};
       return {std::string(name) + " must be true or false, got '" + text + "'", "use true or false"};
-    case Expect::kDuration:
+    case AttributeType::kDuration:
       if (parse_duration_ms(text)) return {};
       return {std::string(name) + " must be a duration such as 250ms, 900s, 15m, 2h or 1d, got '" + text + "'",
               "write a whole number followed by ms, s, m, h or d"};
+    case AttributeType::kDurationOrMillis:
+      if (parse_duration_ms(text) || parse_integer(text)) return {};
+      return {std::string(name) + " must be a duration such as 250ms or 2s, or a number of milliseconds, got '" +
+                  text + "'",
+              "write a whole number, optionally followed by ms, s, m, h or d"};
+    default: return {};
   }
-  return {};
 }
 
 bool ends_with_from_settings(std::string_view name) {
@@ -186,9 +180,9 @@ class Scanner {
     emit(std::move(d));
   }
 
-  void check_type(Expect expect, const std::string& name, const Value& value, const Subject& subject,
+  void check_type(AttributeType type, const std::string& name, const Value& value, const Subject& subject,
                   const char* what) {
-    auto [problem, fix] = type_problem(expect, name, value.text);
+    auto [problem, fix] = type_problem(type, name, value.text);
     if (problem.empty()) return;
     std::string prefix = subject.edge ? "edge " + subject.edge_text()
                                       : subject.node ? "node '" + subject.node->id + "'" : std::string(what);
@@ -300,15 +294,15 @@ class Scanner {
   void scan_graph() {
     Subject subject;
     for (const auto& [name, value] : graph_.data().attrs) {
-      auto it = graph_table().find(name);
-      if (it == graph_table().end()) {
+      auto it = graph_table_.find(name);
+      if (it == graph_table_.end()) {
         check_spelling(name, value, subject);
         continue;
       }
       const AttributeInfo& info = it->second;
       if (info.role == Role::kDefaultFidelity) check_fidelity(value, subject, "graph has invalid default_fidelity");
       if (info.role == Role::kRetryTarget) check_retry_target(name, value, subject, "graph has");
-      if (info.expect != Expect::kNone) check_type(info.expect, name, value, subject, "graph");
+      check_type(info.type, name, value, subject, "graph");
     }
   }
 
@@ -320,9 +314,9 @@ class Scanner {
     const Value* goal_gate = nullptr;
     bool has_prompt = false, has_label = false, has_retry = false;
     for (const auto& [name, value] : node.attrs) {
-      auto it = node_table().find(name);
-      if (it == node_table().end()) {
-        if (ends_with_from_settings(name)) check_from_settings(name, value, subject);
+      if (ends_with_from_settings(name)) check_from_settings(name, value, subject);
+      auto it = node_table_.find(name);
+      if (it == node_table_.end()) {
         check_spelling(name, value, subject);
         continue;
       }
@@ -341,7 +335,7 @@ class Scanner {
         case Role::kRoute: check_route(v, name, value, subject); break;
         default: break;
       }
-      if (info.expect != Expect::kNone) check_type(info.expect, name, value, subject, "node");
+      check_type(info.type, name, value, subject, "node");
     }
     if (type != nullptr && !type->text.empty() && handlers_.find(type->text) == nullptr) {
       std::vector<std::string> known = handlers_.types();
@@ -376,22 +370,25 @@ class Scanner {
     if (edge.attrs.empty()) return;
     Subject subject{nullptr, &edge, edge.location};
     for (const auto& [name, value] : edge.attrs) {
-      auto it = edge_table().find(name);
-      if (it == edge_table().end()) {
+      auto it = edge_table_.find(name);
+      if (it == edge_table_.end()) {
         check_spelling(name, value, subject);
         continue;
       }
       const AttributeInfo& info = it->second;
       if (info.role == Role::kCondition) check_condition(value, subject);
       if (info.role == Role::kFidelity) check_fidelity(value, subject, "edge " + subject.edge_text() + " has invalid fidelity");
-      if (info.expect != Expect::kNone) check_type(info.expect, name, value, subject, "edge");
+      check_type(info.type, name, value, subject, "edge");
     }
   }
 
   const Graph& graph_;
   const HandlerCatalog& handlers_ = handlers_of(graph_);
   AttributeScan scan_;
-  SpellingChecker spelling_;
+  const InfoTable node_table_ = node_table(handlers_);
+  const InfoTable edge_table_ = info_table(edge_roles(), {&edge_attributes()});
+  const InfoTable graph_table_ = info_table(graph_roles(), {&graph_attributes()});
+  SpellingChecker spelling_{known_attribute_names(handlers_)};
   std::set<std::pair<std::string, std::size_t>> spelling_reported_;
   std::unordered_set<std::string_view> clean_conditions_;  // views into the graph's values
   std::vector<std::string> node_ids_;

@@ -6,59 +6,12 @@
 /// \file
 /// Spelling suggestions for the attribute_spelling rule: an attribute nobody reads is usually a typo. Names within edit
 /// distance 2 (1 for names shorter than 5 characters) of a known attribute get a warning with the
-/// likely intended name. Known names: spec Appendix A and handler attributes, the Graphviz
-/// presentation attributes people put in pipeline files, and the retrieval step fields of the seeds.
+/// likely intended name. Known names: known_attribute_names (attributes.h), i.e. the attributes of
+/// every node, edge and graph, those of the handler descriptions and the Graphviz presentation
+/// attributes.
 
 namespace attractor::lint_detail {
 namespace {
-
-const std::vector<std::string>& known_attributes() {
-  static const std::vector<std::string> names = [] {
-    std::vector<std::string> list = {
-        // Spec: graph, node and edge attributes (Appendix A, §2.5-2.7) and handler attributes (§4).
-        "goal", "label", "model_stylesheet", "default_max_retries", "default_max_retry", "default_fidelity",
-        "retry_target", "fallback_retry_target", "stack.child_dotfile", "stack.child_workdir",
-        "stack.child_autostart", "tool_hooks.pre", "tool_hooks.post", "shape", "type", "prompt", "max_retries",
-        "goal_gate", "fidelity", "thread_id", "class", "timeout", "llm_model", "llm_provider", "reasoning_effort",
-        "auto_status", "allow_partial", "condition", "weight", "loop_restart", "human.default_choice",
-        "human.question_type",
-        "join_policy", "error_policy", "max_parallel", "tool_command", "manager.poll_interval",
-        "manager.max_cycles", "manager.stop_condition", "manager.actions",
-        // Engine and runtime settings (DESIGN.md) and attributes read by this implementation's engine.
-        "retrieval_backend", "index_dir", "token_encoding", "max_context_tokens", "max_node_executions",
-        "retry_policy", "retry_backoff_factor", "retry_jitter", "tool_cwd", "simulate.outcome",
-        "simulate.preferred_label", "simulate.response", "retry_initial_delay", "retry_max_delay",
-        "manager.instructions", "stack.child_run_dir", "default_thread_id",
-        // Common LLM parameters.
-        "temperature", "top_p", "max_tokens", "max_output_tokens", "seed", "system_prompt",
-        // Retrieval actions (seeds 000-003).
-        "search_type", "top_k", "rrf_k", "rerank", "query_parser", "snapshot_source", "allow_top_k_from_payload",
-        "allow_rrf_k_from_payload", "match_operator", "max_chars", "budget_tokens", "budget_tokens_from_settings",
-        "prioritization_mode", "max_depth_from_settings", "max_nodes_from_settings",
-        "edge_allowlist_from_settings", "compact_code", "rules", "inbox_key", "divide_new_content", "on_ok",
-        "on_over", "on_allow", "on_deny", "next", "max_turn_loops_from_settings", "max_turn_loops", "prompt_key",
-        "user_parts", "repository", "branch", "snapshot_id", "snapshot_id_b", "evidence_budget_tokens",
-        "graph_max_depth", "graph_max_nodes", "graph_edge_allowlist", "node_id", "id",
-        // Inbox and companions (send_message, render_context_blocks).
-        "target_step_id", "topic", "payload", "payload_from", "layout",
-        // Graphviz presentation attributes.
-        "rankdir", "rank", "ranksep", "nodesep", "splines", "fontname", "fontsize", "fontcolor", "fontpath",
-        "color", "fillcolor", "bgcolor", "pencolor", "style", "penwidth", "width", "height", "fixedsize", "margin",
-        "pad", "size", "ratio", "dpi", "xlabel", "tooltip", "URL", "href", "target", "comment", "concentrate",
-        "compound", "newrank", "ordering", "peripheries", "sides", "skew", "distortion", "orientation", "regular",
-        "labelloc", "labeljust", "lhead", "ltail", "headlabel", "taillabel", "arrowhead", "arrowtail", "arrowsize",
-        "dir", "constraint", "minlen", "headport", "tailport", "labelfontsize", "labelfontcolor", "labelfontname",
-        "labelangle", "labeldistance", "decorate", "samehead", "sametail", "group", "image", "imagescale", "center",
-        "charset", "clusterrank", "layout", "outputorder", "overlap", "sep", "esep", "forcelabels",
-        "gradientangle", "nojustify", "root", "searchsize", "showboxes", "stylesheet", "truecolor", "viewport",
-        "pos", "vertices", "headclip", "tailclip", "headtooltip", "tailtooltip", "edgetooltip", "labeltooltip",
-        "layer", "layers", "quantum", "remincross", "mclimit", "nslimit", "packmode", "pack", "rotate", "landscape"};
-    std::sort(list.begin(), list.end());
-    list.erase(std::unique(list.begin(), list.end()), list.end());
-    return list;
-  }();
-  return names;
-}
 
 /// Names people write for an attribute that is spelt differently here (edit distance would
 /// suggest the wrong thing, e.g. `command` -> `comment`).
@@ -75,7 +28,7 @@ const std::map<std::string_view, std::string, std::less<>>& aliases() {
 const std::string& SpellingChecker::suggestion(std::string_view name) {
   auto it = cache_.find(name);
   if (it != cache_.end()) return it->second;
-  const auto& known = known_attributes();
+  const std::vector<std::string>& known = known_;
   std::string guess;
   if (auto alias = aliases().find(name); alias != aliases().end()) {
     guess = alias->second;

@@ -1,8 +1,11 @@
 #include "attractor/cli/cli.h"
 
 #include <cstdio>
+#include <optional>
 #include <string>
 
+#include "attractor/cli/reference.h"
+#include "handlers/registry.h"
 #include "attractor/run/posix_run_disk.h"
 
 namespace attractor {
@@ -29,8 +32,19 @@ void print_help() {
     std::printf("  %-10s %.*s\n", std::string(c.name).c_str(), static_cast<int>(c.summary.size()), c.summary.data());
   }
   std::printf("  %-10s %s\n", "help", "show this help, or `attractor help COMMAND` for one command");
+  std::printf("  %-10s %s\n", "", "`attractor help shapes|attributes`: shapes, handler types, attributes");
+  std::printf("  %-10s %s\n", "", "`attractor help reference`: all of it as Markdown (docs/pipelines.md)");
   std::printf("\nexit codes: 0 success, 1 pipeline failed, 2 usage/parse/validation error,\n"
               "            3 runtime or environment error, 130 interrupted\n");
+}
+
+/// The text of `attractor help TOPIC` for the reference topics; nullopt for any other topic.
+std::optional<std::string> reference_topic(std::string_view topic) {
+  const HandlerCatalog& handlers = builtin_handler_catalog();
+  if (topic == "shapes") return shapes_reference(handlers);
+  if (topic == "attributes") return attributes_reference(handlers);
+  if (topic == "reference") return pipeline_reference(handlers);
+  return std::nullopt;
 }
 
 }  // namespace
@@ -49,6 +63,10 @@ int run_cli(int argc, char** argv, RunDisk& disk) {
   }
   if (name == "help" || name == "--help" || name == "-h") {
     if (argc >= 3) {
+      if (std::optional<std::string> text = reference_topic(argv[2])) {
+        std::fwrite(text->data(), 1, text->size(), stdout);
+        return kExitSuccess;
+      }
       for (const auto& c : cli_commands()) {
         if (c.name == argv[2]) {
           std::string self = std::string("attractor ") + argv[2];

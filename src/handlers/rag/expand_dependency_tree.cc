@@ -207,6 +207,21 @@ const HandlerDescription& expand_dependency_tree_description() {
     d.type = "expand_dependency_tree";
     d.shapes = {};
     d.summary = "Walks the code graph from the search hits along allowed edge types.";
+    d.attributes = {
+        {"max_depth_from_settings", AttributeType::kString, "",
+         "Name of the graph attribute that holds the walk depth, an integer >= 0 (required)."},
+        {"max_nodes_from_settings", AttributeType::kString, "",
+         "Name of the graph attribute that holds the most nodes to collect, an integer >= 1 (required)."},
+        {"edge_allowlist_from_settings", AttributeType::kString, "",
+         "Name of the graph attribute that lists the edge types to follow, comma-separated or a JSON list; "
+         "~type follows an edge backwards (required)."},
+        {"snapshot_source", AttributeType::kString, "primary",
+         "Snapshot searched: primary (context key snapshot_id) or secondary (context key snapshot_id_b)."},
+        {"on_ok", AttributeType::kNodeId, "",
+         "Node to continue at (an outgoing edge to it must exist)."},
+        {"next", AttributeType::kNodeId, "",
+         "Node to continue at when on_ok is not set."},
+    };
     return d;
   }();
   return description;

@@ -325,6 +325,22 @@ const HandlerDescription& fetch_node_texts_description() {
     d.type = "fetch_node_texts";
     d.shapes = {};
     d.summary = "Fetches the text of the selected code nodes within a token or character budget.";
+    d.attributes = {
+        {"prioritization_mode", AttributeType::kString, "balanced",
+         "Order in which candidates take the budget: seed_first, graph_first or balanced."},
+        {"max_chars", AttributeType::kInteger, "",
+         "Budget in characters, an integer > 0 (exclusive with the token budgets)."},
+        {"budget_tokens", AttributeType::kInteger, "",
+         "Budget in tokens, an integer > 0 (without any budget: 70% of the graph's max_context_tokens)."},
+        {"budget_tokens_from_settings", AttributeType::kString, "",
+         "Name of the graph attribute that holds the token budget (exclusive with budget_tokens)."},
+        {"snapshot_source", AttributeType::kString, "primary",
+         "Snapshot searched: primary (context key snapshot_id) or secondary (context key snapshot_id_b)."},
+        {"on_ok", AttributeType::kNodeId, "",
+         "Node to continue at (an outgoing edge to it must exist)."},
+        {"next", AttributeType::kNodeId, "",
+         "Node to continue at when on_ok is not set."},
+    };
     d.checks = {{"context_budget_settings", check_fetch_budget}};
     return d;
   }();

@@ -288,6 +288,17 @@ const HandlerDescription& manage_context_budget_description() {
     d.type = "manage_context_budget";
     d.shapes = {};
     d.summary = "Keeps the prompt context within the run budget by compacting code and routing on_ok / on_over.";
+    d.attributes = {
+        {"on_ok", AttributeType::kNodeId, "",
+         "Node to continue at when the new node texts fit max_context_tokens (required)."},
+        {"on_over", AttributeType::kNodeId, "",
+         "Node to continue at when they do not fit (required)."},
+        {"compact_code", AttributeType::kJson, "",
+         "Compaction rules: {\"rules\": [{\"language\": \"sql\" or \"dotnet\", \"policy\": \"always\", "
+         "\"threshold\" or \"demand\", \"threshold\": (0, 1], \"inbox_key\": \"...\"}]}."},
+        {"divide_new_content", AttributeType::kString, "",
+         "Text block put between the existing context blocks and the appended node texts."},
+    };
     d.checks = {{"compact_code_rules", check_compact_code}, {"context_budget_settings", check_budget_routes}};
     return d;
   }();

@@ -294,6 +294,29 @@ const HandlerDescription& search_nodes_description() {
     d.type = "search_nodes";
     d.shapes = {};
     d.summary = "Searches the code index (bm25, semantic or hybrid) and stores the hits.";
+    d.attributes = {
+        {"search_type", AttributeType::kString, "",
+         "semantic, bm25 or hybrid (required); the query is the context key last_model_response."},
+        {"top_k", AttributeType::kInteger, "",
+         "Hits to keep, an integer >= 1 (default: the graph's top_k; one of them is required)."},
+        {"rrf_k", AttributeType::kInteger, "60",
+         "Reciprocal rank fusion constant of hybrid searches, an integer >= 1."},
+        {"rerank", AttributeType::kString, "none",
+         "none or keyword_rerank (semantic searches only; codebert_rerank is reserved)."},
+        {"query_parser", AttributeType::kString, "none",
+         "none takes last_model_response as the query text; jsonish_v1 reads query, filters, search_type, "
+         "top_k, rrf_k and match_operator from a JSON-like object."},
+        {"allow_top_k_from_payload", AttributeType::kBoolean, "false",
+         "Lets the jsonish_v1 payload's top_k replace top_k."},
+        {"allow_rrf_k_from_payload", AttributeType::kBoolean, "false",
+         "Lets the jsonish_v1 payload's rrf_k replace rrf_k in hybrid searches."},
+        {"snapshot_source", AttributeType::kString, "primary",
+         "Snapshot searched: primary (context key snapshot_id) or secondary (context key snapshot_id_b)."},
+        {"on_ok", AttributeType::kNodeId, "",
+         "Node to continue at (an outgoing edge to it must exist)."},
+        {"next", AttributeType::kNodeId, "",
+         "Node to continue at when on_ok is not set."},
+    };
     return d;
   }();
   return description;
