@@ -65,7 +65,4 @@ bool classify_unquoted(std::string_view text, ValueKind& kind);
 /// "a string", "byte 0x01"), for "expected X, found Y" messages.
 std::string describe_found(const char* p, const char* end);
 
-/// Offset of the first byte that is not valid UTF-8 in `text`, or npos.
-std::size_t find_invalid_utf8(std::string_view text);
-
 }  // namespace attractor::dot

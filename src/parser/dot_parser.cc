@@ -7,6 +7,7 @@
 #include <sstream>
 #include <sys/stat.h>
 
+#include "attractor/base/utf8.h"
 #include "parser/dot_builder.h"
 #include "parser/dot_grammar.h"
 #include "parser/dot_grammar_config.h"
@@ -62,7 +63,7 @@ ParseResult parse_dot(SourceFilePtr source, const ParseLimits& limits) {
                                                  "", "split the pipeline into smaller files", {}));
     return result;
   }
-  if (std::size_t bad = dot::find_invalid_utf8(text); bad != std::string::npos) {
+  if (std::size_t bad = find_invalid_utf8(text); bad != std::string::npos) {
     static const char* hex = "0123456789abcdef";
     auto byte = static_cast<unsigned char>(text[bad]);
     std::string shown = {'0', 'x', hex[byte >> 4], hex[byte & 15]};

@@ -47,7 +47,7 @@ bool all_ascii_8(const unsigned char* p) {
 
 }  // namespace
 
-bool is_valid_utf8(std::string_view text) {
+std::size_t find_invalid_utf8(std::string_view text) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());
   const std::size_t n = text.size();
   std::size_t i = 0;
@@ -62,11 +62,13 @@ bool is_valid_utf8(std::string_view text) {
     }
     std::size_t prefix = 0;
     std::size_t len = sequence_length(s, n, i, prefix);
-    if (len == 0) return false;
+    if (len == 0) return i;
     i += len;
   }
-  return true;
+  return std::string_view::npos;
 }
+
+bool is_valid_utf8(std::string_view text) { return find_invalid_utf8(text) == std::string_view::npos; }
 
 std::string replace_invalid_utf8(std::string_view text) {
   const auto* s = reinterpret_cast<const unsigned char*>(text.data());

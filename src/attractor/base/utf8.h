@@ -8,7 +8,11 @@
 
 namespace attractor {
 
-/// True when `text` is well-formed UTF-8 (no overlongs, surrogates or code points above U+10FFFF).
+/// Offset of the first byte of `text` that does not start a well-formed UTF-8 sequence (overlongs,
+/// surrogates and code points above U+10FFFF are not), or std::string_view::npos when there is none.
+std::size_t find_invalid_utf8(std::string_view text);
+
+/// True when `text` is well-formed UTF-8: find_invalid_utf8 finds nothing.
 bool is_valid_utf8(std::string_view text);
 
 /// `text` with every maximal invalid subsequence replaced by U+FFFD (EF BF BD), following the

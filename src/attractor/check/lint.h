@@ -23,9 +23,11 @@
 ///   outgoing_route_targets [error] `on_ok`/`on_over`/`on_allow`/`on_deny`/`next` name a node reached
 ///                                 by one of the node's outgoing edges
 ///   from_settings_exists [error]  every `*_from_settings` node attribute names a graph attribute
-///   attribute_type [error]        integers (max_retries, weight, ...), booleans (goal_gate,
-///                                 auto_status, allow_partial, loop_restart), durations (timeout)
-///   attribute_spelling [warning]  unknown attribute names close to a known one ("did you mean")
+///   attribute_type [error]        the integers (max_retries, weight, ...), booleans (goal_gate,
+///                                 loop_restart, ...) and durations (timeout, ...) of the attribute
+///                                 tables (attributes.h) and of the handler descriptions
+///   attribute_spelling [warning]  unknown attribute names close to a known one ("did you mean"):
+///                                 known_attribute_names (attributes.h) of the catalog
 ///   compact_code_rules [error]    the configuration checks of the catalog's handler descriptions
 ///   context_budget_settings [error] that carry these rule ids (manage_context_budget's `compact_code`,
 ///                                 the budgets of fetch_node_texts and manage_context_budget)

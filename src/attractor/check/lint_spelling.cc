@@ -4,11 +4,11 @@
 #include "attractor/check/lint_rules.h"
 
 /// \file
-/// Spelling suggestions for the attribute_spelling rule: an attribute nobody reads is usually a typo. Names within edit
-/// distance 2 (1 for names shorter than 5 characters) of a known attribute get a warning with the
-/// likely intended name. Known names: known_attribute_names (attributes.h), i.e. the attributes of
-/// every node, edge and graph, those of the handler descriptions and the Graphviz presentation
-/// attributes.
+/// Spelling suggestions for the attribute_spelling rule: an attribute nobody reads is usually a
+/// typo. Names within edit distance 2 (1 for names shorter than 5 characters) of a known attribute
+/// get a warning with the likely intended name. Known names: known_attribute_names (attributes.h),
+/// i.e. the attributes of every node, edge and graph, those of the handler descriptions and the
+/// Graphviz presentation attributes.
 
 namespace attractor::lint_detail {
 namespace {
@@ -28,12 +28,11 @@ const std::map<std::string_view, std::string, std::less<>>& aliases() {
 const std::string& SpellingChecker::suggestion(std::string_view name) {
   auto it = cache_.find(name);
   if (it != cache_.end()) return it->second;
-  const std::vector<std::string>& known = known_;
   std::string guess;
   if (auto alias = aliases().find(name); alias != aliases().end()) {
     guess = alias->second;
-  } else if (!std::binary_search(known.begin(), known.end(), name)) {
-    guess = closest_match(name, known, name.size() < 5 ? 1 : 2);
+  } else if (!std::binary_search(known_.begin(), known_.end(), name)) {
+    guess = closest_match(name, known_, name.size() < 5 ? 1 : 2);
   }
   return cache_.emplace(name, std::move(guess)).first->second;
 }
