@@ -87,7 +87,7 @@ TEST(BackendRouterTest, CheckNamesMissingVariablesAndNodes) {
   bin.write_script("codex", "exit 0\n");
   RoutingBackend configured(config_with_env(
       {{"PATH", bin.path()}, {"OPENAI_BASE_URL", "http://127.0.0.1:9"}, {"ANTHROPIC_API_KEY", "sk-ant"}}));
-  EXPECT_EQ(configured.check(g), std::vector<std::string>());
+  EXPECT_EQ(configured.check(g, builtin_handler_catalog()), std::vector<std::string>());
 }
 
 TEST(BackendRouterTest, CheckRefusesUnknownAndUnsupportedProviders) {
