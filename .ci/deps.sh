@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what attractor needs on a Debian 12 machine, skipping whatever is already there.
-# apt packages from DESIGN.md, then pinned npm tarballs (sha256-verified) unpacked into third_party/.
+# apt packages (the list below), then pinned npm tarballs (sha256-verified) unpacked into third_party/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `loop_guard` (seed 003): bounds a retry loop such as manage_context_budget's
+/// `loop_guard` (docs/retrieval.md): bounds a retry loop such as manage_context_budget's
 /// summarize-and-retry. Attributes:
 /// - `max_turn_loops_from_settings` (required): names a graph attribute (a pipeline setting)
 ///   holding the number of allowed passes, an integer >= 0;

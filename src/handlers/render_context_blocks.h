@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `render_context_blocks` (seeds 000 and 002): turns the structured `node_texts` written by
+/// `render_context_blocks` (docs/retrieval.md): turns the structured `node_texts` written by
 /// `fetch_node_texts` into LLM-ready strings appended to `context_blocks` (one block per node text,
 /// in order). `node_texts` is left as it is; a missing `node_texts` counts as empty.
 ///

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `set_variables` (seed 003): assigns context keys. Attribute `rules` (required) is a JSON array
+/// `set_variables` (docs/retrieval.md): assigns context keys. Attribute `rules` (required) is a JSON array
 /// of rule objects, applied in order (a rule sees the keys set by the rules before it):
 /// - `set` (required): the context key to write;
 /// - exactly one of `from` (a context key that must be set) or `value` (any JSON, null included);

@@ -7,7 +7,7 @@
 /// \file
 /// The condition grammar (spec §10.2) as a Spirit X3 parser. Beyond the spec's grammar it accepts
 /// bare context keys (`tests_passed`, used by §10.5's truthiness clause), `==` as a spelling of `=`
-/// (seed 004 writes `review_passed == true`), and numeric literals with a fraction (`0.5`), since
+/// (graphs/fidelity.dot writes `review_passed == true`), and numeric literals with a fraction (`0.5`), since
 /// values compare as strings anyway.
 
 namespace attractor {

@@ -40,7 +40,7 @@ struct ConditionParseResult {
 };
 
 /// Parses condition text (already unescaped from its DOT string). Beyond §10.2 it accepts bare keys
-/// (`ready`, looked up in the context), `==` as a spelling of `=` (seed 004 writes it), and literals
+/// (`ready`, looked up in the context), `==` as a spelling of `=` (graphs/fidelity.dot writes it), and literals
 /// that start with a digit or `-` (`-3`, `0.5`); quoted literals take the escapes \" \\ \n \t.
 /// Whitespace-only text is the empty (always true) condition.
 ConditionParseResult parse_condition(std::string_view text);

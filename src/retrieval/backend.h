@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The retrieval backend contract (seed 002): the only way pipeline actions reach the code index.
+/// The retrieval backend contract (docs/retrieval.md): the only way pipeline actions reach the code index.
 /// Every call is scoped by repository + branch (+ snapshot, + active_index) and enforces the
 /// "sacred" retrieval filters itself; results are deterministic, ties broken by id.
 
@@ -16,7 +16,7 @@
 
 namespace attractor::retrieval {
 
-/// The three search modes of seed 002; there are no others.
+/// The three search modes of docs/retrieval.md; there are no others.
 enum class SearchType { kSemantic, kBm25, kHybrid };
 
 /// "semantic" | "bm25" | "hybrid".
@@ -24,13 +24,13 @@ std::string_view to_string(SearchType type);
 /// Parses a search type name; nullopt for anything else.
 std::optional<SearchType> parse_search_type(std::string_view text);
 
-/// How the terms of a bm25 query combine (seed 001 `match_operator`). Default when absent: OR.
+/// How the terms of a bm25 query combine (`match_operator`, docs/retrieval.md). Default when absent: OR.
 enum class MatchOperator { kAnd, kOr };
 
 /// Parses "and" / "or" (case-insensitive); nullopt for anything else.
 std::optional<MatchOperator> parse_match_operator(std::string_view text);
 
-/// A search request (seed 002 `SearchRequest`, plus the two knobs the seeds pass to the backend).
+/// A search request (docs/retrieval.md, plus the two knobs the steps pass to the backend).
 struct SearchRequest {
   SearchType search_type = SearchType::kBm25;
   std::string query;

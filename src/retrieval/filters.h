@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Retrieval filters ("sacred" ACL filters of seed 002) and their translation to SQL.
+/// Retrieval filters ("sacred" ACL filters, docs/retrieval.md) and their translation to SQL.
 ///
 /// Keys of the filter JSON object:
 ///   - `acl_tags_any`: string or list; the node must carry at least one of these ACL tags

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Reciprocal Rank Fusion exactly as seed 002 specifies for `hybrid`.
+/// Reciprocal Rank Fusion as docs/retrieval.md specifies for `hybrid`.
 
 #include <vector>
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <mutex>
 
+#include <spdlog/sinks/base_sink.h>
 #include <spdlog/sinks/basic_file_sink.h>
 #include <spdlog/sinks/dist_sink.h>
 #include <spdlog/sinks/stdout_sinks.h>
@@ -82,6 +83,27 @@ spdlog::level::level_enum log_level() {
   return p.console_level;
 }
 
+namespace {
+
+/// A sink that hands each formatted line to a function.
+class CallbackSink : public spdlog::sinks::base_sink<std::mutex> {
+ public:
+  explicit CallbackSink(std::function<void(std::string_view)> append) : append_(std::move(append)) {}
+
+ protected:
+  void sink_it_(const spdlog::details::log_msg& msg) override {
+    spdlog::memory_buf_t formatted;
+    formatter_->format(msg, formatted);
+    append_(std::string_view(formatted.data(), formatted.size()));
+  }
+  void flush_() override {}
+
+ private:
+  std::function<void(std::string_view)> append_;
+};
+
+}  // namespace
+
 LogFile::LogFile(const std::string& path) {
   std::shared_ptr<spdlog::sinks::sink> sink;
   try {
@@ -90,6 +112,14 @@ LogFile::LogFile(const std::string& path) {
     log().warn("cannot open log file {}: {}", path, e.what());
     return;
   }
+  attach(std::move(sink));
+}
+
+LogFile::LogFile(std::function<void(std::string_view line)> append) {
+  attach(std::make_shared<CallbackSink>(std::move(append)));
+}
+
+void LogFile::attach(std::shared_ptr<spdlog::sinks::sink> sink) {
   sink->set_formatter(std::make_unique<spdlog::pattern_formatter>(kFilePattern, spdlog::pattern_time_type::utc));
   ProcessLog& p = process_log();
   std::lock_guard lock(p.mutex);

@@ -13,6 +13,7 @@
 /// `warn`), and any number of files at `info` or the console level when lower. Logging never
 /// throws: a sink that cannot write drops the message.
 
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -44,6 +45,9 @@ spdlog::level::level_enum log_level();
 class LogFile {
  public:
   explicit LogFile(const std::string& path);
+  /// Sends each formatted line (with its newline) to `append` instead of a file of its own, so a
+  /// run's log goes through the run's disk interface like the rest of the run directory.
+  explicit LogFile(std::function<void(std::string_view line)> append);
   ~LogFile();
   LogFile(const LogFile&) = delete;
   LogFile& operator=(const LogFile&) = delete;
@@ -52,6 +56,8 @@ class LogFile {
   bool attached() const { return sink_ != nullptr; }
 
  private:
+  void attach(std::shared_ptr<spdlog::sinks::sink> sink);
+
   std::shared_ptr<spdlog::sinks::sink> sink_;
 };
 

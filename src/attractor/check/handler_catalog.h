@@ -50,6 +50,9 @@ struct AttributeSpec {
 struct ConfigCheck {
   std::string rule;  ///< the lint rule id its diagnostics carry
   std::function<void(const NodeData& node, const Graph& graph, std::vector<Diagnostic>& out)> check;
+  /// Checks an attribute of the handler wherever it appears: lint runs it on every node, not only
+  /// on nodes of the handler's type (a misplaced value is still a wrong value).
+  bool every_node = false;
 };
 
 /// What the engine needs to know about a handler type besides calling it.

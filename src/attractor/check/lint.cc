@@ -88,12 +88,14 @@ namespace {
 template <typename Wanted>
 void run_handler_checks(const Graph& graph, Wanted wanted, std::vector<Diagnostic>& out) {
   const HandlerCatalog& handlers = handlers_of(graph);
+  const std::vector<const HandlerDescription*> all = handlers.descriptions();
   for (Vertex v : graph.nodes()) {
     const NodeData& node = graph.node(v);
-    const HandlerDescription* description = handlers.describe(node);
-    if (description == nullptr) continue;
-    for (const ConfigCheck& check : description->checks) {
-      if (wanted(check.rule)) check.check(node, graph, out);
+    const HandlerDescription* own = handlers.describe(node);
+    for (const HandlerDescription* description : all) {
+      for (const ConfigCheck& check : description->checks) {
+        if ((check.every_node || description == own) && wanted(check.rule)) check.check(node, graph, out);
+      }
     }
   }
 }

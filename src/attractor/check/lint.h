@@ -5,7 +5,7 @@
 /// Built-in rules, in the order they run (severity in brackets):
 ///   start_node [error]            exactly one start node: shape=Mdiamond, else id `start`/`Start`
 ///   terminal_node [error]         exactly one exit node: shape=Msquare, else id `exit`/`end`
-///   reachability [error]          every node reachable from the start node (DESIGN.md: an error)
+///   reachability [error]          every node reachable from the start node (an error: docs/decisions.md)
 ///   edge_target_exists [error]    both ends of every edge are nodes
 ///   start_no_incoming [error]     no edge enters the start node
 ///   exit_no_outgoing [error]      no edge leaves the exit node

@@ -9,7 +9,7 @@
 
 namespace attractor {
 
-/// Exit codes fixed by DESIGN.md.
+/// Exit codes fixed in docs/architecture.md.
 enum ExitCode : int {
   kExitSuccess = 0,      ///< pipeline succeeded / command succeeded
   kExitFail = 1,         ///< pipeline ended in FAIL

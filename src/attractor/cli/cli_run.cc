@@ -1,6 +1,6 @@
 // `attractor run GRAPH.dot` and `attractor resume RUN_DIR`.
 //
-// Decisions where DESIGN.md is silent:
+// Decisions of this file (see also docs/decisions.md):
 // - `--logs-root DIR` is the run directory itself; without it a fresh
 //   `./checkpoints/<graph-name>-<UTC yyyymmddTHHMMSS>-<6 hex>/` is created.
 // - Without `--auto-approve` or `--answers`, human gates prompt on the terminal (stdin), so

@@ -31,7 +31,7 @@ std::string normalize_label(std::string_view label);
 /// Which steps of §3.3 to use.
 enum class EdgeSelectionMode {
   kAll,            ///< all five steps (after a non-failing outcome)
-  kConditionsOnly  ///< step 1 only: failure routing never follows unconditional edges (DESIGN.md)
+  kConditionsOnly  ///< step 1 only: failure routing never follows unconditional edges (docs/decisions.md)
 };
 
 /// The edge to follow from `from`, or nullopt when none qualifies.

@@ -53,7 +53,14 @@ Engine::Impl::~Impl() {
 
 void Engine::Impl::open_run_log() {
   run_log_.reset();
-  if (options_.write_run_log) run_log_ = std::make_unique<LogFile>((fs::path(run_dir_) / "run.log").string());
+  if (!options_.write_run_log) return;
+  const std::string path = (fs::path(run_dir_) / "run.log").string();
+  std::shared_ptr<AppendFile> file = disk_->open_append(path);
+  if (!file) {
+    log().warn("cannot open log file {}", path);
+    return;
+  }
+  run_log_ = std::make_unique<LogFile>([file](std::string_view line) { file->append(line); });
 }
 
 void Engine::Impl::emit(const std::string& name, nlohmann::json fields) {

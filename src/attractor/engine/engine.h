@@ -2,7 +2,7 @@
 /// \file
 /// The execution engine (spec §3): INITIALIZE -> EXECUTE -> FINALIZE over a validated graph.
 ///
-/// Traversal follows §3.2 with the decisions of DESIGN.md: retries re-run RETRY and FAIL unless
+/// Traversal follows §3.2 with the decisions of docs/decisions.md: retries re-run RETRY and FAIL unless
 /// the failure is terminal; after a FAIL (retries exhausted) only a condition-matching edge, the
 /// node's `retry_target` or its `fallback_retry_target` continue the run; goal gates are checked
 /// when the exit node is reached (retry target chain: node, node fallback, graph, graph fallback).

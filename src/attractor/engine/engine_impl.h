@@ -81,7 +81,7 @@ class Engine::Impl : public BranchRunner {
   void post_messages(const Outcome& outcome, const std::string& sender, nlohmann::json& inbox);
 
   // engine_stage.cc
-  /// §3.5 with DESIGN.md's retry semantics; `retries` holds the per-node retry counters.
+  /// §3.5 with the retry semantics of docs/decisions.md; `retries` holds the per-node retry counters.
   Outcome execute_with_retry(const NodeData& node, Context& context, std::map<std::string, std::int64_t>& retries,
                              const CancelToken& cancel, const StageFidelity& fidelity);
   Outcome run_attempt(const NodeData& node, Handler& handler, Context& context, const std::string& stage_dir,

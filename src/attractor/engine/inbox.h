@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The engine's inbox (seed 003, DESIGN.md): messages that one stage sends to a later stage.
+/// The engine's inbox (docs/decisions.md): messages that one stage sends to a later stage.
 ///
 /// A message is a JSON object `{"target_step_id": node id, "topic": non-empty string,
 /// "payload": any JSON}`; the engine stamps `from_step_id` with the sending node. Messages come

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Context preambles for fresh LLM sessions (spec §5.4, seed 004 "Summary Construction").
+/// Context preambles for fresh LLM sessions (spec §5.4, docs/fidelity.md "Preambles").
 ///
 /// A stage whose fidelity is not `full` starts a fresh conversation; the codergen handler puts the
 /// preamble of its mode in front of the prompt. The preamble is built from what the engine knows:
@@ -10,7 +10,7 @@
 /// and the engine's own bookkeeping keys), and retry information (attempts of completed stages
 /// and of the current one).
 ///
-/// Templates (seed 004): `truncate` = pipeline, goal, run id, current stage; `compact` = bullet
+/// Templates (docs/fidelity.md): `truncate` = pipeline, goal, run id, current stage; `compact` = bullet
 /// points (completed stages with outcomes, current stage, key context values); `summary:low` = two
 /// sentences plus event counts; `summary:medium` = recent activity with note excerpts, active
 /// context, notable events (failures, retries); `summary:high` = full execution history (notes,

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Retry policy (spec §3.5, §3.6): attempts from `max_retries` / `default_max_retries`, backoff
-/// presets, exponential delays with jitter, and the should-retry rule decided in DESIGN.md
+/// presets, exponential delays with jitter, and the should-retry rule decided in docs/decisions.md
 /// (RETRY and FAIL outcomes are retried unless the failure is terminal).
 ///
 /// Selecting a policy: node attribute `retry_policy` (else graph attribute `retry_policy`) names a
@@ -51,7 +51,7 @@ std::optional<RetryPolicy> retry_preset(std::string_view name);
 /// The policy for a node, following the precedence in the file comment.
 RetryPolicy build_retry_policy(const NodeData& node, const GraphData& graph);
 
-/// DESIGN.md: RETRY and FAIL are retried while attempts remain, except terminal or pipeline
+/// docs/decisions.md: RETRY and FAIL are retried while attempts remain, except terminal or pipeline
 /// failures. SUCCESS, PARTIAL_SUCCESS and SKIPPED never are.
 bool should_retry(const Outcome& outcome);
 

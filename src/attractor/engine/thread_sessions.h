@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The run's LLM conversation sessions keyed by thread id (seed 004). Stages whose fidelity is
+/// The run's LLM conversation sessions keyed by thread id (docs/fidelity.md). Stages whose fidelity is
 /// `full` and that share a thread key continue one conversation; a different key is a different
 /// conversation. The engine owns one ThreadSessions per run; it lives in memory only (a resumed
 /// run starts without sessions, see fidelity.h for the resume rule).

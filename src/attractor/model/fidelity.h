@@ -1,12 +1,12 @@
 #pragma once
 /// \file
-/// Context fidelity (spec §5.4, seed 004): which mode a stage runs in and which conversation
+/// Context fidelity (spec §5.4, docs/fidelity.md): which mode a stage runs in and which conversation
 /// thread it belongs to.
 ///
 /// Fidelity precedence: the `fidelity` of the edge the traversal took, the node's `fidelity`, the
 /// graph's `default_fidelity`, then `compact`. Thread precedence (used by `full` stages): node
 /// `thread_id`, edge `thread_id`, the graph-level default thread (graph attribute
-/// `default_thread_id`), the node's first class (the seed's rule: a node inside a labelled
+/// `default_thread_id`), the node's first class (a node inside a labelled
 /// subgraph gets the class derived from the label, after its own `class` entries), then the id of
 /// the previously executed node.
 

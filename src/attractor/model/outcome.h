@@ -37,7 +37,7 @@ struct Outcome {
   nlohmann::json context_updates = nlohmann::json::object();  ///< key -> any JSON value
   std::string notes;
   std::string failure_reason;
-  /// For FAIL/RETRY: may the engine retry it? Terminal failures are never retried (DESIGN.md).
+  /// For FAIL/RETRY: may the engine retry it? Terminal failures are never retried (docs/decisions.md).
   ErrorCategory category = ErrorCategory::kRetryable;
   /// Set by handlers whose work is expected to report its own status through `status.json`
   /// (Appendix C); when no file appears the engine applies `auto_status` or fails the stage.

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The checkpoint (spec §5.3, DESIGN.md): everything needed to continue a run exactly, written
+/// The checkpoint (spec §5.3, docs/run-directory.md): everything needed to continue a run exactly, written
 /// atomically after every node (temp file, fsync, rename), as compact JSON (it is rewritten after
 /// every node, so its size matters).
 ///

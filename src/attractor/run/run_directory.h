@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The run directory (DESIGN.md): `manifest.json`, `checkpoint.json`, `events.jsonl`, one folder
+/// The run directory (docs/run-directory.md): `manifest.json`, `checkpoint.json`, `events.jsonl`, one folder
 /// per stage and `artifacts/`. Default location `./checkpoints/<graph-name>-<UTC
 /// yyyymmddTHHMMSS>-<6 hex>/`.
 

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The one code classifier of the project (seed 003 "single source of truth"): labels a text as
+/// The one code classifier of the project (docs/retrieval.md): labels a text as
 /// SQL, DOTNET (C#), DOTNET_WITH_SQL (C# whose string literals hold SQL) or unknown, and maps the
 /// label to the compaction language `sql` / `dotnet` / `unknown`.
 ///

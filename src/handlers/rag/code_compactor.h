@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// Code compaction for `manage_context_budget` (seed 003): shrinks C# and T-SQL text while
+/// Code compaction for `manage_context_budget` (docs/retrieval.md): shrinks C# and T-SQL text while
 /// keeping its structure readable. What stays and what goes:
 ///
 /// C# (DOTNET and DOTNET_WITH_SQL):

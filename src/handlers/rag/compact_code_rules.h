@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `compact_code` of `manage_context_budget` (seed 003): the JSON attribute
+/// `compact_code` of `manage_context_budget` (docs/retrieval.md): the JSON attribute
 /// `{"rules": [{"language": "sql"|"dotnet", "policy": "always"|"threshold"|"demand",
 /// "threshold": (0, 1], "inbox_key": "..."}, ...]}` and its validation, shared by the lint rule
 /// `compact_code_rules` (validation time) and the handler (run time).

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The candidate order of `fetch_node_texts` (seeds 000 and 002): seeds in retrieval rank order,
+/// The candidate order of `fetch_node_texts` (docs/retrieval.md): seeds in retrieval rank order,
 /// graph-only nodes with `depth` / `parent_id` from a breadth-first tree over `graph_edges`, and
 /// the three prioritization modes.
 ///

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `expand_dependency_tree` (seed 002): breadth-first expansion of `retrieval_seed_nodes` over the
+/// `expand_dependency_tree` (docs/retrieval.md): breadth-first expansion of `retrieval_seed_nodes` over the
 /// unified C# + SQL dependency graph through the retrieval backend, in the search's scope and ACL.
 /// Writes `graph_seed_nodes`, `graph_expanded_nodes` (seeds first, then BFS order), `graph_edges`
 /// (`from_id`, `to_id`, `edge_type`), `graph_nodes` (`id`, `depth`, `parent_id`: the BFS tree) and

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `fetch_node_texts` (seeds 000 and 002): materializes the texts of the retrieved and expanded
+/// `fetch_node_texts` (docs/retrieval.md): materializes the texts of the retrieved and expanded
 /// node ids into context `node_texts` under one evidence budget, in a deterministic order.
 ///
 /// Reads context `retrieval_seed_nodes` (rank order; `graph_seed_nodes` when it is empty or

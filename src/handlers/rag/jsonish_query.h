@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The `jsonish_v1` query parser of `search_nodes` (seed 001): turns a router model's JSON or
+/// The `jsonish_v1` query parser of `search_nodes` (docs/retrieval.md): turns a router model's JSON or
 /// JSON-like payload into a query, filters and search metadata. A pure, deterministic function that
 /// never throws (other than std::bad_alloc) and tolerates what models emit: code fences, single
 /// quotes, trailing commas, unquoted keys, Python literals (True/False/None), raw newlines inside

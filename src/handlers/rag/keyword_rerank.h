@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `keyword_rerank` (seed 002 "Reranking"): reorders semantic candidates by exact-token evidence
+/// `keyword_rerank` (docs/retrieval.md): reorders semantic candidates by exact-token evidence
 /// from the query. It only reorders and trims: it never introduces an id and does no ACL work (the
 /// texts it scores were fetched in the search's own scope).
 

@@ -299,7 +299,7 @@ const HandlerDescription& manage_context_budget_description() {
         {"divide_new_content", AttributeType::kString, "",
          "Text block put between the existing context blocks and the appended node texts."},
     };
-    d.checks = {{"compact_code_rules", check_compact_code}, {"context_budget_settings", check_budget_routes}};
+    d.checks = {{"compact_code_rules", check_compact_code, true}, {"context_budget_settings", check_budget_routes}};
     return d;
   }();
   return description;

@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `manage_context_budget` (seed 003): appends the retrieval buffer (`node_texts`) to the prompt
+/// `manage_context_budget` (docs/retrieval.md): appends the retrieval buffer (`node_texts`) to the prompt
 /// context (`context_blocks`) only when everything fits into `max_context_tokens`, compacting code
 /// per `compact_code` rules first; otherwise changes nothing and routes to `on_over`.
 ///

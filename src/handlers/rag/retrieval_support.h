@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// How retrieval action handlers reach the code index (seed 002: one injected backend). The
+/// How retrieval action handlers reach the code index (one injected backend, docs/retrieval.md). The
 /// provider picks the backend from graph attributes `retrieval_backend` (default "local") and
 /// `index_dir`; tests inject a fixed backend.
 
@@ -56,7 +56,7 @@ class FixedRetrievalProvider : public RetrievalBackendProvider {
   std::shared_ptr<retrieval::IRetrievalBackend> backend_;
 };
 
-/// The scope every retrieval step works in (seed 002): repository + branch + snapshot + the sacred
+/// The scope every retrieval step works in (docs/retrieval.md): repository + branch + snapshot + the sacred
 /// ACL filters, plus the named index. `filters` is the base filter set handed to the backend:
 /// context `retrieval_filters` unchanged, plus `repository`, `branch` and (when a snapshot is
 /// selected) `snapshot_id`.
@@ -85,7 +85,7 @@ RetrievalScope read_retrieval_scope(const NodeData& node, const Context& context
 /// Filter keys a payload may never set: the scope and the ACL keys of filters.h.
 bool is_reserved_filter_key(const std::string& key);
 
-/// `filters_effective = parsed + base` with base always winning (seed 001). Entries of `parsed`
+/// `filters_effective = parsed + base` with base always winning (docs/retrieval.md). Entries of `parsed`
 /// are dropped, with a warning appended to `warnings` (when given), if their key is reserved
 /// (`is_reserved_filter_key`), empty, already in `base`, or their value is not a string, number,
 /// boolean or a list of those. A non-object `parsed` contributes nothing. Every member of `base`

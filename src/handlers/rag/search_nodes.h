@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// `search_nodes` (seeds 001/002): the retrieval step. Resets the retrieval, graph and text keys,
+/// `search_nodes` (docs/retrieval.md): the retrieval step. Resets the retrieval, graph and text keys,
 /// validates its configuration fail-fast, turns `last_model_response` into a query (plain text or
 /// `query_parser="jsonish_v1"`), merges payload filters under the sacred base filters, performs
 /// exactly one backend search and writes `retrieval_seed_nodes`, `retrieval_hits` and
@@ -16,7 +16,7 @@
 
 namespace attractor {
 
-/// Context keys `search_nodes` resets before anything else (seed 001 "Cleanup"), with their empty
+/// Context keys `search_nodes` resets before anything else (docs/retrieval.md), with their empty
 /// values; `node_texts` is reset only when present.
 const std::vector<std::pair<std::string, nlohmann::json>>& search_nodes_cleanup_keys();
 

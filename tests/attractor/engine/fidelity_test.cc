@@ -1,4 +1,4 @@
-// Context fidelity (seed 004, spec §5.4): resolution, threads and sessions, preambles in
+// Context fidelity (spec §5.4, docs/fidelity.md): resolution, threads and sessions, preambles in
 // prompt.md, the resume rule, and what status.json and the events record.
 
 #include <gtest/gtest.h>

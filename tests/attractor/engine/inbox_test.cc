@@ -1,4 +1,4 @@
-// The engine inbox (seed 003, attractor/inbox.h): messages from send_message nodes and from any
+// The engine inbox (docs/decisions.md, attractor/engine/inbox.h): messages from send_message nodes and from any
 // handler's outcome, consumption on entry into `inbox_last_consumed`, persistence in the
 // checkpoint, validation, parallel branches, and interrupt-at-every-checkpoint then resume.
 

@@ -65,7 +65,7 @@ TEST(ParityMatrix, ValidateMissingExitIsAnError) {
 }
 
 TEST(ParityMatrix, ValidateOrphanNodeIsReported) {
-  // DESIGN.md: unreachable nodes are an ERROR (§7.2), not a warning.
+  // docs/decisions.md: unreachable nodes are an ERROR (§7.2), not a warning.
   EXPECT_TRUE(has_error(R"(digraph G { start [shape=Mdiamond]; done [shape=Msquare]
     orphan [prompt="x"]; start -> done })"));
 }

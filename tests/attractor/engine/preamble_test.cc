@@ -1,4 +1,4 @@
-// Fidelity preambles (seed 004 "Summary Construction"): the text of every mode and the token
+// Fidelity preambles (docs/fidelity.md "Preambles"): the text of every mode and the token
 // budgets, measured with the project's exact counter.
 
 #include <string>

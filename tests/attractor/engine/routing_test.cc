@@ -1,5 +1,5 @@
 // Condition evaluation (§10.4-10.5), label normalization and the five-step edge selection (§3.3),
-// retry policies (§3.5-3.6 as decided in DESIGN.md).
+// retry policies (§3.5-3.6 as decided in docs/decisions.md).
 
 #include <gtest/gtest.h>
 

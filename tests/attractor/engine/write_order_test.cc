@@ -6,6 +6,7 @@
 
 #include <filesystem>
 #include <map>
+#include <regex>
 #include <mutex>
 #include <set>
 #include <string>
@@ -166,6 +167,12 @@ std::string replace_all(std::string text, const std::string& from, const std::st
   return text;
 }
 
+/// `text` with run.log's wall-clock parts (line timestamps, durations) masked.
+std::string without_times(const std::string& text) {
+  static const std::regex stamp(R"(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z|\d+ms)");
+  return std::regex_replace(text, stamp, "T");
+}
+
 TEST(WriteOrderTest, ARunOnTheMemoryDiskWritesTheSameFilesAsARunOnTheRealDisk) {
   TestRun on_disk;
   TestRun in_memory;
@@ -188,12 +195,14 @@ TEST(WriteOrderTest, ARunOnTheMemoryDiskWritesTheSameFilesAsARunOnTheRealDisk) {
   for (const auto& entry : fs::recursive_directory_iterator(on_disk.run_dir())) {
     std::string name = fs::relative(entry.path(), on_disk.run_dir()).string();
     if (entry.is_directory()) real_dirs.insert(name);
-    if (entry.is_regular_file()) real[name] = replace_all(read_text_file(entry.path().string()), d.checkpoint.run_id, "RUN");
+    if (entry.is_regular_file()) {
+      real[name] = without_times(replace_all(read_text_file(entry.path().string()), d.checkpoint.run_id, "RUN"));
+    }
   }
   std::map<std::string, std::string> fake;
   for (const auto& [path, content] : memory.files()) {
     ASSERT_EQ(path.rfind(root, 0), 0u) << path;
-    fake[path.substr(root.size())] = replace_all(content, m.checkpoint.run_id, "RUN");
+    fake[path.substr(root.size())] = without_times(replace_all(content, m.checkpoint.run_id, "RUN"));
   }
   std::set<std::string> fake_dirs;
   for (const std::string& dir : memory.directories()) {

@@ -1,4 +1,4 @@
-// fetch_node_texts (seeds 000/002): candidate order, budget modes and their errors, atomic
+// fetch_node_texts (docs/retrieval.md): candidate order, budget modes and their errors, atomic
 // snippets, scope of fetch_texts, output items and graph_debug; plus the real local backend over
 // tests/data/csharp_sql_repo.
 

@@ -1,4 +1,4 @@
-// manage_context_budget (seed 003): formatting, on_ok / on_over, the misconfiguration guard,
+// manage_context_budget (docs/retrieval.md): formatting, on_ok / on_over, the misconfiguration guard,
 // compact_code policies (always, threshold, demand; first firing rule per language wins), demand
 // re-enqueueing, the divider and the MANAGE_CONTEXT_BUDGET trace event.
 
