@@ -215,13 +215,8 @@ const HandlerDescription& expand_dependency_tree_description() {
         {"edge_allowlist_from_settings", AttributeType::kString, "",
          "Name of the graph attribute that lists the edge types to follow, comma-separated or a JSON list; "
          "~type follows an edge backwards (required)."},
-        {"snapshot_source", AttributeType::kString, "primary",
-         "Snapshot searched: primary (context key snapshot_id) or secondary (context key snapshot_id_b)."},
-        {"on_ok", AttributeType::kNodeId, "",
-         "Node to continue at (an outgoing edge to it must exist)."},
-        {"next", AttributeType::kNodeId, "",
-         "Node to continue at when on_ok is not set."},
     };
+    for (AttributeSpec& shared : retrieval_step_attributes()) d.attributes.push_back(std::move(shared));
     return d;
   }();
   return description;

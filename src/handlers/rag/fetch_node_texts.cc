@@ -334,13 +334,8 @@ const HandlerDescription& fetch_node_texts_description() {
          "Budget in tokens, an integer > 0 (without any budget: 70% of the graph's max_context_tokens)."},
         {"budget_tokens_from_settings", AttributeType::kString, "",
          "Name of the graph attribute that holds the token budget (exclusive with budget_tokens)."},
-        {"snapshot_source", AttributeType::kString, "primary",
-         "Snapshot searched: primary (context key snapshot_id) or secondary (context key snapshot_id_b)."},
-        {"on_ok", AttributeType::kNodeId, "",
-         "Node to continue at (an outgoing edge to it must exist)."},
-        {"next", AttributeType::kNodeId, "",
-         "Node to continue at when on_ok is not set."},
     };
+    for (AttributeSpec& shared : retrieval_step_attributes()) d.attributes.push_back(std::move(shared));
     d.checks = {{"context_budget_settings", check_fetch_budget}};
     return d;
   }();

@@ -164,4 +164,13 @@ void throw_retrieval_stage_error(const std::string& node_id, const std::string& 
   throw StageError(fmt::format("node '{}': {} failed: {}", node_id, action, error.what()), category);
 }
 
+std::vector<AttributeSpec> retrieval_step_attributes() {
+  return {
+      {"snapshot_source", AttributeType::kString, "primary",
+       "Snapshot searched: primary (context key snapshot_id) or secondary (context key snapshot_id_b)."},
+      {"on_ok", AttributeType::kNodeId, "", "Node to continue at (an outgoing edge to it must exist)."},
+      {"next", AttributeType::kNodeId, "", "Node to continue at when on_ok is not set."},
+  };
+}
+
 }  // namespace attractor

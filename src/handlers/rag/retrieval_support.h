@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/check/handler_catalog.h"
 #include "attractor/model/context.h"
 #include "attractor/model/graph.h"
 #include "attractor/model/outcome.h"
@@ -96,5 +97,9 @@ nlohmann::json merge_filters(const nlohmann::json& parsed, const nlohmann::json&
 /// Maps a backend error to a StageError for node `node_id` (unavailable -> retryable, else terminal).
 [[noreturn]] void throw_retrieval_stage_error(const std::string& node_id, const std::string& action,
                                               const retrieval::RetrievalError& error);
+
+/// The attributes every retrieval step reads besides its own (snapshot_source, on_ok, next), for
+/// the steps' HandlerDescriptions.
+std::vector<AttributeSpec> retrieval_step_attributes();
 
 }  // namespace attractor

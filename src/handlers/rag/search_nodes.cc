@@ -310,13 +310,8 @@ const HandlerDescription& search_nodes_description() {
          "Lets the jsonish_v1 payload's top_k replace top_k."},
         {"allow_rrf_k_from_payload", AttributeType::kBoolean, "false",
          "Lets the jsonish_v1 payload's rrf_k replace rrf_k in hybrid searches."},
-        {"snapshot_source", AttributeType::kString, "primary",
-         "Snapshot searched: primary (context key snapshot_id) or secondary (context key snapshot_id_b)."},
-        {"on_ok", AttributeType::kNodeId, "",
-         "Node to continue at (an outgoing edge to it must exist)."},
-        {"next", AttributeType::kNodeId, "",
-         "Node to continue at when on_ok is not set."},
     };
+    for (AttributeSpec& shared : retrieval_step_attributes()) d.attributes.push_back(std::move(shared));
     return d;
   }();
   return description;
