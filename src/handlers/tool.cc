@@ -1,5 +1,6 @@
 #include "handlers/tool.h"
 
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
 #include <map>
@@ -32,6 +33,22 @@ std::vector<std::pair<std::string, std::string>> tool_environment(const nlohmann
     }
   }
   return {env.begin(), env.end()};
+}
+
+std::vector<std::string> last_lines(std::string_view text, std::size_t count) {
+  constexpr std::size_t kMaxLineBytes = 400;
+  std::vector<std::string> lines;
+  while (!text.empty() && (text.back() == '\n' || text.back() == '\r')) text.remove_suffix(1);
+  while (!text.empty() && lines.size() < count) {
+    std::size_t start = text.rfind('\n');
+    std::string_view line = start == std::string_view::npos ? text : text.substr(start + 1);
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (line.size() > kMaxLineBytes) line = line.substr(line.size() - kMaxLineBytes);
+    lines.emplace_back(line);
+    text = start == std::string_view::npos ? std::string_view() : text.substr(0, start);
+  }
+  std::reverse(lines.begin(), lines.end());
+  return lines;
 }
 
 Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) {
@@ -89,6 +106,8 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
       err = read_text_file(spec.stderr_path);
     } catch (const std::exception&) {
     }
+    o.stage_info["stderr_tail"] = last_lines(err, kFailureTailLines);
+    o.stage_info["stdout_tail"] = last_lines(out, kFailureTailLines);
     if (err.size() > 2000) err = err.substr(err.size() - 2000);
     o.notes = err;
     return o;

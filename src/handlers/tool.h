@@ -16,8 +16,13 @@
 /// - `ATTRACTOR_CONTEXT_FILE`: `context.json` in the stage directory, the whole context as JSON.
 /// - `ATTRACTOR_RUN_DIR`, `ATTRACTOR_STAGE_DIR`, `ATTRACTOR_NODE_ID`, `ATTRACTOR_GOAL`.
 /// A command may also write `status.json` into `$ATTRACTOR_STAGE_DIR` to set its outcome.
+///
+/// A failed command's outcome carries `stage_info.stderr_tail` and `stage_info.stdout_tail`, the
+/// last kFailureTailLines lines of each stream, so the StageFailed event (and the progress display
+/// under the failed stage's line) shows why it failed.
 
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -28,6 +33,8 @@
 namespace attractor {
 
 inline constexpr std::size_t kToolOutputLimit = 8192;
+/// Lines of stderr and of stdout a failed tool stage reports in its StageFailed event.
+inline constexpr std::size_t kFailureTailLines = 10;
 
 class ToolHandler : public Handler {
  public:
@@ -37,6 +44,9 @@ class ToolHandler : public Handler {
  private:
   ProcessRunner* runner_;
 };
+
+/// The last `count` lines of `text` (trailing newlines ignored; each line cut to its last 400 bytes).
+std::vector<std::string> last_lines(std::string_view text, std::size_t count);
 
 /// `ATTRACTOR_CTX_` + the key mangled as described above.
 std::string context_env_name(const std::string& key);

@@ -39,7 +39,8 @@ std::string plain_label(const std::string& label) {
   return text;
 }
 
-/// The choice whose label means `words` (e.g. yes/approve), else the choice at `fallback_index`.
+/// The choice whose label means `words` (e.g. yes/approve), else the choice at `fallback_index`
+/// (none when it is past the end).
 const Choice* choice_meaning(const std::vector<Choice>& choices, std::initializer_list<const char*> words,
                              std::size_t fallback_index) {
   for (const auto& c : choices) {
@@ -51,12 +52,23 @@ const Choice* choice_meaning(const std::vector<Choice>& choices, std::initialize
   return fallback_index < choices.size() ? &choices[fallback_index] : nullptr;
 }
 
-const Choice* yes_choice(const std::vector<Choice>& choices) {
-  return choice_meaning(choices, {"yes", "y", "approve", "approved", "accept", "ok", "confirm", "continue"}, 0);
-}
+constexpr std::initializer_list<const char*> kYesWords = {"yes", "y", "approve", "approved", "accept",
+                                                           "ok",  "confirm", "continue"};
+constexpr std::initializer_list<const char*> kNoWords = {"no", "n", "reject", "rejected", "deny", "decline", "cancel",
+                                                          "stop"};
 
-const Choice* no_choice(const std::vector<Choice>& choices) {
-  return choice_meaning(choices, {"no", "n", "reject", "rejected", "deny", "decline", "cancel", "stop"}, 1);
+/// For yes/no questions the first edge stands for yes and the second for no unless labels say otherwise.
+const Choice* yes_choice(const std::vector<Choice>& choices) { return choice_meaning(choices, kYesWords, 0); }
+const Choice* no_choice(const std::vector<Choice>& choices) { return choice_meaning(choices, kNoWords, 1); }
+
+/// The failure of an answer that designates none of the gate's options: a gate never guesses.
+Outcome unmatched_answer(const NodeData& node, const Answer& answer, const std::vector<Choice>& choices) {
+  std::string given = answer.text.empty() ? answer.value : answer.text;
+  std::string options;
+  for (const Choice& c : choices) options += (options.empty() ? "" : ", ") + ("\"" + c.label + "\"");
+  return Outcome::fail("human gate `" + node.id + "`: the answer \"" + given + "\" matches none of its options (" +
+                           options + ")",
+                       ErrorCategory::kTerminal);
 }
 
 /// What a step of the gate produced: a value to go on with, or the outcome that ends the stage.
@@ -134,13 +146,16 @@ OrEnd<Answer> ask(Interviewer& interviewer, const NodeData& node, const Question
   return {answer, std::nullopt};
 }
 
+/// The option a multiple-choice answer designates: its key, label or number, or for a plain
+/// yes/no answer the option whose label means yes/no; nullptr when it designates none.
 const Choice* multiple_choice_selection(const Answer& answer, const std::vector<Choice>& choices) {
   const Choice* selected = nullptr;
   if (answer.selected_option) selected = find_choice(answer.selected_option->key, choices);
   if (!selected) selected = find_choice(answer.value, choices);
   if (!selected && !answer.text.empty()) selected = find_choice(answer.text, choices);
-  if (!selected && answer.kind == AnswerKind::kNo) selected = no_choice(choices);
-  return selected ? selected : &choices.front();
+  if (!selected && answer.kind == AnswerKind::kYes) selected = choice_meaning(choices, kYesWords, choices.size());
+  if (!selected && answer.kind == AnswerKind::kNo) selected = choice_meaning(choices, kNoWords, choices.size());
+  return selected;
 }
 
 /// The edge a yes/no or confirmation answer selects; an unconfirmed confirmation without a "no"
@@ -150,8 +165,13 @@ OrEnd<const Choice*> yes_no_selection(const NodeData& node, const Question& q, c
   bool yes = answer.kind == AnswerKind::kYes;
   if (answer.kind == AnswerKind::kValue) {
     std::string l = plain_label(answer.value);
-    if (l == "yes" || l == "y" || l == "true") yes = true;
-    else if (const Choice* c = find_choice(answer.value, choices)) return {c, std::nullopt};
+    if (l == "yes" || l == "y" || l == "true") {
+      yes = true;
+    } else if (const Choice* c = find_choice(answer.value, choices)) {
+      return {c, std::nullopt};
+    } else if (l != "no" && l != "n" && l != "false") {
+      return {nullptr, unmatched_answer(node, answer, choices)};
+    }
   }
   if (yes) return {yes_choice(choices), std::nullopt};
   if (q.type == QuestionType::kConfirmation) {
@@ -171,7 +191,9 @@ OrEnd<const Choice*> yes_no_selection(const NodeData& node, const Question& q, c
 OrEnd<const Choice*> select_choice(const NodeData& node, const Question& q, const Answer& answer,
                                    const std::vector<Choice>& choices) {
   switch (q.type) {
-    case QuestionType::kMultipleChoice: return {multiple_choice_selection(answer, choices), std::nullopt};
+    case QuestionType::kMultipleChoice:
+      if (const Choice* c = multiple_choice_selection(answer, choices)) return {c, std::nullopt};
+      return {nullptr, unmatched_answer(node, answer, choices)};
     case QuestionType::kYesNo:
     case QuestionType::kConfirmation: return yes_no_selection(node, q, answer, choices);
     case QuestionType::kFreeform:

@@ -18,6 +18,11 @@
 ///                 target) that edge is suggested, otherwise normal edge selection applies (conditions
 ///                 can test `context.human.gate.text`).
 /// On timeout `human.default_choice` is used as the answer for every type.
+///
+/// A gate never guesses: an answer that designates none of the options (multiple_choice: not a
+/// key, label, number or target, nor a plain yes/no that an option's label means; yes_no and
+/// confirmation: neither yes/y/true, no/n/false nor an option) FAILs the stage (terminal) with
+/// "human gate `ID`: the answer "A" matches none of its options ("L1", "L2")".
 
 #include <memory>
 #include <optional>

@@ -6,18 +6,27 @@
 // - Without `--auto-approve` or `--answers`, human gates prompt on the terminal (stdin), so
 //   answers can also be piped in.
 // - LLM stages go to the backend chosen per node (handlers/backend_router.h): `llm_provider`,
-//   else the provider of `llm_model`, else `--backend NAME`, else the graph's `llm_provider`, else
-//   the simulation backend. `--simulate` forces simulation everywhere. Missing API keys (or agent
-//   commands) are reported before any stage runs, naming the variable, with exit code 3.
-//   `--responses FILE.json` scripts the simulation backend per node (handlers/simulation_backend.h).
-// - The summary at the end adds the run's token usage: `tokens: I input, O output (N LLM calls)`.
+//   else the provider of `llm_model`, else `--backend NAME`, else the graph's `llm_provider`.
+//   Simulation is never a silent default: `--simulate` (every stage), `--backend simulate` or
+//   `llm_provider=simulate` choose it; an LLM stage that nothing routes is reported before any
+//   stage runs, with the node ids and the ways to choose, exit code 3, as are missing API keys (or
+//   agent commands), naming the variable. `--responses FILE.json` scripts the simulation backend
+//   per node (handlers/simulation_backend.h). Stages the simulation answered say `(simulated)` on
+//   the console.
+// - `--set KEY=VALUE` stores VALUE as text (`1.10` stays "1.10"); `--set-json KEY=JSON` stores a
+//   typed value. Keys of `--answers`/`--responses` files that name no node are warned about.
+// - The summary at the end adds the run's token usage: `tokens: I input, O output (N LLM calls)`,
+//   counting a resumed run's earlier calls too.
 // - The run directory is printed on stderr as `run directory: PATH` at the start and the end
 //   (stdout stays clean for `--json-events`). Progress goes to stderr unless `--quiet`.
-// - `resume` takes the same options; `--set`/`--context` are refused there (exit 2) because the
-//   checkpoint already holds the context. It refuses a graph whose sha256 differs from the
-//   manifest's unless `--force`.
+// - `resume` continues the run as it was started: the manifest's `options` (backend or
+//   --simulate, answers or --auto-approve, responses, index, strict) apply unless given again,
+//   and it says which it restored. Answers the completed gates consumed are passed over.
+//   `--set`/`--set-json`/`--context` are refused there (exit 2) because the checkpoint already
+//   holds the context. It refuses a graph whose sha256 differs from the manifest's unless
+//   `--force`.
 // - `--index DIR` is the retrieval index of the retrieval actions; it overrides graph attribute
-//   `index_dir`, which is resolved against the graph file's directory. Give it again to `resume`.
+//   `index_dir`, which is resolved against the graph file's directory.
 // - The default token table (o200k_base, 3.6 MB) is loaded on a second thread while the graph is
 //   parsed and checked, since most pipelines need it for their first LLM stage's preamble; a
 //   graph that picks another `token_encoding` loads that one when it needs it.
@@ -44,14 +53,15 @@
 #include "handlers/services/interviewer.h"
 #include "attractor/check/pipeline_loader.h"
 #include "attractor/cli/progress_display.h"
+#include "attractor/cli/run_flags.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/resume_check.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/base/sha256.h"
 #include "attractor/tokens/token_counter.h"
-#include "attractor/engine/usage_tally.h"
 #include "handlers/llm/backend_router.h"
 #include "handlers/registry.h"
+#include "handlers/wait_human.h"
 #include "handlers/llm/simulation_backend.h"
 
 namespace attractor {
@@ -59,42 +69,6 @@ namespace attractor {
 namespace {
 
 namespace fs = std::filesystem;
-
-struct RunFlags {
-  std::string logs_root;
-  bool simulate = false;
-  std::string backend;
-  bool auto_approve = false;
-  std::string answers;
-  std::string responses;
-  std::vector<std::string> sets;
-  std::string context_file;
-  bool quiet = false;
-  bool verbose = false;
-  bool json_events = false;
-  bool force = false;
-  std::string index_dir;  ///< `--index DIR`: the retrieval index, overriding graph attribute index_dir
-};
-
-void add_common_options(CLI::App& app, RunFlags& f) {
-  auto* simulate =
-      app.add_flag("--simulate", f.simulate, "use the deterministic simulation backend for LLM stages (tools still run)");
-  app.add_option("--backend", f.backend,
-                 "LLM backend for nodes without llm_provider/llm_model: simulate, openai, anthropic, cli, cli:AGENT")
-      ->excludes(simulate);
-  auto* approve = app.add_flag("--auto-approve", f.auto_approve, "answer every human gate with its first option");
-  app.add_option("--answers", f.answers, "replay human answers from a JSON file (array, or object keyed by node)")
-      ->excludes(approve);
-  app.add_option("--responses", f.responses, "script simulated LLM responses per node from a JSON file");
-  app.add_option("--set", f.sets, "initial context value KEY=VALUE (VALUE parsed as JSON when valid)");
-  app.add_option("--context", f.context_file, "initial context values from a JSON object file");
-  auto* quiet = app.add_flag("--quiet,-q", f.quiet, "no progress display");
-  app.add_flag("--verbose,-v", f.verbose, "more progress detail (checkpoints)")->excludes(quiet);
-  app.add_flag("--json-events", f.json_events, "stream events as JSON lines on stdout");
-  app.add_option("--index", f.index_dir,
-                 "retrieval index directory for retrieval actions (overrides graph attribute index_dir, which is "
-                 "relative to the graph file)");
-}
 
 std::atomic<bool>* g_cancel_flag = nullptr;
 volatile sig_atomic_t g_interrupted = 0;
@@ -128,27 +102,39 @@ class InterruptWatcher {
   struct sigaction old_term_ {};
 };
 
-/// Parses `--context` then `--set`; throws std::runtime_error with a message on bad input.
-nlohmann::json seed_context(const RunFlags& f) {
-  nlohmann::json seed = nlohmann::json::object();
-  if (!f.context_file.empty()) {
-    nlohmann::json j = nlohmann::json::parse(read_text_file(f.context_file), nullptr, false);
-    if (j.is_discarded() || !j.is_object()) throw std::runtime_error(f.context_file + ": expected a JSON object");
-    seed.update(j);
+/// Warns about the keys of an `--answers`/`--responses` file that name no node: a typo there would
+/// otherwise leave a gate or a stage unscripted without a word.
+void warn_unknown_nodes(const std::vector<std::string>& keys, const Graph& graph, const char* option,
+                        const std::string& file) {
+  for (const std::string& key : keys) {
+    if (graph.find(key)) continue;
+    std::fprintf(stderr, "attractor: warning: %s %s: key '%s' names no node of the pipeline\n", option, file.c_str(),
+                 key.c_str());
   }
-  for (const std::string& s : f.sets) {
-    auto eq = s.find('=');
-    if (eq == std::string::npos || eq == 0) throw std::runtime_error("--set expects KEY=VALUE, got '" + s + "'");
-    std::string value = s.substr(eq + 1);
-    nlohmann::json parsed = nlohmann::json::parse(value, nullptr, false);
-    seed[s.substr(0, eq)] = parsed.is_discarded() ? nlohmann::json(value) : parsed;
-  }
-  return seed;
 }
 
-HandlerServices make_services(const RunFlags& f) {
+/// The answers interviewer; on resume it passes over the answers the completed gates consumed.
+std::shared_ptr<Interviewer> make_interviewer(const RunFlags& f, const Graph& graph, const Checkpoint* resumed) {
+  if (f.auto_approve) return std::make_shared<AutoApproveInterviewer>();
+  if (f.answers.empty()) return std::make_shared<ConsoleInterviewer>(0, stderr);
+  std::shared_ptr<QueueInterviewer> queue(load_answers_file(f.answers));
+  warn_unknown_nodes(queue->stages(), graph, "--answers", f.answers);
+  if (resumed) {
+    const HandlerCatalog& handlers = builtin_handler_catalog();
+    for (const std::string& id : resumed->completed_nodes) {
+      const NodeData* node = graph.node(id);
+      if (node && handlers.type_of(*node) == wait_human_description().type) queue->skip(id);
+    }
+  }
+  return queue;
+}
+
+HandlerServices make_services(const RunFlags& f, const Graph& graph, const Checkpoint* resumed) {
   HandlerServices services;
   nlohmann::json responses = f.responses.empty() ? nlohmann::json::object() : load_responses_file(f.responses);
+  std::vector<std::string> scripted;
+  for (const auto& [key, value] : responses.items()) scripted.push_back(key);
+  warn_unknown_nodes(scripted, graph, "--responses", f.responses);
   if (f.simulate) {
     services.backend = std::make_shared<SimulationBackend>(responses);
   } else {
@@ -157,13 +143,7 @@ HandlerServices make_services(const RunFlags& f) {
     config.responses = responses;
     services.backend = std::make_shared<RoutingBackend>(config);
   }
-  if (f.auto_approve) {
-    services.interviewer = std::make_shared<AutoApproveInterviewer>();
-  } else if (!f.answers.empty()) {
-    services.interviewer = std::shared_ptr<Interviewer>(load_answers_file(f.answers));
-  } else {
-    services.interviewer = std::make_shared<ConsoleInterviewer>(0, stderr);
-  }
+  services.interviewer = make_interviewer(f, graph, resumed);
   return services;
 }
 
@@ -174,12 +154,12 @@ std::shared_ptr<EventBus> make_observers(const RunFlags& f) {
   return bus;
 }
 
-int finish(const RunResult& r, const RunFlags& f, const UsageTally& usage) {
+int finish(const RunResult& r, const RunFlags& f) {
   std::fprintf(stderr, "run directory: %s\n", r.run_dir.c_str());
   if (!f.quiet) {
-    std::fprintf(stderr, "tokens: %lld input, %lld output (%lld LLM calls)\n",
-                 static_cast<long long>(usage.input_tokens()), static_cast<long long>(usage.output_tokens()),
-                 static_cast<long long>(usage.calls()));
+    auto count = [&](const char* key) { return r.usage.is_object() ? r.usage.value(key, 0LL) : 0LL; };
+    std::fprintf(stderr, "tokens: %lld input, %lld output (%lld LLM calls)\n", count("input_tokens"),
+                 count("output_tokens"), count("llm_calls"));
   }
   if (r.interrupted) {
     std::fprintf(stderr, "interrupted; the checkpoint is intact: attractor resume %s\n", r.run_dir.c_str());
@@ -204,17 +184,32 @@ std::optional<LoadedPipeline> load_or_report(const std::string& path, bool quiet
   return loaded;
 }
 
-int execute(const std::string& graph_path, const std::string& run_dir, const RunFlags& f, bool resume,
-            RunDisk& disk) {
-  // Waited for when this function returns. A failed load is retried (and reported) by the stage
-  // that needs the table.
-  std::future<void> token_table = std::async(std::launch::async, [] {
+/// Refuses a run whose LLM stages have no usable backend (exit 3), naming the nodes and the fix.
+bool backends_ready(const HandlerServices& services, const Graph& graph) {
+  auto router = std::dynamic_pointer_cast<RoutingBackend>(services.backend);
+  if (!router) return true;
+  std::vector<std::string> problems = router->check(graph, builtin_handler_catalog());
+  for (const std::string& p : problems) std::fprintf(stderr, "attractor: %s\n", p.c_str());
+  if (problems.empty()) return true;
+  std::fprintf(stderr, "attractor: not run: LLM backend configuration is incomplete\n");
+  return false;
+}
+
+/// Starts the default token table loading on another thread; the future waits for it when dropped.
+std::future<void> preload_token_table() {
+  // A failed load is retried (and reported) by the stage that needs the table.
+  return std::async(std::launch::async, [] {
     try {
       token_counter_for(kDefaultTokenEncoding);
     } catch (const std::exception& e) {
       log().debug("token table {} not preloaded: {}", kDefaultTokenEncoding, e.what());
     }
   });
+}
+
+int execute(const std::string& graph_path, const std::string& run_dir, const RunFlags& f,
+            const Checkpoint* resumed, RunDisk& disk) {
+  std::future<void> token_table = preload_token_table();
   auto loaded = load_or_report(graph_path, f.quiet);
   if (!loaded) return kExitUsage;
   const Graph& graph = *loaded->graph;
@@ -227,23 +222,15 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
   nlohmann::json seed;
   HandlerServices services;
   try {
-    seed = resume ? nlohmann::json::object() : seed_context(f);
-    services = make_services(f);
+    seed = resumed ? nlohmann::json::object() : seed_context(f);
+    services = make_services(f, graph, resumed);
     services.retrieval = std::make_shared<GraphRetrievalProvider>(
         f.index_dir, fs::absolute(graph_path).parent_path().lexically_normal().string());
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attractor: %s\n", e.what());
     return kExitUsage;
   }
-  if (auto router = std::dynamic_pointer_cast<RoutingBackend>(services.backend)) {
-    std::vector<std::string> problems = router->check(graph, builtin_handler_catalog());
-    for (const std::string& p : problems) std::fprintf(stderr, "attractor: %s\n", p.c_str());
-    if (!problems.empty()) {
-      std::fprintf(stderr, "attractor: not run: LLM backend configuration is incomplete (use --simulate to run "
-                           "without providers)\n");
-      return kExitRuntime;
-    }
-  }
+  if (!backends_ready(services, graph)) return kExitRuntime;
   HandlerRegistry registry = make_default_registry(services);
 
   EngineOptions options;
@@ -251,17 +238,15 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
   options.disk = &disk;
   options.graph_path = fs::absolute(graph_path).lexically_normal().string();
   options.graph_sha256 = sha256_hex(read_text_file(graph_path));
-  auto bus = make_observers(f);
-  auto usage = std::make_shared<UsageTally>();
-  bus->add(usage);
-  options.observer = bus;
+  options.run_options = manifest_options(f);
+  options.observer = make_observers(f);
   InterruptWatcher watcher(options.cancel);
   std::fprintf(stderr, "run directory: %s\n", run_dir.c_str());
   try {
     Engine engine(graph, registry, options);
-    RunResult result = resume ? engine.resume() : engine.run(seed);
+    RunResult result = resumed ? engine.resume() : engine.run(seed);
     if (watcher.interrupted()) result.interrupted = true;
-    return finish(result, f, *usage);
+    return finish(result, f);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attractor: runtime error: %s\n", e.what());
     return kExitRuntime;
@@ -274,7 +259,8 @@ int run_run_command(int argc, char** argv) { return run_run_command(argc, argv, 
 
 int run_run_command(int argc, char** argv, RunDisk& disk) {
   CLI::App app{"Run a pipeline. Exit 0 on success, 1 when the pipeline fails, 2 on usage, parse or validation "
-               "errors, 3 on runtime errors, 130 when interrupted (the checkpoint stays valid)."};
+               "errors, 3 on runtime errors (including LLM stages without a backend), 130 when interrupted (the "
+               "checkpoint stays valid)."};
   app.name("attractor run");
   std::string path;
   RunFlags f;
@@ -289,14 +275,15 @@ int run_run_command(int argc, char** argv, RunDisk& disk) {
     if (auto loaded = load_pipeline(path, builtin_handler_catalog()); loaded.graph && !loaded.graph->name().empty()) name = loaded.graph->name();
     run_dir = (fs::path("checkpoints") / run_directory_name(name, system_clock().now_ms(), random_hex6())).string();
   }
-  return execute(path, run_dir, f, false, disk);
+  return execute(path, run_dir, f, nullptr, disk);
 }
 
 int run_resume_command(int argc, char** argv) { return run_resume_command(argc, argv, posix_run_disk()); }
 
 int run_resume_command(int argc, char** argv, RunDisk& disk) {
-  CLI::App app{"Resume an interrupted run from its checkpoint; completed nodes are never re-run. Same exit codes "
-               "as `attractor run`."};
+  CLI::App app{"Resume an interrupted run from its checkpoint; completed nodes are never re-run. The backend, "
+               "answers, responses, index and --strict the run was started with (manifest.json) apply unless "
+               "given again. Same exit codes as `attractor run`."};
   app.name("attractor resume");
   std::string run_dir;
   RunFlags f;
@@ -305,10 +292,10 @@ int run_resume_command(int argc, char** argv, RunDisk& disk) {
   app.add_option("--logs-root", f.logs_root, "ignored on resume (the run directory is RUN_DIR)");
   add_common_options(app, f);
   if (auto code = parse_cli(app, argc, argv)) return *code;
-  if (!f.sets.empty() || !f.context_file.empty()) {
+  if (!f.sets.empty() || !f.set_jsons.empty() || !f.context_file.empty()) {
     std::fprintf(stderr,
-                 "attractor resume: --set and --context seed a new run's context; a resumed run continues with "
-                 "the context saved in its checkpoint\n");
+                 "attractor resume: --set, --set-json and --context seed a new run's context; a resumed run "
+                 "continues with the context saved in its checkpoint\n");
     return kExitUsage;
   }
 
@@ -340,7 +327,13 @@ int run_resume_command(int argc, char** argv, RunDisk& disk) {
       return kExitUsage;
     }
   }
-  return execute(manifest.graph_path, run_dir, f, true, disk);
+  std::vector<std::string> restored = restore_manifest_options(manifest.options, app, f);
+  if (!f.quiet && !restored.empty()) {
+    std::string list;
+    for (const std::string& r : restored) list += (list.empty() ? "" : ", ") + r;
+    std::fprintf(stderr, "resuming as started: %s (from manifest.json)\n", list.c_str());
+  }
+  return execute(manifest.graph_path, run_dir, f, &checkpoint, disk);
 }
 
 }  // namespace attractor

@@ -18,6 +18,33 @@ void ProgressDisplay::clear_live() {
   }
 }
 
+namespace {
+
+/// `text` with control characters (other than tab) replaced by '?'.
+std::string printable(const std::string& text) {
+  std::string out = text;
+  for (char& c : out) {
+    unsigned char u = static_cast<unsigned char>(c);
+    if ((u < 0x20 && u != '\t') || u == 0x7f) c = '?';
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string ProgressDisplay::output_tail(const nlohmann::json& fields) {
+  for (const char* key : {"stderr_tail", "stdout_tail"}) {
+    auto it = fields.find(key);
+    if (it == fields.end() || !it->is_array() || it->empty()) continue;
+    std::string out;
+    for (const nlohmann::json& l : *it) {
+      if (l.is_string()) out += "\n    │ " + printable(l.get<std::string>());
+    }
+    return out;
+  }
+  return "";
+}
+
 void ProgressDisplay::on_event(const Event& e) {
   std::lock_guard lock(mutex_);
   const nlohmann::json& f = e.fields;
@@ -35,11 +62,18 @@ void ProgressDisplay::on_event(const Event& e) {
       std::fputs(fmt::format("  … {} running{}", s("name"), attempt).c_str(), out_);
       live_shown_ = true;
     }
+  } else if (e.name == kStageUsageEvent) {
+    if (s("backend") == "simulation") simulated_.insert(s("name"));
   } else if (e.name == kStageCompletedEvent) {
-    line = fmt::format("  ✓ {:<24} {:<16} {}", s("name"), s("status"), format_duration(ms("duration_ms")));
+    bool simulated = simulated_.erase(s("name")) > 0;
+    line = fmt::format("  ✓ {:<24} {:<16} {}{}", s("name"), s("status"), format_duration(ms("duration_ms")),
+                       simulated ? "  (simulated)" : "");
   } else if (e.name == kStageFailedEvent) {
-    line = fmt::format("  ✗ {:<24} {:<16} {}  {}{}", s("name"), s("status"), format_duration(ms("duration_ms")),
-                       s("error"), f.value("will_retry", false) ? " (will retry)" : "");
+    bool simulated = simulated_.erase(s("name")) > 0;
+    line = fmt::format("  ✗ {:<24} {:<16} {}  {}{}{}", s("name"), s("status"), format_duration(ms("duration_ms")),
+                       s("error"), f.value("will_retry", false) ? " (will retry)" : "",
+                       simulated ? " (simulated)" : "");
+    line += output_tail(f);
   } else if (e.name == kStageRetryingEvent) {
     line = fmt::format("  ↻ {} retrying in {} (attempt {})", s("name"), format_duration(ms("delay_ms")), ms("attempt"));
   } else if (e.name == kInterviewStartedEvent) {

@@ -3,10 +3,16 @@
 /// The console progress display: one line per finished stage with status and duration, a live
 /// "running" line for the current stage when the output is a terminal, and visible retries,
 /// human questions and parallel blocks. `attractor run` shows it on stderr unless `--quiet`.
+///
+/// A stage answered by the simulation backend is marked `(simulated)` on its line. Under a failed
+/// stage the display shows the tail of its output when the stage reports one (`stderr_tail`, else
+/// `stdout_tail`, event fields a failed tool stage sets), each line prefixed with `│`; control
+/// characters in it are shown as `?`, so a tool's output cannot drive the terminal.
 
 #include <cstdio>
 #include <map>
 #include <mutex>
+#include <set>
 #include <string>
 
 #include "attractor/engine/events.h"
@@ -21,7 +27,10 @@ class ProgressDisplay : public EventObserver {
 
  private:
   void clear_live();
+  /// The `│`-prefixed output tail lines of a StageFailed event ("" when it has none).
+  static std::string output_tail(const nlohmann::json& fields);
   std::FILE* out_;
+  std::set<std::string> simulated_;  ///< stages whose last LLM call went to the simulation
   bool live_;
   bool verbose_;
   bool live_shown_ = false;

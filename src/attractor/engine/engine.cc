@@ -9,6 +9,7 @@
 #include "attractor/engine/engine_impl.h"
 #include "attractor/engine/inbox.h"
 #include "attractor/model/node_roles.h"
+#include "attractor/model/visit_limit.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/model/context_keys.h"
@@ -85,6 +86,7 @@ void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
   m.start_time = format_iso8601(clock_->now_ms());
   m.version = ATTRACTOR_VERSION;
   m.parent_run = parent_run;
+  m.options = options_.run_options;
   write_manifest(m, run_dir_, *disk_);
   open_run_log();
   artifacts_ = std::make_unique<ArtifactStore>(run_dir_, ArtifactStore::kDefaultThreshold, *disk_);
@@ -139,15 +141,20 @@ RunResult Engine::Impl::resume() {
   state_.context = nlohmann::json::object();
   state_.logs.clear();
   artifacts_ = std::make_unique<ArtifactStore>(run_dir_, ArtifactStore::kDefaultThreshold, *disk_);
-  if (options_.write_events_file) {
-    sink_.set_file(std::make_shared<JsonlFileObserver>((fs::path(run_dir_) / "events.jsonl").string(), writer_.get()));
+  const std::string events_path = (fs::path(run_dir_) / "events.jsonl").string();
+  try {
+    if (disk_->exists(events_path)) sink_.add_earlier_usage(disk_->read_file(events_path));
+  } catch (const std::exception& e) {
+    log().warn("token usage before the resume is not counted: {}", e.what());
   }
+  if (options_.write_events_file) sink_.set_file(std::make_shared<JsonlFileObserver>(events_path, writer_.get()));
   open_run_log();
   stage_index_ = state_.total_executions;
   if (state_.state != "running") {
     RunResult r;
     r.run_dir = run_dir_;
     r.checkpoint = checkpoint();
+    r.usage = sink_.usage();
     r.outcome = state_.final_outcome.is_object() ? outcome_from_json(state_.final_outcome)
                                                  : Outcome::fail("run finished without a recorded outcome");
     log().info("run {} resumed: already finished ({}), nothing to do", state_.run_id, state_.state);
@@ -181,6 +188,41 @@ std::string Engine::Impl::runaway_message(std::int64_t cap) const {
   }
   return fmt::format("runaway loop: {} node executions reached max_node_executions={}; loop through: {}",
                      state_.total_executions, cap, loop.empty() ? "(none repeated)" : loop);
+}
+
+std::optional<Outcome> Engine::Impl::visit_limit_failure(const NodeData& node) {
+  VisitLimit limit = visit_limit(graph_, node);
+  std::int64_t visit = state_.visit_counts[node.id] + 1;
+  if (limit.limit == 0 || visit <= limit.limit) return std::nullopt;
+  Outcome failed = Outcome::fail(visit_limit_message(node.id, limit, visit), ErrorCategory::kTerminal);
+  std::int64_t index = stage_index_.fetch_add(1) + 1;
+  emit(kStageFailedEvent, {{"name", node.id},
+                           {"index", index},
+                           {"error", failed.failure_reason},
+                           {"status", status_name(failed.status)},
+                           {"will_retry", false},
+                           {"duration_ms", 0}});
+  log().info("stage {} not run: {}", node.id, failed.failure_reason);
+  return failed;
+}
+
+std::string Engine::Impl::unmet_goal_gate_message(const std::string& gate) const {
+  auto it = state_.node_outcomes.find(gate);
+  std::string last = it == state_.node_outcomes.end() ? "none" : status_name(it->second.status);
+  std::string message =
+      fmt::format("goal gate `{}` was not satisfied (last outcome: {}) and has no retry_target", gate, last);
+  if (it != state_.node_outcomes.end() && !it->second.failure_reason.empty()) {
+    message += ": " + it->second.failure_reason;
+  }
+  return message;
+}
+
+std::string Engine::Impl::dead_end_failure_message(const std::string& node_id, const std::string& reason,
+                                                   std::int64_t attempts) const {
+  std::string message = attempts > 0 ? fmt::format("stage `{}` failed after {} attempt{} and no failure route leads on",
+                                                   node_id, attempts, attempts == 1 ? "" : "s")
+                                     : fmt::format("stage `{}` failed and no failure route leads on", node_id);
+  return reason.empty() ? message : message + ": " + reason;
 }
 
 bool Engine::Impl::goal_gates_satisfied(std::string* failed_gate) const {
@@ -233,6 +275,7 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
   r.outcome = outcome;
   r.run_dir = run_dir_;
   r.checkpoint = checkpoint();
+  r.usage = sink_.usage();
   return r;
 }
 
@@ -246,6 +289,7 @@ RunResult Engine::Impl::interrupted() {
   r.run_dir = run_dir_;
   r.interrupted = true;
   r.checkpoint = checkpoint();
+  r.usage = sink_.usage();
   return r;
 }
 
@@ -313,10 +357,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
       std::string failed_gate;
       if (!goal_gates_satisfied(&failed_gate)) {
         std::string target = goal_gate_retry_target(*graph_.node(failed_gate));
-        if (target.empty()) {
-          return finish(Outcome::fail("goal gate unsatisfied: " + failed_gate + " did not succeed and no retry target"),
-                        node.id, started);
-        }
+        if (target.empty()) return finish(Outcome::fail(unmet_goal_gate_message(failed_gate)), node.id, started);
         context_.append_log("goal gate " + failed_gate + " unsatisfied; retrying at " + target);
         log().info("goal gate {} unsatisfied; retrying at {}", failed_gate, target);
         state_.next_node = target;
@@ -341,7 +382,11 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
       fidelity.degraded_on_resume = true;
       degrade = registry_.traits(node).llm != HandlerTraits::Llm::kAlways;
     }
-    Outcome outcome = execute_with_retry(node, context_, state_.node_retries, options_.cancel, fidelity);
+    std::int64_t attempts = 0;
+    std::optional<Outcome> over_limit = visit_limit_failure(node);
+    Outcome outcome = over_limit ? *over_limit
+                                 : execute_with_retry(node, context_, state_.node_retries, options_.cancel, fidelity,
+                                                      &attempts);
     if (options_.cancel.cancelled()) return interrupted();
 
     state_.total_executions++;
@@ -384,7 +429,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
     if (route.kind == Route::Kind::kEnd) {
       if (outcome.status == StageStatus::kFail) {
         Outcome failed = outcome;
-        if (failed.failure_reason.empty()) failed.failure_reason = "stage " + node.id + " failed";
+        failed.failure_reason = dead_end_failure_message(node.id, outcome.failure_reason, attempts);
         return finish(failed, node.id, started);
       }
       return finish(Outcome::success("Pipeline completed"), node.id, started);

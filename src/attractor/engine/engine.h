@@ -36,6 +36,8 @@ struct EngineOptions {
   std::string run_dir;     ///< the run directory (created when missing)
   std::string graph_path;  ///< recorded in the manifest ("" for graphs built in code)
   std::string graph_sha256;
+  /// Recorded in the manifest as `options` (Manifest::options): how the run was started.
+  nlohmann::json run_options = nlohmann::json::object();
   Clock* clock = nullptr;  ///< nullptr = the system clock
   UniformRandom random;    ///< jitter source; empty = seeded from the system
   /// Receives every event (the engine also appends them to `{run_dir}/events.jsonl`).
@@ -60,6 +62,9 @@ struct RunResult {
   std::string run_dir;          ///< final run directory (differs after a loop_restart)
   bool interrupted = false;     ///< cancelled; the checkpoint is the last completed node's
   Checkpoint checkpoint;        ///< the last checkpoint written
+  /// Token usage of every LLM call of the run, including those made before a resume:
+  /// {"input_tokens", "output_tokens", "total_tokens", "llm_calls"} (UsageTally::to_json).
+  nlohmann::json usage;
 };
 
 class Engine {

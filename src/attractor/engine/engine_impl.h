@@ -36,6 +36,8 @@ class RunEventSink : public EventObserver {
   void on_event(const Event& event) override;
   /// Token usage summed over the run's StageUsage events (for the final event).
   nlohmann::json usage() const { return usage_.to_json(); }
+  /// Counts the calls recorded in an earlier part of the run (its `events.jsonl`), for a resume.
+  void add_earlier_usage(std::string_view events_jsonl) { usage_.add_events_jsonl(events_jsonl); }
 
  private:
   UsageTally usage_;
@@ -71,6 +73,14 @@ class Engine::Impl : public BranchRunner {
   RunResult interrupted();
   std::int64_t execution_cap() const;
   std::string runaway_message(std::int64_t cap) const;
+  /// The failure of entering `node` once more than its visit limit allows (model/visit_limit.h),
+  /// reported as a failed stage; nullopt while the node is within its limit.
+  std::optional<Outcome> visit_limit_failure(const NodeData& node);
+  /// The run's failure reason when goal gate `gate` is unmet and has nowhere to retry.
+  std::string unmet_goal_gate_message(const std::string& gate) const;
+  /// The run's failure reason when stage `node_id` failed with `reason` and no route leads on.
+  std::string dead_end_failure_message(const std::string& node_id, const std::string& reason,
+                                       std::int64_t attempts) const;
   bool goal_gates_satisfied(std::string* failed_gate) const;
   std::string goal_gate_retry_target(const NodeData& gate) const;
   void begin_restart(const std::string& target);
@@ -82,8 +92,10 @@ class Engine::Impl : public BranchRunner {
 
   // engine_stage.cc
   /// §3.5 with the retry semantics of docs/decisions.md; `retries` holds the per-node retry counters.
+  /// `attempts`, when given, receives the number of attempts made.
   Outcome execute_with_retry(const NodeData& node, Context& context, std::map<std::string, std::int64_t>& retries,
-                             const CancelToken& cancel, const StageFidelity& fidelity);
+                             const CancelToken& cancel, const StageFidelity& fidelity,
+                             std::int64_t* attempts = nullptr);
   Outcome run_attempt(const NodeData& node, Handler& handler, Context& context, const std::string& stage_dir,
                       std::int64_t attempt, const CancelToken& cancel, const StageFidelity& fidelity);
   /// Routing after a node: jump_to, then failure routing (§3.7 as decided) or §3.3 selection.

@@ -91,6 +91,14 @@ void log_retry(const std::string& node_id, const Outcome& outcome, std::int64_t 
              duration_ms, outcome.failure_reason, wait);
 }
 
+/// Adds the members of `outcome.stage_info` that `fields` does not have to a stage event.
+void add_stage_info(nlohmann::json& fields, const Outcome& outcome) {
+  if (!outcome.stage_info.is_object()) return;
+  for (const auto& [key, value] : outcome.stage_info.items()) {
+    if (!fields.contains(key)) fields[key] = value;
+  }
+}
+
 }  // namespace
 
 Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Context& context,
@@ -170,7 +178,7 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
 
 Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
                                          std::map<std::string, std::int64_t>& retries, const CancelToken& cancel,
-                                         const StageFidelity& fidelity) {
+                                         const StageFidelity& fidelity, std::int64_t* attempts) {
   RetryPolicy policy = build_retry_policy(node, graph_.data());
   std::string type = registry_.catalog().type_of(node);
   Handler* handler = registry_.resolve(node);
@@ -178,6 +186,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
   writer_->make_directories(stage_dir);
   std::int64_t first_started = clock_->now_ms();
   for (std::int64_t attempt = 1;; ++attempt) {
+    if (attempts) *attempts = attempt;
     std::int64_t index = stage_index_.fetch_add(1) + 1;
     std::int64_t started = clock_->now_ms();
     emit(kStageStartedEvent, {{"name", node.id}, {"index", index}, {"attempt", attempt}, {"type", type}});
@@ -196,11 +205,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
       write_status(*writer_, stage_dir, outcome);
       nlohmann::json completed = {
           {"name", node.id}, {"index", index}, {"duration_ms", duration}, {"status", status_name(outcome.status)}};
-      if (outcome.stage_info.is_object()) {
-        for (const auto& [key, value] : outcome.stage_info.items()) {
-          if (!completed.contains(key)) completed[key] = value;
-        }
-      }
+      add_stage_info(completed, outcome);
       emit(kStageCompletedEvent, std::move(completed));
       log().info("stage {} finished: {} in {}ms", node.id, status_name(outcome.status), duration);
       active_history(history_).add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
@@ -209,12 +214,14 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
     // unified-llm-spec §6.6: a Retry-After beyond the policy's max delay is not waited for.
     bool will_retry = should_retry(outcome) && attempt < policy.max_attempts &&
                       !(outcome.retry_after_ms && *outcome.retry_after_ms > policy.backoff.max_delay_ms);
-    emit(kStageFailedEvent, {{"name", node.id},
+    nlohmann::json failed = {{"name", node.id},
                              {"index", index},
                              {"error", outcome.failure_reason},
                              {"status", status_name(outcome.status)},
                              {"will_retry", will_retry},
-                             {"duration_ms", duration}});
+                             {"duration_ms", duration}};
+    add_stage_info(failed, outcome);
+    emit(kStageFailedEvent, std::move(failed));
     if (will_retry) {
       write_status(*writer_, stage_dir, outcome);
       std::int64_t count = ++retries[node.id];

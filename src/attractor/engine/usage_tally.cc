@@ -20,6 +20,21 @@ void UsageTally::on_event(const Event& event) {
   ++calls_;
 }
 
+void UsageTally::add_events_jsonl(std::string_view jsonl) {
+  while (!jsonl.empty()) {
+    std::size_t end = jsonl.find('\n');
+    std::string_view line = jsonl.substr(0, end);
+    jsonl = end == std::string_view::npos ? std::string_view() : jsonl.substr(end + 1);
+    if (line.find(kStageUsageEvent) == std::string_view::npos) continue;
+    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    if (!j.is_object() || j.value("event", std::string()) != kStageUsageEvent) continue;
+    Event e;
+    e.name = kStageUsageEvent;
+    e.fields = j;
+    on_event(e);
+  }
+}
+
 std::int64_t UsageTally::input_tokens() const {
   std::lock_guard lock(mutex_);
   return input_;

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <mutex>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -16,6 +17,9 @@ namespace attractor {
 class UsageTally : public EventObserver {
  public:
   void on_event(const Event& event) override;
+  /// Adds the StageUsage events of an `events.jsonl` text (a resumed run's earlier calls);
+  /// lines that are not JSON objects are skipped.
+  void add_events_jsonl(std::string_view jsonl);
   std::int64_t input_tokens() const;
   std::int64_t output_tokens() const;
   std::int64_t calls() const;

@@ -16,6 +16,7 @@ nlohmann::json Manifest::to_json() const {
                       {"graph_sha256", graph_sha256}, {"run_id", run_id}, {"start_time", start_time},
                       {"attractor_version", version}};
   if (!parent_run.empty()) j["parent_run"] = parent_run;
+  if (options.is_object() && !options.empty()) j["options"] = options;
   return j;
 }
 
@@ -30,6 +31,10 @@ Manifest Manifest::from_json(const nlohmann::json& j) {
   m.start_time = j.value("start_time", std::string());
   m.version = j.value("attractor_version", std::string());
   m.parent_run = j.value("parent_run", std::string());
+  if (auto it = j.find("options"); it != j.end()) {
+    if (!it->is_object()) throw std::runtime_error("\"options\" is not an object");
+    m.options = *it;
+  }
   return m;
 }
 

@@ -23,6 +23,10 @@ struct Manifest {
   std::string start_time;    ///< ISO-8601 UTC
   std::string version;       ///< attractor version
   std::string parent_run;    ///< set for loop restarts and child pipelines
+  /// How the run was started, so `attractor resume` continues it the same way: `backend`,
+  /// `simulate`, `index`, `answers`, `responses` (absolute paths), `auto_approve`, `strict`.
+  /// Written by `attractor run`; absent (an empty object) for runs started in code.
+  nlohmann::json options = nlohmann::json::object();
 
   nlohmann::json to_json() const;
   static Manifest from_json(const nlohmann::json& json);

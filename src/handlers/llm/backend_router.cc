@@ -100,10 +100,15 @@ std::string RoutingBackend::provider_for(const NodeData& node, const Graph& grap
   if (std::string p = provider_from_model(node.llm_model()); !p.empty()) return p;
   if (!config_.default_provider.empty()) return canonical_provider(config_.default_provider, config_.env);
   if (std::string g = graph.data().get("llm_provider"); !g.empty()) return canonical_provider(g, config_.env);
-  return "simulate";
+  return "";
 }
 
 std::string RoutingBackend::provider_problem(const std::string& provider) const {
+  if (provider.empty()) {
+    return "no LLM backend chosen: pass --backend openai|anthropic|cli (or set llm_provider on the graph or the "
+           "nodes, or an llm_model such as gpt-4o or claude-sonnet-4-5), or pass --simulate to run these stages "
+           "with the simulation backend";
+  }
   if (provider == "simulate") return "";
   if (provider == "openai" || provider == "anthropic") {
     std::string upper = provider == "openai" ? "OPENAI" : "ANTHROPIC";
@@ -190,7 +195,8 @@ std::shared_ptr<CodergenBackend> RoutingBackend::backend_for(const std::string& 
 
 bool RoutingBackend::acts_outside_process(const CodergenRequest& request) const {
   if (!request.node || !request.graph) return true;
-  return provider_for(*request.node, *request.graph) != "simulate";
+  std::string provider = provider_for(*request.node, *request.graph);
+  return provider != "simulate";
 }
 
 CodergenResult RoutingBackend::run(const CodergenRequest& request) {

@@ -3,7 +3,10 @@
 /// Choosing the LLM backend per node. Provider precedence: node `llm_provider` (after the
 /// stylesheet), else the provider detected from the node's `llm_model` (claude-* → anthropic;
 /// gpt-*, chatgpt-*, o1*, o3*, o4* → openai; gemini-* → gemini, which is refused), else the
-/// `--backend` option, else the graph attribute `llm_provider`, else `simulate`.
+/// `--backend` option, else the graph attribute `llm_provider`, else none: simulation is never a
+/// silent default. `check` reports the LLM nodes without a provider (`attractor run` refuses to
+/// start, exit 3) and `run` fails such a stage; `--simulate` (SimulationBackend for every stage),
+/// `--backend simulate` or `llm_provider=simulate` choose the simulation explicitly.
 ///
 /// Provider names: `simulate` (alias `simulation`), `openai`, `anthropic`, `cli` (the agent named
 /// by ATTRACTOR_CLI_AGENT, default claude), `cli:<agent>`, and the aliases `claude-code`, `codex`,
@@ -40,7 +43,7 @@ using EnvLookup = std::function<std::optional<std::string>(const std::string&)>;
 EnvLookup process_env();
 
 struct BackendConfig {
-  std::string default_provider;  ///< `--backend`; "" = graph `llm_provider`, else simulate
+  std::string default_provider;  ///< `--backend`; "" = graph `llm_provider`, else none (refused)
   nlohmann::json responses = nlohmann::json::object();  ///< `--responses` script for simulate
   EnvLookup env;                 ///< empty = the process environment
   std::shared_ptr<HttpTransport> transport;  ///< nullptr = HttplibTransport
@@ -72,7 +75,7 @@ class RoutingBackend : public CodergenBackend {
   /// False only for nodes routed to the simulation.
   bool acts_outside_process(const CodergenRequest& request) const override;
 
-  /// The canonical provider for `node`.
+  /// The canonical provider for `node`; "" when nothing chooses one.
   std::string provider_for(const NodeData& node, const Graph& graph) const;
   /// What stops `graph` from running, one message per problem, naming the environment variable
   /// (or command) and the nodes: missing keys, unknown providers, agents not on PATH.

@@ -153,6 +153,19 @@ std::size_t QueueInterviewer::remaining() const {
   return n;
 }
 
+std::vector<std::string> QueueInterviewer::stages() const {
+  std::lock_guard lock(mutex_);
+  std::vector<std::string> ids;
+  for (const auto& [stage, queue] : by_stage_) ids.push_back(stage);
+  return ids;
+}
+
+void QueueInterviewer::skip(const std::string& stage) {
+  Question q;
+  q.stage = stage;
+  ask(q);
+}
+
 std::unique_ptr<QueueInterviewer> queue_from_json(const nlohmann::json& j) {
   auto queue = std::make_unique<QueueInterviewer>();
   if (j.is_array()) {

@@ -78,6 +78,11 @@ class QueueInterviewer : public Interviewer {
   void push_for_stage(const std::string& stage, Answer answer);
   Answer ask(const Question& question) override;
   std::size_t remaining() const;
+  /// The stage ids that have answers of their own (the object form of an answers file), sorted.
+  std::vector<std::string> stages() const;
+  /// Drops the answer `ask` would give `stage` next: a resumed run passes over the answers its
+  /// earlier part consumed.
+  void skip(const std::string& stage);
 
  private:
   mutable std::mutex mutex_;

@@ -1,0 +1,126 @@
+#include "attractor/cli/run_flags.h"
+
+#include <filesystem>
+#include <stdexcept>
+
+#include "attractor/run/run_directory.h"
+
+namespace attractor {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+std::string absolute(const std::string& path) {
+  return path.empty() ? path : fs::absolute(path).lexically_normal().string();
+}
+
+/// Splits "KEY=VALUE" at its first '='; throws naming `option` when there is no key.
+std::pair<std::string, std::string> key_value(const std::string& arg, const char* option, const char* form) {
+  auto eq = arg.find('=');
+  if (eq == std::string::npos || eq == 0) {
+    throw std::runtime_error(std::string(option) + " expects " + form + ", got '" + arg + "'");
+  }
+  return {arg.substr(0, eq), arg.substr(eq + 1)};
+}
+
+bool given(const CLI::App& app, const char* name) { return app.count(name) > 0; }
+
+std::string string_option(const nlohmann::json& options, const char* key) {
+  auto it = options.find(key);
+  return it != options.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+bool bool_option(const nlohmann::json& options, const char* key) {
+  auto it = options.find(key);
+  return it != options.end() && it->is_boolean() && it->get<bool>();
+}
+
+}  // namespace
+
+void add_common_options(CLI::App& app, RunFlags& f) {
+  auto* simulate = app.add_flag("--simulate", f.simulate,
+                                "answer every LLM stage with the deterministic simulation backend (tools still run)");
+  app.add_option("--backend", f.backend,
+                 "LLM backend for nodes without llm_provider/llm_model: openai, anthropic, cli, cli:AGENT or simulate")
+      ->excludes(simulate);
+  auto* approve = app.add_flag("--auto-approve", f.auto_approve, "answer every human gate with its first option");
+  app.add_option("--answers", f.answers, "replay human answers from a JSON file (array, or object keyed by node)")
+      ->excludes(approve);
+  app.add_option("--responses", f.responses, "script simulated LLM responses per node from a JSON file");
+  app.add_option("--set", f.sets, "initial context value KEY=VALUE, stored as the text VALUE");
+  app.add_option("--set-json", f.set_jsons, "initial context value KEY=JSON, stored as the JSON value");
+  app.add_option("--context", f.context_file, "initial context values from a JSON object file");
+  app.add_flag("--strict", f.strict, "treat lint warnings as errors (as graph attribute strict=true does)");
+  auto* quiet = app.add_flag("--quiet,-q", f.quiet, "no progress display");
+  app.add_flag("--verbose,-v", f.verbose, "more progress detail (checkpoints)")->excludes(quiet);
+  app.add_flag("--json-events", f.json_events, "stream events as JSON lines on stdout");
+  app.add_option("--index", f.index_dir,
+                 "retrieval index directory for retrieval actions (overrides graph attribute index_dir, which is "
+                 "relative to the graph file)");
+}
+
+nlohmann::json seed_context(const RunFlags& f) {
+  nlohmann::json seed = nlohmann::json::object();
+  if (!f.context_file.empty()) {
+    nlohmann::json j = nlohmann::json::parse(read_text_file(f.context_file), nullptr, false);
+    if (j.is_discarded() || !j.is_object()) throw std::runtime_error(f.context_file + ": expected a JSON object");
+    seed.update(j);
+  }
+  for (const std::string& s : f.sets) {
+    auto [key, value] = key_value(s, "--set", "KEY=VALUE");
+    seed[key] = value;
+  }
+  for (const std::string& s : f.set_jsons) {
+    auto [key, text] = key_value(s, "--set-json", "KEY=JSON");
+    nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+    if (value.is_discarded()) {
+      throw std::runtime_error("--set-json " + key + ": '" + text +
+                               "' is not JSON (quote strings: --set-json 'name=\"text\"', or use --set)");
+    }
+    seed[key] = std::move(value);
+  }
+  return seed;
+}
+
+nlohmann::json manifest_options(const RunFlags& f) {
+  return {{"backend", f.backend},
+          {"simulate", f.simulate},
+          {"auto_approve", f.auto_approve},
+          {"answers", absolute(f.answers)},
+          {"responses", absolute(f.responses)},
+          {"index", absolute(f.index_dir)},
+          {"strict", f.strict}};
+}
+
+std::vector<std::string> restore_manifest_options(const nlohmann::json& options, const CLI::App& app, RunFlags& f) {
+  std::vector<std::string> restored;
+  if (!options.is_object()) return restored;
+  if (!given(app, "--simulate") && !given(app, "--backend")) {
+    f.simulate = bool_option(options, "simulate");
+    f.backend = string_option(options, "backend");
+    if (f.simulate) restored.push_back("--simulate");
+    if (!f.backend.empty()) restored.push_back("--backend " + f.backend);
+  }
+  if (!given(app, "--auto-approve") && !given(app, "--answers")) {
+    f.auto_approve = bool_option(options, "auto_approve");
+    f.answers = string_option(options, "answers");
+    if (f.auto_approve) restored.push_back("--auto-approve");
+    if (!f.answers.empty()) restored.push_back("--answers " + f.answers);
+  }
+  if (!given(app, "--responses")) {
+    f.responses = string_option(options, "responses");
+    if (!f.responses.empty()) restored.push_back("--responses " + f.responses);
+  }
+  if (!given(app, "--index")) {
+    f.index_dir = string_option(options, "index");
+    if (!f.index_dir.empty()) restored.push_back("--index " + f.index_dir);
+  }
+  if (!given(app, "--strict") && bool_option(options, "strict")) {
+    f.strict = true;
+    restored.push_back("--strict");
+  }
+  return restored;
+}
+
+}  // namespace attractor

@@ -1,0 +1,52 @@
+#pragma once
+/// \file
+/// The options `attractor run` and `attractor resume` share, how they seed a run's context, and
+/// how a run records them in its manifest so that `resume` continues the run the way it started
+/// (docs/decisions.md, "resume keeps how the run was started").
+
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+namespace attractor {
+
+struct RunFlags {
+  std::string logs_root;
+  bool simulate = false;
+  std::string backend;
+  bool auto_approve = false;
+  std::string answers;
+  std::string responses;
+  std::vector<std::string> sets;       ///< `--set KEY=VALUE`: VALUE stored as text
+  std::vector<std::string> set_jsons;  ///< `--set-json KEY=JSON`: typed values
+  std::string context_file;
+  bool quiet = false;
+  bool verbose = false;
+  bool json_events = false;
+  bool force = false;
+  bool strict = false;    ///< `--strict`: lint warnings are errors
+  std::string index_dir;  ///< `--index DIR`: the retrieval index, overriding graph attribute index_dir
+};
+
+/// Adds the options both commands take to `app`, bound to `flags`.
+void add_common_options(CLI::App& app, RunFlags& flags);
+
+/// The initial context of a new run: the `--context` file's object, then each `--set` (the text
+/// after the first '=' as a string), then each `--set-json` (parsed). Throws std::runtime_error
+/// naming the bad argument.
+nlohmann::json seed_context(const RunFlags& flags);
+
+/// The manifest's `options` for a run started with `flags` (paths made absolute): backend,
+/// simulate, auto_approve, answers, responses, index, strict.
+nlohmann::json manifest_options(const RunFlags& flags);
+
+/// Fills in, from a manifest's `options`, every choice the resume command line did not make
+/// itself (`app` tells which options were given; the backend pair --simulate/--backend and the
+/// answer pair --auto-approve/--answers count as one choice each). Returns one line per restored
+/// setting, e.g. "--backend openai", for the console.
+std::vector<std::string> restore_manifest_options(const nlohmann::json& options, const CLI::App& app,
+                                                  RunFlags& flags);
+
+}  // namespace attractor
