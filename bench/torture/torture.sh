@@ -37,7 +37,7 @@ answers="$here/answers.json"
 # measurements, not outcomes), in a stable order.
 snapshot() {
   local dir=$1
-  jq -S 'del(.timestamp, .timestamp_ms, .run_id) | .context |= del(.["internal.run_id"])' "$dir/checkpoint.json"
+  jq -S 'del(.timestamp, .timestamp_ms, .run_id, .usage) | .context |= del(.["internal.run_id"])' "$dir/checkpoint.json"
   for status in $(cd "$dir" && ls -d */status.json 2>/dev/null | sort); do
     echo "== $status"
     jq -S '{outcome, preferred_label, suggested_next_ids, context_updates, notes, failure_reason, jump_to,
@@ -49,10 +49,10 @@ now_ms() { date +%s%3N; }
 
 # Reference: two uninterrupted runs must agree (otherwise the comparison would be meaningless).
 t0=$(now_ms)
-"$binary" run "$graph" --answers "$answers" --logs-root "$work/reference" -q 2>"$work/reference.err" || {
+"$binary" run "$graph" --simulate --answers "$answers" --logs-root "$work/reference" -q 2>"$work/reference.err" || {
   echo "torture.sh: reference run failed"; cat "$work/reference.err"; exit 1; }
 duration=$(( $(now_ms) - t0 ))
-"$binary" run "$graph" --answers "$answers" --logs-root "$work/reference2" -q 2>/dev/null
+"$binary" run "$graph" --simulate --answers "$answers" --logs-root "$work/reference2" -q 2>/dev/null
 snapshot "$work/reference" > "$work/reference.snapshot"
 snapshot "$work/reference2" > "$work/reference2.snapshot"
 if ! cmp -s "$work/reference.snapshot" "$work/reference2.snapshot"; then
@@ -68,7 +68,7 @@ window=$(( duration + duration / 5 + 1 ))
 while [ $kills -lt "$kills_wanted" ]; do
   runs=$((runs + 1))
   dir="$work/run$runs"
-  command=(run "$graph" --logs-root "$dir")
+  command=(run "$graph" --simulate --logs-root "$dir")
   finished=0
   while [ $finished -eq 0 ]; do
     delay=$(( (RANDOM * 32768 + RANDOM) % window ))
@@ -80,7 +80,7 @@ while [ $kills -lt "$kills_wanted" ]; do
       kills=$((kills + 1))
       if [ ! -f "$dir/checkpoint.json" ]; then
         # Killed before the first checkpoint: nothing to resume, the run starts again.
-        rm -rf "$dir"; command=(run "$graph" --logs-root "$dir"); restarts=$((restarts + 1))
+        rm -rf "$dir"; command=(run "$graph" --simulate --logs-root "$dir"); restarts=$((restarts + 1))
       else
         command=(resume "$dir")
       fi

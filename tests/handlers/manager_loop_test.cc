@@ -44,7 +44,8 @@ TEST(ManagerLoopTest, FailsWhenTheChildFails) {
   TestRun t;
   RunResult r = t.run(manager_graph("child_fail.dot"));
   EXPECT_EQ(r.outcome.status, StageStatus::kFail);
-  EXPECT_EQ(r.outcome.failure_reason, "Child failed: tool exited with code 4");
+  EXPECT_EQ(r.outcome.failure_reason, "stage `manager` failed after 1 attempt and no failure route leads on: Child failed: stage `broken` failed "
+            "after 1 attempt and no failure route leads on: tool exited with code 4");
 }
 
 TEST(ManagerLoopTest, SteersTheRunningChildStage) {

@@ -124,7 +124,7 @@ TEST(CorruptRunDirTest, ResumeRefusesWithExitTwoAndLeavesTheCheckpointUntouched)
   spit(graph, original_graph);
   const std::string pristine = dir.sub("pristine");
   ProcessResult killed =
-      run_program({ATTRACTOR_FAULT_BINARY_PATH, "kill", "5", "run", graph, "--logs-root", pristine, "-q"});
+      run_program({ATTRACTOR_FAULT_BINARY_PATH, "kill", "5", "run", graph, "--simulate", "--logs-root", pristine, "-q"});
   ASSERT_EQ(killed.signal, SIGKILL) << killed.err;
 
   for (const Corruption& c : corruptions()) {

@@ -22,20 +22,20 @@ const std::string kGraph = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/engi
 
 nlohmann::json comparable(const std::string& run_dir) {
   nlohmann::json j = nlohmann::json::parse(slurp(run_dir + "/checkpoint.json"));
-  for (const char* k : {"timestamp", "timestamp_ms", "run_id"}) j.erase(k);
+  for (const char* k : {"timestamp", "timestamp_ms", "run_id", "usage"}) j.erase(k);
   j["context"].erase("internal.run_id");
   return j;
 }
 
 TEST(DiskFullTest, FileSizeLimitStopsTheRunWithExitThreeAndAnIntactCheckpoint) {
   ScratchDir dir;
-  ASSERT_EQ(run_attractor({"run", kGraph, "--logs-root", dir.sub("reference"), "-q"}).exit_code, 0);
+  ASSERT_EQ(run_attractor({"run", kGraph, "--simulate", "--logs-root", dir.sub("reference"), "-q"}).exit_code, 0);
   const nlohmann::json expected = comparable(dir.sub("reference"));
 
   for (long limit : {1024L, 2048L}) {
     SCOPED_TRACE(limit);
     const std::string run = dir.sub("limited" + std::to_string(limit));
-    ProcessResult full = run_attractor({"run", kGraph, "--logs-root", run, "-q"}, {.file_size_limit = limit});
+    ProcessResult full = run_attractor({"run", kGraph, "--simulate", "--logs-root", run, "-q"}, {.file_size_limit = limit});
     EXPECT_EQ(full.exit_code, 3) << full.err;
     EXPECT_NE(full.err.find("attractor: runtime error: cannot write " + run + "/"), std::string::npos) << full.err;
     EXPECT_NE(full.err.find(": File too large"), std::string::npos) << full.err;
@@ -60,10 +60,10 @@ TEST(DiskFullTest, FileSizeLimitStopsTheRunWithExitThreeAndAnIntactCheckpoint) {
 
 TEST(DiskFullTest, AnInjectedCheckpointWriteFailureExitsThreeWithThePreviousCheckpointIntact) {
   ScratchDir dir;
-  ASSERT_EQ(run_attractor({"run", kGraph, "--logs-root", dir.sub("reference"), "-q"}).exit_code, 0);
+  ASSERT_EQ(run_attractor({"run", kGraph, "--simulate", "--logs-root", dir.sub("reference"), "-q"}).exit_code, 0);
   const std::string run = dir.sub("failed");
   // The fourth checkpoint (initial, start, prep, then the one recording work) fails like a full disk.
-  ProcessResult failed = run_program({ATTRACTOR_FAULT_BINARY_PATH, "fail", "4", "run", kGraph, "--logs-root", run, "-q"});
+  ProcessResult failed = run_program({ATTRACTOR_FAULT_BINARY_PATH, "fail", "4", "run", kGraph, "--simulate", "--logs-root", run, "-q"});
   EXPECT_EQ(failed.signal, 0) << failed.err;
   EXPECT_EQ(failed.exit_code, 3) << failed.err;
   EXPECT_NE(failed.err.find("attractor: runtime error: cannot write " + run + "/checkpoint.json.tmp: No space left on device"),
@@ -87,7 +87,7 @@ TEST(ReadOnlyRunDirTest, ResumeIntoAReadOnlyRunDirectoryStopsWithExitThree) {
   if (!can_bind_mount()) GTEST_SKIP() << "needs unshare -m and mount (root with CAP_SYS_ADMIN)";
   ScratchDir dir;
   const std::string run = dir.sub("run");
-  ProcessResult killed = run_program({ATTRACTOR_FAULT_BINARY_PATH, "kill", "4", "run", kGraph, "--logs-root", run, "-q"});
+  ProcessResult killed = run_program({ATTRACTOR_FAULT_BINARY_PATH, "kill", "4", "run", kGraph, "--simulate", "--logs-root", run, "-q"});
   ASSERT_EQ(killed.signal, SIGKILL);
   const std::string before = slurp(run + "/checkpoint.json");
 
@@ -108,7 +108,7 @@ TEST(ReadOnlyRunDirTest, RunUnderAReadOnlyLogsRootStopsWithExitThree) {
   ScratchDir dir;
   fs::create_directories(dir.sub("ro"));
   ProcessResult ro = run_program({"unshare", "-m", "sh", "-c",
-                                  "mount --bind -o ro \"$0\" \"$0\" && exec \"$1\" run \"$2\" --logs-root \"$0/run\" -q",
+                                  "mount --bind -o ro \"$0\" \"$0\" && exec \"$1\" run \"$2\" --simulate --logs-root \"$0/run\" -q",
                                   dir.sub("ro"), ATTRACTOR_BINARY_PATH, kGraph});
   EXPECT_EQ(ro.exit_code, 3) << ro.err;
   EXPECT_NE(ro.err.find("Read-only file system"), std::string::npos) << ro.err;

@@ -55,7 +55,7 @@ TEST(JsonDepthTest, StageWritingADeepStatusFileFailsTheRunInsteadOfCrashing) {
   spit(graph, "digraph deep {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n"
               "  agent [shape=parallelogram, tool_command=\"cp '" + kDeepStatus + "' \\\"$ATTRACTOR_STAGE_DIR/status.json\\\"\"]\n"
               "  start -> agent -> exit\n}\n");
-  ProcessResult r = run_attractor({"run", graph, "--logs-root", dir.sub("run"), "-q"});
+  ProcessResult r = run_attractor({"run", graph, "--simulate", "--logs-root", dir.sub("run"), "-q"});
   EXPECT_EQ(r.signal, 0);
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_NE(r.err.find("invalid status.json in stage directory: status.json is not valid JSON: nested deeper than 256 "

@@ -4,6 +4,8 @@
 
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -45,6 +47,18 @@ struct LlmRun {
   /// Every event named `name`, as its fields.
   std::vector<nlohmann::json> events_named(const std::string& name) const;
 };
+
+/// What a run of the attractor binary left: its exit code (-1 when killed) and its stderr.
+struct BinaryRun {
+  int code = -1;
+  std::string err;
+};
+
+/// Runs `program` (default: the attractor binary) with `args`, the provider variables
+/// (OPENAI_*, ANTHROPIC_*, ATTRACTOR_CLI_AGENT) cleared and then `set` applied; stdin and stdout
+/// are /dev/null, stderr is captured through `{dir}/stderr.txt`.
+BinaryRun run_binary(const std::vector<std::string>& args, const std::vector<std::pair<std::string, std::string>>& set,
+                     const ScratchDir& dir, const std::string& program = ATTRACTOR_BINARY_PATH);
 
 /// A BackendConfig whose environment is exactly `vars` (no process environment).
 BackendConfig config_with_env(std::map<std::string, std::string> vars);

@@ -109,8 +109,22 @@ Checkpoint Engine::Impl::checkpoint() const {
   return c;
 }
 
+void Engine::Impl::restore_usage(const std::string& events_path) {
+  UsageTally from_events;
+  try {
+    if (disk_->exists(events_path)) from_events.add_events_jsonl(disk_->read_file(events_path));
+  } catch (const std::exception& e) {
+    log().warn("{}: not read for the token usage before the resume: {}", events_path, e.what());
+  }
+  nlohmann::json counted = from_events.to_json();
+  const nlohmann::json& saved = state_.usage;
+  if (saved.is_object() && saved.value("llm_calls", 0LL) > counted.value("llm_calls", 0LL)) counted = saved;
+  sink_.restore_usage(counted);
+}
+
 void Engine::Impl::save() {
   state_.timestamp_ms = clock_->now_ms();
+  state_.usage = sink_.usage();
   checkpoint_writer_.save(state_, context_, run_dir_, *writer_);
   emit(kCheckpointSavedEvent, {{"node_id", state_.current_node}, {"next_node", state_.next_node}});
 }
@@ -142,11 +156,7 @@ RunResult Engine::Impl::resume() {
   state_.logs.clear();
   artifacts_ = std::make_unique<ArtifactStore>(run_dir_, ArtifactStore::kDefaultThreshold, *disk_);
   const std::string events_path = (fs::path(run_dir_) / "events.jsonl").string();
-  try {
-    if (disk_->exists(events_path)) sink_.add_earlier_usage(disk_->read_file(events_path));
-  } catch (const std::exception& e) {
-    log().warn("token usage before the resume is not counted: {}", e.what());
-  }
+  restore_usage(events_path);
   if (options_.write_events_file) sink_.set_file(std::make_shared<JsonlFileObserver>(events_path, writer_.get()));
   open_run_log();
   stage_index_ = state_.total_executions;

@@ -36,8 +36,8 @@ class RunEventSink : public EventObserver {
   void on_event(const Event& event) override;
   /// Token usage summed over the run's StageUsage events (for the final event).
   nlohmann::json usage() const { return usage_.to_json(); }
-  /// Counts the calls recorded in an earlier part of the run (its `events.jsonl`), for a resume.
-  void add_earlier_usage(std::string_view events_jsonl) { usage_.add_events_jsonl(events_jsonl); }
+  /// Starts the count from the usage of an earlier part of the run (a resume).
+  void restore_usage(const nlohmann::json& usage) { usage_.restore(usage); }
 
  private:
   UsageTally usage_;
@@ -73,6 +73,10 @@ class Engine::Impl : public BranchRunner {
   RunResult interrupted();
   std::int64_t execution_cap() const;
   std::string runaway_message(std::int64_t cap) const;
+  /// Restores the usage count of the run before a resume: the checkpoint's, or the count of the
+  /// StageUsage events in `events_path` when those record more calls (the calls of the stage the
+  /// interruption cut short).
+  void restore_usage(const std::string& events_path);
   /// The failure of entering `node` once more than its visit limit allows (model/visit_limit.h),
   /// reported as a failed stage; nullopt while the node is within its limit.
   std::optional<Outcome> visit_limit_failure(const NodeData& node);

@@ -35,6 +35,13 @@ void UsageTally::add_events_jsonl(std::string_view jsonl) {
   }
 }
 
+void UsageTally::restore(const nlohmann::json& counts) {
+  std::lock_guard lock(mutex_);
+  input_ = integer_field(counts, "input_tokens");
+  output_ = integer_field(counts, "output_tokens");
+  calls_ = integer_field(counts, "llm_calls");
+}
+
 std::int64_t UsageTally::input_tokens() const {
   std::lock_guard lock(mutex_);
   return input_;

@@ -20,6 +20,8 @@ class UsageTally : public EventObserver {
   /// Adds the StageUsage events of an `events.jsonl` text (a resumed run's earlier calls);
   /// lines that are not JSON objects are skipped.
   void add_events_jsonl(std::string_view jsonl);
+  /// Replaces the counts with those of `to_json()` output (missing members count 0).
+  void restore(const nlohmann::json& counts);
   std::int64_t input_tokens() const;
   std::int64_t output_tokens() const;
   std::int64_t calls() const;

@@ -42,6 +42,7 @@ nlohmann::json Checkpoint::to_json() const {
   j["final_outcome"] = final_outcome;
   j["seed_context"] = seed_context;
   j["restart_count"] = restart_count;
+  j["usage"] = usage;
   return j;
 }
 
@@ -68,6 +69,7 @@ Checkpoint Checkpoint::from_json(const nlohmann::json& j) {
     if (j.contains("final_outcome")) c.final_outcome = j["final_outcome"];
     if (j.contains("seed_context") && j["seed_context"].is_object()) c.seed_context = j["seed_context"];
     c.restart_count = j.value("restart_count", std::int64_t{0});
+    if (j.contains("usage") && j["usage"].is_object()) c.usage = j["usage"];
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("malformed checkpoint: ") + e.what());
   }
@@ -261,6 +263,7 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
   member("timestamp", nlohmann::json(format_iso8601(c.timestamp_ms)).dump());
   member("timestamp_ms", std::to_string(c.timestamp_ms));
   member("total_executions", std::to_string(c.total_executions));
+  member("usage", c.usage.dump());
   key("visit_counts");
   visits_.append_views(views_);
   views_.push_back("}");

@@ -49,6 +49,9 @@ struct Checkpoint {
   nlohmann::json final_outcome;  ///< null while running
   nlohmann::json seed_context = nlohmann::json::object();  ///< `--set`/`--context` values, for loop_restart
   std::int64_t restart_count = 0;
+  /// Token usage of the LLM calls so far (UsageTally::to_json), so a resumed run's totals include
+  /// the calls made before the interruption.
+  nlohmann::json usage = nlohmann::json::object();
 
   nlohmann::json to_json() const;
   /// Throws std::runtime_error on a malformed document.

@@ -86,7 +86,7 @@ Exit run_killed_at_checkpoint(int k, const std::vector<std::string>& args) {
 /// The checkpoint without fields that legitimately differ between runs.
 nlohmann::json comparable(const std::string& run_dir) {
   nlohmann::json j = read_json(run_dir + "/checkpoint.json");
-  for (const char* k : {"timestamp", "timestamp_ms", "run_id"}) j.erase(k);
+  for (const char* k : {"timestamp", "timestamp_ms", "run_id", "usage"}) j.erase(k);
   j["context"].erase("internal.run_id");
   return j;
 }
@@ -94,17 +94,18 @@ nlohmann::json comparable(const std::string& run_dir) {
 TEST(CliRunTest, SuccessFailAndValidationExitCodes) {
   TempDir dir;
   std::string log = dir.sub("log.txt");
-  EXPECT_EQ(run({"run", kData + "human.dot", "--logs-root", dir.sub("ok"), "--auto-approve"}, {}, log).code, 0);
+  EXPECT_EQ(run({"run", kData + "human.dot", "--simulate", "--logs-root", dir.sub("ok"), "--auto-approve"}, {}, log).code, 0);
   std::string out = read_text_file(log);
   EXPECT_NE(out.find("run directory: " + dir.sub("ok")), std::string::npos);
   EXPECT_EQ(read_json(dir.sub("ok/checkpoint.json"))["current_node"], "done");
 
-  EXPECT_EQ(run({"run", kData + "failing.dot", "--logs-root", dir.sub("fail"), "-q"}, {}, log).code, 1);
-  EXPECT_NE(read_text_file(log).find("result: fail: tool exited with code 3"), std::string::npos);
+  EXPECT_EQ(run({"run", kData + "failing.dot", "--simulate", "--logs-root", dir.sub("fail"), "-q"}, {}, log).code, 1);
+  EXPECT_NE(read_text_file(log).find("result: fail: stage `broken` failed after 1 attempt and no failure route leads on: tool exited "
+                                        "with code 3"), std::string::npos);
 
   std::string bad = dir.sub("bad.dot");
   write_text_file(bad, "digraph bad { a -> b }");
-  EXPECT_EQ(run({"run", bad, "--logs-root", dir.sub("bad")}).code, 2);
+  EXPECT_EQ(run({"run", bad, "--simulate", "--logs-root", dir.sub("bad")}).code, 2);
   EXPECT_FALSE(fs::exists(dir.sub("bad")));
   EXPECT_EQ(run({"run", kData + "human.dot", "--no-such-flag"}).code, 2);
   EXPECT_EQ(run({"run", kData + "human.dot", "--set", "novalue", "--logs-root", dir.sub("x")}).code, 2);
@@ -115,13 +116,14 @@ TEST(CliRunTest, AnswersSetAndJsonEvents) {
   std::string answers = dir.sub("answers.json");
   write_text_file(answers, R"({"review": "R"})");
   std::string log = dir.sub("out.jsonl");
-  Exit e = run({"run", kData + "human.dot", "--logs-root", dir.sub("r"), "--answers", answers, "--set", "n=3",
-                "--set", "who=me", "--json-events", "-q"},
+  Exit e = run({"run", kData + "human.dot", "--simulate", "--logs-root", dir.sub("r"), "--answers", answers, "--set", "n=3",
+                "--set", "who=me", "--set-json", "m=3", "--json-events", "-q"},
                {}, log);
   EXPECT_EQ(e.code, 0);
   nlohmann::json cp = read_json(dir.sub("r/checkpoint.json"));
   EXPECT_EQ(cp["completed_nodes"], (nlohmann::json{"start", "review", "rework"}));
-  EXPECT_EQ(cp["context"]["n"], 3);
+  EXPECT_EQ(cp["context"]["n"], "3");
+  EXPECT_EQ(cp["context"]["m"], 3);
   EXPECT_EQ(cp["context"]["who"], "me");
   std::string out = read_text_file(log);
   EXPECT_NE(out.find("{\"event\":\"PipelineStarted\""), std::string::npos);
@@ -135,7 +137,7 @@ TEST(CliRunTest, KillAtEveryCheckpointThenResumeMatchesUninterruptedRun) {
   TempDir dir;
   std::string graph = kData + "kill_resume.dot";
   std::string reference = dir.sub("reference");
-  ASSERT_EQ(run({"run", graph, "--logs-root", reference, "-q"}).code, 0);
+  ASSERT_EQ(run({"run", graph, "--simulate", "--logs-root", reference, "-q"}).code, 0);
   nlohmann::json expected = comparable(reference);
   EXPECT_EQ(expected["completed_nodes"],
             (nlohmann::json{"start", "prep", "work", "prep", "work", "prep", "work", "gate", "fan", "left", "right",
@@ -148,7 +150,7 @@ TEST(CliRunTest, KillAtEveryCheckpointThenResumeMatchesUninterruptedRun) {
   ASSERT_EQ(checkpoints, 13);  // initial + one per main-loop node (11) + final
   for (int k = 1; k < checkpoints; ++k) {
     std::string run_dir = dir.sub("killed" + std::to_string(k));
-    Exit killed = run_killed_at_checkpoint(k, {"run", graph, "--logs-root", run_dir, "-q"});
+    Exit killed = run_killed_at_checkpoint(k, {"run", graph, "--simulate", "--logs-root", run_dir, "-q"});
     ASSERT_EQ(killed.signal, SIGKILL) << "k=" << k;
     ASSERT_EQ(run({"resume", run_dir, "-q"}).code, 0) << "k=" << k;
     EXPECT_EQ(comparable(run_dir), expected) << "k=" << k;
@@ -159,7 +161,7 @@ TEST(CliRunTest, KillAtEveryCheckpointThenResumeMatchesUninterruptedRun) {
 TEST(CliRunTest, SigintExitsWith130AndResumeFinishes) {
   TempDir dir;
   std::string run_dir = dir.sub("run");
-  pid_t pid = spawn({"run", kData + "interruptible.dot", "--logs-root", run_dir, "-q"});
+  pid_t pid = spawn({"run", kData + "interruptible.dot", "--simulate", "--logs-root", run_dir, "-q"});
   bool waiting = false;
   for (int i = 0; i < 400 && !waiting; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -186,7 +188,7 @@ TEST(CliRunTest, ResumeRefusesAChangedGraphUnlessForced) {
   std::string graph = dir.sub("g.dot");
   write_text_file(graph, read_text_file(kData + "human.dot"));
   std::string run_dir = dir.sub("run");
-  ASSERT_EQ(run({"run", graph, "--logs-root", run_dir, "--auto-approve", "-q"}).code, 0);
+  ASSERT_EQ(run({"run", graph, "--simulate", "--logs-root", run_dir, "--auto-approve", "-q"}).code, 0);
   write_text_file(graph, read_text_file(kData + "human.dot") + "\n// edited\n");
   std::string log = dir.sub("log");
   EXPECT_EQ(run({"resume", run_dir, "-q"}, {}, log).code, 2);

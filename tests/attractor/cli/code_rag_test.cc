@@ -35,7 +35,7 @@ json checkpoint_of(const std::string& run_dir) { return json::parse(slurp(run_di
 /// The checkpoint without what legitimately differs between runs.
 json comparable(const std::string& run_dir) {
   json j = checkpoint_of(run_dir);
-  for (const char* k : {"timestamp", "timestamp_ms", "run_id"}) j.erase(k);
+  for (const char* k : {"timestamp", "timestamp_ms", "run_id", "usage"}) j.erase(k);
   j["context"].erase("internal.run_id");
   return j;
 }

@@ -24,7 +24,7 @@ bool contains(const std::string& text, const std::string& part) { return text.fi
 
 ProcessResult run_simple(const std::string& run_dir, std::vector<std::string> extra = {},
                          std::vector<std::string> env = {}) {
-  std::vector<std::string> args = {"run", kSimple, "-q", "--logs-root", run_dir};
+  std::vector<std::string> args = {"run", kSimple, "--backend", "simulate", "-q", "--logs-root", run_dir};
   args.insert(args.end(), extra.begin(), extra.end());
   return run_attractor(args, {.env = std::move(env)});
 }
@@ -100,7 +100,7 @@ TEST(LogLevelTest, AResumeContinuesTheRunLog) {
   const std::string run = dir.sub("run");
   const std::string graph = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/engine/kill_resume.dot";
   ProcessResult killed =
-      hardening::run_program({ATTRACTOR_FAULT_BINARY_PATH, "kill", "3", "run", graph, "--logs-root", run, "-q"});
+      hardening::run_program({ATTRACTOR_FAULT_BINARY_PATH, "kill", "3", "run", graph, "--simulate", "--logs-root", run, "-q"});
   ASSERT_EQ(killed.signal, SIGKILL) << killed.err;
   ProcessResult resumed = run_attractor({"resume", run, "-q"});
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;

@@ -109,8 +109,8 @@ namespace {
 TEST(ResumeCommandTest, RefusesToReseedTheContext) {
   CommandResult r = run_attractor({"resume", "/nonexistent/run", "--set", "x=1"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "attractor resume: --set and --context seed a new run's context; a resumed run continues with "
-                   "the context saved in its checkpoint\n");
+  EXPECT_EQ(r.err, "attractor resume: --set, --set-json and --context seed a new run's context; a resumed run "
+                   "continues with the context saved in its checkpoint\n");
 }
 
 }  // namespace

@@ -26,7 +26,7 @@ using testing::TestRun;
 /// The checkpoint without what differs between runs.
 nlohmann::json comparable(const std::string& run_dir) {
   nlohmann::json j = read_json(run_dir + "/checkpoint.json");
-  for (const char* k : {"timestamp", "timestamp_ms", "run_id"}) j.erase(k);
+  for (const char* k : {"timestamp", "timestamp_ms", "run_id", "usage"}) j.erase(k);
   j["context"].erase("internal.run_id");
   return j;
 }

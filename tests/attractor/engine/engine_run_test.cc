@@ -112,7 +112,7 @@ TEST(EngineRunTest, RetriesExhaustedEndsInFail) {
   TestRun t;
   RunResult r = t.run(g);
   EXPECT_EQ(r.outcome.status, StageStatus::kFail);
-  EXPECT_EQ(r.outcome.failure_reason, "simulated fail");
+  EXPECT_EQ(r.outcome.failure_reason, "stage `bad` failed after 3 attempts and no failure route leads on: simulated fail");
   EXPECT_EQ(t.clock.sleeps().size(), 2u);
   EXPECT_EQ(r.checkpoint.node_retries.at("bad"), 2);
   EXPECT_EQ(r.checkpoint.context["internal.retry_count.bad"], 2);
@@ -129,7 +129,7 @@ TEST(EngineRunTest, RetryStatusExhaustedHonoursAllowPartial) {
     RunResult r = t.run(g);
     EXPECT_EQ(r.checkpoint.node_outcomes.at("r").status,
               partial ? StageStatus::kPartialSuccess : StageStatus::kFail);
-    if (!partial) EXPECT_EQ(r.outcome.failure_reason, "max retries exceeded: simulated retry");
+    if (!partial) EXPECT_EQ(r.outcome.failure_reason, "stage `r` failed after 2 attempts and no failure route leads on: max retries exceeded: simulated retry");
   }
 }
 
@@ -141,7 +141,7 @@ TEST(EngineRunTest, TerminalFailuresAreNotRetried) {
       nlohmann::json{{"auth", {{"error", "terminal"}, {"failure_reason", "401 unauthorized"}}}});
   RunResult r = t.run(g);
   EXPECT_EQ(r.outcome.status, StageStatus::kFail);
-  EXPECT_EQ(r.outcome.failure_reason, "401 unauthorized");
+  EXPECT_EQ(r.outcome.failure_reason, "stage `auth` failed after 1 attempt and no failure route leads on: 401 unauthorized");
   EXPECT_TRUE(t.clock.sleeps().empty());
 }
 
@@ -166,7 +166,7 @@ TEST(EngineRunTest, GoalGateBlocksExitWithoutRetryTarget) {
   TestRun t;
   RunResult r = t.run(gate_graph("fail"));
   EXPECT_EQ(r.outcome.status, StageStatus::kFail);
-  EXPECT_EQ(r.outcome.failure_reason, "goal gate unsatisfied: impl did not succeed and no retry target");
+  EXPECT_EQ(r.outcome.failure_reason, "goal gate `impl` was not satisfied (last outcome: fail) and has no retry_target: simulated fail");
   EXPECT_EQ(r.checkpoint.current_node, "exit");
 }
 
@@ -213,7 +213,7 @@ TEST(EngineRunTest, FailureRoutingOrder) {
     RunResult r = t.run(failing_with_routes(c.e, c.r, c.f));
     if (c.expect.empty()) {
       EXPECT_EQ(r.outcome.status, StageStatus::kFail);
-      EXPECT_EQ(r.outcome.failure_reason, "simulated fail");
+      EXPECT_EQ(r.outcome.failure_reason, "stage `work` failed after 1 attempt and no failure route leads on: simulated fail");
       EXPECT_EQ(r.checkpoint.completed_nodes, (Nodes{"start", "work"}));
     } else {
       EXPECT_EQ(r.outcome.status, StageStatus::kSuccess);
@@ -273,7 +273,7 @@ TEST(EngineRunTest, ThrowingHandlerBecomesFail) {
   TestRun t;
   RunResult r = t.run(g, registry);
   EXPECT_EQ(r.outcome.status, StageStatus::kFail);
-  EXPECT_EQ(r.outcome.failure_reason, "kaput");
+  EXPECT_EQ(r.outcome.failure_reason, "stage `boom` failed after 1 attempt and no failure route leads on: kaput");
   EXPECT_EQ(read_json(t.run_dir() + "/boom/status.json")["failure_reason"], "kaput");
 }
 
@@ -311,7 +311,7 @@ TEST(EngineRunTest, StalePendingStatusUsesAutoStatus) {
       EXPECT_EQ(read_json(t.run_dir() + "/agent/status.json")["notes"],
                 "auto-status: handler completed without writing status");
     } else {
-      EXPECT_EQ(r.outcome.failure_reason, "stage agent did not write status.json");
+      EXPECT_EQ(r.outcome.failure_reason, "stage `agent` failed after 1 attempt and no failure route leads on: stage agent did not write status.json");
     }
   }
 }
@@ -328,7 +328,7 @@ TEST(EngineRunTest, NodeTimeoutCancelsABlockingHandler) {
   TestRun t;
   RunResult r = t.run(g, registry);
   EXPECT_EQ(r.outcome.status, StageStatus::kFail);
-  EXPECT_EQ(r.outcome.failure_reason, "stage slow timed out after 50ms");
+  EXPECT_EQ(r.outcome.failure_reason, "stage `slow` failed after 1 attempt and no failure route leads on: stage slow timed out after 50ms");
 }
 
 TEST(EngineRunTest, SeedContextAndGraphMirrors) {
@@ -385,7 +385,7 @@ TEST(EngineRunTest, InterruptKeepsCheckpointAndResumeNeverRerunsCompletedNodes) 
   nlohmann::json a = straight.checkpoint.to_json();
   nlohmann::json b = resumed.checkpoint.to_json();
   for (auto* j : {&a, &b}) {
-    for (const char* k : {"timestamp", "timestamp_ms", "run_id"}) j->erase(k);
+    for (const char* k : {"timestamp", "timestamp_ms", "run_id", "usage"}) j->erase(k);
     (*j)["context"].erase("internal.run_id");
   }
   EXPECT_EQ(a, b);

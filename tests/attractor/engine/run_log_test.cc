@@ -82,7 +82,7 @@ TEST(RunLogTest, AFailedStageIsLoggedWithItsAttempts) {
   std::vector<std::string> lines = log_messages(t.run_dir());
   ASSERT_GE(lines.size(), 2u);
   EXPECT_EQ(lines[lines.size() - 2], "[info] stage bad finished: fail in 0ms after 2 attempts: simulated fail");
-  EXPECT_EQ(lines.back(), "[info] run " + r.checkpoint.run_id + " failed after 200ms: simulated fail");
+  EXPECT_EQ(lines.back(), "[info] run " + r.checkpoint.run_id + " failed after 200ms: stage `bad` failed after 2 attempts and no failure route leads on: simulated fail");
 }
 
 TEST(RunLogTest, AResumeAppendsToTheLog) {

@@ -41,7 +41,7 @@ TEST(BackendRouterTest, ProviderPrecedence) {
   RoutingBackend no_default(config_with_env({}));
   std::map<std::string, std::string> expected = {{"forced", "openai"},     {"claude", "anthropic"},
                                                  {"styled", "openai"},     {"reasoner", "openai"},
-                                                 {"local", "simulate"},    {"plain", "simulate"},
+                                                 {"local", ""},            {"plain", ""},
                                                  {"agent", "cli:codex"}};
   EXPECT_EQ(providers(no_default, g), expected);
 
@@ -81,12 +81,17 @@ TEST(BackendRouterTest, CheckNamesMissingVariablesAndNodes) {
       "no key) [nodes: forced, styled, reasoner]",
       "ANTHROPIC_API_KEY is not set (needed by the anthropic backend; set ANTHROPIC_BASE_URL instead for a server "
       "that needs no key) [nodes: claude]",
+      "no LLM backend chosen: pass --backend openai|anthropic|cli (or set llm_provider on the graph or the nodes, or "
+      "an llm_model such as gpt-4o or claude-sonnet-4-5), or pass --simulate to run these stages with the simulation "
+      "backend [nodes: local, plain]",
       "'codex' (cli agent codex) was not found on PATH; install it or set ATTRACTOR_CLI_COMMAND_CODEX [nodes: agent]"};
   EXPECT_EQ(router.check(g, builtin_handler_catalog()), expected);
 
   bin.write_script("codex", "exit 0\n");
-  RoutingBackend configured(config_with_env(
-      {{"PATH", bin.path()}, {"OPENAI_BASE_URL", "http://127.0.0.1:9"}, {"ANTHROPIC_API_KEY", "sk-ant"}}));
+  BackendConfig chosen = config_with_env(
+      {{"PATH", bin.path()}, {"OPENAI_BASE_URL", "http://127.0.0.1:9"}, {"ANTHROPIC_API_KEY", "sk-ant"}});
+  chosen.default_provider = "simulate";
+  RoutingBackend configured(chosen);
   EXPECT_EQ(configured.check(g, builtin_handler_catalog()), std::vector<std::string>());
 }
 
@@ -103,9 +108,32 @@ TEST(BackendRouterTest, CheckRefusesUnknownAndUnsupportedProviders) {
   EXPECT_EQ(router.check(g, builtin_handler_catalog()), expected);
 }
 
+TEST(BackendRouterTest, NodesThatNothingRoutesAreRefusedNotSimulated) {
+  Graph g = load_graph(R"(digraph G { start [shape=Mdiamond]; done [shape=Msquare]; a; start -> a -> done })");
+  RoutingBackend router(config_with_env({{"OPENAI_API_KEY", "sk-test"}, {"ANTHROPIC_API_KEY", "sk-ant"}}));
+  EXPECT_EQ(router.check(g, builtin_handler_catalog()),
+            std::vector<std::string>{"no LLM backend chosen: pass --backend openai|anthropic|cli (or set llm_provider "
+                                     "on the graph or the nodes, or an llm_model such as gpt-4o or "
+                                     "claude-sonnet-4-5), or pass --simulate to run these stages with the simulation "
+                                     "backend [nodes: a]"});
+  CodergenRequest r;
+  r.graph = &g;
+  r.node = g.node("a");
+  r.prompt = "hello";
+  try {
+    router.run(r);
+    FAIL() << "a stage that nothing routes must not be simulated";
+  } catch (const StageError& e) {
+    EXPECT_EQ(e.category(), ErrorCategory::kTerminal);
+    EXPECT_EQ(std::string(e.what()).rfind("no LLM backend chosen", 0), 0u) << e.what();
+  }
+}
+
 TEST(BackendRouterTest, SimulatedNodesReportTheSimulationBackend) {
   Graph g = load_graph(R"(digraph G { start [shape=Mdiamond]; done [shape=Msquare]; a; start -> a -> done })");
-  RoutingBackend router(config_with_env({}));
+  BackendConfig config = config_with_env({});
+  config.default_provider = "simulate";
+  RoutingBackend router(config);
   EXPECT_EQ(router.check(g, builtin_handler_catalog()), std::vector<std::string>());
   CodergenRequest r;
   r.graph = &g;

@@ -2,10 +2,6 @@
 // before any stage runs; `--backend openai` against the fake provider (OPENAI_BASE_URL) runs and
 // prints the token summary; an unknown --backend is a usage error.
 
-#include <fcntl.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <filesystem>
 
 #include <gtest/gtest.h>
@@ -17,42 +13,8 @@
 namespace attractor {
 namespace {
 
-struct Ran {
-  int code = -1;
-  std::string err;
-};
-
-/// Runs the attractor binary with provider variables cleared, then `set` applied.
-Ran run_binary(const std::vector<std::string>& args, const std::vector<std::pair<std::string, std::string>>& set,
-               const testing::ScratchDir& dir) {
-  std::string log = dir.sub("stderr.txt");
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    for (const char* v : {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
-                          "ATTRACTOR_CLI_AGENT"}) {
-      ::unsetenv(v);
-    }
-    for (const auto& [k, v] : set) ::setenv(k.c_str(), v.c_str(), 1);
-    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, 2);
-    int null_fd = ::open("/dev/null", O_RDWR);
-    ::dup2(null_fd, 0);
-    ::dup2(null_fd, 1);
-    std::vector<char*> argv;
-    std::string bin = ATTRACTOR_BINARY_PATH;
-    argv.push_back(bin.data());
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(bin.c_str(), argv.data());
-    ::_exit(127);
-  }
-  int status = 0;
-  ::waitpid(pid, &status, 0);
-  Ran r;
-  r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-  r.err = read_text_file(log);
-  return r;
-}
+using Ran = testing::BinaryRun;
+using testing::run_binary;
 
 const char* kGraph = R"(digraph Review { graph [goal="Review"]
   start [shape=Mdiamond]; done [shape=Msquare];

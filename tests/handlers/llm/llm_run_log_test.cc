@@ -63,8 +63,9 @@ TEST(LlmRunLogTest, DebugNamesTheBackendOfEachStage) {
     write [prompt="Write it"]; start -> write -> done })");
   LlmRun run;
   ScopedLogLevel level(spdlog::level::debug);
-  ASSERT_EQ(run.run(g, std::make_shared<RoutingBackend>(testing::config_with_env({}))).outcome.status,
-            StageStatus::kSuccess);
+  BackendConfig config = testing::config_with_env({});
+  config.default_provider = "simulate";
+  ASSERT_EQ(run.run(g, std::make_shared<RoutingBackend>(config)).outcome.status, StageStatus::kSuccess);
   EXPECT_TRUE(has(log_messages(run.run_dir()), "[debug] stage write: LLM backend simulation"));
 }
 
