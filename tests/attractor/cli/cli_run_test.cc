@@ -197,5 +197,83 @@ TEST(CliRunTest, ResumeRefusesAChangedGraphUnlessForced) {
   EXPECT_EQ(run({"resume", dir.sub("nothing-here")}).code, 2);
 }
 
+TEST(CliRunTest, SetStoresTextAndSetJsonStoresTypedValues) {
+  TempDir dir;
+  std::string graph = dir.sub("g.dot");
+  write_text_file(graph, R"(digraph g {
+    start [shape=Mdiamond]; done [shape=Msquare]
+    match [shape=parallelogram, tool_command="true"]; other [shape=parallelogram, tool_command="true"]
+    start -> match [condition="context.version=1.10"]
+    start -> other
+    match -> done; other -> done
+  })");
+  std::string log = dir.sub("log.txt");
+  Exit e = run({"run", graph, "--logs-root", dir.sub("r"), "-q", "--set", "version=1.10", "--set", "zero=007", "--set",
+                "flag=true", "--set", "nothing=null", "--set", "eq=a=b", "--set-json", "n=1e3", "--set-json",
+                "obj={\"a\":[1,true]}", "--set-json", "s=\"007\""},
+               {}, log);
+  ASSERT_EQ(e.code, 0) << read_text_file(log);
+  nlohmann::json context = read_json(dir.sub("r/checkpoint.json"))["context"];
+  EXPECT_EQ(context["version"], "1.10");
+  EXPECT_EQ(context["zero"], "007");
+  EXPECT_EQ(context["flag"], "true");
+  EXPECT_EQ(context["nothing"], "null");
+  EXPECT_EQ(context["eq"], "a=b");
+  EXPECT_EQ(context["n"], 1000.0);
+  EXPECT_EQ(context["obj"], nlohmann::json::parse(R"({"a":[1,true]})"));
+  EXPECT_EQ(context["s"], "007");
+  EXPECT_EQ(read_json(dir.sub("r/checkpoint.json"))["completed_nodes"], (nlohmann::json{"start", "match"}));
+
+  EXPECT_EQ(run({"run", graph, "--logs-root", dir.sub("bad"), "--set-json", "n=1.2.3"}, {}, log).code, 2);
+  EXPECT_EQ(read_text_file(log),
+            "attractor: --set-json n: '1.2.3' is not JSON (quote strings: --set-json 'name=\"text\"', or use --set)\n");
+  EXPECT_EQ(run({"run", graph, "--logs-root", dir.sub("bad2"), "--set-json", "=1"}, {}, log).code, 2);
+  EXPECT_EQ(read_text_file(log), "attractor: --set-json expects KEY=JSON, got '=1'\n");
+}
+
+TEST(CliRunTest, AFailedToolShowsTheEndOfItsStderrUnderItsLine) {
+  TempDir dir;
+  std::string log = dir.sub("log.txt");
+  EXPECT_EQ(run({"run", kData + "failing.dot", "--logs-root", dir.sub("r")}, {}, log).code, 1);
+  std::string out = read_text_file(log);
+  EXPECT_NE(out.find("  ✗ broken                   fail             "), std::string::npos) << out;
+  EXPECT_NE(out.find("  tool exited with code 3\n    │ nope\n"), std::string::npos) << out;
+}
+
+TEST(CliRunTest, AnswersAndResponsesKeysThatNameNoNodeAreWarnedAbout) {
+  TempDir dir;
+  write_text_file(dir.sub("answers.json"), R"({"reveiw": "R", "review": "S"})");
+  write_text_file(dir.sub("responses.json"), R"({"shipp": "done"})");
+  std::string log = dir.sub("log.txt");
+  Exit e = run({"run", kData + "human.dot", "--simulate", "--logs-root", dir.sub("r"), "-q", "--answers",
+                dir.sub("answers.json"), "--responses", dir.sub("responses.json")},
+               {}, log);
+  EXPECT_EQ(e.code, 0);
+  std::string out = read_text_file(log);
+  EXPECT_NE(out.find("attractor: warning: --answers " + dir.sub("answers.json") +
+                     ": key 'reveiw' names no node of the pipeline\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("attractor: warning: --responses " + dir.sub("responses.json") +
+                     ": key 'shipp' names no node of the pipeline\n"),
+            std::string::npos)
+      << out;
+}
+
+TEST(CliRunTest, AResumedRunPassesOverTheAnswersItsGatesConsumed) {
+  TempDir dir;
+  write_text_file(dir.sub("answers.json"), R"(["Y", "H"])");
+  const std::string run_dir = dir.sub("run");
+  // Checkpoints: the initial one, after start, after first: the process dies there.
+  Exit killed = run_killed_at_checkpoint(
+      3, {"run", kData + "two_gates.dot", "--logs-root", run_dir, "-q", "--answers", dir.sub("answers.json")});
+  ASSERT_EQ(killed.signal, SIGKILL);
+  ASSERT_EQ(read_json(run_dir + "/checkpoint.json")["completed_nodes"], (nlohmann::json{"start", "first"}));
+  std::string log = dir.sub("log.txt");
+  ASSERT_EQ(run({"resume", run_dir, "-q"}, {}, log).code, 0) << read_text_file(log);
+  EXPECT_EQ(read_json(run_dir + "/checkpoint.json")["completed_nodes"],
+            (nlohmann::json{"start", "first", "second", "hold"}));
+}
+
 }  // namespace
 }  // namespace attractor

@@ -65,3 +65,44 @@ TEST(EventsTest, JsonLineShape) {
 
 }  // namespace
 }  // namespace attractor
+
+namespace attractor {
+namespace {
+
+TEST(ProgressDisplayTest, SimulatedStagesAreMarked) {
+  std::string out = render(false, {
+                                      ev("StageUsage", {{"name", "plan"}, {"backend", "simulation"}}),
+                                      ev("StageCompleted", {{"name", "plan"}, {"status", "success"}, {"duration_ms", 5}}),
+                                      ev("StageUsage", {{"name", "code"}, {"backend", "openai"}}),
+                                      ev("StageCompleted", {{"name", "code"}, {"status", "success"}, {"duration_ms", 7}}),
+                                  });
+  EXPECT_EQ(out,
+            "  ✓ plan                     success          5ms  (simulated)\n"
+            "  ✓ code                     success          7ms\n");
+}
+
+TEST(ProgressDisplayTest, AFailedStageShowsTheTailOfItsOutputWithoutControlCharacters) {
+  std::string out = render(false, {ev("StageFailed", {{"name", "build"},
+                                                      {"status", "fail"},
+                                                      {"duration_ms", 12},
+                                                      {"error", "tool exited with code 2"},
+                                                      {"will_retry", false},
+                                                      {"stderr_tail", {"make: *** [all] Error 2", "\x1b[31mred\x07"}},
+                                                      {"stdout_tail", {"compiling"}}})});
+  EXPECT_EQ(out,
+            "  ✗ build                    fail             12ms  tool exited with code 2\n"
+            "    │ make: *** [all] Error 2\n"
+            "    │ ?[31mred?\n");
+  std::string only_stdout = render(false, {ev("StageFailed", {{"name", "t"},
+                                                              {"status", "fail"},
+                                                              {"duration_ms", 1},
+                                                              {"error", "tool exited with code 1"},
+                                                              {"stderr_tail", nlohmann::json::array()},
+                                                              {"stdout_tail", {"FAIL: test_x"}}})});
+  EXPECT_EQ(only_stdout,
+            "  ✗ t                        fail             1ms  tool exited with code 1\n"
+            "    │ FAIL: test_x\n");
+}
+
+}  // namespace
+}  // namespace attractor
