@@ -1,4 +1,5 @@
 #include "attractor/check/attributes.h"
+#include "attractor/model/visit_limit.h"
 
 #include <algorithm>
 
@@ -60,8 +61,8 @@ const std::vector<AttributeSpec>& node_attributes() {
         {"timeout", T::kDuration, "", "Cancels the stage when it runs longer than this."},
         {"llm_model", T::kString, "", "Model an LLM stage asks; model_stylesheet rules can set it."},
         {"llm_provider", T::kString, "",
-         "Backend of an LLM stage: openai, anthropic, cli:NAME or simulate (default: from llm_model, --provider, "
-         "the graph's llm_provider, else simulate)."},
+         "Backend of an LLM stage: openai, anthropic, cli:NAME or simulate (default: from llm_model, --backend, "
+         "the graph's llm_provider; with none of them the run is refused unless --simulate)."},
         {"reasoning_effort", T::kString, "high",
          "Reasoning effort sent to reasoning models (low, medium, high; none sends nothing)."},
         {"auto_status", T::kBoolean, "false",
@@ -69,6 +70,10 @@ const std::vector<AttributeSpec>& node_attributes() {
          "instead of failing."},
         {"allow_partial", T::kBoolean, "false",
          "A stage that still asks for a retry after its last attempt ends in partial_success instead of fail."},
+        {"max_visits", T::kNonNegativeInteger, "",
+         "How often the run may enter this node; one more entry fails the stage without running it (normal "
+         "failure routing applies). 0 = no limit. Default: the graph's default_max_visits, else " +
+             std::to_string(kDefaultMaxVisits) + "."},
     };
     for (AttributeSpec& s : retry_settings("default: the graph's")) list.push_back(std::move(s));
     return list;
@@ -108,6 +113,8 @@ const std::vector<AttributeSpec>& graph_attributes() {
         {"max_node_executions", T::kInteger, "",
          "Caps node executions per run (default: 1000 or 10 times the node count, whichever is larger); "
          "hitting it fails the run."},
+        {"default_max_visits", T::kNonNegativeInteger, std::to_string(kDefaultMaxVisits),
+         "max_visits of nodes that set none (0 = no limit)."},
         {"llm_provider", T::kString, "", "Backend of LLM stages that name none and whose model implies none."},
         {"token_encoding", T::kString, "o200k_base",
          "Tokenizer for fidelity preambles and token budgets: o200k_base or cl100k_base."},
