@@ -116,6 +116,19 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
   return o;
 }
 
+namespace {
+
+/// A tool node without a command fails at its first execution; lint says so before the run.
+void check_tool_command(const NodeData& node, const Graph&, std::vector<Diagnostic>& out) {
+  if (!node.get("tool_command").empty()) return;
+  const Value* at = node.find("tool_command");
+  out.push_back(make_diagnostic("tool_command", Severity::kError, "tool node '" + node.id + "' has no tool_command",
+                                node.id, "add tool_command=\"...\" (run with /bin/sh -c) to '" + node.id + "'",
+                                at != nullptr && at->location.known() ? at->location : node.location));
+}
+
+}  // namespace
+
 const HandlerDescription& tool_description() {
   static const HandlerDescription description = [] {
     HandlerDescription d;
@@ -128,6 +141,7 @@ const HandlerDescription& tool_description() {
         {"tool_cwd", AttributeType::kString, "",
          "Working directory of the command (default: the directory attractor runs in)."},
     };
+    d.checks = {{"tool_command", check_tool_command}};
     HandlerTraits& t = d.traits;
     t.handles_timeout = true; t.runs_tools = true;
     return d;

@@ -116,6 +116,8 @@ const std::vector<AttributeSpec>& graph_attributes() {
         {"default_max_visits", T::kNonNegativeInteger, std::to_string(kDefaultMaxVisits),
          "max_visits of nodes that set none (0 = no limit)."},
         {"llm_provider", T::kString, "", "Backend of LLM stages that name none and whose model implies none."},
+        {"strict", T::kBoolean, "false",
+         "Lint warnings are errors for this pipeline, as with --strict (validate, run and resume refuse it)."},
         {"token_encoding", T::kString, "o200k_base",
          "Tokenizer for fidelity preambles and token budgets: o200k_base or cl100k_base."},
         {"max_context_tokens", T::kInteger, "",

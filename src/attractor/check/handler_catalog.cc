@@ -1,5 +1,7 @@
 #include "attractor/check/handler_catalog.h"
 
+#include <algorithm>
+
 #include "attractor/model/outcome.h"
 
 namespace attractor {
@@ -39,6 +41,13 @@ const HandlerDescription* HandlerCatalog::find(std::string_view type) const {
 std::string_view HandlerCatalog::type_for_shape(std::string_view shape) const {
   auto it = by_shape_.find(shape);
   return it == by_shape_.end() ? std::string_view() : std::string_view(it->second);
+}
+
+std::vector<std::string> HandlerCatalog::shapes() const {
+  std::vector<std::string> out;
+  for (const auto& [shape, type] : by_shape_) out.emplace_back(shape);
+  std::sort(out.begin(), out.end());
+  return out;
 }
 
 std::string HandlerCatalog::type_of(const NodeData& node) const {

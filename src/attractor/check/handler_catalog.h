@@ -103,6 +103,8 @@ class HandlerCatalog {
   const HandlerDescription* describe(const NodeData& node) const;
   /// The type `shape` selects, or "" when no description claims it.
   std::string_view type_for_shape(std::string_view shape) const;
+  /// Every shape some description claims, sorted.
+  std::vector<std::string> shapes() const;
   /// The node's traits (all false for an unknown type).
   const HandlerTraits& traits(const NodeData& node) const;
 

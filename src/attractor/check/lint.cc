@@ -27,6 +27,7 @@ class FunctionRule : public LintRule {
 struct RoleCache {
   const Graph* graph = nullptr;
   const HandlerCatalog* handlers = nullptr;
+  const LintOptions* options = nullptr;
   std::optional<std::vector<Vertex>> starts;
   std::optional<std::vector<Vertex>> terminals;
   std::shared_ptr<const AttributeScan> scan;
@@ -39,6 +40,12 @@ const HandlerCatalog& handlers_of(const Graph& graph) {
   static const HandlerCatalog empty;
   if (active_roles == nullptr || active_roles->graph != &graph || active_roles->handlers == nullptr) return empty;
   return *active_roles->handlers;
+}
+
+const LintOptions& options_of(const Graph& graph) {
+  static const LintOptions none;
+  if (active_roles == nullptr || active_roles->graph != &graph || active_roles->options == nullptr) return none;
+  return *active_roles->options;
 }
 
 std::vector<Vertex> start_nodes_of(const Graph& graph) {
@@ -64,9 +71,11 @@ std::shared_ptr<const AttributeScan> attribute_scan_of(const Graph& graph) {
 /// Makes start_nodes_of / terminal_nodes_of memoize for one graph while in scope.
 class RoleScope {
  public:
-  RoleScope(const Graph& graph, const HandlerCatalog& handlers) : previous_(active_roles) {
+  RoleScope(const Graph& graph, const HandlerCatalog& handlers, const LintOptions& options)
+      : previous_(active_roles) {
     cache_.graph = &graph;
     cache_.handlers = &handlers;
+    cache_.options = &options;
     active_roles = &cache_;
   }
   ~RoleScope() { active_roles = previous_; }
@@ -149,13 +158,17 @@ const std::vector<LintRulePtr>& builtin_rules() {
       start_node_rule(),
       terminal_node_rule(),
       reachability_rule(),
+      exit_reachable_rule(),
+      dead_end_rule(),
       edge_target_exists_rule(),
       start_no_incoming_rule(),
       exit_no_outgoing_rule(),
       scanned_rule("condition_syntax"),
       scanned_rule("condition_outcome_value"),
+      scanned_rule("condition_key_spelling"),
       stylesheet_syntax_rule(),
       scanned_rule("type_known"),
+      scanned_rule("shape_known"),
       scanned_rule("fidelity_valid"),
       thread_id_fidelity_rule(),
       scanned_rule("retry_target_exists"),
@@ -184,6 +197,24 @@ void clear_registered_lint_rules() {
 
 std::vector<Diagnostic> validate(const Graph& graph, const HandlerCatalog& handlers,
                                  const std::vector<LintRulePtr>& extra_rules) {
+  return validate(graph, handlers, LintOptions{}, extra_rules);
+}
+
+namespace {
+
+/// Strict mode: every warning becomes an error, saying so.
+void make_warnings_errors(std::vector<Diagnostic>& diagnostics) {
+  for (Diagnostic& d : diagnostics) {
+    if (d.severity != Severity::kWarning) continue;
+    d.severity = Severity::kError;
+    d.message += kStrictSuffix;
+  }
+}
+
+}  // namespace
+
+std::vector<Diagnostic> validate(const Graph& graph, const HandlerCatalog& handlers, const LintOptions& options,
+                                 const std::vector<LintRulePtr>& extra_rules) {
   std::vector<LintRulePtr> rules = builtin_rules();
   static const LintRulePtr other_checks = lint_detail::other_handler_checks_rule(builtin_lint_rule_names());
   rules.push_back(other_checks);
@@ -194,7 +225,7 @@ std::vector<Diagnostic> validate(const Graph& graph, const HandlerCatalog& handl
   rules.insert(rules.end(), extra_rules.begin(), extra_rules.end());
   std::vector<Diagnostic> out;
   {
-    lint_detail::RoleScope roles(graph, handlers);
+    lint_detail::RoleScope roles(graph, handlers, options);
     for (const LintRulePtr& rule : rules) rule->apply(graph, out);
   }
   std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
@@ -203,6 +234,7 @@ std::vector<Diagnostic> validate(const Graph& graph, const HandlerCatalog& handl
     };
     return key(a) < key(b);
   });
+  if (options.strict || graph.data().get("strict") == "true") make_warnings_errors(out);
   return out;
 }
 

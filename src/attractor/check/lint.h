@@ -6,14 +6,22 @@
 ///   start_node [error]            exactly one start node: shape=Mdiamond, else id `start`/`Start`
 ///   terminal_node [error]         exactly one exit node: shape=Msquare, else id `exit`/`end`
 ///   reachability [error]          every node reachable from the start node (an error: docs/decisions.md)
+///   exit_reachable [error]        from every node the start reaches, the exit node can be reached:
+///                                 a loop that no edge leaves is named with its members (Boost.Graph
+///                                 strong_components; breadth_first_search on the reverse_graph)
+///   dead_end [error]              every non-exit node the start reaches has an outgoing edge
 ///   edge_target_exists [error]    both ends of every edge are nodes
 ///   start_no_incoming [error]     no edge enters the start node
 ///   exit_no_outgoing [error]      no edge leaves the exit node
 ///   condition_syntax [error]      edge `condition` parses (§10); located at the offending character
 ///   condition_outcome_value [warning] `outcome=X` / `outcome!=X` with X not an outcome status
 ///                                 (success, partial_success, retry, fail, skipped)
+///   condition_key_spelling [warning] a bare condition key one edit away from `outcome` or
+///                                 `preferred_label` that no `--set`/`--context` key provides
 ///   stylesheet_syntax [error]     graph `model_stylesheet` parses (§8); located likewise
 ///   type_known [warning]          node `type` is a type of the handler catalog (handler_catalog.h)
+///   shape_known [error]           a node without `type` has a shape the catalog maps to a handler
+///                                 type ("did you mean"); with `type`, any shape is only a drawing
 ///   fidelity_valid [warning]      node/edge `fidelity` and graph `default_fidelity` are valid modes
 ///   thread_id_fidelity [warning]  `thread_id` on a node or edge whose stage never runs with fidelity
 ///                                 `full` (edges into a node can override its fidelity, see lint_rules.h)
@@ -31,6 +39,10 @@
 ///   compact_code_rules [error]    the configuration checks of the catalog's handler descriptions
 ///   context_budget_settings [error] that carry these rule ids (manage_context_budget's `compact_code`,
 ///                                 the budgets of fetch_node_texts and manage_context_budget)
+/// then the other configuration checks of the handler descriptions (e.g. tool_command [error]: a
+/// tool node has a `tool_command`).
+///
+/// With LintOptions::strict or graph attribute `strict=true`, every warning becomes an error.
 
 #include <memory>
 #include <string>
@@ -59,12 +71,26 @@ void register_lint_rule(LintRulePtr rule);
 /// Removes all registered custom rules (tests use this).
 void clear_registered_lint_rules();
 
+/// What the caller knows beyond the graph.
+struct LintOptions {
+  /// Warnings become errors (`--strict`); graph attribute `strict=true` does the same.
+  bool strict = false;
+  /// Context keys set before the run starts (`--set`, `--set-json`, `--context`).
+  std::vector<std::string> known_context_keys;
+};
+
 /// Runs built-in rules, registered rules, then `extra_rules`. `handlers` describes the handler
 /// types the graph may use (type_known, prompt_on_llm_nodes and the handlers' own configuration
 /// checks read it). Diagnostics are sorted by source position (unknown positions last), then rule,
 /// for stable output.
 std::vector<Diagnostic> validate(const Graph& graph, const HandlerCatalog& handlers,
                                  const std::vector<LintRulePtr>& extra_rules = {});
+/// The same with `options`.
+std::vector<Diagnostic> validate(const Graph& graph, const HandlerCatalog& handlers, const LintOptions& options,
+                                 const std::vector<LintRulePtr>& extra_rules = {});
+
+/// The suffix a warning's message gets when strict mode makes it an error.
+inline constexpr char kStrictSuffix[] = " (a warning, an error in strict mode)";
 
 /// Like `validate`, but throws ValidationError when any diagnostic is an ERROR.
 std::vector<Diagnostic> validate_or_raise(const Graph& graph, const HandlerCatalog& handlers,

@@ -27,6 +27,10 @@ LintRulePtr edge_target_exists_rule();
 LintRulePtr start_no_incoming_rule();
 LintRulePtr exit_no_outgoing_rule();
 
+/// exit_reachable, dead_end (lint_rules_liveness.cc).
+LintRulePtr exit_reachable_rule();
+LintRulePtr dead_end_rule();
+
 /// thread_id_fidelity (lint_rules_fidelity.cc): `thread_id` on a node or edge whose stage can
 /// never run with fidelity `full` (node: its own fidelity / the graph default is not `full` and
 /// no incoming edge sets `fidelity=full`; edge: its fidelity, else the target's, is not `full`).
@@ -45,6 +49,8 @@ LintRulePtr other_handler_checks_rule(std::vector<std::string> builtin_names);
 
 /// The handler catalog of the graph being validated (an empty catalog outside `validate`).
 const HandlerCatalog& handlers_of(const Graph& graph);
+/// The options of the `validate` call on `graph` (defaults outside `validate`).
+const LintOptions& options_of(const Graph& graph);
 
 /// Findings of the attribute-driven rules, keyed by rule id, gathered in one walk (lint_scan.cc).
 struct AttributeScan {
@@ -57,7 +63,8 @@ AttributeScan scan_attributes(const Graph& graph);
 /// scan_attributes(graph), computed once per `validate` call (lint.cc).
 std::shared_ptr<const AttributeScan> attribute_scan_of(const Graph& graph);
 
-/// Ids of the rules the scan produces: condition_syntax, condition_outcome_value, type_known,
+/// Ids of the rules the scan produces: condition_syntax, condition_outcome_value,
+/// condition_key_spelling, type_known, shape_known,
 /// fidelity_valid, retry_target_exists, goal_gate_has_retry, prompt_on_llm_nodes,
 /// outgoing_route_targets, from_settings_exists, attribute_type, attribute_spelling.
 const std::vector<std::string>& scanned_rule_names();

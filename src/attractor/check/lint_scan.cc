@@ -273,6 +273,7 @@ class Scanner {
     bool clean = true;
     const auto& statuses = outcome_statuses();
     for (const ConditionClause& clause : parsed.condition->clauses) {
+      if (!check_condition_key(clause, value, subject)) clean = false;
       if (clause.key != "outcome" || clause.op == ConditionClause::Op::kTruthy) continue;
       if (std::find(statuses.begin(), statuses.end(), clause.literal) != statuses.end()) continue;
       clean = false;
@@ -289,6 +290,43 @@ class Scanner {
       emit(std::move(d));
     }
     if (clean) clean_conditions_.insert(value.text);
+  }
+
+  /// condition_key_spelling: a bare key one edit away from `outcome`/`preferred_label` that no key
+  /// set before the run explains is almost certainly a typo. False when it warned.
+  bool check_condition_key(const ConditionClause& clause, const Value& value, const Subject& subject) {
+    static const std::vector<std::string> keys = {"outcome", "preferred_label"};
+    const std::string& key = clause.key;
+    if (key.rfind("context.", 0) == 0 || std::find(keys.begin(), keys.end(), key) != keys.end()) return true;
+    std::string guess = closest_match(key, keys, 1);
+    if (guess.empty()) return true;
+    const std::vector<std::string>& known = options_of(graph_).known_context_keys;
+    if (std::find(known.begin(), known.end(), key) != known.end()) return true;
+    SourceLocation location = inner_location(graph_, value, clause.offset);
+    Diagnostic d = make_diagnostic("condition_key_spelling", Severity::kWarning,
+                                   "condition on edge " + subject.edge_text() + " reads context key '" + key +
+                                       "', which nothing sets before the run",
+                                   "", "did you mean '" + guess + "'?",
+                                   location.known() ? location : subject.edge->location);
+    subject.tag(d);
+    emit(std::move(d));
+    return false;
+  }
+
+  /// shape_known: without `type`, the shape picks the handler; one the catalog does not map would
+  /// silently run the default (LLM) handler.
+  void check_shape(const NodeData& node, const Value* type, const Value* shape) {
+    if (shape == nullptr || (type != nullptr && !type->text.empty())) return;
+    std::vector<std::string> shapes = handlers_.shapes();
+    if (shapes.empty() || !handlers_.type_for_shape(shape->text).empty()) return;
+    std::string guess = closest_match(shape->text, shapes, 2);
+    emit(make_diagnostic("shape_known", Severity::kError,
+                         "node '" + node.id + "' has shape '" + shape->text + "', which selects no handler type",
+                         node.id,
+                         guess.empty() ? "use a shape that `attractor help shapes` lists, or set type=NAME (the "
+                                         "shape is then only a drawing)"
+                                       : "did you mean '" + guess + "'?",
+                         value_location(shape, node.location)));
   }
 
   void scan_graph() {
@@ -344,6 +382,7 @@ class Scanner {
                            suggestion_or(closest_match(type->text, known, 2), "known types: " + join(known)),
                            value_location(type, node.location)));
     }
+    check_shape(node, type, shape);
     if (goal_gate != nullptr && goal_gate->text == "true" && !has_retry && !graph_has_retry_) {
       emit(make_diagnostic("goal_gate_has_retry", Severity::kWarning,
                            "goal gate node '" + node.id + "' has no retry_target or fallback_retry_target", node.id,
@@ -401,7 +440,8 @@ AttributeScan scan_attributes(const Graph& graph) { return Scanner(graph).run();
 
 const std::vector<std::string>& scanned_rule_names() {
   static const std::vector<std::string> names = {
-      "condition_syntax",    "condition_outcome_value", "type_known",           "fidelity_valid",
+      "condition_syntax",    "condition_outcome_value", "condition_key_spelling", "type_known",
+      "shape_known",         "fidelity_valid",
       "retry_target_exists", "goal_gate_has_retry",     "prompt_on_llm_nodes",  "outgoing_route_targets",
       "from_settings_exists", "attribute_type",         "attribute_spelling"};
   return names;

@@ -31,6 +31,9 @@ LoadedPipeline load_pipeline(const std::string& path, const HandlerCatalog& hand
                              const std::vector<TransformPtr>& extra_transforms = {},
                              const std::vector<LintRulePtr>& extra_rules = {});
 
+/// The same with lint options (strict mode, the context keys set before the run).
+LoadedPipeline load_pipeline(const std::string& path, const HandlerCatalog& handlers, const LintOptions& options);
+
 /// Same, from text already in memory (`path` is used only in diagnostics).
 LoadedPipeline load_pipeline_text(const std::string& path, std::string text, const HandlerCatalog& handlers,
                                   const std::vector<TransformPtr>& extra_transforms = {},

@@ -173,8 +173,12 @@ int finish(const RunResult& r, const RunFlags& f) {
   return kExitFail;
 }
 
-std::optional<LoadedPipeline> load_or_report(const std::string& path, bool quiet) {
-  LoadedPipeline loaded = load_pipeline(path, builtin_handler_catalog());
+std::optional<LoadedPipeline> load_or_report(const std::string& path, const RunFlags& f, const nlohmann::json& seed) {
+  LintOptions options;
+  options.strict = f.strict;
+  for (const auto& [key, value] : seed.items()) options.known_context_keys.push_back(key);
+  bool quiet = f.quiet;
+  LoadedPipeline loaded = load_pipeline(path, builtin_handler_catalog(), options);
   if (!loaded.ok()) {
     print_diagnostics(loaded.diagnostics, loaded.source.get());
     std::fprintf(stderr, "%s: not run: the pipeline has errors\n", path.c_str());
@@ -210,7 +214,14 @@ std::future<void> preload_token_table() {
 int execute(const std::string& graph_path, const std::string& run_dir, const RunFlags& f,
             const Checkpoint* resumed, RunDisk& disk) {
   std::future<void> token_table = preload_token_table();
-  auto loaded = load_or_report(graph_path, f.quiet);
+  nlohmann::json seed;
+  try {
+    seed = resumed ? resumed->seed_context : seed_context(f);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "attractor: %s\n", e.what());
+    return kExitUsage;
+  }
+  auto loaded = load_or_report(graph_path, f, seed);
   if (!loaded) return kExitUsage;
   const Graph& graph = *loaded->graph;
 
@@ -219,10 +230,8 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
                  f.backend.c_str());
     return kExitUsage;
   }
-  nlohmann::json seed;
   HandlerServices services;
   try {
-    seed = resumed ? nlohmann::json::object() : seed_context(f);
     services = make_services(f, graph, resumed);
     services.retrieval = std::make_shared<GraphRetrievalProvider>(
         f.index_dir, fs::absolute(graph_path).parent_path().lexically_normal().string());

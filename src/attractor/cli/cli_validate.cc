@@ -12,17 +12,20 @@ namespace attractor {
 
 int run_validate_command(int argc, char** argv) {
   CLI::App app{"Parse, transform and lint a pipeline. Prints diagnostics in compiler form "
-               "(FILE:LINE:COL: severity: [rule] message); exit 0 when there are no errors, 2 otherwise."};
+               "(FILE:LINE:COL: severity: [rule] message); exit 0 when there are no errors, 2 otherwise (with --strict, "
+               "warnings count as errors)."};
   app.name("attractor validate");
   std::string path;
   bool json = false;
+  LintOptions options;
   app.add_option("GRAPH", path, "pipeline .dot file")->required();
   app.add_flag("--json", json, "print the diagnostics as a JSON array on stdout");
+  app.add_flag("--strict", options.strict, "treat warnings as errors (as graph attribute strict=true does), for CI");
   if (auto code = parse_cli(app, argc, argv)) return *code;
 
   // Deliberately never freed: the process exits right after, and tearing down a large graph
   // costs more than a tenth of the command's time.
-  LoadedPipeline& loaded = *new LoadedPipeline(load_pipeline(path, builtin_handler_catalog()));
+  LoadedPipeline& loaded = *new LoadedPipeline(load_pipeline(path, builtin_handler_catalog(), options));
   if (json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& d : loaded.diagnostics) out.push_back(diagnostic_to_json(d));

@@ -38,8 +38,9 @@ std::string attribute_table(const std::vector<AttributeSpec>& specs) {
 std::string shapes_section(const HandlerCatalog& handlers) {
   std::string out =
       "## Shapes\n\n"
-      "A node's `shape` selects its handler type unless the node sets `type`. Any other shape (and a node "
-      "without a shape, which is a `box`) runs `" + handlers.default_type() + "`.\n\n"
+      "A node's `shape` selects its handler type unless the node sets `type`; a node without a shape is a `box` "
+      "and runs `" + handlers.default_type() + "`. Any other shape is an error (lint rule `shape_known`) unless the "
+      "node sets `type`, which makes the shape only a drawing.\n\n"
       "| shape | handler type | summary |\n|---|---|---|\n";
   for (const HandlerDescription* d : handlers.descriptions()) {
     for (const std::string& shape : d->shapes) {

@@ -273,6 +273,7 @@ TEST(LintPromptOnLlmNodes, LabelOrOtherHandlersPass) {
   EXPECT_TRUE(validate(g, builtin_handler_catalog()).empty());
   g.node("work")->set("shape", "box");
   g.node("work")->set("type", "tool");
+  g.node("work")->set("tool_command", "make");
   EXPECT_TRUE(validate(g, builtin_handler_catalog()).empty());
 }
 

@@ -24,13 +24,14 @@ TEST(Lint, ValidPipelineHasNoDiagnostics) {
 
 TEST(Lint, BuiltinRuleNamesInOrder) {
   EXPECT_EQ(builtin_lint_rule_names(),
-            (std::vector<std::string>{"start_node", "terminal_node", "reachability", "edge_target_exists",
-                                      "start_no_incoming", "exit_no_outgoing", "condition_syntax",
-                                      "condition_outcome_value", "stylesheet_syntax", "type_known", "fidelity_valid", "thread_id_fidelity",
-                                      "retry_target_exists",
-                                      "goal_gate_has_retry", "prompt_on_llm_nodes", "outgoing_route_targets",
-                                      "from_settings_exists", "attribute_type", "attribute_spelling",
-                                      "compact_code_rules", "context_budget_settings"}));
+            (std::vector<std::string>{"start_node", "terminal_node", "reachability", "exit_reachable", "dead_end",
+                                      "edge_target_exists", "start_no_incoming", "exit_no_outgoing",
+                                      "condition_syntax", "condition_outcome_value", "condition_key_spelling",
+                                      "stylesheet_syntax", "type_known", "shape_known", "fidelity_valid",
+                                      "thread_id_fidelity", "retry_target_exists", "goal_gate_has_retry",
+                                      "prompt_on_llm_nodes", "outgoing_route_targets", "from_settings_exists",
+                                      "attribute_type", "attribute_spelling", "compact_code_rules",
+                                      "context_budget_settings"}));
 }
 
 TEST(NodeRoles, ShapeWinsOverIds) {
