@@ -132,7 +132,7 @@ class InterruptWatcher {
 nlohmann::json seed_context(const RunFlags& f) {
   nlohmann::json seed = nlohmann::json::object();
   if (!f.context_file.empty()) {
-    nlohmann::json j = nlohmann::json::parse(read_text_file(f.context_file), nullptr, false);
+    nlohmann::json j = nlohmann::json::parse(read_input_file_or_throw(f.context_file, kJsonFileRules), nullptr, false);
     if (j.is_discarded() || !j.is_object()) throw std::runtime_error(f.context_file + ": expected a JSON object");
     seed.update(j);
   }
@@ -193,8 +193,10 @@ int finish(const RunResult& r, const RunFlags& f, const UsageTally& usage) {
   return kExitFail;
 }
 
-std::optional<LoadedPipeline> load_or_report(const std::string& path, bool quiet) {
-  LoadedPipeline loaded = load_pipeline(path, builtin_handler_catalog());
+std::optional<LoadedPipeline> load_or_report(std::string_view command, const std::string& path, bool quiet) {
+  std::optional<std::string> text = read_input_or_report(command, path, kDotFileRules);
+  if (!text) return std::nullopt;
+  LoadedPipeline loaded = load_pipeline_text(path, std::move(*text), builtin_handler_catalog());
   if (!loaded.ok()) {
     print_diagnostics(loaded.diagnostics, loaded.source.get());
     std::fprintf(stderr, "%s: not run: the pipeline has errors\n", path.c_str());
@@ -215,7 +217,8 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
       log().debug("token table {} not preloaded: {}", kDefaultTokenEncoding, e.what());
     }
   });
-  auto loaded = load_or_report(graph_path, f.quiet);
+  const std::string_view command = resume ? "attractor resume" : "attractor run";
+  auto loaded = load_or_report(command, graph_path, f.quiet);
   if (!loaded) return kExitUsage;
   const Graph& graph = *loaded->graph;
 
@@ -231,6 +234,9 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
     services = make_services(f);
     services.retrieval = std::make_shared<GraphRetrievalProvider>(
         f.index_dir, fs::absolute(graph_path).parent_path().lexically_normal().string());
+  } catch (const InputFileError& e) {
+    std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(command.size()), command.data(), e.what());
+    return kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attractor: %s\n", e.what());
     return kExitUsage;
@@ -312,6 +318,10 @@ int run_resume_command(int argc, char** argv, RunDisk& disk) {
     return kExitUsage;
   }
 
+  if (auto problem = run_directory_problem(run_dir, true)) {
+    std::fprintf(stderr, "attractor resume: %s\n", problem->c_str());
+    return kExitUsage;
+  }
   Manifest manifest;
   Checkpoint checkpoint;
   try {
