@@ -47,10 +47,8 @@ std::optional<std::string> read_input_or_report(std::string_view command, const 
 std::optional<std::string> run_directory_problem(const std::string& run_dir, bool needs_manifest) {
   namespace fs = std::filesystem;
   if (auto problem = input_directory_problem(run_dir, "a run directory")) return problem;
-  const std::string manifest = (fs::path(run_dir) / "manifest.json").string();
   std::error_code ec;
-  if (!fs::exists(manifest, ec)) {
-    if (!needs_manifest) return std::nullopt;
+  if (needs_manifest && !fs::exists(fs::path(run_dir) / "manifest.json", ec)) {
     return escape_control_bytes(run_dir) + ": not a run directory (no manifest.json)";
   }
   for (const char* name : {"manifest.json", "checkpoint.json"}) {
