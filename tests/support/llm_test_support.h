@@ -46,7 +46,8 @@ struct LlmRun {
   std::vector<nlohmann::json> events_named(const std::string& name) const;
 };
 
-/// A BackendConfig whose environment is exactly `vars` (no process environment).
+/// A BackendConfig whose environment is exactly `vars` (no process environment), with no jitter
+/// in its transport retries (uniform 0.5 → factor 1.0).
 BackendConfig config_with_env(std::map<std::string, std::string> vars);
 
 }  // namespace attractor::testing
