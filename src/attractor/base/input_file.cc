@@ -25,6 +25,16 @@ InputFile failed(InputFileProblem problem, std::string message) {
 
 std::string expected_suffix(const InputFileRules& rules) { return fmt::format(" (expected {})", rules.expected); }
 
+/// `size` is the file's size when known (a regular file), else 0 (a pipe read past the limit).
+InputFile too_large(const std::string& shown, std::size_t size, const InputFileRules& rules) {
+  if (size == 0) {
+    return failed(InputFileProblem::kTooLarge,
+                  fmt::format("{}: file is larger than the limit of {} bytes", shown, rules.max_bytes));
+  }
+  return failed(InputFileProblem::kTooLarge,
+                fmt::format("{}: file is {} bytes, more than the limit of {} bytes", shown, size, rules.max_bytes));
+}
+
 /// Reads `fd` into `out` up to `limit` bytes; false (errno set) on a read error.
 bool read_all(int fd, std::string& out, std::size_t limit) {
   char buffer[65536];
@@ -72,15 +82,21 @@ InputFile read_input_file(const std::string& path, const InputFileRules& rules) 
   if (S_ISDIR(info.st_mode)) {
     return failed(InputFileProblem::kDirectory, shown + ": is a directory" + expected_suffix(rules));
   }
+  if (S_ISREG(info.st_mode) && static_cast<std::size_t>(info.st_size) > rules.max_bytes) {
+    return too_large(shown, static_cast<std::size_t>(info.st_size), rules);
+  }
   const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) return failed(InputFileProblem::kUnreadable, fmt::format("{}: cannot read: {}", shown, std::strerror(errno)));
   InputFile f;
-  const bool read_ok = read_all(fd, f.text, rules.read_limit);
+  // One byte past max_bytes tells a pipe that is too long from one that fits exactly.
+  const std::size_t limit = rules.max_bytes == SIZE_MAX ? SIZE_MAX : rules.max_bytes + 1;
+  const bool read_ok = read_all(fd, f.text, std::min(rules.read_limit, limit));
   const int read_errno = errno;
   ::close(fd);
   if (!read_ok) {
     return failed(InputFileProblem::kUnreadable, fmt::format("{}: cannot read: {}", shown, std::strerror(read_errno)));
   }
+  if (f.text.size() > rules.max_bytes) return too_large(shown, 0, rules);
   if (f.text.empty() && !rules.allow_empty) {
     return failed(InputFileProblem::kEmpty, shown + ": file is empty" + expected_suffix(rules));
   }

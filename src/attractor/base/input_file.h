@@ -11,6 +11,7 @@
 ///     PATH: file is empty (expected a .dot file)
 ///     PATH:2:4: binary file: NUL byte (expected a .dot file)
 ///     PATH:2:13: binary file: invalid UTF-8 byte 0xff (expected a .dot file)
+///     PATH: file is 70000000 bytes, more than the limit of 67108864 bytes
 ///
 /// Commands prefix it with `attractor <command>: ` and exit 2 (a bad input file is a usage error).
 
@@ -30,14 +31,19 @@ struct InputFileRules {
   bool allow_binary = false;             ///< NUL bytes and invalid UTF-8 are valid input (`tokens`)
   /// Read at most this many bytes (a header check of a large file); the rest is not read.
   std::size_t read_limit = SIZE_MAX;
+  /// A larger file is refused (kTooLarge) before it is read; a pipe or device is read up to it.
+  std::size_t max_bytes = SIZE_MAX;
 };
 
-/// The rules for a pipeline `.dot` file.
-inline constexpr InputFileRules kDotFileRules{"a .dot file"};
-/// The rules for a JSON file (answers, responses, context, run-directory files, ACLs).
-inline constexpr InputFileRules kJsonFileRules{"a JSON file"};
+/// The largest pipeline or JSON input file, as the parser's ParseLimits::max_file_bytes.
+inline constexpr std::size_t kMaxInputFileBytes = 64u << 20;
 
-enum class InputFileProblem { kNone, kMissing, kDirectory, kUnreadable, kEmpty, kNulByte, kInvalidUtf8 };
+/// The rules for a pipeline `.dot` file.
+inline constexpr InputFileRules kDotFileRules{"a .dot file", false, false, SIZE_MAX, kMaxInputFileBytes};
+/// The rules for a JSON file (answers, responses, context, run-directory files, ACLs).
+inline constexpr InputFileRules kJsonFileRules{"a JSON file", false, false, SIZE_MAX, kMaxInputFileBytes};
+
+enum class InputFileProblem { kNone, kMissing, kDirectory, kUnreadable, kEmpty, kNulByte, kInvalidUtf8, kTooLarge };
 
 /// The outcome of read_input_file: the text, or the problem and its one-line message.
 struct InputFile {

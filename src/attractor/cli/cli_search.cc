@@ -23,8 +23,8 @@ namespace rt = ::attractor::retrieval;
 namespace {
 
 /// The problem with `DIR/index.sqlite` of an existing index directory: missing, unreadable, empty
-/// or not an SQLite database. These are environment errors (exit 3): the index needs building
-/// or rebuilding, unlike a wrong `--index` path (exit 2).
+/// or not an SQLite database. These are environment errors (exit 3), like a missing `--index`
+/// directory: the index needs building or rebuilding. A file given as `--index` is exit 2.
 std::optional<std::string> index_database_problem(const std::string& index_dir) {
   const std::string path = (std::filesystem::path(index_dir) / "index.sqlite").string();
   const std::string rebuild = " (build it with `attractor index`)";
@@ -65,6 +65,11 @@ int run_search_command(int argc, char** argv) {
   app.add_flag("--json", as_json, "print JSON");
   app.add_option("QUERY", words, "query text")->required();
   if (auto code = parse_cli(app, argc, argv)) return *code;
+  if (!std::filesystem::exists(index_dir)) {
+    std::fprintf(stderr, "attractor search: %s: no such directory (build the index with `attractor index`)\n",
+                 escape_control_bytes(index_dir).c_str());
+    return kExitRuntime;
+  }
   if (auto problem = input_directory_problem(index_dir, "an index directory")) {
     std::fprintf(stderr, "attractor search: %s\n", problem->c_str());
     return kExitUsage;
