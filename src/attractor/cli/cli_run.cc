@@ -335,7 +335,9 @@ int run_resume_command(int argc, char** argv, RunDisk& disk) {
     std::fprintf(stderr, "attractor resume: graph file '%s' not found\n", manifest.graph_path.c_str());
     return kExitUsage;
   }
-  std::string hash = sha256_hex(read_text_file(manifest.graph_path));
+  std::optional<std::string> graph_text = read_input_or_report("attractor resume", manifest.graph_path, kDotFileRules);
+  if (!graph_text) return kExitUsage;
+  std::string hash = sha256_hex(*graph_text);
   if (hash != manifest.graph_sha256 && !f.force) {
     std::fprintf(stderr,
                  "attractor resume: %s changed since the run started (sha256 %s, manifest %s); use --force to resume "

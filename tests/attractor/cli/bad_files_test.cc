@@ -13,6 +13,7 @@
 #include <filesystem>
 #include <fstream>
 #include <functional>
+#include <iterator>
 #include <regex>
 #include <string>
 #include <vector>
@@ -138,6 +139,18 @@ std::vector<FileArgument> file_arguments() {
          write(dir + "/run/manifest.json", "{}");
          return std::vector<std::string>{"resume", dir + "/run", "--simulate"};
        }},
+      {"resume_graph", "resume", "g.dot", "a .dot file", "digraph G {",
+       [](const std::string& dir, const std::string& p) {
+         // A finished run of a copy of graphs/simple.dot, whose graph file then goes bad.
+         fs::copy_file(fs::path(ATTRACTOR_SOURCE_DIR) / "graphs/simple.dot", dir + "/good.dot");
+         run_attractor({"run", dir + "/good.dot", "--simulate", "--logs-root", dir + "/done", "-q"});
+         std::string manifest = dir + "/done/manifest.json";
+         std::ifstream in(manifest);
+         std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+         text.replace(text.find(dir + "/good.dot"), dir.size() + 9, p);
+         write(manifest, text);
+         return std::vector<std::string>{"resume", dir + "/done", "--simulate", "--force"};
+       }},
       {"index_acl", "index", "acl.json", "a JSON file", "{",
        [](const std::string& dir, const std::string& p) {
          fs::create_directories(dir + "/src");
@@ -157,6 +170,9 @@ void apply_exceptions(const FileArgument& a, Row& row) {
   }
   if (a.name == "resume_manifest" && row.bad == Bad::kMissing) {
     row.err = "attractor resume: DIR/run: not a run directory (no manifest.json)\n";
+  }
+  if (a.name == "resume_graph" && row.bad == Bad::kMissing) {
+    row.err = "attractor resume: graph file 'DIR/g.dot' not found\n";
   }
   if (a.name == "render_run_checkpoint" && row.bad == Bad::kMissing) {
     row.err = "attractor render: DIR/run/checkpoint.json: no checkpoint; is 'DIR/run' a run directory?\n";
