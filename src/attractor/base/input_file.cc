@@ -58,10 +58,11 @@ InputFile binary_problem(const std::string& path, const std::string& text, const
   if (nul == std::string::npos && invalid == std::string_view::npos) return {};
   const bool is_nul = nul != std::string::npos && (invalid == std::string_view::npos || nul <= invalid);
   const std::size_t offset = is_nul ? nul : invalid;
-  const std::size_t line_start = offset == 0 ? 0 : text.rfind('\n', offset - 1);
+  const std::size_t newline = offset == 0 ? std::string::npos : text.rfind('\n', offset - 1);
+  const std::size_t line_begin = newline == std::string::npos ? 0 : newline + 1;
   InputFile f;
-  f.line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(offset), '\n'));
-  f.column = static_cast<int>(offset - (line_start == std::string::npos || offset == 0 ? 0 : line_start + 1)) + 1;
+  f.line = 1 + static_cast<int>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(line_begin), '\n'));
+  f.column = static_cast<int>(offset - line_begin) + 1;
   f.problem = is_nul ? InputFileProblem::kNulByte : InputFileProblem::kInvalidUtf8;
   std::string what = is_nul ? std::string("NUL byte")
                             : fmt::format("invalid UTF-8 byte 0x{:02x}", static_cast<unsigned char>(text[offset]));
