@@ -40,6 +40,7 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   request.history = conversation.history;
   request.cancel = env.cancel;
   request.timeout_ms = env.timeout_ms;
+  request.clock = env.clock;
   request.attempt = env.attempt;
   request.call_index = call_index;
   if (!backend_) return Outcome::fail("no LLM backend configured", ErrorCategory::kTerminal);

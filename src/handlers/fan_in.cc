@@ -79,6 +79,7 @@ Outcome FanInHandler::execute(const NodeData& node, Context& context, const Grap
     request.stage_dir = env.stage_dir;
     request.cancel = env.cancel;
     request.timeout_ms = env.timeout_ms;
+  request.clock = env.clock;
     request.attempt = env.attempt;
     CodergenResult r = backend_->run(request);
     write_text_file((fs::path(env.stage_dir) / "response.md").string(), r.response);

@@ -1,5 +1,6 @@
 #include "parser/dot_parser.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -127,11 +128,13 @@ ParseResult parse_dot_file(const std::string& path, const ParseLimits& limits) {
   in.read(text.data(), static_cast<std::streamsize>(text.size()));
   text.resize(static_cast<std::size_t>(in.gcount()));
   if (in.bad()) return io_error("cannot read '" + path + "': read error");
-  // Files that grow while being read (or report size 0, like /proc) are read to the end.
-  if (in && in.peek() != std::char_traits<char>::eof()) {
-    std::ostringstream rest;
-    rest << in.rdbuf();
-    text += rest.str();
+  // Files that grow while being read (or report size 0, like /proc or a pipe) are read to the
+  // end, but never past the limit: one byte more is enough for parse_dot to refuse the file, and
+  // /dev/zero must not be read forever.
+  char buffer[65536];
+  while (in && text.size() <= limits.max_file_bytes) {
+    in.read(buffer, static_cast<std::streamsize>(std::min(sizeof buffer, limits.max_file_bytes + 1 - text.size())));
+    text.append(buffer, static_cast<std::size_t>(in.gcount()));
   }
   return parse_dot(std::make_shared<const SourceFile>(path, std::move(text)), limits);
 }

@@ -1,7 +1,9 @@
 #include "support/cli_test_support.h"
 
 #include <fcntl.h>
+#include <linux/capability.h>
 #include <spawn.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -41,7 +43,36 @@ CommandResult run_attractor(const std::vector<std::string>& args, const std::str
   return run_command(full, input);
 }
 
-CommandResult run_command(const std::vector<std::string>& full_argv, const std::string& input) {
+namespace {
+
+/// Starts `argv` with stdin/stdout/stderr redirected to the given files; -1 on failure. With
+/// `unprivileged`, the child drops the file-permission override capabilities before exec (only
+/// async-signal-safe calls between fork and exec).
+pid_t start(std::vector<char*>& argv, const std::string& in, const std::string& out, const std::string& err,
+            bool unprivileged) {
+  if (!unprivileged) {
+    posix_spawn_file_actions_t actions;
+    posix_spawn_file_actions_init(&actions);
+    posix_spawn_file_actions_addopen(&actions, 0, in.c_str(), O_RDONLY, 0);
+    posix_spawn_file_actions_addopen(&actions, 1, out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    posix_spawn_file_actions_addopen(&actions, 2, err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    pid_t pid = 0;
+    int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
+    posix_spawn_file_actions_destroy(&actions);
+    return rc == 0 ? pid : -1;
+  }
+  pid_t pid = ::fork();
+  if (pid != 0) return pid;
+  ::prctl(PR_CAPBSET_DROP, CAP_DAC_OVERRIDE, 0, 0, 0);
+  ::prctl(PR_CAPBSET_DROP, CAP_DAC_READ_SEARCH, 0, 0, 0);
+  int fds[3] = {::open(in.c_str(), O_RDONLY), ::open(out.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644),
+                ::open(err.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644)};
+  for (int i = 0; i < 3; ++i) ::dup2(fds[i], i);
+  ::execve(argv[0], argv.data(), environ);
+  ::_exit(127);
+}
+
+CommandResult run(const std::vector<std::string>& full_argv, const std::string& input, bool unprivileged) {
   static int counter = 0;
   std::string dir = (std::filesystem::temp_directory_path() /
                      ("attractor-cmd-" + std::to_string(::getpid()) + "-" + std::to_string(++counter)))
@@ -54,16 +85,9 @@ CommandResult run_command(const std::vector<std::string>& full_argv, const std::
   std::vector<char*> argv;
   for (auto& a : full) argv.push_back(a.data());
   argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_addopen(&actions, 0, in_path.c_str(), O_RDONLY, 0);
-  posix_spawn_file_actions_addopen(&actions, 1, out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  posix_spawn_file_actions_addopen(&actions, 2, err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-  pid_t pid = 0;
   CommandResult result;
-  int rc = posix_spawn(&pid, argv[0], &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  if (rc != 0) {
+  pid_t pid = start(argv, in_path, out_path, err_path, unprivileged);
+  if (pid < 0) {
     result.err = "cannot start " + full[0];
     return result;
   }
@@ -74,6 +98,22 @@ CommandResult run_command(const std::vector<std::string>& full_argv, const std::
   result.err = slurp(err_path);
   std::filesystem::remove_all(dir);
   return result;
+}
+
+}  // namespace
+
+CommandResult run_command(const std::vector<std::string>& full_argv, const std::string& input) {
+  return run(full_argv, input, false);
+}
+
+CommandResult run_command_unprivileged(const std::vector<std::string>& full_argv, const std::string& input) {
+  return run(full_argv, input, true);
+}
+
+CommandResult run_attractor_unprivileged(const std::vector<std::string>& args, const std::string& input) {
+  std::vector<std::string> full = {ATTRACTOR_BINARY_PATH};
+  full.insert(full.end(), args.begin(), args.end());
+  return run_command_unprivileged(full, input);
 }
 
 }  // namespace attractor::testing

@@ -103,6 +103,7 @@ BinaryRun run_binary(const std::vector<std::string>& args, const std::vector<std
 
 BackendConfig config_with_env(std::map<std::string, std::string> vars) {
   BackendConfig config;
+  config.transport_random = [] { return 0.5; };  // transport retries wait their exact backoff
   config.env = [vars = std::move(vars)](const std::string& name) -> std::optional<std::string> {
     auto it = vars.find(name);
     if (it == vars.end() || it->second.empty()) return std::nullopt;

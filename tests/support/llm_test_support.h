@@ -60,7 +60,8 @@ struct BinaryRun {
 BinaryRun run_binary(const std::vector<std::string>& args, const std::vector<std::pair<std::string, std::string>>& set,
                      const ScratchDir& dir, const std::string& program = ATTRACTOR_BINARY_PATH);
 
-/// A BackendConfig whose environment is exactly `vars` (no process environment).
+/// A BackendConfig whose environment is exactly `vars` (no process environment), with no jitter
+/// in its transport retries (uniform 0.5 → factor 1.0).
 BackendConfig config_with_env(std::map<std::string, std::string> vars);
 
 }  // namespace attractor::testing

@@ -38,4 +38,10 @@ LoadedPipeline load_pipeline_text(const std::string& path, std::string text, con
   return finish(parse_dot(source), handlers, extra_transforms, extra_rules);
 }
 
+LoadedPipeline load_pipeline_text(const std::string& path, std::string text, const HandlerCatalog& handlers,
+                                  const LintOptions& options) {
+  auto source = std::make_shared<const SourceFile>(path, std::move(text));
+  return finish(parse_dot(source), handlers, {}, {}, options);
+}
+
 }  // namespace attractor

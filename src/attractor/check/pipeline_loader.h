@@ -38,5 +38,8 @@ LoadedPipeline load_pipeline(const std::string& path, const HandlerCatalog& hand
 LoadedPipeline load_pipeline_text(const std::string& path, std::string text, const HandlerCatalog& handlers,
                                   const std::vector<TransformPtr>& extra_transforms = {},
                                   const std::vector<LintRulePtr>& extra_rules = {});
+/// The same with lint options.
+LoadedPipeline load_pipeline_text(const std::string& path, std::string text, const HandlerCatalog& handlers,
+                                  const LintOptions& options);
 
 }  // namespace attractor

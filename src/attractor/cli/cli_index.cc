@@ -3,7 +3,9 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <iostream>
+#include <optional>
 #include <stdexcept>
 #include <string>
 
@@ -17,6 +19,23 @@
 namespace attractor {
 
 namespace rt = ::attractor::retrieval;
+
+namespace {
+
+/// The problem with the paths the user named (checked before indexing starts, exit 2): SRC_DIR
+/// must be a directory, `--index` a directory or not exist yet, `--acl` a readable JSON file.
+std::optional<std::string> index_input_problem(const rt::IndexOptions& o) {
+  if (auto problem = input_directory_problem(o.src_dir, "a source directory")) return problem;
+  if (std::filesystem::exists(o.index_dir)) {
+    if (auto problem = input_directory_problem(o.index_dir, "an index directory")) return problem;
+  }
+  if (!o.acl_file.empty()) {
+    if (InputFile acl = read_input_file(o.acl_file, kJsonFileRules); !acl.ok()) return acl.message;
+  }
+  return std::nullopt;
+}
+
+}  // namespace
 
 int run_index_command(int argc, char** argv) {
   CLI::App app{"Index a C# + SQL source tree (tree-sitter symbols, unified dependency graph, BM25 and vectors) "
@@ -44,6 +63,10 @@ int run_index_command(int argc, char** argv) {
   app.add_option("--vector-index", o.vector_kind, "flat (exact, default) or hnsw (approximate, for large indexes)");
   app.add_flag("--quiet,-q", quiet, "no progress bar, no parse warnings; summary only");
   if (auto code = parse_cli(app, argc, argv)) return *code;
+  if (auto problem = index_input_problem(o)) {
+    std::fprintf(stderr, "attractor index: %s\n", problem->c_str());
+    return kExitUsage;
+  }
 
   try {
     bool interactive = !quiet && isatty(STDERR_FILENO);

@@ -40,12 +40,18 @@ int run_render_command(int argc, char** argv) {
 
   // Deliberately never freed: the process exits right after, and tearing down a large graph
   // costs more than a tenth of the command's time.
-  LoadedPipeline& loaded = *new LoadedPipeline(load_pipeline(path, builtin_handler_catalog()));
+  std::optional<std::string> text = read_input_or_report(app.get_name(), path, kDotFileRules);
+  if (!text) return kExitUsage;
+  LoadedPipeline& loaded = *new LoadedPipeline(load_pipeline_text(path, std::move(*text), builtin_handler_catalog()));
   print_diagnostics(loaded.diagnostics, loaded.source.get());
   if (!loaded.graph) return kExitUsage;
 
   RunOverlay overlay;
   if (!run_dir.empty()) {
+    if (auto problem = run_directory_problem(run_dir, false)) {
+      std::fprintf(stderr, "attractor render: %s\n", problem->c_str());
+      return kExitUsage;
+    }
     try {
       overlay = load_run_overlay(run_dir);
     } catch (const RunDirectoryError& e) {

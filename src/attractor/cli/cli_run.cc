@@ -173,12 +173,15 @@ int finish(const RunResult& r, const RunFlags& f) {
   return kExitFail;
 }
 
-std::optional<LoadedPipeline> load_or_report(const std::string& path, const RunFlags& f, const nlohmann::json& seed) {
+std::optional<LoadedPipeline> load_or_report(std::string_view command, const std::string& path, const RunFlags& f,
+                                             const nlohmann::json& seed) {
+  std::optional<std::string> text = read_input_or_report(command, path, kDotFileRules);
+  if (!text) return std::nullopt;
   LintOptions options;
   options.strict = f.strict;
   for (const auto& [key, value] : seed.items()) options.known_context_keys.push_back(key);
   bool quiet = f.quiet;
-  LoadedPipeline loaded = load_pipeline(path, builtin_handler_catalog(), options);
+  LoadedPipeline loaded = load_pipeline_text(path, std::move(*text), builtin_handler_catalog(), options);
   if (!loaded.ok()) {
     print_diagnostics(loaded.diagnostics, loaded.source.get());
     std::fprintf(stderr, "%s: not run: the pipeline has errors\n", path.c_str());
@@ -214,14 +217,18 @@ std::future<void> preload_token_table() {
 int execute(const std::string& graph_path, const std::string& run_dir, const RunFlags& f,
             const Checkpoint* resumed, RunDisk& disk) {
   std::future<void> token_table = preload_token_table();
+  const std::string_view command = resumed ? "attractor resume" : "attractor run";
   nlohmann::json seed;
   try {
     seed = resumed ? resumed->seed_context : seed_context(f);
+  } catch (const InputFileError& e) {
+    std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(command.size()), command.data(), e.what());
+    return kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attractor: %s\n", e.what());
     return kExitUsage;
   }
-  auto loaded = load_or_report(graph_path, f, seed);
+  auto loaded = load_or_report(command, graph_path, f, seed);
   if (!loaded) return kExitUsage;
   const Graph& graph = *loaded->graph;
 
@@ -235,6 +242,9 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
     services = make_services(f, graph, resumed);
     services.retrieval = std::make_shared<GraphRetrievalProvider>(
         f.index_dir, fs::absolute(graph_path).parent_path().lexically_normal().string());
+  } catch (const InputFileError& e) {
+    std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(command.size()), command.data(), e.what());
+    return kExitUsage;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attractor: %s\n", e.what());
     return kExitUsage;
@@ -308,6 +318,10 @@ int run_resume_command(int argc, char** argv, RunDisk& disk) {
     return kExitUsage;
   }
 
+  if (auto problem = run_directory_problem(run_dir, true)) {
+    std::fprintf(stderr, "attractor resume: %s\n", problem->c_str());
+    return kExitUsage;
+  }
   Manifest manifest;
   Checkpoint checkpoint;
   try {
@@ -321,7 +335,9 @@ int run_resume_command(int argc, char** argv, RunDisk& disk) {
     std::fprintf(stderr, "attractor resume: graph file '%s' not found\n", manifest.graph_path.c_str());
     return kExitUsage;
   }
-  std::string hash = sha256_hex(read_text_file(manifest.graph_path));
+  std::optional<std::string> graph_text = read_input_or_report("attractor resume", manifest.graph_path, kDotFileRules);
+  if (!graph_text) return kExitUsage;
+  std::string hash = sha256_hex(*graph_text);
   if (hash != manifest.graph_sha256 && !f.force) {
     std::fprintf(stderr,
                  "attractor resume: %s changed since the run started (sha256 %s, manifest %s); use --force to resume "

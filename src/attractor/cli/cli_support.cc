@@ -1,6 +1,7 @@
 #include "attractor/cli/cli_support.h"
 
 #include <cstdio>
+#include <filesystem>
 #include <string>
 
 #include "attractor/base/log.h"
@@ -33,6 +34,30 @@ std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
 
 void print_diagnostics(const std::vector<Diagnostic>& diagnostics, const SourceFile* file) {
   for (const auto& d : diagnostics) std::fputs(format_diagnostic(d, file).c_str(), stderr);
+}
+
+std::optional<std::string> read_input_or_report(std::string_view command, const std::string& path,
+                                                const InputFileRules& rules) {
+  InputFile file = read_input_file(path, rules);
+  if (file.ok()) return std::move(file.text);
+  std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(command.size()), command.data(), file.message.c_str());
+  return std::nullopt;
+}
+
+std::optional<std::string> run_directory_problem(const std::string& run_dir, bool needs_manifest) {
+  namespace fs = std::filesystem;
+  if (auto problem = input_directory_problem(run_dir, "a run directory")) return problem;
+  std::error_code ec;
+  if (needs_manifest && !fs::exists(fs::path(run_dir) / "manifest.json", ec)) {
+    return escape_control_bytes(run_dir) + ": not a run directory (no manifest.json)";
+  }
+  for (const char* name : {"manifest.json", "checkpoint.json"}) {
+    const std::string path = (fs::path(run_dir) / name).string();
+    if (!needs_manifest && !fs::exists(path, ec)) continue;  // the caller reports what is missing
+    InputFile file = read_input_file(path, kJsonFileRules);
+    if (!file.ok()) return file.message;
+  }
+  return std::nullopt;
 }
 
 }  // namespace attractor

@@ -9,6 +9,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "attractor/base/input_file.h"
 #include "attractor/model/diagnostic.h"
 
 namespace attractor {
@@ -23,5 +24,17 @@ std::optional<int> parse_cli(CLI::App& app, int argc, char** argv);
 
 /// Prints diagnostics in compiler form on stderr.
 void print_diagnostics(const std::vector<Diagnostic>& diagnostics, const SourceFile* file);
+
+/// Reads the file the user named as `path` (attractor/base/input_file.h). On a problem prints
+/// `COMMAND: MESSAGE` on stderr (COMMAND is e.g. "attractor validate") and returns nullopt; the
+/// caller then exits with kExitUsage.
+std::optional<std::string> read_input_or_report(std::string_view command, const std::string& path,
+                                                const InputFileRules& rules);
+
+/// The problem with `run_dir` as the run directory of `resume` or `render --run`, checked on the
+/// real file system before its JSON is parsed: not a directory, no `manifest.json` (when
+/// `needs_manifest`), or a `manifest.json` / `checkpoint.json` that is a directory, unreadable,
+/// empty or binary. One line without the command prefix; nullopt when none of these applies.
+std::optional<std::string> run_directory_problem(const std::string& run_dir, bool needs_manifest);
 
 }  // namespace attractor

@@ -1,7 +1,6 @@
 #include <cstdio>
-#include <fstream>
 #include <iostream>
-#include <iterator>
+#include <optional>
 #include <sstream>
 #include <string>
 #include <vector>
@@ -17,17 +16,22 @@ namespace attractor {
 
 namespace {
 
+/// Reads FILE (or stdin for "-"). Empty and binary files are valid input: the count of an empty
+/// file is 0, and bytes that are not UTF-8 are counted as U+FFFD like any tokenizer input.
 bool read_input(const std::string& path, std::string& out) {
   if (path == "-") {
     std::ostringstream buffer;
     buffer << std::cin.rdbuf();
     out = std::move(buffer).str();
-    return !std::cin.bad();
+    if (!std::cin.bad()) return true;
+    std::fprintf(stderr, "attractor tokens: cannot read stdin\n");
+    return false;
   }
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return false;
-  out.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-  return !in.bad();
+  constexpr InputFileRules kTokensRules{"a file", /*allow_empty=*/true, /*allow_binary=*/true};
+  std::optional<std::string> text = read_input_or_report("attractor tokens", path, kTokensRules);
+  if (!text) return false;
+  out = std::move(*text);
+  return true;
 }
 
 }  // namespace
@@ -35,8 +39,9 @@ bool read_input(const std::string& path, std::string& out) {
 int run_tokens_command(int argc, char** argv) {
   CLI::App app{"Count tokens exactly as the LLM tokenizer does (tiktoken-compatible byte-pair encoding). "
                "Prints `COUNT<TAB>FILE` per file and `TOTAL<TAB>total` for several files; with no FILE "
-               "(or `-`) reads stdin and prints the count alone. Invalid UTF-8 is read as U+FFFD. Exit 2 on "
-               "usage errors or an unreadable FILE, 3 when the token data files are missing or corrupt."};
+               "(or `-`) reads stdin and prints the count alone. Invalid UTF-8 is read as U+FFFD; binary and "
+               "empty files are counted. Exit 2 on usage errors or a FILE that is missing, a directory or "
+               "unreadable, 3 when the token data files are missing or corrupt."};
   app.name("attractor tokens");
   std::string encoding{kDefaultTokenEncoding};
   bool ids = false;
@@ -64,10 +69,7 @@ int run_tokens_command(int argc, char** argv) {
   if (from_stdin) files.push_back("-");
   std::vector<std::string> texts(files.size());
   for (std::size_t i = 0; i < files.size(); ++i) {
-    if (!read_input(files[i], texts[i])) {
-      std::fprintf(stderr, "attractor tokens: cannot read %s\n", files[i].c_str());
-      return kExitUsage;
-    }
+    if (!read_input(files[i], texts[i])) return kExitUsage;
   }
   const AllowedSpecial allowed = allow_special ? AllowedSpecial::everything() : AllowedSpecial::none();
 

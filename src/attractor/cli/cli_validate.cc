@@ -10,6 +10,25 @@
 
 namespace attractor {
 
+namespace {
+
+/// A graph file that cannot be read as text: one line on stderr, or with --json one diagnostic
+/// (rule "input_file") on stdout.
+int report_bad_input(const InputFile& input, bool json) {
+  if (json) {
+    SourceLocation at;
+    at.line = input.line;
+    at.column = input.column;
+    Diagnostic d = make_diagnostic("input_file", Severity::kError, input.message, "", "", at);
+    std::printf("%s\n", nlohmann::json::array({diagnostic_to_json(d)}).dump(2).c_str());
+  } else {
+    std::fprintf(stderr, "attractor validate: %s\n", input.message.c_str());
+  }
+  return kExitUsage;
+}
+
+}  // namespace
+
 int run_validate_command(int argc, char** argv) {
   CLI::App app{"Parse, transform and lint a pipeline. Prints diagnostics in compiler form "
                "(FILE:LINE:COL: severity: [rule] message); exit 0 when there are no errors, 2 otherwise (with --strict, "
@@ -23,9 +42,12 @@ int run_validate_command(int argc, char** argv) {
   app.add_flag("--strict", options.strict, "treat warnings as errors (as graph attribute strict=true does), for CI");
   if (auto code = parse_cli(app, argc, argv)) return *code;
 
+  InputFile input = read_input_file(path, kDotFileRules);
+  if (!input.ok()) return report_bad_input(input, json);
   // Deliberately never freed: the process exits right after, and tearing down a large graph
   // costs more than a tenth of the command's time.
-  LoadedPipeline& loaded = *new LoadedPipeline(load_pipeline(path, builtin_handler_catalog(), options));
+  LoadedPipeline& loaded =
+      *new LoadedPipeline(load_pipeline_text(path, std::move(input.text), builtin_handler_catalog(), options));
   if (json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& d : loaded.diagnostics) out.push_back(diagnostic_to_json(d));

@@ -3,7 +3,7 @@
 #include <filesystem>
 #include <stdexcept>
 
-#include "attractor/run/run_directory.h"
+#include "attractor/base/input_file.h"
 
 namespace attractor {
 
@@ -63,7 +63,7 @@ void add_common_options(CLI::App& app, RunFlags& f) {
 nlohmann::json seed_context(const RunFlags& f) {
   nlohmann::json seed = nlohmann::json::object();
   if (!f.context_file.empty()) {
-    nlohmann::json j = nlohmann::json::parse(read_text_file(f.context_file), nullptr, false);
+    nlohmann::json j = nlohmann::json::parse(read_input_file_or_throw(f.context_file, kJsonFileRules), nullptr, false);
     if (j.is_discarded() || !j.is_object()) throw std::runtime_error(f.context_file + ": expected a JSON object");
     seed.update(j);
   }

@@ -1,21 +1,19 @@
 #include "attractor/cli/run_overlay.h"
 
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 
 #include <nlohmann/json.hpp>
+
+#include "attractor/base/input_file.h"
 
 namespace attractor {
 namespace {
 
 nlohmann::json read_json(const std::filesystem::path& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw RunDirectoryError(path.string() + ": cannot open");
-  std::stringstream buffer;
-  buffer << in.rdbuf();
+  InputFile file = read_input_file(path.string(), kJsonFileRules);
+  if (!file.ok()) throw RunDirectoryError(file.message);
   try {
-    return nlohmann::json::parse(buffer.str());
+    return nlohmann::json::parse(file.text);
   } catch (const nlohmann::json::parse_error& e) {
     throw RunDirectoryError(path.string() + ": not valid JSON (" + e.what() + ")");
   }

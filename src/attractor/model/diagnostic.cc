@@ -2,6 +2,7 @@
 
 #include <algorithm>
 
+#include "attractor/base/input_file.h"
 #include "attractor/base/utf8.h"
 
 namespace attractor {
@@ -22,6 +23,28 @@ namespace {
 /// Longest source excerpt printed under a diagnostic; a longer line is cut to a window around the
 /// caret, marked with "..." on the cut sides.
 constexpr std::size_t kMaxExcerptBytes = 160;
+/// What to print before the caret so that it stands under the character at the end of `prefix`
+/// as printed by escape_control_bytes: tabs are kept, an escaped byte takes the width of its
+/// escape, and a multi-byte character one column.
+std::string caret_padding(std::string_view prefix) {
+  std::string pad;
+  for (std::size_t i = 0; i < prefix.size();) {
+    std::size_t valid = find_invalid_utf8(prefix.substr(i));
+    std::size_t end = valid == std::string_view::npos ? prefix.size() : i + valid;
+    for (; i < end; ++i) {
+      const auto c = static_cast<unsigned char>(prefix[i]);
+      if (c == '\t') pad += '\t';
+      else if (c < 0x20 || c == 0x7f) pad.append(4, ' ');
+      else if (!is_utf8_continuation(prefix[i])) pad += ' ';
+    }
+    if (i < prefix.size()) {
+      pad.append(4, ' ');
+      ++i;
+    }
+  }
+  return pad;
+}
+
 }  // namespace
 
 const char* severity_name(Severity severity) {
@@ -36,9 +59,12 @@ const char* severity_name(Severity severity) {
 std::string format_diagnostic(const Diagnostic& d, const SourceFile* file) {
   std::string out;
   if (file != nullptr) {
-    out += file->path();
+    out += escape_control_bytes(file->path());
     if (d.location.known()) {
-      out += ":" + std::to_string(d.location.line) + ":" + std::to_string(d.location.column);
+      out += ':';
+      out += std::to_string(d.location.line);
+      out += ':';
+      out += std::to_string(d.location.column);
     }
     out += ": ";
   }
@@ -63,12 +89,11 @@ std::string format_diagnostic(const Diagnostic& d, const SourceFile* file) {
     }
     out += "  ";
     out.append(before);
-    out.append(line);
+    out += escape_control_bytes(line);
     out.append(after);
     out += "\n  ";
     out.append(before.size(), ' ');
-    // Keep tabs so the caret lines up under the same characters in a terminal.
-    for (std::size_t i = 0; i < caret; ++i) out += line[i] == '\t' ? '\t' : ' ';
+    out += caret_padding(line.substr(0, caret));
     out += "^\n";
   }
   if (!d.fix.empty()) out += "  fix: " + d.fix + "\n";

@@ -2,12 +2,14 @@
 
 #include "handlers/llm/openai_backend.h"
 #include "handlers/llm/provider_error.h"
+#include "handlers/llm/transport_retry.h"
 
 namespace attractor {
 
 AnthropicBackend::AnthropicBackend(ProviderSettings settings) : settings_(std::move(settings)) {
   if (settings_.base_url.empty()) settings_.base_url = "https://api.anthropic.com";
   if (!settings_.transport) settings_.transport = std::make_shared<HttplibTransport>();
+  if (!settings_.random) settings_.random = default_random();
   if (settings_.max_tokens <= 0) settings_.max_tokens = 8192;
 }
 
@@ -82,7 +84,8 @@ CodergenResult AnthropicBackend::run(const CodergenRequest& request) {
   http.body = anthropic_messages_body(request, model, settings_.max_tokens).dump();
   http.timeout_ms = backstop_timeout(request.timeout_ms);
   http.cancel = request.cancel;
-  HttpResponse response = post_to_provider(*settings_.transport, http, name());
+  HttpResponse response = post_with_retries(*settings_.transport, http, name(), settings_.retry,
+                                            request.clock ? *request.clock : system_clock(), settings_.random);
   CodergenResult result = parse_anthropic_response(response.body);
   if (result.model.empty()) result.model = model;
   result.backend = name();

@@ -17,6 +17,14 @@ namespace attractor {
 
 namespace {
 
+/// ATTRACTOR_LLM_MAX_RETRIES: a whole number from 0 to 100; nullopt for anything else.
+std::optional<int> parse_max_retries(const std::string& text) {
+  if (text.empty() || text.size() > 3 || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
+  int value = std::stoi(text);
+  if (value > 100) return std::nullopt;
+  return value;
+}
+
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
@@ -116,6 +124,9 @@ std::string RoutingBackend::provider_problem(const std::string& provider) const 
       return upper + "_API_KEY is not set (needed by the " + provider + " backend; set " + upper +
              "_BASE_URL instead for a server that needs no key)";
     }
+    if (auto retries = env(kProviderMaxRetriesVariable); retries && !parse_max_retries(*retries)) {
+      return std::string(kProviderMaxRetriesVariable) + "='" + *retries + "' is not a whole number from 0 to 100";
+    }
     return "";
   }
   if (starts_with(provider, "cli:")) {
@@ -173,6 +184,11 @@ std::shared_ptr<CodergenBackend> RoutingBackend::backend_for(const std::string& 
     settings.base_url = env(upper + "_BASE_URL").value_or("");
     settings.default_model = env(upper + "_MODEL").value_or(provider == "openai" ? "gpt-4o-mini" : "claude-sonnet-4-5");
     settings.transport = config_.transport;
+    settings.retry = config_.transport_retry;
+    if (auto retries = env(kProviderMaxRetriesVariable)) {
+      settings.retry.max_retries = parse_max_retries(*retries).value_or(settings.retry.max_retries);
+    }
+    settings.random = config_.transport_random;
     if (provider == "openai") {
       backend = std::make_shared<OpenAiBackend>(settings);
     } else {

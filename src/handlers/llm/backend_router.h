@@ -17,6 +17,8 @@
 /// ANTHROPIC_BASE_URL (default https://api.anthropic.com), ANTHROPIC_MODEL (claude-sonnet-4-5);
 /// ATTRACTOR_CLI_AGENT; ATTRACTOR_CLI_COMMAND_<AGENT>. A key is required unless the provider's base
 /// URL is set (local OpenAI-compatible servers need none); it is sent whenever present.
+/// ATTRACTOR_LLM_MAX_RETRIES (a whole number, default 2) sets the transport retries of each
+/// OpenAI/Anthropic call (handlers/llm/transport_retry.h); 0 turns them off.
 
 #include <functional>
 #include <map>
@@ -34,6 +36,7 @@
 #include "handlers/services/subprocess.h"
 #include "handlers/llm/codergen_backend.h"
 #include "handlers/llm/http_transport.h"
+#include "handlers/llm/transport_retry.h"
 
 namespace attractor {
 
@@ -47,6 +50,9 @@ struct BackendConfig {
   nlohmann::json responses = nlohmann::json::object();  ///< `--responses` script for simulate
   EnvLookup env;                 ///< empty = the process environment
   std::shared_ptr<HttpTransport> transport;  ///< nullptr = HttplibTransport
+  /// Transport retries of the HTTP backends; ATTRACTOR_LLM_MAX_RETRIES overrides max_retries.
+  TransportRetryPolicy transport_retry;
+  UniformRandom transport_random;            ///< their jitter; empty = default_random()
   ProcessRunner* runner = nullptr;           ///< for cli agents; nullptr = POSIX runner
   /// Added to cli agents' environment (a PATH here is also where the preflight looks them up).
   std::vector<std::pair<std::string, std::string>> cli_env;

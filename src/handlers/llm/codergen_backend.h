@@ -38,6 +38,9 @@ struct CodergenRequest {
   std::vector<ChatMessage> history;
   CancelToken cancel;
   std::optional<std::int64_t> timeout_ms;
+  /// The clock provider backends wait on between transport retries (the engine's, so that a
+  /// test's FakeClock records the waits); nullptr = the system clock.
+  Clock* clock = nullptr;
   std::int64_t attempt = 1;     ///< retry attempt of this execution
   std::int64_t call_index = 0;  ///< how many times this node called the backend before in this run
 };

@@ -1,6 +1,7 @@
 #include "handlers/llm/openai_backend.h"
 
 #include "handlers/llm/provider_error.h"
+#include "handlers/llm/transport_retry.h"
 
 namespace attractor {
 
@@ -26,6 +27,7 @@ std::string text_of(const nlohmann::json& content) {
 OpenAiBackend::OpenAiBackend(ProviderSettings settings) : settings_(std::move(settings)) {
   if (settings_.base_url.empty()) settings_.base_url = "https://api.openai.com/v1";
   if (!settings_.transport) settings_.transport = std::make_shared<HttplibTransport>();
+  if (!settings_.random) settings_.random = default_random();
 }
 
 std::string node_model(const CodergenRequest& request, const std::string& fallback) {
@@ -83,7 +85,8 @@ CodergenResult OpenAiBackend::run(const CodergenRequest& request) {
   http.body = openai_chat_body(request, model).dump();
   http.timeout_ms = backstop_timeout(request.timeout_ms);
   http.cancel = request.cancel;
-  HttpResponse response = post_to_provider(*settings_.transport, http, name());
+  HttpResponse response = post_with_retries(*settings_.transport, http, name(), settings_.retry,
+                                            request.clock ? *request.clock : system_clock(), settings_.random);
   CodergenResult result = parse_openai_chat_response(response.body);
   if (result.model.empty()) result.model = model;
   result.backend = name();

@@ -1,12 +1,15 @@
 #pragma once
 /// \file
-/// What an HTTP LLM backend needs: endpoint, key, default model and the transport to use.
+/// What an HTTP LLM backend needs: endpoint, key, default model, the transport to use and how
+/// that transport retries (handlers/llm/transport_retry.h).
 
 #include <cstdint>
 #include <memory>
 #include <string>
 
+#include "attractor/engine/retry.h"
 #include "handlers/llm/http_transport.h"
+#include "handlers/llm/transport_retry.h"
 
 namespace attractor {
 
@@ -17,6 +20,8 @@ struct ProviderSettings {
   /// Anthropic: `max_tokens` when no thinking budget applies (the budget is added on top).
   std::int64_t max_tokens = 8192;
   std::shared_ptr<HttpTransport> transport;  ///< nullptr = HttplibTransport
+  TransportRetryPolicy retry;                ///< transport retries of each call (spec defaults)
+  UniformRandom random;                      ///< jitter of those retries; empty = default_random()
 };
 
 }  // namespace attractor

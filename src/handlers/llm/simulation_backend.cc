@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "attractor/base/input_file.h"
 #include "attractor/run/run_directory.h"
 
 namespace attractor {
@@ -97,7 +98,7 @@ CodergenResult SimulationBackend::run(const CodergenRequest& request) {
 }
 
 nlohmann::json load_responses_file(const std::string& path) {
-  nlohmann::json j = nlohmann::json::parse(read_text_file(path), nullptr, false);
+  nlohmann::json j = nlohmann::json::parse(read_input_file_or_throw(path, kJsonFileRules), nullptr, false);
   if (j.is_discarded()) throw std::runtime_error(path + " is not valid JSON");
   if (!j.is_object()) throw std::runtime_error(path + ": responses must be a JSON object keyed by node id");
   return j;

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "attractor/base/input_file.h"
 #include "attractor/engine/edge_selection.h"
 #include "attractor/run/run_directory.h"
 
@@ -185,7 +186,7 @@ std::unique_ptr<QueueInterviewer> queue_from_json(const nlohmann::json& j) {
 }
 
 std::unique_ptr<QueueInterviewer> load_answers_file(const std::string& path) {
-  nlohmann::json j = nlohmann::json::parse(read_text_file(path), nullptr, false);
+  nlohmann::json j = nlohmann::json::parse(read_input_file_or_throw(path, kJsonFileRules), nullptr, false);
   if (j.is_discarded()) throw std::runtime_error(path + " is not valid JSON");
   try {
     return queue_from_json(j);

@@ -20,6 +20,20 @@ TEST(DiagnosticTest, CompilerFormWithCaretAndFix) {
             "  fix: write weight=1\n");
 }
 
+TEST(DiagnosticTest, ExcerptEscapesControlBytesAndTheCaretFollows) {
+  SourceFile file(std::string("g\x1b.dot"), "digraph G {\n  a [label=\"\x01\xc3\xa9\t\xff\"] x\n}\n");
+  Diagnostic d;
+  d.rule = "syntax";
+  d.severity = Severity::kError;
+  d.message = "unexpected x";
+  d.location = file.locate(file.text().find(" x") + 1);
+  // \x01 and \xff take four columns each, é one, the tab stays a tab.
+  EXPECT_EQ(format_diagnostic(d, &file),
+            "g\\x1b.dot:2:21: error: [syntax] unexpected x\n"
+            "    a [label=\"\\x01\xc3\xa9\t\\xff\"] x\n"
+            "              " "    " " " "\t" "    " "   ^\n");
+}
+
 TEST(DiagnosticTest, WithoutLocationPrintsOnlyTheMessage) {
   SourceFile file("p.dot", "digraph G {}\n");
   Diagnostic d{"start_node", Severity::kError, "no start node", "", std::nullopt, "", {}};

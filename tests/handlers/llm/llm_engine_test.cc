@@ -19,9 +19,11 @@ using testing::FakeLlmServer;
 using testing::LlmRun;
 using testing::load_graph;
 
-std::shared_ptr<RoutingBackend> router_for(const FakeLlmServer& server) {
+/// The router against `server`; `transport_retries` = 0 leaves every retry to the stage.
+std::shared_ptr<RoutingBackend> router_for(const FakeLlmServer& server, int transport_retries = 2) {
   BackendConfig config = testing::config_with_env(
       {{"OPENAI_BASE_URL", server.url()}, {"OPENAI_API_KEY", "sk-test"}, {"ANTHROPIC_BASE_URL", server.url()}});
+  config.transport_retry.max_retries = transport_retries;
   return std::make_shared<RoutingBackend>(config);
 }
 
@@ -31,7 +33,7 @@ TEST(LlmEngineTest, RateLimitThenSuccessWaitsForRetryAfter) {
   Graph g = load_graph(R"(digraph G { start [shape=Mdiamond]; done [shape=Msquare];
     write [llm_model="gpt-4o", prompt="Write it", max_retries=2]; start -> write -> done })");
   LlmRun run;
-  RunResult result = run.run(g, router_for(server));
+  RunResult result = run.run(g, router_for(server, 0));
   EXPECT_EQ(result.outcome.status, StageStatus::kSuccess);
   EXPECT_EQ(server.requests().size(), 2u);
   EXPECT_EQ(run.clock.sleeps(), std::vector<std::int64_t>({3000}));  // backoff alone would be 200 ms

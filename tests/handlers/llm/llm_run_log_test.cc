@@ -48,6 +48,7 @@ TEST(LlmRunLogTest, RateLimitIsLoggedWithTheRetryAfterTheEngineWaitsFor) {
     write [llm_model="gpt-4o", prompt="Write it", max_retries=2]; start -> write -> done })");
   LlmRun run;
   BackendConfig config = testing::config_with_env({{"OPENAI_BASE_URL", server.url()}, {"OPENAI_API_KEY", "sk-test"}});
+  config.transport_retry.max_retries = 0;  // the stage retries
   ScopedLogLevel level(spdlog::level::off);
   ASSERT_EQ(run.run(g, std::make_shared<RoutingBackend>(config)).outcome.status, StageStatus::kSuccess);
   std::vector<std::string> lines = log_messages(run.run_dir());
@@ -56,6 +57,21 @@ TEST(LlmRunLogTest, RateLimitIsLoggedWithTheRetryAfterTheEngineWaitsFor) {
   EXPECT_TRUE(has(lines, "[info] stage write attempt 1 of 3 failed in 0ms: openai: HTTP 429: Rate limit reached "
                          "for gpt-4o; retrying in 3000ms (Retry-After)"));
   EXPECT_TRUE(has(lines, "[info] stage write finished: success in 0ms"));
+}
+
+TEST(LlmRunLogTest, TransportRetriesAreLoggedAsWarnings) {
+  FakeLlmServer server;
+  server.push_error(500, "boom");
+  server.push_error(503, "busy", {{"Retry-After", "1.5"}});
+  Graph g = load_graph(R"(digraph G { start [shape=Mdiamond]; done [shape=Msquare];
+    write [llm_model="gpt-4o", prompt="Write it"]; start -> write -> done })");
+  LlmRun run;
+  BackendConfig config = testing::config_with_env({{"OPENAI_BASE_URL", server.url()}, {"OPENAI_API_KEY", "sk-test"}});
+  ScopedLogLevel level(spdlog::level::off);
+  ASSERT_EQ(run.run(g, std::make_shared<RoutingBackend>(config)).outcome.status, StageStatus::kSuccess);
+  std::vector<std::string> lines = log_messages(run.run_dir());
+  EXPECT_TRUE(has(lines, "[warning] openai: HTTP 500: boom; retrying in 1s (attempt 2 of 3)"));
+  EXPECT_TRUE(has(lines, "[warning] openai: HTTP 503: busy; retrying in 1.5s (attempt 3 of 3)"));
 }
 
 TEST(LlmRunLogTest, DebugNamesTheBackendOfEachStage) {

@@ -137,7 +137,9 @@ TEST(AnthropicBackendTest, ResponseTextBlocksAreJoinedAndThinkingSkipped) {
 TEST(ProviderErrorsTest, StatusCodesMapToCategoriesWithProviderMessages) {
   FakeLlmServer server;
   Graph g = load_graph(R"(digraph G { start [shape=Mdiamond]; done [shape=Msquare]; a; start -> a -> done })");
-  AnthropicBackend backend(settings_for(server));
+  ProviderSettings s = settings_for(server);
+  s.retry.max_retries = 0;  // one request per call (transport retries: transport_retry_test.cc)
+  AnthropicBackend backend(s);
   server.push_error(401, "invalid x-api-key");
   server.push_error(429, "rate limited", {{"Retry-After", "7"}});
   server.push_error(529, "Overloaded");
@@ -163,7 +165,7 @@ TEST(ProviderErrorsTest, StatusCodesMapToCategoriesWithProviderMessages) {
       EXPECT_EQ(e.retry_after_ms(), c.retry_after) << c.message;
     }
   }
-  EXPECT_EQ(server.requests().size(), 4u);  // backends never retry by themselves
+  EXPECT_EQ(server.requests().size(), 4u);
 }
 
 TEST(ProviderErrorsTest, ConnectionFailureIsRetryable) {
@@ -171,6 +173,7 @@ TEST(ProviderErrorsTest, ConnectionFailureIsRetryable) {
   ProviderSettings s;
   s.base_url = "http://127.0.0.1:1";
   s.default_model = "m";
+  s.retry.max_retries = 0;
   OpenAiBackend backend(s);
   try {
     backend.run(request_for(g, "a"));
