@@ -275,5 +275,23 @@ TEST(CliRunTest, AResumedRunPassesOverTheAnswersItsGatesConsumed) {
             (nlohmann::json{"start", "first", "second", "hold"}));
 }
 
+TEST(CliRunTest, StrictRefusesWarningsAndSetKeysCountAsKnown) {
+  TempDir dir;
+  std::string graph = dir.sub("g.dot");
+  write_text_file(graph, R"(digraph g {
+    start [shape=Mdiamond]; exit [shape=Msquare]
+    work [shape=parallelogram, tool_command="true"]
+    start -> work
+    work -> exit [condition="outcom=success"]
+    work -> exit
+  })");
+  std::string log = dir.sub("log.txt");
+  EXPECT_EQ(run({"run", graph, "--strict", "--logs-root", dir.sub("strict")}, {}, log).code, 2);
+  EXPECT_NE(read_text_file(log).find("(a warning, an error in strict mode)"), std::string::npos) << read_text_file(log);
+  EXPECT_FALSE(fs::exists(dir.sub("strict")));
+  EXPECT_EQ(run({"run", graph, "--strict", "--set", "outcom=yes", "--logs-root", dir.sub("known")}, {}, log).code, 0)
+      << read_text_file(log);
+}
+
 }  // namespace
 }  // namespace attractor

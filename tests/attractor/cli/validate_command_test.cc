@@ -34,6 +34,24 @@ TEST(ValidateCommandTest, LintErrorsExitTwoInCompilerForm) {
   EXPECT_THAT(r.err, HasSubstr(path + ": 1 error"));
 }
 
+TEST(ValidateCommandTest, StrictTurnsWarningsIntoExitTwo) {
+  std::string dir = make_temp_dir();
+  const std::string body = "  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  work [prompt=\"w\"]\n"
+                           "  start -> work\n  work -> exit [condition=\"outcom=success\"]\n}\n";
+  std::string path = write_file(dir, "warn.dot", "digraph G {\n" + body);
+  CommandResult plain = run_attractor({"validate", path});
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_THAT(plain.err, HasSubstr(path + ":6:28: warning: [condition_key_spelling]"));
+  CommandResult strict = run_attractor({"validate", "--strict", path});
+  EXPECT_EQ(strict.exit_code, 2);
+  EXPECT_THAT(strict.err, HasSubstr(path + ":6:28: error: [condition_key_spelling] condition on edge work -> exit "
+                                           "reads context key 'outcom', which nothing sets before the run (a warning, "
+                                           "an error in strict mode)\n"));
+  EXPECT_THAT(strict.err, HasSubstr(path + ": 1 error, 0 warnings"));
+  std::string graph_strict = write_file(dir, "strict.dot", "digraph G {\n  graph [strict=true]\n" + body);
+  EXPECT_EQ(run_attractor({"validate", graph_strict}).exit_code, 2);
+}
+
 TEST(ValidateCommandTest, ParseErrorShowsLineColumnAndCaret) {
   std::string dir = make_temp_dir();
   std::string path = write_file(dir, "syntax.dot", "digraph G {\n  a -> [label=\"x\"]\n}\n");
