@@ -214,20 +214,27 @@ std::future<void> preload_token_table() {
   });
 }
 
+/// Runs `step`; a bad input file or option it reports is printed as one line (a file problem
+/// prefixed with `command`) and makes the result false.
+template <typename Step>
+bool usage_checked(std::string_view command, Step step) {
+  try {
+    step();
+    return true;
+  } catch (const InputFileError& e) {
+    std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(command.size()), command.data(), e.what());
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "attractor: %s\n", e.what());
+  }
+  return false;
+}
+
 int execute(const std::string& graph_path, const std::string& run_dir, const RunFlags& f,
             const Checkpoint* resumed, RunDisk& disk) {
   std::future<void> token_table = preload_token_table();
   const std::string_view command = resumed ? "attractor resume" : "attractor run";
   nlohmann::json seed;
-  try {
-    seed = resumed ? resumed->seed_context : seed_context(f);
-  } catch (const InputFileError& e) {
-    std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(command.size()), command.data(), e.what());
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "attractor: %s\n", e.what());
-    return kExitUsage;
-  }
+  if (!usage_checked(command, [&] { seed = resumed ? resumed->seed_context : seed_context(f); })) return kExitUsage;
   auto loaded = load_or_report(command, graph_path, f, seed);
   if (!loaded) return kExitUsage;
   const Graph& graph = *loaded->graph;
@@ -238,17 +245,12 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
     return kExitUsage;
   }
   HandlerServices services;
-  try {
+  bool ready = usage_checked(command, [&] {
     services = make_services(f, graph, resumed);
     services.retrieval = std::make_shared<GraphRetrievalProvider>(
         f.index_dir, fs::absolute(graph_path).parent_path().lexically_normal().string());
-  } catch (const InputFileError& e) {
-    std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(command.size()), command.data(), e.what());
-    return kExitUsage;
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "attractor: %s\n", e.what());
-    return kExitUsage;
-  }
+  });
+  if (!ready) return kExitUsage;
   if (!backends_ready(services, graph)) return kExitRuntime;
   HandlerRegistry registry = make_default_registry(services);
 
