@@ -317,8 +317,8 @@ class Scanner {
   /// silently run the default (LLM) handler.
   void check_shape(const NodeData& node, const Value* type, const Value* shape) {
     if (shape == nullptr || (type != nullptr && !type->text.empty())) return;
+    if (!catalog_has_shapes_ || !handlers_.type_for_shape(shape->text).empty()) return;
     std::vector<std::string> shapes = handlers_.shapes();
-    if (shapes.empty() || !handlers_.type_for_shape(shape->text).empty()) return;
     std::string guess = closest_match(shape->text, shapes, 2);
     emit(make_diagnostic("shape_known", Severity::kError,
                          "node '" + node.id + "' has shape '" + shape->text + "', which selects no handler type",
@@ -397,9 +397,11 @@ class Scanner {
   }
 
   /// True when the node's handler always prompts an LLM (its type, else its shape's, else the default).
+  /// An unknown shape is shape_known's finding, not an LLM stage.
   bool is_llm_stage(const Value* type, const Value* shape) const {
     std::string_view name = type != nullptr && !type->text.empty() ? std::string_view(type->text) : std::string_view();
     if (name.empty()) name = handlers_.type_for_shape(shape != nullptr ? std::string_view(shape->text) : "box");
+    if (name.empty() && catalog_has_shapes_) return false;
     if (name.empty()) name = handlers_.default_type();
     const HandlerDescription* d = handlers_.find(name);
     return d != nullptr && d->traits.llm == HandlerTraits::Llm::kAlways;
@@ -423,6 +425,7 @@ class Scanner {
 
   const Graph& graph_;
   const HandlerCatalog& handlers_ = handlers_of(graph_);
+  const bool catalog_has_shapes_ = !handlers_.shapes().empty();
   AttributeScan scan_;
   const InfoTable node_table_ = node_table(handlers_);
   const InfoTable edge_table_ = info_table(edge_roles(), {&edge_attributes()});

@@ -90,6 +90,8 @@ TEST(LintShapeKnown, ATypoIsAnErrorWithDidYouMean) {
                                "did you mean 'parallelogram'?");
   EXPECT_EQ(d[0].location.line, 4);
   EXPECT_EQ(d[0].location.column, 16);
+  auto all = lint(std::string(kEnds) + "  build [shape=parallelgram]\n  start -> build -> exit\n");
+  EXPECT_TRUE(only(all, "prompt_on_llm_nodes").empty()) << "the unknown shape is the one finding";
 }
 
 TEST(LintShapeKnown, AnUnmappedShapeNeedsAType) {
