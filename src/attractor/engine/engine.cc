@@ -402,6 +402,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
     state_.total_executions++;
     state_.visit_counts[node.id]++;
     state_.completed_nodes.push_back(node.id);
+    state_.completed_statuses.push_back(status_name(outcome.status));
     state_.node_outcomes[node.id] = outcome;
     if (registry_.traits(node).fans_out) {
       std::lock_guard lock(branch_mutex_);
@@ -411,6 +412,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
         history_.adopt_branch(graph_.edge(e).to);
         for (auto& [id, o] : it->second) {
           state_.completed_nodes.push_back(id);
+          state_.completed_statuses.push_back(status_name(o.status));
           state_.visit_counts[id]++;
           state_.total_executions++;
           state_.node_outcomes[id] = o;

@@ -2,6 +2,7 @@
 #include "attractor/model/node_roles.h"
 
 #include <algorithm>
+#include <unordered_map>
 #include <map>
 
 #include <fmt/format.h>
@@ -328,18 +329,25 @@ void StageHistory::adopt_branch(const std::string& branch_start) {
 }
 
 void StageHistory::restore(const Checkpoint& checkpoint, const Graph& graph) {
+  const std::vector<std::string>& ids = checkpoint.completed_nodes;
+  const bool per_visit = checkpoint.completed_statuses.size() == ids.size();
+  std::unordered_map<std::string_view, std::size_t> last_index;
+  for (std::size_t i = 0; i < ids.size(); ++i) last_index[ids[i]] = i;
   std::vector<StageRecord> records;
-  records.reserve(checkpoint.completed_nodes.size());
-  for (const std::string& id : checkpoint.completed_nodes) {
+  records.reserve(ids.size());
+  for (std::size_t i = 0; i < ids.size(); ++i) {
     StageRecord r;
-    r.node_id = id;
-    if (const NodeData* node = graph.node(id)) r.handler_type = role_type(graph, *node);
-    auto it = checkpoint.node_outcomes.find(id);
-    if (it != checkpoint.node_outcomes.end()) {
-      r.status = status_name(it->second.status);
-      if (it->second.status == StageStatus::kFail) r.notes = it->second.failure_reason;
+    r.node_id = ids[i];
+    if (const NodeData* node = graph.node(ids[i])) r.handler_type = role_type(graph, *node);
+    auto it = checkpoint.node_outcomes.find(ids[i]);
+    bool last_visit = last_index[ids[i]] == i;
+    if (per_visit) {
+      r.status = checkpoint.completed_statuses[i];
     } else {
-      r.status = "success";
+      r.status = it != checkpoint.node_outcomes.end() ? status_name(it->second.status) : "success";
+    }
+    if (it != checkpoint.node_outcomes.end() && last_visit && r.status == status_name(StageStatus::kFail)) {
+      r.notes = it->second.failure_reason;
     }
     records.push_back(std::move(r));
   }

@@ -29,6 +29,7 @@ nlohmann::json Checkpoint::to_json() const {
   j["next_node"] = next_node;
   j["state"] = state;
   j["completed_nodes"] = completed_nodes;
+  j["completed_statuses"] = completed_statuses;
   j["node_retries"] = node_retries;
   j["context"] = context;
   j["logs"] = logs;
@@ -56,6 +57,9 @@ Checkpoint Checkpoint::from_json(const nlohmann::json& j) {
     c.next_node = j.value("next_node", std::string());
     c.state = j.value("state", std::string("running"));
     if (j.contains("completed_nodes")) c.completed_nodes = j["completed_nodes"].get<std::vector<std::string>>();
+    if (j.contains("completed_statuses")) {
+      c.completed_statuses = j["completed_statuses"].get<std::vector<std::string>>();
+    }
     if (j.contains("node_retries")) c.node_retries = j["node_retries"].get<std::map<std::string, std::int64_t>>();
     if (j.contains("context") && j["context"].is_object()) c.context = j["context"];
     if (j.contains("logs")) c.logs = j["logs"].get<std::vector<std::string>>();
@@ -126,6 +130,7 @@ void CheckpointWriter::AppendedArray::extend(const std::vector<std::string>& ite
 void CheckpointWriter::start_over(const Checkpoint& checkpoint) {
   run_id_ = checkpoint.run_id;
   completed_ = {};
+  statuses_ = {};
   logs_ = {};
   outcomes_.clear();
   visits_.clear();
@@ -216,6 +221,7 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
   refresh_entries(c, completed_.count);
   if (outcomes_.size() != c.node_outcomes.size() || visits_.size() != c.visit_counts.size()) start_over(c);
   completed_.update(c.completed_nodes);
+  statuses_.update(c.completed_statuses);
   if (live) {
     read_live(*live);
   } else {
@@ -240,6 +246,8 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
   };
   key("completed_nodes");
   views_.insert(views_.end(), {"[", completed_.text, "]"});
+  key("completed_statuses");
+  views_.insert(views_.end(), {"[", statuses_.text, "]"});
   key("context");
   if (live) {
     context_.append_views(views_);

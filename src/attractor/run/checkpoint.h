@@ -38,6 +38,9 @@ struct Checkpoint {
   std::string next_node;
   std::string state = "running";
   std::vector<std::string> completed_nodes;
+  /// The status of each `completed_nodes` entry, in the same order (empty in checkpoints written
+  /// before this key existed), so a resumed run's history says which visits failed.
+  std::vector<std::string> completed_statuses;
   std::map<std::string, std::int64_t> node_retries;
   nlohmann::json context = nlohmann::json::object();
   std::vector<std::string> logs;
@@ -131,6 +134,7 @@ class CheckpointWriter {
 
   std::string run_id_;
   AppendedArray completed_;
+  AppendedArray statuses_;
   AppendedArray logs_;
   MemberTable outcomes_;  ///< `"id":{...}` per node
   MemberTable visits_;    ///< `"id":n` per node

@@ -83,10 +83,11 @@ Exit run_killed_at_checkpoint(int k, const std::vector<std::string>& args) {
   return wait_for(spawn_program(ATTRACTOR_FAULT_BINARY_PATH, fault_args));
 }
 
-/// The checkpoint without fields that legitimately differ between runs.
+/// The checkpoint without fields that legitimately differ between runs. A run killed between
+/// stages pays for no call twice, so its token usage must match too.
 nlohmann::json comparable(const std::string& run_dir) {
   nlohmann::json j = read_json(run_dir + "/checkpoint.json");
-  for (const char* k : {"timestamp", "timestamp_ms", "run_id", "usage"}) j.erase(k);
+  for (const char* k : {"timestamp", "timestamp_ms", "run_id"}) j.erase(k);
   j["context"].erase("internal.run_id");
   return j;
 }
@@ -142,6 +143,9 @@ TEST(CliRunTest, KillAtEveryCheckpointThenResumeMatchesUninterruptedRun) {
   EXPECT_EQ(expected["completed_nodes"],
             (nlohmann::json{"start", "prep", "work", "prep", "work", "prep", "work", "gate", "fan", "left", "right",
                             "join", "finish"}));
+  EXPECT_EQ(expected["completed_statuses"],
+            (nlohmann::json{"success", "success", "fail", "success", "fail", "success", "success", "success",
+                            "success", "success", "success", "success", "success"}));
   std::string events = read_text_file(reference + "/events.jsonl");
   int checkpoints = 0;
   for (std::size_t p = events.find("CheckpointSaved"); p != std::string::npos; p = events.find("CheckpointSaved", p + 1)) {
@@ -154,6 +158,12 @@ TEST(CliRunTest, KillAtEveryCheckpointThenResumeMatchesUninterruptedRun) {
     ASSERT_EQ(killed.signal, SIGKILL) << "k=" << k;
     ASSERT_EQ(run({"resume", run_dir, "-q"}).code, 0) << "k=" << k;
     EXPECT_EQ(comparable(run_dir), expected) << "k=" << k;
+    for (const char* stage : {"work", "right"}) {
+      // The preamble lists every earlier visit with its own status, resumed or not.
+      EXPECT_EQ(read_text_file(run_dir + "/" + stage + "/prompt.md"),
+                read_text_file(reference + "/" + stage + "/prompt.md"))
+          << "k=" << k << " " << stage;
+    }
     EXPECT_FALSE(fs::exists(run_dir + "/checkpoint.json.tmp"));
   }
 }
