@@ -35,6 +35,8 @@ class CheckpointHookDisk : public RunDisk {
   std::string read_file(const std::string& path) override { return inner_.read_file(path); }
   bool exists(const std::string& path) override { return inner_.exists(path); }
   bool is_directory(const std::string& path) override { return inner_.is_directory(path); }
+  std::vector<std::string> list_directory(const std::string& path) override { return inner_.list_directory(path); }
+  void rename(const std::string& from, const std::string& to) override { inner_.rename(from, to); }
 
  private:
   RunDisk& inner_;

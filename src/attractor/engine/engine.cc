@@ -131,6 +131,7 @@ void Engine::Impl::save() {
 
 RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
   state_ = Checkpoint{};
+  stage_visits_.clear();
   state_.run_id = fmt::format("{}-{}", clock_->now_ms(), random_hex6());
   state_.seed_context = initial_context.is_object() ? initial_context : nlohmann::json::object();
   initialize_run_directory("");
@@ -150,6 +151,7 @@ RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
 
 RunResult Engine::Impl::resume() {
   state_ = load_checkpoint(run_dir_, *disk_);
+  stage_visits_ = state_.visit_counts;
   history_.restore(state_, graph_);
   context_.restore(state_.context, std::move(state_.logs));
   state_.context = nlohmann::json::object();
@@ -313,6 +315,7 @@ void Engine::Impl::begin_restart(const std::string& target) {
   emit(kPipelineRestartedEvent, {{"target", target}, {"restart", restarts}});
   log().info("run {} restarts at {} (loop_restart {}) in {}-restart{}", run_id, target, restarts, base, restarts);
   state_ = Checkpoint{};
+  stage_visits_.clear();
   sessions_.clear();
   history_.clear();
   state_.run_id = fmt::format("{}-r{}", run_id, restarts);

@@ -100,6 +100,8 @@ class Engine::Impl : public BranchRunner {
   Outcome execute_with_retry(const NodeData& node, Context& context, std::map<std::string, std::int64_t>& retries,
                              const CancelToken& cancel, const StageFidelity& fidelity,
                              std::int64_t* attempts = nullptr);
+  /// Opens the stage directory of `node` for a new visit, archiving the previous visit's files.
+  std::string open_stage_directory(const NodeData& node);
   Outcome run_attempt(const NodeData& node, Handler& handler, Context& context, const std::string& stage_dir,
                       std::int64_t attempt, const CancelToken& cancel, const StageFidelity& fidelity);
   /// Routing after a node: jump_to, then failure routing (§3.7 as decided) or §3.3 selection.
@@ -126,6 +128,9 @@ class Engine::Impl : public BranchRunner {
   ThreadSessions sessions_;  ///< `full`-fidelity conversations of this run (not serialized)
   StageHistory history_;     ///< finished stages, for fidelity preambles
   std::mutex branch_mutex_;
+  /// Visits per node whose stage directory was opened in this run directory (guarded by
+  /// branch_mutex_): the next visit archives the previous one's files (run/stage_visits.h).
+  std::map<std::string, std::int64_t> stage_visits_;
   std::map<std::string, std::vector<std::pair<std::string, Outcome>>> branch_records_;
   /// Messages a parallel branch sent but did not consume itself, keyed by the branch's first node.
   std::map<std::string, nlohmann::json> branch_inboxes_;

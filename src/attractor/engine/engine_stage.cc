@@ -176,14 +176,25 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   return outcome;
 }
 
+std::string Engine::Impl::open_stage_directory(const NodeData& node) {
+  std::string stage_dir = (fs::path(run_dir_) / node.id).string();
+  std::int64_t visit = 0;
+  {
+    std::lock_guard lock(branch_mutex_);
+    visit = ++stage_visits_[node.id];
+  }
+  if (visit > 1) writer_->archive_stage_visit(stage_dir, visit - 1);
+  writer_->make_directories(stage_dir);
+  return stage_dir;
+}
+
 Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
                                          std::map<std::string, std::int64_t>& retries, const CancelToken& cancel,
                                          const StageFidelity& fidelity, std::int64_t* attempts) {
   RetryPolicy policy = build_retry_policy(node, graph_.data());
   std::string type = registry_.catalog().type_of(node);
   Handler* handler = registry_.resolve(node);
-  std::string stage_dir = (fs::path(run_dir_) / node.id).string();
-  writer_->make_directories(stage_dir);
+  std::string stage_dir = open_stage_directory(node);
   std::int64_t first_started = clock_->now_ms();
   for (std::int64_t attempt = 1;; ++attempt) {
     if (attempts) *attempts = attempt;

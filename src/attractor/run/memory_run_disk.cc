@@ -111,6 +111,45 @@ bool MemoryRunDisk::is_directory(const std::string& path) {
   return directories_.count(key) > 0;
 }
 
+std::vector<std::string> MemoryRunDisk::list_directory(const std::string& path) {
+  const std::string key = normal(path);
+  std::set<std::string> names;
+  std::lock_guard lock(mutex_);
+  auto collect = [&](const std::string& entry) {
+    if (entry != key && parent_of(entry) == key) names.insert(fs::path(entry).filename().string());
+  };
+  for (const auto& [file, content] : files_) collect(file);
+  for (const std::string& dir : directories_) collect(dir);
+  return {names.begin(), names.end()};
+}
+
+void MemoryRunDisk::rename(const std::string& from, const std::string& to) {
+  const std::string source = normal(from);
+  const std::string target = normal(to);
+  std::lock_guard lock(mutex_);
+  const bool is_file = files_.count(source) > 0;
+  if (!is_file && !directories_.count(source)) {
+    throw std::runtime_error("cannot rename " + from + " to " + to + ": No such file or directory");
+  }
+  require_parent_locked(target, to);
+  if (target.rfind(source + "/", 0) == 0) {
+    throw std::runtime_error("cannot rename " + from + " to " + to + ": Invalid argument");
+  }
+  if (is_file) {
+    files_[target] = std::move(files_[source]);
+    files_.erase(source);
+    return;
+  }
+  auto moved = [&](const std::string& p) { return target + p.substr(source.size()); };
+  auto inside = [&](const std::string& p) { return p == source || p.rfind(source + "/", 0) == 0; };
+  std::map<std::string, std::string> files;
+  for (auto& [p, c] : files_) files[inside(p) ? moved(p) : p] = std::move(c);
+  std::set<std::string> dirs;
+  for (const std::string& d : directories_) dirs.insert(inside(d) ? moved(d) : d);
+  files_ = std::move(files);
+  directories_ = std::move(dirs);
+}
+
 std::map<std::string, std::string> MemoryRunDisk::files() const {
   std::lock_guard lock(mutex_);
   return files_;

@@ -27,6 +27,8 @@ class MemoryRunDisk : public RunDisk {
   std::string read_file(const std::string& path) override;
   bool exists(const std::string& path) override;
   bool is_directory(const std::string& path) override;
+  std::vector<std::string> list_directory(const std::string& path) override;
+  void rename(const std::string& from, const std::string& to) override;
 
   /// Every file (normalized path -> content).
   std::map<std::string, std::string> files() const;

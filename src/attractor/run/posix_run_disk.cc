@@ -6,6 +6,7 @@
 #include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -132,6 +133,22 @@ bool PosixRunDisk::exists(const std::string& path) {
 bool PosixRunDisk::is_directory(const std::string& path) {
   std::error_code ec;
   return fs::is_directory(path, ec);
+}
+
+std::vector<std::string> PosixRunDisk::list_directory(const std::string& path) {
+  std::vector<std::string> names;
+  std::error_code ec;
+  for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
+    names.push_back(it->path().filename().string());
+  }
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+void PosixRunDisk::rename(const std::string& from, const std::string& to) {
+  if (::rename(from.c_str(), to.c_str()) != 0) {
+    throw std::runtime_error("cannot rename " + from + " to " + to + ": " + std::strerror(errno));
+  }
 }
 
 RunDisk& posix_run_disk() {

@@ -20,6 +20,8 @@ class PosixRunDisk : public RunDisk {
   std::string read_file(const std::string& path) override;
   bool exists(const std::string& path) override;
   bool is_directory(const std::string& path) override;
+  std::vector<std::string> list_directory(const std::string& path) override;
+  void rename(const std::string& from, const std::string& to) override;
 };
 
 /// The process's real file system (the default disk of the engine, the writer and the helpers).

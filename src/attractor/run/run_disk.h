@@ -15,6 +15,7 @@
 #include <string>
 #include <string_view>
 #include <system_error>
+#include <vector>
 
 namespace attractor {
 
@@ -52,6 +53,12 @@ class RunDisk {
   virtual bool exists(const std::string& path) = 0;
   /// Whether `path` names a directory.
   virtual bool is_directory(const std::string& path) = 0;
+  /// The names of the files and directories directly inside `path`, sorted; empty when `path`
+  /// is missing or not a directory.
+  virtual std::vector<std::string> list_directory(const std::string& path) = 0;
+  /// Renames the file or directory `from` to `to` (a file `to` is replaced). Throws
+  /// std::runtime_error "cannot rename FROM to TO: REASON".
+  virtual void rename(const std::string& from, const std::string& to) = 0;
 };
 
 }  // namespace attractor

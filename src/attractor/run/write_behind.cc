@@ -5,6 +5,7 @@
 
 #include "attractor/base/log.h"
 #include "attractor/run/posix_run_disk.h"
+#include "attractor/run/stage_visits.h"
 
 namespace attractor {
 
@@ -189,6 +190,10 @@ void WriteBehind::make_directories(std::string path) {
       throw std::runtime_error("cannot create " + path + ": " + ec.message());
     }
   });
+}
+
+void WriteBehind::archive_stage_visit(std::string stage_dir, std::int64_t visit) {
+  enqueue([this, stage_dir = std::move(stage_dir), visit] { attractor::archive_stage_visit(disk_, stage_dir, visit); });
 }
 
 void WriteBehind::remove_file(std::string path) {

@@ -76,6 +76,8 @@ class WriteBehind {
   void make_directories(std::string path);
   /// Queues removing `path` (a missing file is not an error).
   void remove_file(std::string path);
+  /// Queues moving visit `visit`'s files of `stage_dir` to `visits/<visit>/` (stage_visits.h).
+  void archive_stage_visit(std::string stage_dir, std::int64_t visit);
 
  private:
   void loop();
