@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build binary run test test-asan test-tsan fuzz bench clean
+.PHONY: all deps configure build binary run install test test-asan test-tsan fuzz bench clean
 
 all: build
 
@@ -21,6 +21,12 @@ build: configure
 # The binary and the data it reads (token rank files), nothing else: what `make run` needs.
 binary: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target attractor attractor_token_data
+
+# Installs $(PREFIX)/bin/attractor; the binary is self-contained (token data linked in), so a
+# copy of it anywhere works too.
+PREFIX ?= /usr/local
+install: binary
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 run: binary
 	@bash graphs/demo.sh $(BUILD_DIR)/attractor

