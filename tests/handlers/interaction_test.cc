@@ -84,6 +84,25 @@ TEST(InterviewerTest, MatchOptionByKeyLabelOrNumber) {
   EXPECT_FALSE(match_option("3", opts));
 }
 
+TEST(InterviewerTest, ConsoleShowsEachAcceleratorOnce) {
+  int fds[2];
+  ASSERT_EQ(::pipe(fds), 0);
+  std::FILE* out = std::tmpfile();
+  ConsoleInterviewer console(fds[0], out);
+  Question q;
+  q.text = "Ship it?";
+  q.options = {{"Y", "[Y] Yes"}, {"N", "N) No"}, {"L", "Later"}};
+  ASSERT_EQ(::write(fds[1], "y\n", 2), 2);
+  EXPECT_EQ(console.ask(q).value, "Y");
+  ::close(fds[1]);
+  ::close(fds[0]);
+  std::rewind(out);
+  char buf[512] = {};
+  std::fread(buf, 1, sizeof(buf) - 1, out);
+  EXPECT_EQ(std::string(buf), "\n[?] Ship it?\n  1. [Y] Yes\n  2. [N] No\n  3. [L] Later\nSelect: ");
+  std::fclose(out);
+}
+
 TEST(InterviewerTest, ConsoleReadsAnswersAndTimesOut) {
   int fds[2];
   ASSERT_EQ(::pipe(fds), 0);

@@ -16,9 +16,11 @@
 // - `--set KEY=VALUE` stores VALUE as text (`1.10` stays "1.10"); `--set-json KEY=JSON` stores a
 //   typed value. Keys of `--answers`/`--responses` files that name no node are warned about.
 // - The summary at the end adds the run's token usage: `tokens: I input, O output (N LLM calls)`,
-//   counting a resumed run's earlier calls too.
+//   counting a resumed run's earlier calls too; a run without LLM calls has no such line.
 // - The run directory is printed on stderr as `run directory: PATH` at the start and the end
-//   (stdout stays clean for `--json-events`). Progress goes to stderr unless `--quiet`.
+//   (stdout stays clean for `--json-events`). Progress goes to stderr unless `--quiet`; a quiet
+//   run that succeeds prints nothing at all, one that fails prints the run directory and the
+//   result line.
 // - `resume` continues the run as it was started: the manifest's `options` (backend or
 //   --simulate, answers or --auto-approve, responses, index, strict) apply unless given again,
 //   and it says which it restored. Answers the completed gates consumed are passed over.
@@ -57,6 +59,8 @@
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/resume_check.h"
 #include "attractor/run/run_directory.h"
+#include <fmt/format.h>
+
 #include "attractor/base/sha256.h"
 #include "attractor/tokens/token_counter.h"
 #include "handlers/llm/backend_router.h"
@@ -154,13 +158,19 @@ std::shared_ptr<EventBus> make_observers(const RunFlags& f) {
   return bus;
 }
 
+/// `tokens: I input, O output (N LLM calls)`, or "" for a run that made no LLM call.
+std::string usage_summary(const nlohmann::json& usage) {
+  auto count = [&](const char* key) { return usage.is_object() ? usage.value(key, 0LL) : 0LL; };
+  const long long calls = count("llm_calls");
+  if (calls == 0) return "";
+  return fmt::format("tokens: {} input, {} output ({} LLM call{})\n", count("input_tokens"), count("output_tokens"),
+                     calls, calls == 1 ? "" : "s");
+}
+
 int finish(const RunResult& r, const RunFlags& f) {
-  std::fprintf(stderr, "run directory: %s\n", r.run_dir.c_str());
-  if (!f.quiet) {
-    auto count = [&](const char* key) { return r.usage.is_object() ? r.usage.value(key, 0LL) : 0LL; };
-    std::fprintf(stderr, "tokens: %lld input, %lld output (%lld LLM calls)\n", count("input_tokens"),
-                 count("output_tokens"), count("llm_calls"));
-  }
+  const bool quiet_success = f.quiet && !r.interrupted && is_success(r.outcome.status);
+  if (!quiet_success) std::fprintf(stderr, "run directory: %s\n", r.run_dir.c_str());
+  if (!f.quiet) std::fputs(usage_summary(r.usage).c_str(), stderr);
   if (r.interrupted) {
     std::fprintf(stderr, "interrupted; the checkpoint is intact: attractor resume %s\n", r.run_dir.c_str());
     return kExitInterrupted;
@@ -262,7 +272,7 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
   options.run_options = manifest_options(f);
   options.observer = make_observers(f);
   InterruptWatcher watcher(options.cancel);
-  std::fprintf(stderr, "run directory: %s\n", run_dir.c_str());
+  if (!f.quiet) std::fprintf(stderr, "run directory: %s\n", run_dir.c_str());
   try {
     Engine engine(graph, registry, options);
     RunResult result = resumed ? engine.resume() : engine.run(seed);

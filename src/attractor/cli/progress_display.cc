@@ -30,6 +30,14 @@ std::string printable(const std::string& text) {
   return out;
 }
 
+/// `checkpoint after A (next: B)`; the first checkpoint of a run has no node before it, the last
+/// no node after it.
+std::string checkpoint_line(const std::string& node, const std::string& next) {
+  if (node.empty()) return fmt::format("    checkpoint at the start (next: {})", next);
+  if (next.empty()) return fmt::format("    checkpoint after {} (final)", node);
+  return fmt::format("    checkpoint after {} (next: {})", node, next);
+}
+
 }  // namespace
 
 std::string ProgressDisplay::output_tail(const nlohmann::json& fields) {
@@ -89,12 +97,10 @@ void ProgressDisplay::on_event(const Event& e) {
     line = fmt::format("pipeline completed in {}", format_duration(ms("duration_ms")));
   } else if (e.name == kPipelineFailedEvent) {
     line = fmt::format("pipeline failed after {}: {}", format_duration(ms("duration_ms")), s("error"));
-  } else if (e.name == kPipelineInterruptedEvent) {
-    line = "interrupted; resume with `attractor resume RUN_DIR`";
   } else if (e.name == kPipelineRestartedEvent) {
     line = fmt::format("loop restart at {} (restart {})", s("target"), s("restart"));
   } else if (verbose_ && e.name == kCheckpointSavedEvent) {
-    line = fmt::format("    checkpoint after {}", s("node_id"));
+    line = checkpoint_line(s("node_id"), s("next_node"));
   }
   if (line.empty()) {
     std::fflush(out_);

@@ -110,12 +110,14 @@ std::string accelerator_key(std::string_view label) {
   return std::string(1, static_cast<char>(std::toupper(static_cast<unsigned char>(t[0]))));
 }
 
-std::string normalize_label(std::string_view label) {
+std::string label_without_accelerator(std::string_view label) {
   std::string t = trim(label);
   std::string key;
   std::size_t n = accelerator_prefix(t, &key);
-  return lower(trim(std::string_view(t).substr(n)));
+  return trim(std::string_view(t).substr(n));
 }
+
+std::string normalize_label(std::string_view label) { return lower(label_without_accelerator(label)); }
 
 std::optional<Edge> select_edge(const Graph& graph, Vertex from, const Outcome& outcome, const Context& context,
                                 EdgeSelectionMode mode) {

@@ -25,6 +25,9 @@ bool evaluate_edge_condition(std::string_view condition, const Outcome& outcome,
 /// first character (upper-cased). "" for an empty label.
 std::string accelerator_key(std::string_view label);
 
+/// The label without its accelerator prefix (`[K] `, `K) `, `K - `), trimmed: `[Y] Yes` -> `Yes`.
+std::string label_without_accelerator(std::string_view label);
+
 /// §3.3 label normalization: trim, strip one accelerator prefix (`[K] `, `K) `, `K - `), lowercase.
 std::string normalize_label(std::string_view label);
 

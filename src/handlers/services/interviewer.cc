@@ -242,7 +242,8 @@ Answer ConsoleInterviewer::ask(const Question& q) {
   std::fprintf(output_, "\n[?] %s%s\n", q.text.c_str(), q.stage.empty() ? "" : ("  (" + q.stage + ")").c_str());
   if (q.type == QuestionType::kMultipleChoice) {
     for (std::size_t i = 0; i < q.options.size(); ++i) {
-      std::fprintf(output_, "  %zu. [%s] %s\n", i + 1, q.options[i].key.c_str(), q.options[i].label.c_str());
+      std::fprintf(output_, "  %zu. [%s] %s\n", i + 1, q.options[i].key.c_str(),
+                   label_without_accelerator(q.options[i].label).c_str());
     }
   }
   const char* prompt = q.type == QuestionType::kMultipleChoice ? "Select: "

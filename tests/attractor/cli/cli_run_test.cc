@@ -200,7 +200,8 @@ TEST(CliRunTest, KillAtEveryCheckpointThenResumeMatchesUninterruptedRun) {
 TEST(CliRunTest, SigintExitsWith130AndResumeFinishes) {
   TempDir dir;
   std::string run_dir = dir.sub("run");
-  pid_t pid = spawn({"run", kData + "interruptible.dot", "--simulate", "--logs-root", run_dir, "-q"});
+  std::string log = dir.sub("run.err");
+  pid_t pid = spawn({"run", kData + "interruptible.dot", "--simulate", "--logs-root", run_dir}, {}, log);
   bool waiting = false;
   for (int i = 0; i < 400 && !waiting; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
@@ -214,12 +215,38 @@ TEST(CliRunTest, SigintExitsWith130AndResumeFinishes) {
   EXPECT_EQ(cp.current_node, "first");
   EXPECT_EQ(cp.next_node, "wait_for_go");
   EXPECT_EQ(cp.state, "running");
+  std::string err = read_text_file(log);
+  EXPECT_EQ(err.find("interrupted"), err.rfind("interrupted")) << err;  // said once
+  EXPECT_NE(err.find("\ninterrupted; the checkpoint is intact: attractor resume " + run_dir + "\n"), std::string::npos)
+      << err;
+  EXPECT_EQ(err.find("tokens:"), std::string::npos) << err;  // no LLM call was made
 
   write_text_file(run_dir + "/go", "");
-  EXPECT_EQ(run({"resume", run_dir, "-q"}).code, 0);
+  std::string resume_log = dir.sub("resume.err");
+  EXPECT_EQ(run({"resume", run_dir, "-q"}, {}, resume_log).code, 0);
+  EXPECT_EQ(read_text_file(resume_log), "");  // a quiet run that succeeds says nothing
   cp = load_checkpoint(run_dir);
   EXPECT_EQ(cp.completed_nodes, (std::vector<std::string>{"start", "first", "wait_for_go"}));
   EXPECT_EQ(read_text_file(run_dir + "/wait_for_go/stdout.txt"), "went\n");
+}
+
+TEST(CliRunTest, TheTokenSummaryCountsCallsInGoodEnglishAndOnlyWhenThereWereAny) {
+  TempDir dir;
+  std::string graph = dir.sub("one.dot");
+  write_text_file(graph, "digraph one { start [shape=Mdiamond] ask [prompt=\"Say hi\"] done [shape=Msquare] "
+                         "start -> ask -> done }");
+  std::string log = dir.sub("one.err");
+  ASSERT_EQ(run({"run", graph, "--simulate", "--logs-root", dir.sub("one")}, {}, log).code, 0);
+  std::string err = read_text_file(log);
+  EXPECT_NE(err.find(" output (1 LLM call)\nresult: success\n"), std::string::npos) << err;
+  std::string tools = dir.sub("tools.dot");
+  write_text_file(tools, "digraph tools { start [shape=Mdiamond] t [shape=parallelogram, tool_command=\"true\"] "
+                         "done [shape=Msquare] start -> t -> done }");
+  std::string tools_log = dir.sub("tools.err");
+  ASSERT_EQ(run({"run", tools, "--logs-root", dir.sub("tools")}, {}, tools_log).code, 0);
+  err = read_text_file(tools_log);
+  EXPECT_EQ(err.find("tokens:"), std::string::npos) << err;
+  EXPECT_NE(err.find("pipeline completed in "), std::string::npos) << err;
 }
 
 TEST(CliRunTest, ResumeRefusesAChangedGraphUnlessForced) {

@@ -10,9 +10,9 @@
 namespace attractor {
 namespace {
 
-std::string render(bool live, const std::vector<Event>& events) {
+std::string render(bool live, const std::vector<Event>& events, bool verbose = false) {
   std::FILE* f = std::tmpfile();
-  ProgressDisplay display(f, live);
+  ProgressDisplay display(f, live, verbose);
   for (const auto& e : events) display.on_event(e);
   std::fflush(f);
   std::rewind(f);
@@ -44,6 +44,23 @@ TEST(ProgressDisplayTest, OneLinePerStageWithRetriesAndQuestions) {
             "pipeline completed in 1m10s\n");
   std::string live = render(true, {events[3], events[4]});
   EXPECT_EQ(live, "  … plan running (attempt 2)\r\033[2K  ✓ plan                     success          1m05s\n");
+}
+
+TEST(ProgressDisplayTest, VerboseCheckpointLinesNameTheNodesAroundThem) {
+  std::vector<Event> events = {
+      ev("CheckpointSaved", {{"node_id", ""}, {"next_node", "start"}}),
+      ev("CheckpointSaved", {{"node_id", "start"}, {"next_node", "plan"}}),
+      ev("CheckpointSaved", {{"node_id", "plan"}, {"next_node", ""}}),
+  };
+  EXPECT_EQ(render(false, events, true),
+            "    checkpoint at the start (next: start)\n"
+            "    checkpoint after start (next: plan)\n"
+            "    checkpoint after plan (final)\n");
+  EXPECT_EQ(render(false, events, false), "");
+}
+
+TEST(ProgressDisplayTest, AnInterruptionIsLeftToTheSummaryLine) {
+  EXPECT_EQ(render(false, {ev("PipelineInterrupted", {{"node", "plan"}})}), "");
 }
 
 TEST(ProgressDisplayTest, DurationFormats) {
