@@ -4,6 +4,7 @@
 #include <string>
 
 #include <CLI/CLI.hpp>
+#include <fmt/format.h>
 
 #include "attractor/cli/cli.h"
 #include "attractor/cli/cli_support.h"
@@ -12,8 +13,36 @@
 #include "handlers/registry.h"
 #include "attractor/cli/render_dot.h"
 #include "attractor/cli/run_overlay.h"
+#include "attractor/base/sha256.h"
+#include "attractor/run/run_directory.h"
 
 namespace attractor {
+
+namespace {
+
+/// Whether the run in `run_dir` is a run of `graph` (read from `path` as `text`): "" when it is or
+/// when its manifest cannot tell; otherwise the problem. A run of the same pipeline from an edited
+/// file is drawn with a warning on stderr.
+std::string run_of_another_graph(const std::string& run_dir, const std::string& path, const std::string& sha256,
+                                 const Graph& graph) {
+  Manifest manifest;
+  try {
+    manifest = read_manifest(run_dir);
+  } catch (const std::exception&) {
+    return "";
+  }
+  if (manifest.graph_sha256.empty() || manifest.graph_sha256 == sha256) return "";
+  if (manifest.name != graph.name()) {
+    return fmt::format("{} is a run of pipeline `{}` ({}), not of `{}` ({}); pass that file, or --force to draw it "
+                       "anyway",
+                       run_dir, manifest.name, manifest.graph_path, graph.name(), path);
+  }
+  std::fprintf(stderr, "attractor render: warning: %s changed since the run in %s (its sha256 differs from the "
+               "manifest's); nodes it no longer has are not drawn\n", path.c_str(), run_dir.c_str());
+  return "";
+}
+
+}  // namespace
 
 int run_render_command(int argc, char** argv) {
   CLI::App app{"Draw a pipeline with Graphviz. The output format follows the extension of -o: "
@@ -25,6 +54,8 @@ int run_render_command(int argc, char** argv) {
   app.add_option("GRAPH", path, "pipeline .dot file")->required();
   app.add_option("-o,--output", output, "output file: OUT.svg, OUT.png, OUT.pdf or OUT.dot");
   app.add_option("--run", run_dir, "run directory whose outcomes to draw");
+  bool force = false;
+  app.add_flag("--force", force, "draw --run even when it is a run of another pipeline");
   if (auto code = parse_cli(app, argc, argv)) return *code;
 
   std::string format;
@@ -42,6 +73,7 @@ int run_render_command(int argc, char** argv) {
   // costs more than a tenth of the command's time.
   std::optional<std::string> text = read_input_or_report(app.get_name(), path, kDotFileRules);
   if (!text) return kExitUsage;
+  const std::string sha256 = sha256_hex(*text);
   LoadedPipeline& loaded = *new LoadedPipeline(load_pipeline_text(path, std::move(*text), builtin_handler_catalog()));
   print_diagnostics(loaded.diagnostics, loaded.source.get());
   if (!loaded.graph) return kExitUsage;
@@ -56,6 +88,10 @@ int run_render_command(int argc, char** argv) {
       overlay = load_run_overlay(run_dir);
     } catch (const RunDirectoryError& e) {
       std::fprintf(stderr, "attractor render: %s\n", e.what());
+      return kExitUsage;
+    }
+    if (std::string other = run_of_another_graph(run_dir, path, sha256, *loaded.graph); !other.empty() && !force) {
+      std::fprintf(stderr, "attractor render: %s\n", other.c_str());
       return kExitUsage;
     }
   }

@@ -298,6 +298,7 @@ int run_run_command(int argc, char** argv, RunDisk& disk) {
   app.add_option("GRAPH", path, "pipeline .dot file")->required();
   app.add_option("--logs-root", f.logs_root, "run directory (default ./checkpoints/<name>-<time>-<hex>/)");
   add_common_options(app, f);
+  add_seed_options(app, f);
   if (auto code = parse_cli(app, argc, argv)) return *code;
 
   std::string run_dir = f.logs_root;
@@ -320,8 +321,9 @@ int run_resume_command(int argc, char** argv, RunDisk& disk) {
   RunFlags f;
   app.add_option("RUN_DIR", run_dir, "run directory holding manifest.json and checkpoint.json")->required();
   app.add_flag("--force", f.force, "resume even though the graph file changed since the run started");
-  app.add_option("--logs-root", f.logs_root, "ignored on resume (the run directory is RUN_DIR)");
+  app.add_option("--logs-root", f.logs_root, "ignored on resume (the run directory is RUN_DIR)")->group("");
   add_common_options(app, f);
+  add_seed_options(app, f, false);
   if (auto code = parse_cli(app, argc, argv)) return *code;
   if (!f.sets.empty() || !f.set_jsons.empty() || !f.context_file.empty()) {
     std::fprintf(stderr,

@@ -38,6 +38,13 @@ bool bool_option(const nlohmann::json& options, const char* key) {
 
 }  // namespace
 
+void add_seed_options(CLI::App& app, RunFlags& f, bool shown) {
+  const std::string group = shown ? "Options" : "";
+  app.add_option("--set", f.sets, "initial context value KEY=VALUE, stored as the text VALUE")->group(group);
+  app.add_option("--set-json", f.set_jsons, "initial context value KEY=JSON, stored as the JSON value")->group(group);
+  app.add_option("--context", f.context_file, "initial context values from a JSON object file")->group(group);
+}
+
 void add_common_options(CLI::App& app, RunFlags& f) {
   auto* simulate = app.add_flag("--simulate", f.simulate,
                                 "answer every LLM stage with the deterministic simulation backend (tools still run)");
@@ -48,9 +55,6 @@ void add_common_options(CLI::App& app, RunFlags& f) {
   app.add_option("--answers", f.answers, "replay human answers from a JSON file (array, or object keyed by node)")
       ->excludes(approve);
   app.add_option("--responses", f.responses, "script simulated LLM responses per node from a JSON file");
-  app.add_option("--set", f.sets, "initial context value KEY=VALUE, stored as the text VALUE");
-  app.add_option("--set-json", f.set_jsons, "initial context value KEY=JSON, stored as the JSON value");
-  app.add_option("--context", f.context_file, "initial context values from a JSON object file");
   app.add_flag("--strict", f.strict, "treat lint warnings as errors (as graph attribute strict=true does)");
   auto* quiet = app.add_flag("--quiet,-q", f.quiet, "no progress display");
   app.add_flag("--verbose,-v", f.verbose, "more progress detail (checkpoints)")->excludes(quiet);

@@ -33,6 +33,10 @@ struct RunFlags {
 /// Adds the options both commands take to `app`, bound to `flags`.
 void add_common_options(CLI::App& app, RunFlags& flags);
 
+/// Adds `--set`, `--set-json` and `--context`, which seed a new run's context. `shown` false adds
+/// them hidden from `--help` (resume parses them only to refuse them with a reason).
+void add_seed_options(CLI::App& app, RunFlags& flags, bool shown = true);
+
 /// The initial context of a new run: the `--context` file's object, then each `--set` (the text
 /// after the first '=' as a string), then each `--set-json` (parsed). Throws std::runtime_error
 /// naming the bad argument.

@@ -249,6 +249,22 @@ TEST(CliRunTest, TheTokenSummaryCountsCallsInGoodEnglishAndOnlyWhenThereWereAny)
   EXPECT_NE(err.find("pipeline completed in "), std::string::npos) << err;
 }
 
+TEST(CliRunTest, ResumeHelpListsOnlyWhatResumeTakes) {
+  TempDir dir;
+  std::string resume_help = dir.sub("resume.txt"), run_help = dir.sub("run.txt");
+  ASSERT_EQ(run({"resume", "--help"}, {}, resume_help).code, 0);
+  ASSERT_EQ(run({"run", "--help"}, {}, run_help).code, 0);
+  for (const char* option : {"--set ", "--set-json", "--context", "--logs-root"}) {
+    EXPECT_EQ(read_text_file(resume_help).find(option), std::string::npos) << option;
+    EXPECT_NE(read_text_file(run_help).find(option), std::string::npos) << option;
+  }
+  std::string refused = dir.sub("refused.txt");
+  EXPECT_EQ(run({"resume", dir.path(), "--set", "a=b"}, {}, refused).code, 2);
+  EXPECT_EQ(read_text_file(refused),
+            "attractor resume: --set, --set-json and --context seed a new run's context; a resumed run continues with "
+            "the context saved in its checkpoint\n");
+}
+
 TEST(CliRunTest, ResumeRefusesAChangedGraphUnlessForced) {
   TempDir dir;
   std::string graph = dir.sub("g.dot");

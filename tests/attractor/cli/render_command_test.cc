@@ -92,6 +92,27 @@ TEST(RenderCommandTest, RealRunMarksParallelBranchesAsTaken) {
   EXPECT_THAT(r.out, HasSubstr("\"approve\" -> \"implement\" [label=\"[N] No, rework\"];"));
 }
 
+TEST(RenderCommandTest, ARunOfAnotherPipelineIsRefusedUnlessForced) {
+  std::string dir = make_temp_dir();
+  std::string run = dir + "/run";
+  ASSERT_EQ(run_attractor({"run", "graphs/simple.dot", "--simulate", "-q", "--logs-root", run}).exit_code, 0);
+  CommandResult other = run_attractor({"render", "graphs/engine_demo.dot", "--run", run});
+  EXPECT_EQ(other.exit_code, 2);
+  EXPECT_EQ(other.err, "attractor render: " + run + " is a run of pipeline `Simple` (" +
+                           std::filesystem::absolute("graphs/simple.dot").lexically_normal().string() +
+                           "), not of `engine_demo` (graphs/engine_demo.dot); pass that file, or --force to draw it "
+                           "anyway\n");
+  EXPECT_EQ(run_attractor({"render", "graphs/engine_demo.dot", "--run", run, "--force"}).exit_code, 0);
+
+  std::string edited = dir + "/simple.dot";
+  std::ofstream(edited) << slurp("graphs/simple.dot") << "\n// edited\n";
+  CommandResult changed = run_attractor({"render", edited, "--run", run});
+  EXPECT_EQ(changed.exit_code, 0);
+  EXPECT_EQ(changed.err, "attractor render: warning: " + edited + " changed since the run in " + run +
+                             " (its sha256 differs from the manifest's); nodes it no longer has are not drawn\n");
+  EXPECT_EQ(run_attractor({"render", "graphs/simple.dot", "--run", run}).err, "");
+}
+
 TEST(RenderCommandTest, MissingRunDirectoryIsReported) {
   CommandResult r = run_attractor({"render", "graphs/simple.dot", "--run", "/nonexistent/run"});
   EXPECT_EQ(r.exit_code, 2);
