@@ -34,6 +34,10 @@ CREATE TABLE IF NOT EXISTS edges(
   from_id TEXT NOT NULL, to_id TEXT NOT NULL, edge_type TEXT NOT NULL,
   PRIMARY KEY(index_name, repository, branch, snapshot, from_id, edge_type, to_id)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS edges_by_target ON edges(index_name, repository, branch, snapshot, to_id, edge_type);
+CREATE TABLE IF NOT EXISTS file_issues(
+  index_name TEXT NOT NULL, repository TEXT NOT NULL, branch TEXT NOT NULL, snapshot TEXT NOT NULL,
+  path TEXT NOT NULL, issues TEXT NOT NULL,
+  PRIMARY KEY(index_name, repository, branch, snapshot, path));
 CREATE VIRTUAL TABLE IF NOT EXISTS nodes_fts USING fts5(name, body, tokenize = 'porter unicode61 remove_diacritics 2');
 )sql";
 
@@ -133,6 +137,25 @@ void IndexStore::put_file(const Scope& scope, const std::string& path, const std
   s.run();
 }
 
+std::map<std::string, nlohmann::json> IndexStore::file_issues(const Scope& scope) {
+  auto s = db_->prepare("SELECT path, issues FROM file_issues n WHERE " + std::string(kScopeWhere));
+  bind_scope(s, 1, scope);
+  std::map<std::string, nlohmann::json> out;
+  while (s.step()) out[s.text(0)] = nlohmann::json::parse(s.text(1), nullptr, false);
+  return out;
+}
+
+void IndexStore::put_file_issues(const Scope& scope, const std::string& path, const nlohmann::json& issues) {
+  auto del = db_->prepare("DELETE FROM file_issues AS n WHERE " + std::string(kScopeWhere) + " AND path = ?");
+  del.bind(bind_scope(del, 1, scope), path).run();
+  if (!issues.is_array() || issues.empty()) return;
+  auto s = db_->prepare(
+      "INSERT INTO file_issues(index_name, repository, branch, snapshot, path, issues) VALUES (?,?,?,?,?,?)");
+  int i = bind_scope(s, 1, scope);
+  s.bind(i, path).bind(i + 1, issues.dump());
+  s.run();
+}
+
 std::vector<int64_t> IndexStore::delete_file(const Scope& scope, const std::string& path) {
   std::vector<int64_t> rowids;
   {
@@ -152,6 +175,7 @@ std::vector<int64_t> IndexStore::delete_file(const Scope& scope, const std::stri
   auto s = db_->prepare("DELETE FROM files AS n WHERE " + std::string(kScopeWhere) + " AND path = ?");
   int i = bind_scope(s, 1, scope);
   s.bind(i, path).run();
+  put_file_issues(scope, path, nlohmann::json::array());
   return rowids;
 }
 

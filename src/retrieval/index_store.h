@@ -90,7 +90,11 @@ class IndexStore {
   /// path -> sha256 of the files indexed in `scope`.
   std::map<std::string, std::string> file_hashes(const Scope& scope);
   void put_file(const Scope& scope, const std::string& path, const std::string& sha256, const std::string& language);
-  /// Deletes a file's record and nodes; returns the removed node rowids.
+  /// The parse issues recorded per file of `scope`: path -> JSON array of {line, column, message}.
+  std::map<std::string, nlohmann::json> file_issues(const Scope& scope);
+  /// Records `issues` (a JSON array) for `path`, replacing what was there; an empty array clears it.
+  void put_file_issues(const Scope& scope, const std::string& path, const nlohmann::json& issues);
+  /// Deletes a file's record, its nodes and its parse issues; returns the removed node rowids.
   std::vector<int64_t> delete_file(const Scope& scope, const std::string& path);
 
   /// Inserts a node (and its FTS row); returns its rowid.

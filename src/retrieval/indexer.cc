@@ -132,6 +132,7 @@ struct IndexPass {
   IndexSummary& summary;
   std::vector<int64_t> added;
   std::vector<int64_t> removed;
+  std::map<std::string, nlohmann::json> recorded_issues;  ///< per file, from earlier runs
 };
 
 /// Deletes the files the index knows but the walk no longer found.
@@ -193,6 +194,11 @@ void index_file(IndexPass& pass, const std::string& path, const std::string& con
   std::string language = language_of(path);
   ExtractedFile extracted = language == "csharp" ? extract_csharp(content) : extract_sql(content);
   report_issues(pass, path, extracted.issues);
+  nlohmann::json recorded = nlohmann::json::array();
+  for (const auto& issue : extracted.issues) {
+    recorded.push_back({{"line", issue.line}, {"column", issue.column}, {"message", issue.message}});
+  }
+  pass.store.put_file_issues(pass.scope, path, recorded);
   std::set<std::string> ids_in_file;
   for (auto& n : extracted.nodes) {
     std::string id = unique_node_id(pass, ids_in_file, n.id, path);
@@ -202,6 +208,16 @@ void index_file(IndexPass& pass, const std::string& path, const std::string& con
   }
   pass.store.put_file(pass.scope, path, hash, language);
   ++pass.summary.files_indexed;
+}
+
+/// Adds the issues recorded for unchanged file `path` to the summary (not printed again).
+void count_recorded_issues(IndexPass& pass, const std::string& path) {
+  auto it = pass.recorded_issues.find(path);
+  if (it == pass.recorded_issues.end() || !it->second.is_array()) return;
+  for (const nlohmann::json& issue : it->second) {
+    pass.summary.issues.push_back({path, issue.value("line", 0), issue.value("column", 0), issue.value("message", "")});
+    ++pass.summary.issues_unchanged;
+  }
 }
 
 /// Indexes every new or changed file of `files`, drawing the progress bar as it goes.
@@ -215,6 +231,7 @@ void scan_files(IndexPass& pass, const std::vector<std::string>& files, const st
     auto it = known.find(path);
     if (it != known.end() && it->second == hash) {
       ++pass.summary.files_unchanged;
+      count_recorded_issues(pass, path);
     } else {
       if (it != known.end()) {
         auto gone = pass.store.delete_file(pass.scope, path);
@@ -268,6 +285,7 @@ IndexSummary index_repository(const IndexOptions& o, std::ostream* progress, boo
   bool vectors_written = false;
   try {
     auto known = store.file_hashes(pass.scope);
+    pass.recorded_issues = store.file_issues(pass.scope);
     remove_gone_files(pass, known, files);
     scan_files(pass, files, known, elapsed);
     summary.nodes_added = static_cast<int64_t>(pass.added.size());
@@ -312,7 +330,9 @@ std::string format_summary(const IndexSummary& s) {
   out << "\nedges: " << edges;
   for (const auto& [k, v] : s.edges_by_type) out << "  " << k << "=" << v;
   out << "\nvectors embedded: " << s.vectors_embedded << "\n";
-  out << "parse issues: " << s.issues.size() << "\n";
+  out << "parse issues: " << s.issues.size();
+  if (s.issues_unchanged > 0) out << " (" << s.issues_unchanged << " in unchanged files)";
+  out << "\n";
   out << fmt::format("time: {:.2f} s\nindex size: {:.1f} MiB\n", s.seconds, static_cast<double>(s.index_bytes) / (1024.0 * 1024.0));
   return out.str();
 }

@@ -203,6 +203,14 @@ TEST(IndexerIncrementalTest, SkipsUnchangedFilesAndRemovesDeletedOnes) {
   auto again = index_repository(options(src.str(), index.str()));
   EXPECT_EQ(again.files_indexed, 0);
   EXPECT_EQ(again.files_unchanged, 30);
+  // Broken.cs was not re-read, but its parse issue is still there and still counted.
+  ASSERT_EQ(again.issues.size(), 1u);
+  EXPECT_EQ(again.issues_unchanged, 1);
+  EXPECT_EQ(again.issues[0].path, "src/Acme.Meetings/Services/Broken.cs");
+  EXPECT_EQ(again.issues[0].line, first.issues[0].line);
+  EXPECT_EQ(again.issues[0].message, first.issues[0].message);
+  EXPECT_NE(format_summary(again).find("\nparse issues: 1 (1 in unchanged files)\n"), std::string::npos);
+  EXPECT_NE(format_summary(first).find("\nparse issues: 1\n"), std::string::npos);
   EXPECT_EQ(again.vectors_embedded, 0);
   EXPECT_EQ(all_edges(index.str()).size(), 132u);
 
@@ -211,11 +219,13 @@ TEST(IndexerIncrementalTest, SkipsUnchangedFilesAndRemovesDeletedOnes) {
     std::ofstream out(src.path() / "src/Acme.Meetings/Services/RoomService.cs", std::ios::app);
     out << "namespace Acme.Meetings.Services { public class RoomArchiver { public void ArchiveRooms() { } } }\n";
   }
+  fs::remove(src.path() / "src/Acme.Meetings/Services/Broken.cs");
   auto third = index_repository(options(src.str(), index.str()));
-  EXPECT_EQ(third.files_removed, 1);
+  EXPECT_TRUE(third.issues.empty());  // the broken file is gone, and so is its issue
+  EXPECT_EQ(third.files_removed, 2);
   EXPECT_EQ(third.files_indexed, 1);
-  EXPECT_EQ(third.files_unchanged, 28);
-  EXPECT_EQ(third.nodes_removed, 3 + 4);  // Attendee (3 nodes) + the old RoomService.cs (4 nodes)
+  EXPECT_EQ(third.files_unchanged, 27);
+  EXPECT_EQ(third.nodes_removed, 3 + 4 + 3);  // Attendee, the old RoomService.cs, Broken.cs
   EXPECT_EQ(third.nodes_added, 4 + 2);
   EXPECT_EQ(third.vectors_embedded, 6);
   auto edges = all_edges(index.str());
