@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <filesystem>
+
+#include <fmt/format.h>
 
 #include "attractor/engine/edge_selection.h"
 #include "attractor/model/context_keys.h"
@@ -136,7 +139,9 @@ OrEnd<Answer> ask(Interviewer& interviewer, const NodeData& node, const Question
   std::int64_t duration = env.clock ? env.clock->now_ms() - started : 0;
   if (answer.kind == AnswerKind::kTimeout) {
     env.emit(kInterviewTimeoutEvent, {{"question", q.text}, {"stage", node.id}, {"duration_ms", duration}});
-    return default_answer(node, q, choices);
+    OrEnd<Answer> fallback = default_answer(node, q, choices);
+    fallback.value.source = "timeout-default";
+    return fallback;
   }
   env.emit(kInterviewCompletedEvent,
            {{"question", q.text}, {"stage", node.id}, {"answer", answer.to_json()}, {"duration_ms", duration}});
@@ -219,6 +224,56 @@ Outcome answered_outcome(const Question& q, const Answer& answer, const Choice* 
   return o;
 }
 
+/// The question type as `human.question_type` spells it ("multiple_choice").
+std::string type_attribute(QuestionType type) {
+  std::string name = question_type_name(type);
+  std::transform(name.begin(), name.end(), name.begin(), [](unsigned char c) { return std::tolower(c); });
+  return name;
+}
+
+/// `prompt.md` of a gate: the question, its type, options, default and timeout.
+std::string gate_prompt(const NodeData& node, const Question& q) {
+  std::string text = "# Human gate `" + node.id + "`\n\n" + q.text + "\n\nType: " + type_attribute(q.type) + "\n";
+  if (!q.options.empty()) {
+    text += "Options:\n";
+    for (const Option& o : q.options) text += "- [" + o.key + "] " + label_without_accelerator(o.label) + "\n";
+  }
+  if (std::string fallback = node.get("human.default_choice"); !fallback.empty()) {
+    text += "Default on timeout: " + fallback + "\n";
+  }
+  if (q.timeout_seconds) text += fmt::format("Timeout: {}s\n", *q.timeout_seconds);
+  return text;
+}
+
+/// How an answer reads in the audit trail: the chosen option, else the text, else the value.
+std::string answer_shown(const Answer& answer, const Choice* selected) {
+  if (selected) return "[" + selected->key + "] " + label_without_accelerator(selected->label);
+  if (!answer.text.empty()) return answer.text;
+  return answer.value;
+}
+
+/// Adds the gate's audit trail to `outcome` (status.json `gate`) and writes `response.md` when an
+/// answer came (nothing answered after a timeout without a default).
+Outcome with_audit(Outcome outcome, const Question& q, const Answer* answer, const Choice* selected,
+                   const StageEnv& env) {
+  nlohmann::json options = nlohmann::json::array();
+  for (const Option& o : q.options) options.push_back(o.label);
+  nlohmann::json gate = {{"question", q.text}, {"type", type_attribute(q.type)}, {"options", options}};
+  if (answer) {
+    gate["answer"] = answer_shown(*answer, selected);
+    gate["answered_by"] = answer->source.empty() ? "unknown" : answer->source;
+    std::string response = "Answer: " + gate["answer"].get<std::string>() + "\nAnswered by: " +
+                           gate["answered_by"].get<std::string>() + "\n";
+    if (!outcome.failure_reason.empty()) response += "Result: " + outcome.failure_reason + "\n";
+    env.write_file((std::filesystem::path(env.stage_dir) / "response.md").string(), response);
+  } else {
+    gate["answer"] = nullptr;
+    gate["answered_by"] = nullptr;
+  }
+  outcome.stage_info["gate"] = std::move(gate);
+  return outcome;
+}
+
 }  // namespace
 
 std::optional<QuestionType> parse_human_question_type(std::string_view text) {
@@ -241,11 +296,12 @@ Outcome WaitHumanHandler::execute(const NodeData& node, Context& context, const 
   if (!interviewer_) return Outcome::fail("no interviewer configured", ErrorCategory::kTerminal);
 
   Question q = make_question(node, *type, choices, env);
+  env.write_file((std::filesystem::path(env.stage_dir) / "prompt.md").string(), gate_prompt(node, q));
   OrEnd<Answer> answer = ask(*interviewer_, node, q, choices, env);
-  if (answer.end) return std::move(*answer.end);
+  if (answer.end) return with_audit(std::move(*answer.end), q, nullptr, nullptr, env);
   OrEnd<const Choice*> selected = select_choice(node, q, answer.value, choices);
-  if (selected.end) return std::move(*selected.end);
-  return answered_outcome(q, answer.value, selected.value);
+  if (selected.end) return with_audit(std::move(*selected.end), q, &answer.value, nullptr, env);
+  return with_audit(answered_outcome(q, answer.value, selected.value), q, &answer.value, selected.value, env);
 }
 
 const HandlerDescription& wait_human_description() {

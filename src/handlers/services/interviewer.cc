@@ -76,6 +76,7 @@ nlohmann::json Answer::to_json() const {
   nlohmann::json j = {{"kind", kind_name(kind)}, {"value", value}};
   if (selected_option) j["selected_option"] = {{"key", selected_option->key}, {"label", selected_option->label}};
   if (!text.empty()) j["text"] = text;
+  if (!source.empty()) j["source"] = source;
   return j;
 }
 
@@ -110,14 +111,17 @@ std::optional<Option> match_option(const std::string& input, const std::vector<O
 }
 
 Answer AutoApproveInterviewer::ask(const Question& q) {
-  if (q.type == QuestionType::kYesNo || q.type == QuestionType::kConfirmation) return Answer::yes();
-  if (q.type == QuestionType::kMultipleChoice && !q.options.empty()) {
-    Answer a = Answer::of(q.options.front().key);
+  Answer a;
+  if (q.type == QuestionType::kYesNo || q.type == QuestionType::kConfirmation) {
+    a = Answer::yes();
+  } else if (q.type == QuestionType::kMultipleChoice && !q.options.empty()) {
+    a = Answer::of(q.options.front().key);
     a.selected_option = q.options.front();
-    return a;
+  } else {
+    a = Answer::of("auto-approved");
+    a.text = "auto-approved";
   }
-  Answer a = Answer::of("auto-approved");
-  a.text = "auto-approved";
+  a.source = "auto-approve";
   return a;
 }
 
@@ -136,14 +140,15 @@ void QueueInterviewer::push_for_stage(const std::string& stage, Answer answer) {
 Answer QueueInterviewer::ask(const Question& question) {
   std::lock_guard lock(mutex_);
   auto it = by_stage_.find(question.stage);
+  Answer a = Answer::skipped();
   if (it != by_stage_.end() && !it->second.empty()) {
-    Answer a = it->second.front();
+    a = it->second.front();
     it->second.pop_front();
-    return a;
+  } else if (!answers_.empty()) {
+    a = answers_.front();
+    answers_.pop_front();
   }
-  if (answers_.empty()) return Answer::skipped();
-  Answer a = answers_.front();
-  answers_.pop_front();
+  if (a.source.empty()) a.source = source_;
   return a;
 }
 
@@ -189,7 +194,9 @@ std::unique_ptr<QueueInterviewer> load_answers_file(const std::string& path) {
   nlohmann::json j = nlohmann::json::parse(read_input_file_or_throw(path, kJsonFileRules), nullptr, false);
   if (j.is_discarded()) throw std::runtime_error(path + " is not valid JSON");
   try {
-    return queue_from_json(j);
+    std::unique_ptr<QueueInterviewer> queue = queue_from_json(j);
+    queue->set_source("file");
+    return queue;
   } catch (const std::exception& e) {
     throw std::runtime_error(path + ": " + e.what());
   }
@@ -239,6 +246,12 @@ std::optional<std::string> ConsoleInterviewer::read_line(std::optional<double> t
 
 Answer ConsoleInterviewer::ask(const Question& q) {
   std::lock_guard lock(mutex_);
+  Answer a = read_answer(q);
+  a.source = "console";
+  return a;
+}
+
+Answer ConsoleInterviewer::read_answer(const Question& q) {
   std::fprintf(output_, "\n[?] %s%s\n", q.text.c_str(), q.stage.empty() ? "" : ("  (" + q.stage + ")").c_str());
   if (q.type == QuestionType::kMultipleChoice) {
     for (std::size_t i = 0; i < q.options.size(); ++i) {

@@ -34,6 +34,9 @@ struct Answer {
   std::string value;                    ///< option key or free value
   std::optional<Option> selected_option;
   std::string text;                     ///< free text (FREEFORM)
+  /// Who or what answered, for the gate's audit trail: `console`, `file` (--answers),
+  /// `auto-approve`, `queue` (a queue filled in code), `web`; set by the interviewer.
+  std::string source;
 
   static Answer yes() { return {AnswerKind::kYes, "yes", std::nullopt, ""}; }
   static Answer no() { return {AnswerKind::kNo, "no", std::nullopt, ""}; }
@@ -70,10 +73,12 @@ class AutoApproveInterviewer : public Interviewer {
 };
 
 /// Answers from a pre-filled queue; SKIPPED when empty. Per-stage queues are consulted first.
+/// Answers without a source of their own get the queue's (`queue`, or `file` for an answers file).
 class QueueInterviewer : public Interviewer {
  public:
   QueueInterviewer() = default;
   explicit QueueInterviewer(std::vector<Answer> answers);
+  void set_source(std::string source) { source_ = std::move(source); }
   void push(Answer answer);
   void push_for_stage(const std::string& stage, Answer answer);
   Answer ask(const Question& question) override;
@@ -88,6 +93,7 @@ class QueueInterviewer : public Interviewer {
   mutable std::mutex mutex_;
   std::deque<Answer> answers_;
   std::map<std::string, std::deque<Answer>> by_stage_;
+  std::string source_ = "queue";
 };
 
 /// Loads an `--answers FILE.json` queue. Accepted forms: an array of answers consumed in order,
@@ -130,6 +136,8 @@ class ConsoleInterviewer : public Interviewer {
   void inform(const std::string& message, const std::string& stage) override;
 
  private:
+  /// Shows `q` and reads its answer (mutex_ held).
+  Answer read_answer(const Question& q);
   /// A line from input, nullopt on timeout or end of input.
   std::optional<std::string> read_line(std::optional<double> timeout_seconds, bool* timed_out);
   int input_fd_;
