@@ -67,6 +67,12 @@ Outcome FanInHandler::execute(const NodeData& node, Context& context, const Grap
   if (!results || !results->is_array() || results->empty()) {
     return Outcome::fail("No parallel results to evaluate", ErrorCategory::kTerminal);
   }
+  if (auto joined = context.get(kParallelOutcomeKey); joined && joined->is_string() && *joined == "fail") {
+    auto reason = context.get(kParallelFailureReasonKey);
+    return Outcome::fail("the parallel join failed: " + (reason && reason->is_string() ? reason->get<std::string>()
+                                                                                       : std::string("no reason")),
+                         ErrorCategory::kTerminal);
+  }
   int best = -1;
   if (!node.prompt().empty() && backend_) {
     std::string prompt = expand_goal(node.prompt(), graph.data().goal()) + "\n\nCandidates:\n" + results->dump(2);
@@ -112,7 +118,8 @@ const HandlerDescription& fan_in_description() {
     HandlerDescription d;
     d.type = "parallel.fan_in";
     d.shapes = {"tripleoctagon"};
-    d.summary = "Joins parallel branches; with a prompt, an LLM picks the best branch.";
+    d.summary = "Joins parallel branches; with a prompt, an LLM picks the best branch. Fails when the parallel "
+                "node's join failed (see join_policy).";
     HandlerTraits& t = d.traits;
     t.fans_in = true; t.llm = HandlerTraits::Llm::kWithPrompt;
     return d;

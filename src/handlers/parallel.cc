@@ -11,6 +11,7 @@
 
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/filtered_graph.hpp>
+#include <fmt/format.h>
 
 namespace attractor {
 
@@ -44,6 +45,41 @@ std::map<std::string, int> fan_in_distances(const Graph& graph, const HandlerCat
     if (dist[v] >= 0 && fans_in[v]) found.emplace(graph.node(v).id, dist[v]);
   }
   return found;
+}
+
+/// The message of a `k_of_n` join without a usable `join_k` (lint and run time alike).
+std::string join_k_problem(const NodeData& node, std::size_t branches) {
+  return fmt::format("parallel node '{}' has join_policy=k_of_n but join_k='{}'; it needs an integer from 1 to {} "
+                     "(its branch count)",
+                     node.id, node.get("join_k"), branches);
+}
+
+/// `parallel.branch.<id>.status` / `.notes` of one branch: a cancelled branch counts as failed,
+/// with the reason in its notes.
+void add_branch_keys(Outcome& o, const BranchResult& r, const std::string& join) {
+  std::string prefix = std::string(kParallelBranchKeyPrefix) + r.id;
+  std::string notes = r.outcome.failure_reason.empty() ? r.outcome.notes : r.outcome.failure_reason;
+  std::string status = status_name(r.outcome.status);
+  if (r.cancelled) {
+    status = "fail";
+    notes = join == "first_success" ? "cancelled: another branch succeeded first (join_policy=first_success)"
+                                    : "cancelled";
+  } else if (r.outcome.status == StageStatus::kRetry || r.outcome.status == StageStatus::kSkipped) {
+    status = "fail";
+  }
+  o.context_updates[prefix + ".status"] = status;
+  o.context_updates[prefix + ".notes"] = notes;
+}
+
+void check_join_k(const NodeData& node, const Graph& graph, std::vector<Diagnostic>& out) {
+  if (node.get("join_policy") != "k_of_n") return;
+  std::size_t branches = graph.out_edges(*graph.find(node.id)).size();
+  std::optional<std::int64_t> k = node.get_integer("join_k");
+  if (k && *k >= 1 && *k <= static_cast<std::int64_t>(branches)) return;
+  const Value* at = node.find("join_k");
+  out.push_back(make_diagnostic("join_k", Severity::kError, join_k_problem(node, branches), node.id,
+                                fmt::format("set join_k=N with 1 <= N <= {} on '{}'", branches, node.id),
+                                at != nullptr && at->location.known() ? at->location : node.location));
 }
 
 }  // namespace
@@ -84,8 +120,12 @@ Outcome ParallelHandler::execute(const NodeData& node, Context& context, const G
   for (Edge e : graph.out_edges(*graph.find(node.id))) targets.push_back(graph.edge(e).to);
   if (targets.empty()) return Outcome::fail("parallel node has no branches", ErrorCategory::kTerminal);
   std::string join = node.get("join_policy", "wait_all");
-  if (join != "wait_all" && join != "first_success") {
+  if (join != "wait_all" && join != "first_success" && join != "k_of_n") {
     return Outcome::fail("unknown join_policy '" + join + "'", ErrorCategory::kTerminal);
+  }
+  std::int64_t join_k = node.get_integer("join_k").value_or(0);
+  if (join == "k_of_n" && (join_k < 1 || join_k > static_cast<std::int64_t>(targets.size()))) {
+    return Outcome::fail(join_k_problem(node, targets.size()), ErrorCategory::kTerminal);
   }
   std::int64_t max_parallel = std::max<std::int64_t>(1, node.get_integer("max_parallel").value_or(4));
   std::string fan_in = find_fan_in(graph, *env.handlers, node.id);
@@ -173,13 +213,16 @@ Outcome ParallelHandler::execute(const NodeData& node, Context& context, const G
   Outcome o;
   if (join == "first_success") {
     o.status = success > 0 ? StageStatus::kSuccess : StageStatus::kFail;
+  } else if (join == "k_of_n") {
+    o.status = static_cast<std::int64_t>(success) >= join_k ? StageStatus::kSuccess : StageStatus::kFail;
   } else if (failure == 0) {
     o.status = StageStatus::kSuccess;
   } else {
     o.status = success > 0 ? StageStatus::kPartialSuccess : StageStatus::kFail;
   }
   if (o.status == StageStatus::kFail) {
-    o.failure_reason = "no parallel branch succeeded";
+    o.failure_reason = join == "k_of_n" ? fmt::format("{} of {} branches succeeded, join_k={} needed", success, n, join_k)
+                                        : "no parallel branch succeeded";
     o.category = ErrorCategory::kTerminal;
   }
   o.notes = std::to_string(success) + " of " + std::to_string(n) + " branches succeeded";
@@ -187,6 +230,9 @@ Outcome ParallelHandler::execute(const NodeData& node, Context& context, const G
   o.context_updates[kParallelBranchCountKey] = n;
   o.context_updates[kParallelSuccessCountKey] = success;
   o.context_updates[kParallelFailureCountKey] = failure;
+  for (const auto& r : results) add_branch_keys(o, r, join);
+  o.context_updates[kParallelOutcomeKey] = status_name(o.status);
+  o.context_updates[kParallelFailureReasonKey] = o.failure_reason;
   o.jump_to = !fan_in.empty() ? fan_in : common_stop;
   return o;
 }
@@ -199,10 +245,15 @@ const HandlerDescription& parallel_description() {
     d.summary = "Fans out: runs every outgoing branch on its own thread until the fan-in node.";
     d.attributes = {
         {"join_policy", AttributeType::kString, "wait_all",
-         "wait_all waits for every branch; first_success cancels the other branches once one succeeds."},
+         "wait_all waits for every branch (success when all succeed, partial_success when some do, fail when "
+         "none do); first_success cancels the other branches once one succeeds (success when one does); k_of_n "
+         "waits for every branch and succeeds when at least join_k did, else fails."},
+        {"join_k", AttributeType::kNonNegativeInteger, "",
+         "For join_policy=k_of_n: how many branches must succeed (1 to the number of branches)."},
         {"max_parallel", AttributeType::kNonNegativeInteger, "4",
          "Branches that run at the same time (at least 1)."},
     };
+    d.checks = {{"join_k", check_join_k}};
     HandlerTraits& t = d.traits;
     t.fans_out = true; t.queues_writes = true;
     return d;

@@ -52,6 +52,13 @@ inline constexpr char kParallelResultsKey[] = "parallel.results";
 inline constexpr char kParallelBranchCountKey[] = "parallel.branch_count";
 inline constexpr char kParallelSuccessCountKey[] = "parallel.success_count";
 inline constexpr char kParallelFailureCountKey[] = "parallel.failure_count";
+/// Per branch after a parallel node: `parallel.branch.<first node id>.status` (success,
+/// partial_success or fail; a cancelled or timed-out branch is fail) and `.notes` (why).
+inline constexpr char kParallelBranchKeyPrefix[] = "parallel.branch.";
+/// The parallel node's join result (success, partial_success or fail) and, when it failed, why;
+/// the fan-in fails when the join failed.
+inline constexpr char kParallelOutcomeKey[] = "parallel.outcome";
+inline constexpr char kParallelFailureReasonKey[] = "parallel.failure_reason";
 /// The branch a fan-in selected: its id, status and last response.
 inline constexpr char kFanInBestIdKey[] = "parallel.fan_in.best_id";
 inline constexpr char kFanInBestOutcomeKey[] = "parallel.fan_in.best_outcome";

@@ -108,6 +108,10 @@ TEST(ParallelTest, FirstSuccessCancelsTheOtherBranches) {
   EXPECT_EQ(results[1]["status"], "cancelled");
   EXPECT_EQ(results[1]["cancelled"], true);
   EXPECT_EQ(r.checkpoint.context["parallel.fan_in.best_id"], "a");
+  EXPECT_EQ(r.checkpoint.context["parallel.branch.a.status"], "success");
+  EXPECT_EQ(r.checkpoint.context["parallel.branch.b.status"], "fail");
+  EXPECT_EQ(r.checkpoint.context["parallel.branch.b.notes"],
+            "cancelled: another branch succeeded first (join_policy=first_success)");
 }
 
 TEST(ParallelTest, MaxParallelBoundsConcurrency) {
