@@ -9,6 +9,7 @@
 
 #include "attractor/run/run_directory.h"
 #include "attractor/model/context_keys.h"
+#include "handlers/services/tool_hooks.h"
 
 namespace attractor {
 
@@ -51,6 +52,58 @@ std::vector<std::string> last_lines(std::string_view text, std::size_t count) {
   return lines;
 }
 
+namespace {
+
+/// The outcome of a finished tool command.
+Outcome command_outcome(const ProcessSpec& spec, const ProcessResult& r) {
+  std::string out;
+  try {
+    out = read_text_file(spec.stdout_path);
+  } catch (const std::exception&) {
+  }
+  Outcome o;
+  o.context_updates[kToolOutputKey] = out.size() > kToolOutputLimit ? out.substr(0, kToolOutputLimit) : out;
+  o.context_updates["tool.exit_code"] = r.exit_code;
+  if (r.timed_out || r.cancelled) {
+    o.status = StageStatus::kFail;
+    o.failure_reason = r.timed_out ? fmt::format("tool timed out after {}ms: {}", *spec.timeout_ms, spec.command)
+                                   : "tool cancelled: " + spec.command;
+    return o;
+  }
+  if (r.exit_code != 0) {
+    o.status = StageStatus::kFail;
+    o.failure_reason = r.term_signal ? fmt::format("tool killed by signal {}", r.term_signal)
+                                     : fmt::format("tool exited with code {}", r.exit_code);
+    std::string err;
+    try {
+      err = read_text_file(spec.stderr_path);
+    } catch (const std::exception&) {
+    }
+    o.stage_info["stderr_tail"] = last_lines(err, kFailureTailLines);
+    o.stage_info["stdout_tail"] = last_lines(out, kFailureTailLines);
+    if (err.size() > 2000) err = err.substr(err.size() - 2000);
+    o.notes = err;
+    return o;
+  }
+  o.notes = "Tool completed: " + spec.command;
+  return o;
+}
+
+ToolCall shell_call(const NodeData& node, const ProcessSpec& spec, const StageEnv& env) {
+  ToolCall call;
+  call.tool = "shell";
+  call.node_id = node.id;
+  call.stage_dir = env.stage_dir;
+  call.input = {{"command", spec.command}};
+  call.env = spec.env;
+  call.cwd = spec.cwd;
+  call.timeout_ms = spec.timeout_ms;
+  call.cancel = spec.cancel;
+  return call;
+}
+
+}  // namespace
+
 Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) {
   std::string command = node.get("tool_command");
   if (command.empty()) return Outcome::fail("No tool_command specified", ErrorCategory::kTerminal);
@@ -75,44 +128,25 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
   spec.cancel = env.cancel;
 
   ProcessRunner& runner = runner_ ? *runner_ : default_process_runner();
-  ProcessResult r = runner.run(spec);
-  if (!r.error.empty()) return Outcome::fail("tool could not start: " + r.error);
-
-  std::string out;
-  try {
-    out = read_text_file(spec.stdout_path);
-  } catch (const std::exception&) {
-  }
-  std::string output = out.size() > kToolOutputLimit ? out.substr(0, kToolOutputLimit) : out;
-  Outcome o;
-  o.context_updates[kToolOutputKey] = output;
-  o.context_updates["tool.exit_code"] = r.exit_code;
-  if (r.timed_out) {
-    o.status = StageStatus::kFail;
-    o.failure_reason = fmt::format("tool timed out after {}ms: {}", *spec.timeout_ms, command);
-    return o;
-  }
-  if (r.cancelled) {
-    o.status = StageStatus::kFail;
-    o.failure_reason = "tool cancelled: " + command;
-    return o;
-  }
-  if (r.exit_code != 0) {
-    o.status = StageStatus::kFail;
-    o.failure_reason = r.term_signal ? fmt::format("tool killed by signal {}", r.term_signal)
-                                     : fmt::format("tool exited with code {}", r.exit_code);
-    std::string err;
-    try {
-      err = read_text_file(spec.stderr_path);
-    } catch (const std::exception&) {
+  ToolHookCommands hooks = tool_hook_commands(node, graph);
+  ToolCall call = shell_call(node, spec, env);
+  nlohmann::json hook_runs = nlohmann::json::object();
+  if (!hooks.pre.empty()) {
+    HookRun pre = run_tool_hook(runner, "pre", hooks.pre, call);
+    hook_runs["pre"] = pre.to_json(hooks.pre);
+    if (!pre.ok) {
+      Outcome refused = Outcome::fail("tool hook `pre` refused the call: " + pre.message);
+      refused.stage_info["hooks"] = std::move(hook_runs);
+      return refused;
     }
-    o.stage_info["stderr_tail"] = last_lines(err, kFailureTailLines);
-    o.stage_info["stdout_tail"] = last_lines(out, kFailureTailLines);
-    if (err.size() > 2000) err = err.substr(err.size() - 2000);
-    o.notes = err;
-    return o;
   }
-  o.notes = "Tool completed: " + command;
+  ProcessResult r = runner.run(spec);
+  Outcome o = r.error.empty() ? command_outcome(spec, r) : Outcome::fail("tool could not start: " + r.error);
+  if (!hooks.post.empty()) {
+    HookRun post = run_tool_hook(runner, "post", hooks.post, call, r.exit_code);
+    hook_runs["post"] = post.to_json(hooks.post);
+  }
+  if (!hook_runs.empty()) o.stage_info["hooks"] = std::move(hook_runs);
   return o;
 }
 
@@ -140,6 +174,12 @@ const HandlerDescription& tool_description() {
          "Command run with /bin/sh -c (required); context values reach it as ATTRACTOR_CTX_* environment variables."},
         {"tool_cwd", AttributeType::kString, "",
          "Working directory of the command (default: the directory attractor runs in)."},
+        {"tool_hooks.pre", AttributeType::kString, "",
+         "Shell command run before the tool (node over graph); a non-zero exit skips the tool and fails the "
+         "stage. Gets TOOL_NAME, NODE_ID, ATTRACTOR_STAGE_DIR and a JSON description of the call on stdin."},
+        {"tool_hooks.post", AttributeType::kString, "",
+         "Shell command run after the tool (node over graph), with EXIT_CODE too; its failure is recorded in "
+         "status.json (hooks) but does not change the outcome."},
     };
     d.checks = {{"tool_command", check_tool_command}};
     HandlerTraits& t = d.traits;

@@ -130,6 +130,10 @@ const std::vector<AttributeSpec>& graph_attributes() {
         {"top_k", T::kInteger, "", "Hits per search for search_nodes nodes that set no top_k."},
         {"stack.child_dotfile", T::kString, "", "Child pipeline of stack.manager_loop nodes that set none."},
         {"stack.child_workdir", T::kString, "", "Directory child_dotfile is relative to, for nodes that set none."},
+        {"tool_hooks.pre", T::kString, "",
+         "Shell command run before every tool call of nodes that set none; a non-zero exit refuses the call."},
+        {"tool_hooks.post", T::kString, "",
+         "Shell command run after every tool call of nodes that set none; failures are recorded only."},
     };
     for (AttributeSpec& s : retry_settings("for every node that sets none")) list.push_back(std::move(s));
     return list;

@@ -48,7 +48,7 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
 
   int out_fd = open_output(spec.stdout_path);
   int err_fd = open_output(spec.stderr_path);
-  int in_fd = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
+  int in_fd = ::open(spec.stdin_path.empty() ? "/dev/null" : spec.stdin_path.c_str(), O_RDONLY | O_CLOEXEC);
   if (out_fd < 0 || err_fd < 0 || in_fd < 0) {
     result.error = std::string("cannot open output files: ") + std::strerror(errno);
     for (int fd : {out_fd, err_fd, in_fd}) {

@@ -21,6 +21,7 @@ struct ProcessSpec {
   std::string cwd;          ///< "" = inherit
   std::string stdout_path;  ///< "" = /dev/null
   std::string stderr_path;  ///< "" = /dev/null
+  std::string stdin_path;   ///< file read as standard input; "" = /dev/null
   std::optional<std::int64_t> timeout_ms;
   CancelToken cancel;
 };
