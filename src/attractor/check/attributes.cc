@@ -130,6 +130,12 @@ const std::vector<AttributeSpec>& graph_attributes() {
         {"top_k", T::kInteger, "", "Hits per search for search_nodes nodes that set no top_k."},
         {"stack.child_dotfile", T::kString, "", "Child pipeline of stack.manager_loop nodes that set none."},
         {"stack.child_workdir", T::kString, "", "Directory child_dotfile is relative to, for nodes that set none."},
+        {"max_total_tokens", T::kNonNegativeInteger, "",
+         "Token budget of the run's LLM calls: once reached, the run stops before its next LLM stage (exit 4, "
+         "resumable); --max-total-tokens overrides it."},
+        {"max_cost", T::kNumber, "",
+         "Cost budget in US dollars (needs --prices): once reached, the run stops before its next LLM stage "
+         "(exit 4, resumable); --max-cost overrides it."},
         {"tool_hooks.pre", T::kString, "",
          "Shell command run before every tool call of nodes that set none; a non-zero exit refuses the call."},
         {"tool_hooks.post", T::kString, "",

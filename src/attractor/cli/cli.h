@@ -15,6 +15,7 @@ enum ExitCode : int {
   kExitFail = 1,         ///< pipeline ended in FAIL
   kExitUsage = 2,        ///< bad usage, parse or validation error
   kExitRuntime = 3,      ///< runtime or environment error
+  kExitBudget = 4,       ///< stopped before an LLM stage: the token or cost budget is spent
   kExitInterrupted = 130 ///< interrupted, checkpoint intact
 };
 

@@ -158,19 +158,37 @@ std::shared_ptr<EventBus> make_observers(const RunFlags& f) {
   return bus;
 }
 
+/// The run's budget; a cost cap (flag or graph attribute `max_cost`) needs a price table.
+RunBudget checked_budget(const RunFlags& f, const Graph& graph) {
+  RunBudget budget = run_budget(f);
+  if (budget.with_graph_defaults(graph).max_cost_usd && budget.prices.empty()) {
+    throw std::runtime_error("a cost budget (--max-cost or graph attribute max_cost) needs prices: pass --prices "
+                             "FILE.json ({\"MODEL\": {\"input\": USD, \"output\": USD}} per million tokens)");
+  }
+  return budget;
+}
+
 /// `tokens: I input, O output (N LLM calls)`, or "" for a run that made no LLM call.
 std::string usage_summary(const nlohmann::json& usage) {
   auto count = [&](const char* key) { return usage.is_object() ? usage.value(key, 0LL) : 0LL; };
   const long long calls = count("llm_calls");
   if (calls == 0) return "";
-  return fmt::format("tokens: {} input, {} output ({} LLM call{})\n", count("input_tokens"), count("output_tokens"),
-                     calls, calls == 1 ? "" : "s");
+  std::string cost = usage.contains("cost_usd") && usage["cost_usd"].is_number()
+                         ? fmt::format(", cost ${:.4f}", usage["cost_usd"].get<double>())
+                         : "";
+  return fmt::format("tokens: {} input, {} output ({} LLM call{}){}\n", count("input_tokens"), count("output_tokens"),
+                     calls, calls == 1 ? "" : "s", cost);
 }
 
 int finish(const RunResult& r, const RunFlags& f) {
   const bool quiet_success = f.quiet && !r.interrupted && is_success(r.outcome.status);
   if (!quiet_success) std::fprintf(stderr, "run directory: %s\n", r.run_dir.c_str());
   if (!f.quiet) std::fputs(usage_summary(r.usage).c_str(), stderr);
+  if (r.budget_exhausted) {
+    std::fprintf(stderr, "stopped: %s; the checkpoint is intact: attractor resume %s with a higher budget\n",
+                 r.outcome.failure_reason.c_str(), r.run_dir.c_str());
+    return kExitBudget;
+  }
   if (r.interrupted) {
     std::fprintf(stderr, "interrupted; the checkpoint is intact: attractor resume %s\n", r.run_dir.c_str());
     return kExitInterrupted;
@@ -261,10 +279,13 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
         f.index_dir, fs::absolute(graph_path).parent_path().lexically_normal().string());
   });
   if (!ready) return kExitUsage;
+  RunBudget budget;
+  if (!usage_checked(command, [&] { budget = checked_budget(f, graph); })) return kExitUsage;
   if (!backends_ready(services, graph)) return kExitRuntime;
   HandlerRegistry registry = make_default_registry(services);
 
   EngineOptions options;
+  options.budget = std::move(budget);
   options.run_dir = run_dir;
   options.disk = &disk;
   options.graph_path = fs::absolute(graph_path).lexically_normal().string();

@@ -62,6 +62,33 @@ void add_common_options(CLI::App& app, RunFlags& f) {
   app.add_option("--index", f.index_dir,
                  "retrieval index directory for retrieval actions (overrides graph attribute index_dir, which is "
                  "relative to the graph file)");
+  app.add_option("--max-total-tokens", f.max_total_tokens,
+                 "stop before the next LLM stage once the run's LLM calls used N tokens (exit 4; resume with a "
+                 "higher budget); overrides graph attribute max_total_tokens")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--max-cost", f.max_cost,
+                 "stop before the next LLM stage once the run cost USD (needs --prices); overrides graph attribute "
+                 "max_cost")
+      ->check(CLI::NonNegativeNumber);
+  app.add_option("--prices", f.prices,
+                 "price table JSON: {\"MODEL\": {\"input\": USD, \"output\": USD}} per million tokens (\"*\" for "
+                 "any other model); costs appear in status files, events and the summary");
+}
+
+RunBudget run_budget(const RunFlags& f) {
+  RunBudget budget;
+  budget.max_total_tokens = f.max_total_tokens;
+  budget.max_cost_usd = f.max_cost;
+  if (!f.prices.empty()) {
+    nlohmann::json j = nlohmann::json::parse(read_input_file_or_throw(f.prices, kJsonFileRules), nullptr, false);
+    if (j.is_discarded()) throw std::runtime_error(f.prices + " is not valid JSON");
+    try {
+      budget.prices = PriceTable::from_json(j);
+    } catch (const std::exception& e) {
+      throw std::runtime_error(f.prices + ": " + e.what());
+    }
+  }
+  return budget;
 }
 
 nlohmann::json seed_context(const RunFlags& f) {
@@ -94,7 +121,10 @@ nlohmann::json manifest_options(const RunFlags& f) {
           {"answers", absolute(f.answers)},
           {"responses", absolute(f.responses)},
           {"index", absolute(f.index_dir)},
-          {"strict", f.strict}};
+          {"strict", f.strict},
+          {"max_total_tokens", f.max_total_tokens ? nlohmann::json(*f.max_total_tokens) : nlohmann::json()},
+          {"max_cost", f.max_cost ? nlohmann::json(*f.max_cost) : nlohmann::json()},
+          {"prices", absolute(f.prices)}};
 }
 
 std::vector<std::string> restore_manifest_options(const nlohmann::json& options, const CLI::App& app, RunFlags& f) {
@@ -123,6 +153,19 @@ std::vector<std::string> restore_manifest_options(const nlohmann::json& options,
   if (!given(app, "--strict") && bool_option(options, "strict")) {
     f.strict = true;
     restored.push_back("--strict");
+  }
+  if (!given(app, "--max-total-tokens") && options.contains("max_total_tokens") &&
+      options["max_total_tokens"].is_number_integer()) {
+    f.max_total_tokens = options["max_total_tokens"].get<std::int64_t>();
+    restored.push_back("--max-total-tokens " + std::to_string(*f.max_total_tokens));
+  }
+  if (!given(app, "--max-cost") && options.contains("max_cost") && options["max_cost"].is_number()) {
+    f.max_cost = options["max_cost"].get<double>();
+    restored.push_back("--max-cost " + options["max_cost"].dump());
+  }
+  if (!given(app, "--prices")) {
+    f.prices = string_option(options, "prices");
+    if (!f.prices.empty()) restored.push_back("--prices " + f.prices);
   }
   return restored;
 }

@@ -4,11 +4,15 @@
 /// how a run records them in its manifest so that `resume` continues the run the way it started
 /// (docs/decisions.md, "resume keeps how the run was started").
 
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
+
+#include "attractor/engine/run_budget.h"
 
 namespace attractor {
 
@@ -28,6 +32,9 @@ struct RunFlags {
   bool force = false;
   bool strict = false;    ///< `--strict`: lint warnings are errors
   std::string index_dir;  ///< `--index DIR`: the retrieval index, overriding graph attribute index_dir
+  std::optional<std::int64_t> max_total_tokens;  ///< `--max-total-tokens N`
+  std::optional<double> max_cost;                ///< `--max-cost USD`
+  std::string prices;                            ///< `--prices FILE.json`
 };
 
 /// Adds the options both commands take to `app`, bound to `flags`.
@@ -36,6 +43,10 @@ void add_common_options(CLI::App& app, RunFlags& flags);
 /// Adds `--set`, `--set-json` and `--context`, which seed a new run's context. `shown` false adds
 /// them hidden from `--help` (resume parses them only to refuse them with a reason).
 void add_seed_options(CLI::App& app, RunFlags& flags, bool shown = true);
+
+/// The budget of `--max-total-tokens`, `--max-cost` and `--prices` (engine/run_budget.h). Throws
+/// std::runtime_error for an unreadable or malformed price file, or `--max-cost` without one.
+RunBudget run_budget(const RunFlags& flags);
 
 /// The initial context of a new run: the `--context` file's object, then each `--set` (the text
 /// after the first '=' as a string), then each `--set-json` (parsed). Throws std::runtime_error

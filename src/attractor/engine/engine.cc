@@ -30,6 +30,24 @@ void RunEventSink::set_user(std::shared_ptr<EventObserver> user) {
 }
 
 void RunEventSink::on_event(const Event& event) {
+  if (event.name == kStageUsageEvent) {
+    if (std::optional<double> cost = usage_.cost_of(event.fields)) {
+      Event priced = event;
+      priced.fields["cost_usd"] = *cost;
+      return forward(priced);
+    }
+  }
+  forward(event);
+}
+
+std::optional<double> RunEventSink::stage_cost(const nlohmann::json& info) const {
+  if (!info.is_object() || !info.contains("usage") || !info["usage"].is_object()) return std::nullopt;
+  nlohmann::json fields = info["usage"];
+  fields["model"] = info.value("model", std::string());
+  return usage_.cost_of(fields);
+}
+
+void RunEventSink::forward(const Event& event) {
   usage_.on_event(event);
   std::lock_guard lock(mutex_);
   if (file_) file_->on_event(event);
@@ -43,6 +61,8 @@ Engine::Impl::Impl(const Graph& graph, const HandlerRegistry& registry, EngineOp
   random_ = options_.random ? options_.random : default_random();
   run_dir_ = options_.run_dir;
   sink_.set_user(options_.observer);
+  budget_ = options_.budget.with_graph_defaults(graph_);
+  sink_.set_prices(budget_.prices);
   writer_ = std::make_unique<WriteBehind>(*disk_, options_.background_writes);
 }
 
@@ -111,6 +131,7 @@ Checkpoint Engine::Impl::checkpoint() const {
 
 void Engine::Impl::restore_usage(const std::string& events_path) {
   UsageTally from_events;
+  from_events.set_prices(budget_.prices);
   try {
     if (disk_->exists(events_path)) from_events.add_events_jsonl(disk_->read_file(events_path));
   } catch (const std::exception& e) {
@@ -291,6 +312,20 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
   return r;
 }
 
+RunResult Engine::Impl::budget_exhausted(const std::string& reason) {
+  emit(kBudgetExhaustedEvent, {{"reason", reason}, {"next_node", state_.next_node}, {"usage", sink_.usage()}});
+  writer_->flush();
+  log().info("run {} stopped: {}", state_.run_id, reason);
+  run_log_.reset();
+  RunResult r;
+  r.outcome = Outcome::fail(reason);
+  r.run_dir = run_dir_;
+  r.budget_exhausted = true;
+  r.checkpoint = checkpoint();
+  r.usage = sink_.usage();
+  return r;
+}
+
 RunResult Engine::Impl::interrupted() {
   emit(kPipelineInterruptedEvent, {{"current_node", state_.current_node}, {"next_node", state_.next_node}});
   writer_->flush();
@@ -387,6 +422,9 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
       return finish(Outcome::fail(runaway_message(cap), ErrorCategory::kPipeline), state_.current_node, started);
     }
 
+    if (budget_.any() && registry_.traits(node).llm != HandlerTraits::Llm::kNever) {
+      if (std::string why = budget_reached(budget_, sink_.usage(), node.id); !why.empty()) return budget_exhausted(why);
+    }
     deliver_inbox(node.id, context_, state_.inbox);
     context_.set(kCurrentNodeKey, node.id);
     StageFidelity fidelity = resolve_stage_fidelity(via_edge, node, graph_, state_.current_node);

@@ -25,6 +25,7 @@
 #include "attractor/base/clock.h"
 #include "attractor/model/context.h"
 #include "attractor/engine/events.h"
+#include "attractor/engine/run_budget.h"
 #include "attractor/model/graph.h"
 #include "attractor/engine/handler.h"
 #include "attractor/model/outcome.h"
@@ -44,6 +45,9 @@ struct EngineOptions {
   std::shared_ptr<EventObserver> observer;
   CancelToken cancel;      ///< cancel() (e.g. from SIGINT) stops at a safe point
   std::int64_t max_node_executions = 0;  ///< 0 = graph attribute or default
+  /// Token and cost caps (engine/run_budget.h); unset members fall back to the graph's
+  /// `max_total_tokens` / `max_cost`. Its prices also price the usage.
+  RunBudget budget;
   bool write_events_file = true;
   /// Attach `{run_dir}/run.log` to the process logger (attractor/base/log.h) while the run goes
   /// on: run start, stages, retries, end, and what the other layers log meanwhile.
@@ -61,6 +65,9 @@ struct RunResult {
   Outcome outcome;              ///< SUCCESS/PARTIAL_SUCCESS or FAIL
   std::string run_dir;          ///< final run directory (differs after a loop_restart)
   bool interrupted = false;     ///< cancelled; the checkpoint is the last completed node's
+  /// Stopped before an LLM stage because the budget was spent (outcome.failure_reason says how
+  /// much); the checkpoint's next node is that stage.
+  bool budget_exhausted = false;
   Checkpoint checkpoint;        ///< the last checkpoint written
   /// Token usage of every LLM call of the run, including those made before a resume:
   /// {"input_tokens", "output_tokens", "total_tokens", "llm_calls"} (UsageTally::to_json).

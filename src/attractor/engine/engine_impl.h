@@ -38,8 +38,14 @@ class RunEventSink : public EventObserver {
   nlohmann::json usage() const { return usage_.to_json(); }
   /// Starts the count from the usage of an earlier part of the run (a resume).
   void restore_usage(const nlohmann::json& usage) { usage_.restore(usage); }
+  /// Prices StageUsage events: the tally counts their cost and each event gets `cost_usd`.
+  void set_prices(const PriceTable& prices) { usage_.set_prices(prices); }
+  /// The cost of a stage's `stage_info` (`model`, `usage`), when priced.
+  std::optional<double> stage_cost(const nlohmann::json& stage_info) const;
 
  private:
+  void forward(const Event& event);
+
   UsageTally usage_;
   std::mutex mutex_;
   std::shared_ptr<EventObserver> file_;
@@ -54,6 +60,8 @@ class Engine::Impl : public BranchRunner {
 
   RunResult run(const nlohmann::json& initial_context);
   RunResult resume();
+  /// Stops the run before LLM stage `node` because the budget is spent (`reason`).
+  RunResult budget_exhausted(const std::string& reason);
 
   BranchResult run_branch(const std::string& start_node, Context& context, const std::string& stop_at,
                           const CancelToken& cancel) override;
@@ -111,6 +119,7 @@ class Engine::Impl : public BranchRunner {
   const Graph& graph_;
   const HandlerRegistry& registry_;
   EngineOptions options_;
+  RunBudget budget_;  ///< options_.budget with the graph's defaults
   RunDisk* disk_;  ///< options_.disk or the real file system
   Clock* clock_;
   UniformRandom random_;

@@ -208,6 +208,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
       outcome = Outcome::fail(bad, ErrorCategory::kTerminal);
     }
     if (cancel.cancelled()) return outcome;
+    if (std::optional<double> cost = sink_.stage_cost(outcome.stage_info)) outcome.stage_info["usage"]["cost_usd"] = *cost;
     std::int64_t duration = clock_->now_ms() - started;
 
     if (outcome.status != StageStatus::kFail && outcome.status != StageStatus::kRetry) {

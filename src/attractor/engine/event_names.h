@@ -11,6 +11,9 @@ inline constexpr char kPipelineStartedEvent[] = "PipelineStarted";
 inline constexpr char kPipelineCompletedEvent[] = "PipelineCompleted";
 inline constexpr char kPipelineFailedEvent[] = "PipelineFailed";
 inline constexpr char kPipelineInterruptedEvent[] = "PipelineInterrupted";
+/// The run stopped before an LLM stage because its token or cost budget was spent
+/// (`reason`, `next_node`, `usage`); the checkpoint is valid and a resume continues it.
+inline constexpr char kBudgetExhaustedEvent[] = "BudgetExhausted";
 inline constexpr char kPipelineRestartedEvent[] = "PipelineRestarted";
 
 inline constexpr char kStageStartedEvent[] = "StageStarted";

@@ -12,12 +12,31 @@ std::int64_t integer_field(const nlohmann::json& fields, const char* key) {
 
 }  // namespace
 
+void UsageTally::set_prices(PriceTable prices) {
+  std::lock_guard lock(mutex_);
+  prices_ = std::move(prices);
+}
+
+std::optional<double> UsageTally::cost_of(const nlohmann::json& fields) const {
+  std::optional<ModelPrice> price = prices_.price_for(fields.value("model", std::string()));
+  if (!price) return std::nullopt;
+  return (static_cast<double>(integer_field(fields, "input_tokens")) * price->input +
+          static_cast<double>(integer_field(fields, "output_tokens")) * price->output) /
+         1e6;
+}
+
 void UsageTally::on_event(const Event& event) {
   if (event.name != kStageUsageEvent) return;
   std::lock_guard lock(mutex_);
   input_ += integer_field(event.fields, "input_tokens");
   output_ += integer_field(event.fields, "output_tokens");
   ++calls_;
+  if (prices_.empty()) return;
+  if (std::optional<double> cost = cost_of(event.fields)) {
+    cost_ += *cost;
+  } else {
+    unpriced_.insert(event.fields.value("model", std::string()));
+  }
 }
 
 void UsageTally::add_events_jsonl(std::string_view jsonl) {
@@ -40,6 +59,15 @@ void UsageTally::restore(const nlohmann::json& counts) {
   input_ = integer_field(counts, "input_tokens");
   output_ = integer_field(counts, "output_tokens");
   calls_ = integer_field(counts, "llm_calls");
+  cost_ = counts.is_object() && counts.contains("cost_usd") && counts["cost_usd"].is_number()
+              ? counts["cost_usd"].get<double>()
+              : 0.0;
+  unpriced_.clear();
+  if (counts.is_object() && counts.contains("unpriced_models") && counts["unpriced_models"].is_array()) {
+    for (const auto& m : counts["unpriced_models"]) {
+      if (m.is_string()) unpriced_.insert(m.get<std::string>());
+    }
+  }
 }
 
 std::int64_t UsageTally::input_tokens() const {
@@ -59,7 +87,11 @@ std::int64_t UsageTally::calls() const {
 
 nlohmann::json UsageTally::to_json() const {
   std::lock_guard lock(mutex_);
-  return {{"input_tokens", input_}, {"output_tokens", output_}, {"total_tokens", input_ + output_}, {"llm_calls", calls_}};
+  nlohmann::json j = {
+      {"input_tokens", input_}, {"output_tokens", output_}, {"total_tokens", input_ + output_}, {"llm_calls", calls_}};
+  if (!prices_.empty()) j["cost_usd"] = cost_;
+  if (!unpriced_.empty()) j["unpriced_models"] = unpriced_;
+  return j;
 }
 
 }  // namespace attractor

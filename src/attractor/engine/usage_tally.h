@@ -6,16 +6,24 @@
 
 #include <cstdint>
 #include <mutex>
+#include <optional>
+#include <set>
+#include <string>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
 
 #include "attractor/engine/events.h"
+#include "attractor/engine/run_budget.h"
 
 namespace attractor {
 
 class UsageTally : public EventObserver {
  public:
+  /// Prices the calls counted from now on (and makes `to_json` report `cost_usd`).
+  void set_prices(PriceTable prices);
+  /// The cost in US dollars of one StageUsage event's tokens; nullopt without a price for its model.
+  std::optional<double> cost_of(const nlohmann::json& usage_fields) const;
   void on_event(const Event& event) override;
   /// Adds the StageUsage events of an `events.jsonl` text (a resumed run's earlier calls);
   /// lines that are not JSON objects are skipped.
@@ -25,7 +33,8 @@ class UsageTally : public EventObserver {
   std::int64_t input_tokens() const;
   std::int64_t output_tokens() const;
   std::int64_t calls() const;
-  /// {"input_tokens", "output_tokens", "total_tokens", "llm_calls"}
+  /// {"input_tokens", "output_tokens", "total_tokens", "llm_calls"}, plus with prices "cost_usd"
+  /// and, when some model had no price, "unpriced_models".
   nlohmann::json to_json() const;
 
  private:
@@ -33,6 +42,9 @@ class UsageTally : public EventObserver {
   std::int64_t input_ = 0;
   std::int64_t output_ = 0;
   std::int64_t calls_ = 0;
+  PriceTable prices_;
+  double cost_ = 0;
+  std::set<std::string> unpriced_;
 };
 
 }  // namespace attractor
