@@ -6,6 +6,7 @@
 #include "handlers/prompt_template.h"
 #include "attractor/model/context_keys.h"
 #include "attractor/engine/event_names.h"
+#include "handlers/llm/backend_router.h"
 
 namespace attractor {
 
@@ -59,16 +60,19 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   fidelity_info["backend"] = backend_name;
   fidelity_info["model"] = result.model;
   fidelity_info["usage"] = {{"input_tokens", result.usage.input_tokens}, {"output_tokens", result.usage.output_tokens}};
+  if (!result.fallback_from.empty()) fidelity_info["fallback_from"] = result.fallback_from;
 
   env.write_file((fs::path(env.stage_dir) / "response.md").string(), result.response);
-  env.emit(kStageUsageEvent, {{"name", node.id},
+  nlohmann::json usage_fields = {{"name", node.id},
                               {"backend", backend_name},
                               {"model", result.model},
                               {"input_tokens", result.usage.input_tokens},
                               {"output_tokens", result.usage.output_tokens},
                               {"fidelity", env.fidelity},
                               {"thread_id", env.thread_id},
-                              {"preamble_tokens", fidelity_info["preamble_tokens"]}});
+                              {"preamble_tokens", fidelity_info["preamble_tokens"]}};
+  if (!result.fallback_from.empty()) usage_fields["fallback_from"] = result.fallback_from;
+  env.emit(kStageUsageEvent, std::move(usage_fields));
 
   Outcome outcome;
   if (result.outcome) {
@@ -92,6 +96,26 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   return outcome;
 }
 
+namespace {
+
+/// A malformed `llm_fallbacks` (node or graph) would fail the stage at its first error; lint says so first.
+void check_llm_fallbacks(const NodeData& node, const Graph& graph, std::vector<Diagnostic>& out) {
+  const bool own = !node.get("llm_fallbacks").empty();
+  std::string text = own ? node.get("llm_fallbacks") : graph.data().get("llm_fallbacks");
+  if (text.empty()) return;
+  try {
+    parse_llm_fallbacks(text);
+  } catch (const std::invalid_argument& e) {
+    const Value* at = own ? node.find("llm_fallbacks") : nullptr;
+    out.push_back(make_diagnostic("llm_fallbacks", Severity::kError, e.what(), node.id,
+                                  "write comma-separated provider:model pairs, e.g. llm_fallbacks=\"anthropic:"
+                                  "claude-sonnet-4-5, openai:gpt-4o\"",
+                                  at != nullptr && at->location.known() ? at->location : node.location));
+  }
+}
+
+}  // namespace
+
 const HandlerDescription& codergen_description() {
   static const HandlerDescription description = [] {
     HandlerDescription d;
@@ -106,7 +130,12 @@ const HandlerDescription& codergen_description() {
          "the last one repeats."},
         {"simulate.preferred_label", AttributeType::kString, "",
          "Preferred label the simulation backend reports, to pick an outgoing edge by label."},
+        {"llm_fallbacks", AttributeType::kString, "",
+         "Model fallback chain, e.g. \"anthropic:claude-sonnet-4-5, openai:gpt-4o\": tried in order when the "
+         "stage's provider fails with a retryable error (5xx, 429, connection) after its retries, never after "
+         "400/401/403; status.json records the model that answered and fallback_from. Overrides the graph's."},
     };
+    d.checks = {{"llm_fallbacks", check_llm_fallbacks}};
     HandlerTraits& t = d.traits;
     t.llm = HandlerTraits::Llm::kAlways; t.queues_writes = true;
     return d;

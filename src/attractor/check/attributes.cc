@@ -130,6 +130,9 @@ const std::vector<AttributeSpec>& graph_attributes() {
         {"top_k", T::kInteger, "", "Hits per search for search_nodes nodes that set no top_k."},
         {"stack.child_dotfile", T::kString, "", "Child pipeline of stack.manager_loop nodes that set none."},
         {"stack.child_workdir", T::kString, "", "Directory child_dotfile is relative to, for nodes that set none."},
+        {"llm_fallbacks", T::kString, "",
+         "Model fallback chain of LLM stages that set none: provider:model pairs tried in order after a "
+         "retryable provider failure."},
         {"max_total_tokens", T::kNonNegativeInteger, "",
          "Token budget of the run's LLM calls: once reached, the run stops before its next LLM stage (exit 4, "
          "resumable); --max-total-tokens overrides it."},

@@ -6,6 +6,7 @@
 #include <cctype>
 #include <cstdlib>
 #include <sstream>
+#include <stdexcept>
 
 #include "attractor/base/log.h"
 #include "handlers/llm/anthropic_backend.h"
@@ -31,6 +32,12 @@ std::string lower(std::string s) {
 }
 
 bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
+
+std::string trim(const std::string& s) {
+  std::size_t b = s.find_first_not_of(" \t\n");
+  if (b == std::string::npos) return "";
+  return s.substr(b, s.find_last_not_of(" \t\n") - b + 1);
+}
 
 bool on_path(const std::string& executable, const std::string& path) {
   if (executable.find('/') != std::string::npos) return ::access(executable.c_str(), X_OK) == 0;
@@ -215,14 +222,76 @@ bool RoutingBackend::acts_outside_process(const CodergenRequest& request) const 
   return provider != "simulate";
 }
 
-CodergenResult RoutingBackend::run(const CodergenRequest& request) {
-  if (!request.node || !request.graph) throw StageError("routing backend needs the node and graph", ErrorCategory::kTerminal);
-  std::string provider = provider_for(*request.node, *request.graph);
+std::vector<FallbackStep> parse_llm_fallbacks(const std::string& text) {
+  std::vector<FallbackStep> steps;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t comma = text.find(',', start);
+    std::string entry = trim(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+    start = comma == std::string::npos ? text.size() + 1 : comma + 1;
+    if (entry.empty()) continue;
+    std::size_t colon = entry.find(':');
+    FallbackStep step{lower(entry.substr(0, colon)), colon == std::string::npos ? "" : entry.substr(colon + 1)};
+    if (step.provider == "cli" && colon != std::string::npos) {
+      std::size_t next = step.model.find(':');
+      step.provider += ":" + step.model.substr(0, next);
+      step.model = next == std::string::npos ? "" : step.model.substr(next + 1);
+    }
+    bool known = step.provider == "openai" || step.provider == "anthropic" || step.provider == "simulate" ||
+                 (starts_with(step.provider, "cli:") && step.provider.size() > 4);
+    if (!known || (step.model.empty() && !starts_with(step.provider, "cli:"))) {
+      throw std::invalid_argument("llm_fallbacks entry '" + entry +
+                                  "' is not provider:model (providers: openai, anthropic, simulate, cli:<agent>)");
+    }
+    steps.push_back(std::move(step));
+  }
+  return steps;
+}
+
+std::vector<FallbackStep> llm_fallbacks(const NodeData& node, const Graph& graph) {
+  std::string text = node.get("llm_fallbacks");
+  if (text.empty()) text = graph.data().get("llm_fallbacks");
+  return text.empty() ? std::vector<FallbackStep>{} : parse_llm_fallbacks(text);
+}
+
+CodergenResult RoutingBackend::run_on(const std::string& provider, const CodergenRequest& request) {
   std::shared_ptr<CodergenBackend> backend = backend_for(provider);
   log().debug("stage {}: LLM backend {}", request.node->id, backend->name());
   CodergenResult result = backend->run(request);
   if (result.backend.empty()) result.backend = backend->name();
   return result;
+}
+
+CodergenResult RoutingBackend::run(const CodergenRequest& request) {
+  if (!request.node || !request.graph) throw StageError("routing backend needs the node and graph", ErrorCategory::kTerminal);
+  const NodeData& node = *request.node;
+  std::string provider = provider_for(node, *request.graph);
+  std::vector<FallbackStep> chain = llm_fallbacks(node, *request.graph);
+  try {
+    return run_on(provider, request);
+  } catch (const StageError& e) {
+    if (chain.empty() || e.category() != ErrorCategory::kRetryable) throw;
+    std::vector<std::string> failed = {provider + ":" + node.llm_model()};
+    std::optional<StageError> last = e;
+    for (const FallbackStep& step : chain) {
+      log().warn("stage {}: {} failed ({}); falling back to {}:{}", node.id, failed.back(), last->what(), step.provider,
+                 step.model);
+      CodergenRequest retry = request;
+      retry.model_override = step.model;
+      try {
+        CodergenResult result = run_on(canonical_provider(step.provider, config_.env), retry);
+        result.fallback_from = failed;
+        return result;
+      } catch (const StageError& next) {
+        bool unavailable = !provider_problem(canonical_provider(step.provider, config_.env)).empty();
+        if (next.category() != ErrorCategory::kRetryable && !unavailable) throw;
+        failed.push_back(step.provider + ":" + step.model);
+        last = next;
+      }
+    }
+    throw StageError(std::string(last->what()) + " (fallbacks tried: " + join(failed) + ")", ErrorCategory::kRetryable,
+                     last->retry_after_ms());
+  }
 }
 
 }  // namespace attractor

@@ -67,6 +67,19 @@ std::string canonical_provider(const std::string& name, const EnvLookup& env);
 /// True for a canonical provider name the router can serve (simulate, openai, anthropic, cli:*).
 bool is_known_provider(const std::string& canonical);
 
+/// One step of a model fallback chain (`llm_fallbacks="anthropic:claude-sonnet-4-5, openai:gpt-4o"`).
+struct FallbackStep {
+  std::string provider;  ///< as written: openai, anthropic, simulate, cli:<agent>
+  std::string model;     ///< may be empty only for cli agents
+};
+
+/// Parses an `llm_fallbacks` value: comma-separated `provider:model` pairs (`cli:<agent>[:model]`).
+/// Throws std::invalid_argument naming the bad entry.
+std::vector<FallbackStep> parse_llm_fallbacks(const std::string& text);
+
+/// The fallback chain of `node`: its `llm_fallbacks`, else the graph's; empty when none.
+std::vector<FallbackStep> llm_fallbacks(const NodeData& node, const Graph& graph);
+
 /// True for the nodes whose handler in `handlers` prompts an LLM (codergen, and fan-in nodes with
 /// a prompt, in the built-in catalog).
 bool node_uses_llm(const NodeData& node, const HandlerCatalog& handlers);
@@ -77,6 +90,9 @@ class RoutingBackend : public CodergenBackend {
  public:
   explicit RoutingBackend(BackendConfig config);
   std::string name() const override { return "router"; }
+  /// Sends the request to the node's provider; when that fails with a retryable error (after its
+  /// own transport retries), tries the node's `llm_fallbacks` in order, skipping providers that
+  /// are not configured. A terminal error (400, 401, 403, ...) is never passed on to a fallback.
   CodergenResult run(const CodergenRequest& request) override;
   /// False only for nodes routed to the simulation.
   bool acts_outside_process(const CodergenRequest& request) const override;
@@ -90,6 +106,8 @@ class RoutingBackend : public CodergenBackend {
  private:
   std::optional<std::string> env(const std::string& name) const;
   std::shared_ptr<CodergenBackend> backend_for(const std::string& provider);
+  /// The answer of `provider`'s backend to `request`.
+  CodergenResult run_on(const std::string& provider, const CodergenRequest& request);
   /// Problem with using `provider` at all ("" when fine).
   std::string provider_problem(const std::string& provider) const;
 

@@ -119,7 +119,9 @@ CliBackend::CliBackend(std::string agent, CliBackendSettings settings)
     : agent_(std::move(agent)), settings_(std::move(settings)) {}
 
 CodergenResult CliBackend::run(const CodergenRequest& request) {
-  std::string model = request.node ? request.node->llm_model() : "";
+  std::string model = !request.model_override.empty() ? request.model_override
+                      : request.node                   ? request.node->llm_model()
+                                                       : "";
   std::string command = cli_command_template(agent_, model, settings_);
   if (command.empty()) {
     throw StageError("cli agent '" + agent_ + "' has no command template; set " + cli_command_variable(agent_),

@@ -43,6 +43,8 @@ struct CodergenRequest {
   Clock* clock = nullptr;
   std::int64_t attempt = 1;     ///< retry attempt of this execution
   std::int64_t call_index = 0;  ///< how many times this node called the backend before in this run
+  /// The model to use instead of the node's (set by a fallback chain); "" = the node's.
+  std::string model_override;
 };
 
 struct CodergenResult {
@@ -54,6 +56,8 @@ struct CodergenResult {
   std::string backend;  ///< the backend that answered ("openai", "anthropic", "cli", "simulation")
   /// The backend's agent reports status by writing `status.json` in the stage directory.
   bool status_from_file = false;
+  /// `provider:model` of each backend in the fallback chain that failed before this one answered.
+  std::vector<std::string> fallback_from;
 };
 
 class CodergenBackend {

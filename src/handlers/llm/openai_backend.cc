@@ -31,6 +31,7 @@ OpenAiBackend::OpenAiBackend(ProviderSettings settings) : settings_(std::move(se
 }
 
 std::string node_model(const CodergenRequest& request, const std::string& fallback) {
+  if (!request.model_override.empty()) return request.model_override;
   if (request.node && !request.node->llm_model().empty()) return request.node->llm_model();
   return fallback;
 }
