@@ -48,5 +48,7 @@ int run_render_command(int argc, char** argv);
 int run_index_command(int argc, char** argv);
 int run_search_command(int argc, char** argv);
 int run_tokens_command(int argc, char** argv);
+int run_runs_command(int argc, char** argv);
+int run_status_command(int argc, char** argv);
 
 }  // namespace attractor

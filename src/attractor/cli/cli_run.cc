@@ -62,6 +62,7 @@
 #include <fmt/format.h>
 
 #include "attractor/base/sha256.h"
+#include "attractor/run/run_lock.h"
 #include "attractor/tokens/token_counter.h"
 #include "handlers/llm/backend_router.h"
 #include "handlers/registry.h"
@@ -292,6 +293,19 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
   options.graph_sha256 = sha256_hex(read_text_file(graph_path));
   options.run_options = manifest_options(f);
   options.observer = make_observers(f);
+  std::unique_ptr<RunLock> lock;
+  if (&disk == &posix_run_disk()) {
+    std::error_code ec;
+    fs::create_directories(run_dir, ec);
+    if (!ec) {
+      try {
+        lock = std::make_unique<RunLock>(run_dir);
+      } catch (const std::exception& e) {
+        std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(command.size()), command.data(), e.what());
+        return kExitUsage;
+      }
+    }
+  }
   InterruptWatcher watcher(options.cancel);
   if (!f.quiet) std::fprintf(stderr, "run directory: %s\n", run_dir.c_str());
   try {

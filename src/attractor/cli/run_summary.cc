@@ -1,0 +1,125 @@
+#include "attractor/cli/run_summary.h"
+
+#include <algorithm>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+
+#include "attractor/engine/event_names.h"
+#include "attractor/run/checkpoint.h"
+#include "attractor/run/run_directory.h"
+#include "attractor/run/run_lock.h"
+
+namespace attractor {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// Milliseconds since the epoch of `YYYY-MM-DDTHH:MM:SS[.mmm]Z`; 0 when it does not parse.
+std::int64_t parse_utc(const std::string& text) {
+  std::tm tm{};
+  int millis = 0;
+  if (std::sscanf(text.c_str(), "%4d-%2d-%2dT%2d:%2d:%2d.%3d", &tm.tm_year, &tm.tm_mon, &tm.tm_mday, &tm.tm_hour,
+                  &tm.tm_min, &tm.tm_sec, &millis) < 6) {
+    return 0;
+  }
+  tm.tm_year -= 1900;
+  tm.tm_mon -= 1;
+  return static_cast<std::int64_t>(timegm(&tm)) * 1000 + millis;
+}
+
+/// The name and fields of the last event line of `events.jsonl` (reads only its tail).
+nlohmann::json last_event(const std::string& run_dir) {
+  std::ifstream in(fs::path(run_dir) / "events.jsonl", std::ios::binary | std::ios::ate);
+  if (!in) return nullptr;
+  const std::streamoff size = in.tellg();
+  const std::streamoff from = std::max<std::streamoff>(0, size - 65536);
+  in.seekg(from);
+  std::string tail(static_cast<std::size_t>(size - from), '\0');
+  in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
+  while (!tail.empty() && tail.back() == '\n') tail.pop_back();
+  std::size_t start = tail.rfind('\n');
+  nlohmann::json j = nlohmann::json::parse(start == std::string::npos ? tail : tail.substr(start + 1), nullptr, false);
+  return j.is_object() ? j : nullptr;
+}
+
+std::string unfinished_status(const nlohmann::json& event, std::string& reason) {
+  std::string name = event.is_object() ? event.value("event", std::string()) : "";
+  if (name == kPipelineInterruptedEvent) return "cancelled";
+  if (name == kBudgetExhaustedEvent) {
+    reason = event.value("reason", std::string());
+    return "stopped";
+  }
+  return "interrupted";
+}
+
+}  // namespace
+
+bool is_final_event(const std::string& name) {
+  return name == kPipelineCompletedEvent || name == kPipelineFailedEvent || name == kPipelineInterruptedEvent ||
+         name == kBudgetExhaustedEvent;
+}
+
+nlohmann::json RunSummary::to_json() const {
+  nlohmann::json j = {{"run_dir", run_dir},   {"status", status},         {"graph", graph},
+                      {"graph_path", graph_path}, {"run_id", run_id},     {"started", started},
+                      {"duration_ms", duration_ms}, {"node", node},       {"completed_nodes", completed_nodes},
+                      {"completed_statuses", completed_statuses}, {"usage", usage}};
+  j["pid"] = pid ? nlohmann::json(*pid) : nlohmann::json();
+  j["reason"] = reason.empty() ? nlohmann::json() : nlohmann::json(reason);
+  j["error"] = error.empty() ? nlohmann::json() : nlohmann::json(error);
+  return j;
+}
+
+RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms) {
+  RunSummary s;
+  s.run_dir = run_dir;
+  Checkpoint cp;
+  try {
+    Manifest m = read_manifest(run_dir);
+    s.graph = m.name;
+    s.graph_path = m.graph_path;
+    s.run_id = m.run_id;
+    s.started = m.start_time;
+    s.started_ms = parse_utc(m.start_time);
+    cp = load_checkpoint(run_dir);
+  } catch (const std::exception& e) {
+    s.status = "unreadable";
+    s.error = e.what();
+    return s;
+  }
+  s.completed_nodes = cp.completed_nodes;
+  s.completed_statuses = cp.completed_statuses;
+  s.usage = cp.usage.is_object() ? cp.usage : nlohmann::json::object();
+  s.pid = run_lock_holder(run_dir);
+  const bool finished = cp.state == "success" || cp.state == "fail";
+  s.node = finished ? cp.current_node : cp.next_node;
+  if (s.pid) {
+    s.status = "running";
+  } else if (finished) {
+    s.status = cp.state == "success" ? "completed" : "failed";
+    if (cp.final_outcome.is_object()) s.reason = cp.final_outcome.value("failure_reason", std::string());
+  } else {
+    s.status = unfinished_status(last_event(run_dir), s.reason);
+  }
+  const std::int64_t end = s.status == "running" ? now_ms : cp.timestamp_ms;
+  s.duration_ms = s.started_ms > 0 && end >= s.started_ms ? end - s.started_ms : 0;
+  return s;
+}
+
+std::vector<RunSummary> list_runs(const std::string& logs_root, std::int64_t now_ms) {
+  std::vector<RunSummary> runs;
+  std::error_code ec;
+  for (fs::directory_iterator it(logs_root, ec), end; !ec && it != end; it.increment(ec)) {
+    if (!it->is_directory(ec) || !fs::exists(it->path() / "manifest.json", ec)) continue;
+    runs.push_back(summarize_run(it->path().string(), now_ms));
+  }
+  std::sort(runs.begin(), runs.end(), [](const RunSummary& a, const RunSummary& b) {
+    if (a.started_ms != b.started_ms) return a.started_ms > b.started_ms;
+    return a.run_dir < b.run_dir;
+  });
+  return runs;
+}
+
+}  // namespace attractor

@@ -1,0 +1,54 @@
+#pragma once
+/// \file
+/// Where a run stands, read from its run directory alone (manifest, checkpoint, the last events,
+/// the run lock), so any process can tell: `attractor runs`, `attractor status` and the server.
+///
+/// Status, in order of precedence:
+///  - `running`: a live process holds `run.lock`;
+///  - `completed` / `failed`: the checkpoint's state is success / fail;
+///  - `cancelled`: the run ended on SIGINT/SIGTERM (its last event is PipelineInterrupted);
+///  - `stopped`: the run's budget was spent (BudgetExhausted); resumable with a higher budget;
+///  - `interrupted`: anything else that is unfinished: the process died (a crash, SIGKILL, a
+///    reboot) and left a stale lock or none;
+///  - `unreadable`: the manifest or checkpoint cannot be read (`error` says why).
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+namespace attractor {
+
+struct RunSummary {
+  std::string run_dir;
+  std::string status;
+  std::string error;         ///< why it is unreadable
+  std::string graph;         ///< pipeline name
+  std::string graph_path;
+  std::string run_id;
+  std::string started;       ///< ISO-8601 UTC, from the manifest
+  std::int64_t started_ms = 0;
+  std::int64_t duration_ms = 0;  ///< until the last checkpoint, or until now while running
+  std::string node;          ///< running/unfinished: the next node; finished: the last one
+  std::optional<long> pid;   ///< the process running it
+  std::vector<std::string> completed_nodes;
+  std::vector<std::string> completed_statuses;
+  nlohmann::json usage = nlohmann::json::object();
+  std::string reason;        ///< failure or stop reason, when there is one
+
+  nlohmann::json to_json() const;
+};
+
+/// The summary of the run directory `run_dir`; `now_ms` measures a running run's duration.
+RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms);
+
+/// The run directories directly under `logs_root` (those with a manifest.json), newest first
+/// (then by path). A missing root gives none.
+std::vector<RunSummary> list_runs(const std::string& logs_root, std::int64_t now_ms);
+
+/// True for the events after which a run's process writes nothing more.
+bool is_final_event(const std::string& name);
+
+}  // namespace attractor

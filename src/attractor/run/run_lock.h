@@ -1,0 +1,36 @@
+#pragma once
+/// \file
+/// `run.lock` in a run directory: held (flock) by the process that runs it, with that process's
+/// pid inside. Whoever can take the lock knows nobody is running the directory, whatever a stale
+/// file says, so `attractor runs` and `status` tell a live run from one whose process died, and
+/// `attractor resume` refuses a run another process is still executing.
+
+#include <optional>
+#include <string>
+
+namespace attractor {
+
+/// The lock file's name inside a run directory.
+inline constexpr char kRunLockFile[] = "run.lock";
+
+class RunLock {
+ public:
+  /// Takes the lock of `run_dir` (which must exist) for this process. Throws std::runtime_error
+  /// "RUN_DIR is being run by process PID" when another process holds it, or when the file cannot
+  /// be created.
+  explicit RunLock(const std::string& run_dir);
+  /// Releases the lock and removes the file.
+  ~RunLock();
+  RunLock(const RunLock&) = delete;
+  RunLock& operator=(const RunLock&) = delete;
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+};
+
+/// The pid of the live process holding `run_dir`'s lock; nullopt when nobody holds it (no file,
+/// or a file left by a process that died).
+std::optional<long> run_lock_holder(const std::string& run_dir);
+
+}  // namespace attractor
