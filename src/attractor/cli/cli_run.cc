@@ -63,6 +63,7 @@
 
 #include "attractor/base/sha256.h"
 #include "attractor/run/run_lock.h"
+#include "attractor/cli/run_plan.h"
 #include "attractor/tokens/token_counter.h"
 #include "handlers/llm/backend_router.h"
 #include "handlers/registry.h"
@@ -157,6 +158,15 @@ std::shared_ptr<EventBus> make_observers(const RunFlags& f) {
   if (f.json_events) bus->add(std::make_shared<JsonStreamObserver>(stdout));
   if (!f.quiet) bus->add(std::make_shared<ProgressDisplay>(stderr, ::isatty(2) != 0, f.verbose));
   return bus;
+}
+
+/// `run --dry-run`: the plan on stdout, exit 0.
+int print_plan(const Graph& graph, const HandlerServices& services, const RunBudget& budget, bool json) {
+  auto router = std::dynamic_pointer_cast<RoutingBackend>(services.backend);
+  std::vector<PlannedStage> plan = plan_run(graph, builtin_handler_catalog(), router.get());
+  std::string text = json ? plan_json(graph, plan, budget).dump(2) + "\n" : format_plan(graph, plan, budget);
+  std::fwrite(text.data(), 1, text.size(), stdout);
+  return kExitSuccess;
 }
 
 /// The run's budget; a cost cap (flag or graph attribute `max_cost`) needs a price table.
@@ -283,6 +293,7 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
   RunBudget budget;
   if (!usage_checked(command, [&] { budget = checked_budget(f, graph); })) return kExitUsage;
   if (!backends_ready(services, graph)) return kExitRuntime;
+  if (f.dry_run) return print_plan(graph, services, budget.with_graph_defaults(graph), f.plan_json);
   HandlerRegistry registry = make_default_registry(services);
 
   EngineOptions options;
@@ -334,6 +345,10 @@ int run_run_command(int argc, char** argv, RunDisk& disk) {
   app.add_option("--logs-root", f.logs_root, "run directory (default ./checkpoints/<name>-<time>-<hex>/)");
   add_common_options(app, f);
   add_seed_options(app, f);
+  auto* dry_run = app.add_flag("--dry-run", f.dry_run,
+                               "validate and print the plan (each node's handler, backend, model, fidelity, thread, and "
+                               "the budget) without calling anything or creating a run directory");
+  app.add_flag("--json", f.plan_json, "with --dry-run: the plan as JSON on stdout")->needs(dry_run);
   if (auto code = parse_cli(app, argc, argv)) return *code;
 
   std::string run_dir = f.logs_root;

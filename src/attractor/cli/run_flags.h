@@ -35,6 +35,8 @@ struct RunFlags {
   std::optional<std::int64_t> max_total_tokens;  ///< `--max-total-tokens N`
   std::optional<double> max_cost;                ///< `--max-cost USD`
   std::string prices;                            ///< `--prices FILE.json`
+  bool dry_run = false;    ///< `run --dry-run`: print the plan, run nothing
+  bool plan_json = false;  ///< `run --dry-run --json`
 };
 
 /// Adds the options both commands take to `app`, bound to `flags`.

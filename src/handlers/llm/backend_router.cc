@@ -118,6 +118,19 @@ std::string RoutingBackend::provider_for(const NodeData& node, const Graph& grap
   return "";
 }
 
+std::string RoutingBackend::default_model(const std::string& provider) const {
+  return env(provider == "openai" ? "OPENAI_MODEL" : "ANTHROPIC_MODEL")
+      .value_or(provider == "openai" ? "gpt-4o-mini" : "claude-sonnet-4-5");
+}
+
+std::string RoutingBackend::model_for(const NodeData& node, const Graph& graph) const {
+  std::string provider = provider_for(node, graph);
+  if (provider == "simulate") return "simulation";
+  if (!node.llm_model().empty()) return node.llm_model();
+  if (provider == "openai" || provider == "anthropic") return default_model(provider);
+  return "";
+}
+
 std::string RoutingBackend::provider_problem(const std::string& provider) const {
   if (provider.empty()) {
     return "no LLM backend chosen: pass --backend openai|anthropic|cli (or set llm_provider on the graph or the "
@@ -189,7 +202,7 @@ std::shared_ptr<CodergenBackend> RoutingBackend::backend_for(const std::string& 
     ProviderSettings settings;
     settings.api_key = env(upper + "_API_KEY").value_or("");
     settings.base_url = env(upper + "_BASE_URL").value_or("");
-    settings.default_model = env(upper + "_MODEL").value_or(provider == "openai" ? "gpt-4o-mini" : "claude-sonnet-4-5");
+    settings.default_model = default_model(provider);
     settings.transport = config_.transport;
     settings.retry = config_.transport_retry;
     if (auto retries = env(kProviderMaxRetriesVariable)) {

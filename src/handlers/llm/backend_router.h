@@ -99,12 +99,18 @@ class RoutingBackend : public CodergenBackend {
 
   /// The canonical provider for `node`; "" when nothing chooses one.
   std::string provider_for(const NodeData& node, const Graph& graph) const;
+  /// The model `node`'s requests name: its `llm_model`, else the provider's default
+  /// (OPENAI_MODEL / ANTHROPIC_MODEL, else gpt-4o-mini / claude-sonnet-4-5); "simulation" for the
+  /// simulation and "" for a cli agent's own default.
+  std::string model_for(const NodeData& node, const Graph& graph) const;
   /// What stops `graph` from running, one message per problem, naming the environment variable
   /// (or command) and the nodes: missing keys, unknown providers, agents not on PATH.
   std::vector<std::string> check(const Graph& graph, const HandlerCatalog& handlers) const;
 
  private:
   std::optional<std::string> env(const std::string& name) const;
+  /// OPENAI_MODEL / ANTHROPIC_MODEL, else the built-in default of `provider` (openai, anthropic).
+  std::string default_model(const std::string& provider) const;
   std::shared_ptr<CodergenBackend> backend_for(const std::string& provider);
   /// The answer of `provider`'s backend to `request`.
   CodergenResult run_on(const std::string& provider, const CodergenRequest& request);

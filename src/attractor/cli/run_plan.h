@@ -1,0 +1,42 @@
+#pragma once
+/// \file
+/// `attractor run --dry-run`: what a run of a graph would do, resolved exactly as the run resolves
+/// it (handler catalog, backend router, fidelity and thread rules) without calling anything.
+
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attractor/check/handler_catalog.h"
+#include "attractor/engine/run_budget.h"
+#include "attractor/model/graph.h"
+#include "handlers/llm/backend_router.h"
+
+namespace attractor {
+
+/// One node as the run would treat it when it first reaches it.
+struct PlannedStage {
+  std::string id;
+  std::string type;           ///< handler type
+  bool llm = false;           ///< prompts an LLM
+  std::string provider;       ///< LLM stages: the backend ("simulate" under --simulate)
+  std::string model;          ///< LLM stages: the model requests name ("" = the agent's default)
+  std::vector<std::string> fallbacks;  ///< `provider:model` of its llm_fallbacks
+  std::string fidelity;       ///< LLM stages: fidelity mode when reached from `reached_from`
+  std::string thread;         ///< LLM stages: thread id when reached from `reached_from`
+  std::string reached_from;   ///< the node a breadth-first walk from the start reaches it from
+  bool reachable = true;
+};
+
+/// The stages in breadth-first order from the start (edges in declaration order), then the nodes
+/// no path reaches, in declaration order. `router` is null under --simulate.
+std::vector<PlannedStage> plan_run(const Graph& graph, const HandlerCatalog& handlers, const RoutingBackend* router);
+
+/// The plan as text for people: one line per node, then the budget.
+std::string format_plan(const Graph& graph, const std::vector<PlannedStage>& plan, const RunBudget& budget);
+
+/// The plan as JSON: {"pipeline", "stages": [...], "budget"}.
+nlohmann::json plan_json(const Graph& graph, const std::vector<PlannedStage>& plan, const RunBudget& budget);
+
+}  // namespace attractor
