@@ -311,9 +311,11 @@ int execute(const std::string& graph_path, const std::string& run_dir, const Run
     if (!ec) {
       try {
         lock = std::make_unique<RunLock>(run_dir);
-      } catch (const std::exception& e) {
+      } catch (const RunLockBusy& e) {
         std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(command.size()), command.data(), e.what());
         return kExitUsage;
+      } catch (const std::exception& e) {
+        log().debug("running without a run lock: {}", e.what());  // the run reports the disk problem itself
       }
     }
   }

@@ -31,10 +31,11 @@ RunLock::RunLock(const std::string& run_dir) : path_(lock_path(run_dir)) {
     long holder = pid_in(fd_);
     ::close(fd_);
     fd_ = -1;
-    throw std::runtime_error(run_dir + " is being run by process " + std::to_string(holder));
+    throw RunLockBusy(run_dir + " is being run by process " + std::to_string(holder));
   }
   std::string pid = std::to_string(static_cast<long>(::getpid())) + "\n";
   if (::ftruncate(fd_, 0) != 0 || ::pwrite(fd_, pid.data(), pid.size(), 0) != static_cast<ssize_t>(pid.size())) {
+    ::unlink(path_.c_str());
     ::close(fd_);
     fd_ = -1;
     throw std::runtime_error("cannot write " + path_ + ": " + std::strerror(errno));

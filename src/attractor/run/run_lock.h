@@ -6,6 +6,7 @@
 /// `attractor resume` refuses a run another process is still executing.
 
 #include <optional>
+#include <stdexcept>
 #include <string>
 
 namespace attractor {
@@ -13,11 +14,17 @@ namespace attractor {
 /// The lock file's name inside a run directory.
 inline constexpr char kRunLockFile[] = "run.lock";
 
+/// Thrown when another live process holds a run's lock.
+class RunLockBusy : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 class RunLock {
  public:
-  /// Takes the lock of `run_dir` (which must exist) for this process. Throws std::runtime_error
-  /// "RUN_DIR is being run by process PID" when another process holds it, or when the file cannot
-  /// be created.
+  /// Takes the lock of `run_dir` (which must exist) for this process. Throws RunLockBusy
+  /// "RUN_DIR is being run by process PID" when another process holds it, and std::runtime_error
+  /// when the file cannot be created or written (a read-only or full disk).
   explicit RunLock(const std::string& run_dir);
   /// Releases the lock and removes the file.
   ~RunLock();
