@@ -30,7 +30,19 @@ std::string simple_type_name(std::string_view type) {
   return s;
 }
 
-/// The content of a C# string literal node (quotes, @ and $ prefixes removed; interpolations kept).
+/// The expression of an interpolation hole (`{Table}` -> `Table`), without alignment or format.
+std::string interpolated_expression(const SyntaxTree& tree, TSNode hole) {
+  for (auto part : named_children(hole)) {
+    auto t = node_type(part);
+    if (t != "interpolation_brace" && t != "interpolation_alignment_clause" && t != "interpolation_format_clause") {
+      return strip_spaces(tree.text(part));
+    }
+  }
+  return {};
+}
+
+/// The content of a C# string literal node (quotes, @ and $ prefixes removed; an interpolation
+/// becomes `{expression}`, which the graph linker resolves against string members).
 std::string literal_content(const SyntaxTree& tree, TSNode node) {
   std::string out;
   for (auto child : named_children(node)) {
@@ -39,13 +51,39 @@ std::string literal_content(const SyntaxTree& tree, TSNode node) {
         t == "escape_sequence") {
       out += tree.text(child);
     } else if (t == "interpolation") {
-      out += "0";
+      out += "{" + interpolated_expression(tree, child) + "}";
     }
   }
   if (out.empty() && node_type(node) == "verbatim_string_literal") {
     auto text = tree.text(node);
     if (text.size() >= 3) out = std::string(text.substr(2, text.size() - 3));
   }
+  return out;
+}
+
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return out;
+}
+
+/// The generic arguments of a base type as written (`Repository<User, Guid>` -> [User, Guid]),
+/// split at top-level commas, each reduced to its simple name.
+json generic_arguments(std::string_view text) {
+  json out = json::array();
+  auto open = text.find('<');
+  if (open == std::string_view::npos || text.back() != '>') return out;
+  int depth = 0;
+  size_t start = open + 1;
+  for (size_t i = open + 1; i + 1 < text.size(); ++i) {
+    if (text[i] == '<') ++depth;
+    else if (text[i] == '>') --depth;
+    else if (text[i] == ',' && depth == 0) {
+      out.push_back(simple_type_name(text.substr(start, i - start)));
+      start = i + 1;
+    }
+  }
+  out.push_back(simple_type_name(text.substr(start, text.size() - 1 - start)));
   return out;
 }
 
@@ -117,7 +155,7 @@ class Extractor {
 
     json facts = {{"ns", ns}, {"simple", simple}};
     if (outer) facts["outer"] = outer->id;
-    json bases = json::array(), base_args = json::array(), fields = json::object();
+    json bases = json::array(), base_args = json::array(), fields = json::object(), base_generics = json::object();
     for (auto child : named_children(node)) {
       auto ct = node_type(child);
       if (ct == "base_list") {
@@ -129,6 +167,7 @@ class Extractor {
             else if (node_type(b) == "argument_list") continue;
           }
           bases.push_back(simple_type_name(text));
+          if (auto args = generic_arguments(text); !args.empty()) base_generics[simple_type_name(text)] = args;
           static const std::regex generic_arg(R"(<\s*([A-Za-z_][\w\.]*)\s*>)");
           std::smatch m;
           if (std::regex_search(text, m, generic_arg)) base_args.push_back(simple_type_name(m[1].str()));
@@ -153,8 +192,64 @@ class Extractor {
     facts["bases"] = bases;
     facts["base_args"] = base_args;
     facts["fields"] = fields;
+    if (!base_generics.empty()) facts["base_generics"] = base_generics;
+    for (auto child : named_children(node)) {
+      if (node_type(child) == "type_parameter_list") facts["type_params"] = type_parameters(child);
+    }
+    if (!ts_node_is_null(body)) {
+      if (auto strings = string_members(body); !strings.empty()) facts["strings"] = strings;
+    }
     emit(node, ctx.id, kind, ctx.qname, std::move(facts));
     if (!ts_node_is_null(body)) walk_scope(body, ns, &ctx);
+  }
+
+  json type_parameters(TSNode list) const {
+    json out = json::array();
+    for (auto p : named_children(list)) {
+      if (node_type(p) == "type_parameter") out.push_back(std::string(tree_.text(field(p, "name"))));
+    }
+    return out;
+  }
+
+  /// Fields and properties initialized with a string (`Schema = "dbo"`, `const string Proc = "..."`)
+  /// or with `typeof(T).Name`, by lowercase name: what an interpolated or concatenated SQL string
+  /// of a member can be resolved with. Values: the string, or `typeof:T`.
+  json string_members(TSNode body) const {
+    json out = json::object();
+    for (auto member : named_children(body)) {
+      auto mt = node_type(member);
+      if (mt == "property_declaration") {
+        TSNode value = field(member, "value");
+        if (auto v = string_value(value)) out[lower_ascii(tree_.text(field(member, "name")))] = *v;
+      } else if (mt == "field_declaration") {
+        for (auto vd : named_children(member)) {
+          if (node_type(vd) != "variable_declaration") continue;
+          for (auto d : named_children(vd)) {
+            if (node_type(d) != "variable_declarator") continue;
+            for (auto e : named_children(d)) {
+              if (ts_node_eq(e, field(d, "name"))) continue;
+              if (auto v = string_value(e)) out[lower_ascii(tree_.text(field(d, "name")))] = *v;
+            }
+          }
+        }
+      }
+    }
+    return out;
+  }
+
+  std::optional<std::string> string_value(TSNode value) const {
+    if (ts_node_is_null(value)) return std::nullopt;
+    auto t = node_type(value);
+    if (t == "string_literal" || t == "verbatim_string_literal" || t == "raw_string_literal") {
+      return literal_content(tree_, value);
+    }
+    if (t == "member_access_expression" && tree_.text(field(value, "name")) == "Name") {
+      TSNode inner = field(value, "expression");
+      if (!ts_node_is_null(inner) && node_type(inner) == "typeof_expression") {
+        return "typeof:" + simple_type_name(tree_.text(field(inner, "type")));
+      }
+    }
+    return std::nullopt;
   }
 
   void table_attribute(TSNode list, json& facts) {
@@ -232,7 +327,7 @@ class Extractor {
           if (seen.insert({r.role, r.target}).second) sql.push_back({{"role", r.role}, {"target", r.target}});
         }
       } else if (stored_procedure) {
-        static const std::regex proc_name(R"(^\s*[\[\w\]]+(\.[\[\w\]]+){0,2}\s*$)");
+        static const std::regex proc_name(R"(^\s*[\[\w\]{}]+(\.[\[\w\]{}]+){0,2}\s*$)");
         if (std::regex_match(lit, proc_name)) procs.push_back(normalize_sql_name(lit));
       }
     }

@@ -40,10 +40,7 @@ class Linker {
     for (const auto& n : nodes) {
       by_id_[n.id] = &n;
       if (n.language == "sql") {
-        std::string key = lower(n.name);
-        sql_by_name_[key] = &n;
-        auto dot = key.find('.');
-        sql_by_bare_[dot == std::string::npos ? key : key.substr(dot + 1)].push_back(&n);
+        add_sql_name(n);
       } else if (is_type_kind(n.kind)) {
         types_by_simple_[str(n.facts, "simple")].push_back(&n);
       } else {
@@ -77,6 +74,24 @@ class Linker {
   void add(const std::string& from, const std::string& to, const char* type) {
     if (from == to || !by_id_.count(from) || !by_id_.count(to)) return;
     edges_.insert({from, to, type});
+  }
+
+  /// The first full definition of a name is its canonical node; a partial one (ALTER TABLE)
+  /// stands in only until a full one is seen.
+  void add_sql_name(const StoredNode& n) {
+    std::string key = lower(n.name);
+    bool partial = n.facts.value("partial", false);
+    auto [it, fresh] = sql_by_name_.emplace(key, &n);
+    if (!fresh && !partial && it->second->facts.value("partial", false)) it->second = &n;
+    if (!fresh) return;
+    auto dot = key.find('.');
+    sql_by_bare_[dot == std::string::npos ? key : key.substr(dot + 1)].push_back(&n);
+  }
+
+  /// The node that answers for `n`'s name (itself unless another file defines it too).
+  const std::string& canonical_id(const StoredNode& n) const {
+    auto it = sql_by_name_.find(lower(n.name));
+    return it == sql_by_name_.end() ? n.id : it->second->id;
   }
 
   std::optional<std::string> resolve_type(const std::string& simple, const std::string& ns) const {
@@ -155,6 +170,80 @@ class Linker {
     if (exact) return exact;
     if (c && c->size() == 1) return (*c)[0];
     return nullptr;
+  }
+
+  /// A SQL name with `{member}` holes (from an interpolated C# string) filled with string members
+  /// of the owner type or its bases; unchanged when a hole cannot be filled.
+  std::string substitute(const std::string& target, const std::string& owner) const {
+    std::string out;
+    size_t i = 0;
+    while (i < target.size()) {
+      auto open = target.find('{', i);
+      if (open == std::string::npos) break;
+      auto close = target.find('}', open);
+      if (close == std::string::npos) return target;
+      auto value = string_member(owner, target.substr(open + 1, close - open - 1));
+      if (!value) return target;
+      out += target.substr(i, open - i) + lower(*value);
+      i = close + 1;
+    }
+    return out + target.substr(std::min(i, target.size()));
+  }
+
+  /// The value of string member `name` (lowercase) seen from `type_id`: its own initializer or a
+  /// base's, with `typeof(T).Name` bound through the generic arguments of the base lists.
+  std::optional<std::string> string_member(const std::string& type_id, const std::string& name) const {
+    std::map<std::string, std::string> bound;
+    std::string current = type_id;
+    std::set<std::string> seen;
+    while (seen.insert(current).second) {
+      auto it = by_id_.find(current);
+      if (it == by_id_.end()) return std::nullopt;
+      const json& facts = it->second->facts;
+      const json strings = facts.value("strings", json::object());
+      if (auto s = strings.find(name); s != strings.end() && s->is_string()) return bound_value(s->get<std::string>(), facts, bound);
+      auto base = class_base(current);
+      if (!base) return std::nullopt;
+      bound = bind_base(facts, *by_id_.at(*base), bound);
+      current = *base;
+    }
+    return std::nullopt;
+  }
+
+  static std::optional<std::string> bound_value(const std::string& value, const json& facts,
+                                                const std::map<std::string, std::string>& bound) {
+    if (value.rfind("typeof:", 0) != 0) return value;
+    std::string param = value.substr(7);
+    if (auto b = bound.find(param); b != bound.end()) return b->second;
+    for (const auto& p : facts.value("type_params", json::array())) {
+      if (p == param) return std::nullopt;  // an unbound type parameter: one name per subclass
+    }
+    return param;
+  }
+
+  /// The type parameters of `base` bound to the arguments `facts`' type gives it.
+  static std::map<std::string, std::string> bind_base(const json& facts, const StoredNode& base,
+                                                      const std::map<std::string, std::string>& bound) {
+    std::map<std::string, std::string> next;
+    const json generics = facts.value("base_generics", json::object());
+    auto g = generics.find(str(base.facts, "simple"));
+    if (g == generics.end()) return next;
+    const json params = base.facts.value("type_params", json::array());
+    for (size_t k = 0; k < params.size() && k < g->size(); ++k) {
+      std::string arg = (*g)[k].get<std::string>();
+      auto b = bound.find(arg);
+      next[params[k].get<std::string>()] = b != bound.end() ? b->second : arg;
+    }
+    return next;
+  }
+
+  std::optional<std::string> class_base(const std::string& type_id) const {
+    auto it = bases_of_.find(type_id);
+    if (it == bases_of_.end()) return std::nullopt;
+    for (const auto& b : it->second) {
+      if (by_id_.at(b)->kind != "interface") return b;
+    }
+    return std::nullopt;
   }
 
   static bool is_routine(const StoredNode* n) { return n->kind == "procedure" || n->kind == "function"; }
@@ -250,7 +339,7 @@ class Linker {
       if (t && *t != owner) add(n.id, *t, edge_type::kUsesType);
     }
     for (const auto& ref : n.facts.value("sql", json::array())) {
-      const auto* t = resolve_sql(str(ref, "target"));
+      const auto* t = resolve_sql(substitute(str(ref, "target"), owner));
       if (!t) continue;
       std::string role = str(ref, "role");
       if (is_routine(t)) add(n.id, t->id, edge_type::kExecutes);
@@ -258,7 +347,7 @@ class Linker {
       else add(n.id, t->id, edge_type::kReads);
     }
     for (const auto& proc : n.facts.value("procs", json::array())) {
-      const auto* t = resolve_sql(proc.get<std::string>());
+      const auto* t = resolve_sql(substitute(proc.get<std::string>(), owner));
       if (t && is_routine(t)) add(n.id, t->id, edge_type::kExecutes);
     }
     for (const auto& map : n.facts.value("to_table", json::array())) {
@@ -280,15 +369,16 @@ class Linker {
   }
 
   void link_sql(const StoredNode& n) {
+    const std::string& from = canonical_id(n);
     for (const auto& ref : n.facts.value("refs", json::array())) {
       const auto* t = resolve_sql(str(ref, "target"));
       if (!t) continue;
       std::string role = str(ref, "role");
-      if (role == "writes") add(n.id, t->id, edge_type::kWrites);
+      if (role == "writes") add(from, t->id, edge_type::kWrites);
       else if (role == "references" || is_routine(t) || n.kind == "view" || n.kind == "table") {
-        add(n.id, t->id, edge_type::kReferences);
+        add(from, t->id, edge_type::kReferences);
       } else {
-        add(n.id, t->id, edge_type::kReads);
+        add(from, t->id, edge_type::kReads);
       }
     }
   }

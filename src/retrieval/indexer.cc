@@ -201,7 +201,9 @@ void index_file(IndexPass& pass, const std::string& path, const std::string& con
   pass.store.put_file_issues(pass.scope, path, recorded);
   std::set<std::string> ids_in_file;
   for (auto& n : extracted.nodes) {
-    std::string id = unique_node_id(pass, ids_in_file, n.id, path);
+    // A partial definition (ALTER TABLE) never takes the plain id the definition itself should have.
+    bool partial = n.facts.value("partial", false);
+    std::string id = unique_node_id(pass, ids_in_file, partial ? n.id + "@" + path : n.id, path);
     StoredNode node = stored_node(n, path, language, decision);
     node.id = std::move(id);
     pass.added.push_back(pass.store.insert_node(pass.scope, node));
