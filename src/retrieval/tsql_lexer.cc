@@ -15,7 +15,9 @@ bool space(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\f' || c
 
 class Lexer {
  public:
-  explicit Lexer(std::string_view s) : s_(s) {}
+  explicit Lexer(std::string_view s) : s_(s) {
+    if (s_.starts_with("\xEF\xBB\xBF")) i_ = line_start_ = 3;  // a UTF-8 byte order mark
+  }
 
   TsqlTokens run() {
     while (i_ < s_.size()) step();

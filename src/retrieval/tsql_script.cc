@@ -430,7 +430,18 @@ class ScriptReader {
     std::erase_if(refs, [&](const SqlReference& r) { return r.target == self || "dbo." + r.target == self; });
     o.refs = dedupe(std::move(refs));
     script_.objects.push_back(std::move(o));
+    if (is_routine(h.kind)) read_nested_tables(body, end);
     return end;
+  }
+
+  /// A permanent table a routine creates (`CREATE TABLE dbo.Log (...)` inside a procedure) is an
+  /// object of its own too; temporary tables are not.
+  void read_nested_tables(size_t from, size_t to) {
+    for (size_t k = from; k < to; ++k) {
+      if (!t_[k].is("create")) continue;
+      auto h = header_at(t_, k, to);
+      if (h && h->kind == "table" && !h->partial) k = read_object(k, *h, to) - 1;
+    }
   }
 
   /// A trigger's `ON table` and a synonym's `FOR target`.

@@ -57,6 +57,13 @@ TEST(TsqlLexerTest, UnclosedConstructsAreIssuesWithTheirPosition) {
   EXPECT_EQ(lex_tsql("\"x").issues.at(0).message, "unterminated quoted name");
 }
 
+TEST(TsqlLexerTest, AByteOrderMarkIsNotPartOfTheFirstWord) {
+  auto lexed = lex_tsql("\xEF\xBB\xBF" "CREATE VIEW v");
+  ASSERT_EQ(lexed.tokens.size(), 3u);
+  EXPECT_EQ(lexed.tokens[0].text, "CREATE");
+  EXPECT_EQ(lexed.tokens[0].begin, 3u);
+}
+
 TEST(TsqlLexerTest, LinesCountInsideStringsAndComments) {
   auto lexed = lex_tsql("'a\nb' /*\n\n*/ x");
   ASSERT_EQ(lexed.tokens.size(), 2u);

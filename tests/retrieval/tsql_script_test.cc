@@ -173,15 +173,16 @@ TEST(TsqlScriptTest, OnePartNamesTakeNoSchemaAndThreePartNamesDropTheDatabase) {
   EXPECT_EQ(refs(s.objects[0].refs), (V{"reads orders", "reads sales.lines", "reads things"}));
 }
 
-TEST(TsqlScriptTest, ARoutineOwnsItsBatchAndSpansExactly) {
+TEST(TsqlScriptTest, ARoutineOwnsItsBatchAndAPermanentTableItCreatesIsAnObjectToo) {
   std::string sql = "-- header\nCREATE PROCEDURE dbo.A AS\nBEGIN\n  CREATE TABLE dbo.Inner (Id INT);\nEND\nGO\n"
                     "CREATE TABLE dbo.T (Id INT) ; \nCREATE TABLE dbo.U (Id INT)\nGO";
   TsqlScript s = read_tsql_script(sql);
-  ASSERT_EQ(objects(s), (V{"procedure dbo.A", "table dbo.T", "table dbo.U"}));
+  ASSERT_EQ(objects(s), (V{"procedure dbo.A", "table dbo.Inner", "table dbo.T", "table dbo.U"}));
   EXPECT_EQ(sql.substr(s.objects[0].begin, s.objects[0].end - s.objects[0].begin),
             "CREATE PROCEDURE dbo.A AS\nBEGIN\n  CREATE TABLE dbo.Inner (Id INT);\nEND");
-  EXPECT_EQ(sql.substr(s.objects[1].begin, s.objects[1].end - s.objects[1].begin), "CREATE TABLE dbo.T (Id INT) ;");
-  EXPECT_EQ(sql.substr(s.objects[2].begin, s.objects[2].end - s.objects[2].begin), "CREATE TABLE dbo.U (Id INT)");
+  EXPECT_EQ(sql.substr(s.objects[1].begin, s.objects[1].end - s.objects[1].begin), "CREATE TABLE dbo.Inner (Id INT);");
+  EXPECT_EQ(sql.substr(s.objects[2].begin, s.objects[2].end - s.objects[2].begin), "CREATE TABLE dbo.T (Id INT) ;");
+  EXPECT_EQ(sql.substr(s.objects[3].begin, s.objects[3].end - s.objects[3].begin), "CREATE TABLE dbo.U (Id INT)");
 }
 
 TEST(TsqlScriptTest, QueryStringsGiveLooseReferences) {
