@@ -7,6 +7,7 @@
 #include <set>
 #include <tuple>
 
+#include "retrieval/canonical_sql.h"
 #include "retrieval/edge_types.h"
 
 namespace attractor::retrieval {
@@ -39,9 +40,8 @@ class Linker {
   explicit Linker(const std::vector<StoredNode>& nodes) {
     for (const auto& n : nodes) {
       by_id_[n.id] = &n;
-      if (n.language == "sql") {
-        add_sql_name(n);
-      } else if (is_type_kind(n.kind)) {
+      if (n.language == "sql") continue;
+      if (is_type_kind(n.kind)) {
         types_by_simple_[str(n.facts, "simple")].push_back(&n);
       } else {
         std::string type = str(n.facts, "type");
@@ -51,6 +51,13 @@ class Linker {
           methods_by_name_[str(n.facts, "simple")].push_back(&n);
         }
       }
+    }
+    canonical_ = choose_canonical_sql(nodes);
+    for (const auto& [name, id] : canonical_.by_name) {
+      const StoredNode* n = by_id_.at(id);
+      sql_by_name_[name] = n;
+      auto dot = name.find('.');
+      sql_by_bare_[dot == std::string::npos ? name : name.substr(dot + 1)].push_back(n);
     }
     for (const auto& n : nodes) {
       if (!is_type_kind(n.kind)) continue;
@@ -76,22 +83,10 @@ class Linker {
     edges_.insert({from, to, type});
   }
 
-  /// The first full definition of a name is its canonical node; a partial one (ALTER TABLE)
-  /// stands in only until a full one is seen.
-  void add_sql_name(const StoredNode& n) {
-    std::string key = lower(n.name);
-    bool partial = n.facts.value("partial", false);
-    auto [it, fresh] = sql_by_name_.emplace(key, &n);
-    if (!fresh && !partial && it->second->facts.value("partial", false)) it->second = &n;
-    if (!fresh) return;
-    auto dot = key.find('.');
-    sql_by_bare_[dot == std::string::npos ? key : key.substr(dot + 1)].push_back(&n);
-  }
-
   /// The node that answers for `n`'s name (itself unless another file defines it too).
   const std::string& canonical_id(const StoredNode& n) const {
-    auto it = sql_by_name_.find(lower(n.name));
-    return it == sql_by_name_.end() ? n.id : it->second->id;
+    auto it = canonical_.duplicate_of.find(n.id);
+    return it == canonical_.duplicate_of.end() ? n.id : it->second;
   }
 
   std::optional<std::string> resolve_type(const std::string& simple, const std::string& ns) const {
@@ -383,6 +378,7 @@ class Linker {
     }
   }
 
+  CanonicalSql canonical_;
   std::map<std::string, const StoredNode*> by_id_;
   std::map<std::string, const StoredNode*> sql_by_name_;
   std::map<std::string, std::vector<const StoredNode*>> sql_by_bare_;

@@ -38,10 +38,19 @@ CREATE TABLE IF NOT EXISTS file_issues(
   index_name TEXT NOT NULL, repository TEXT NOT NULL, branch TEXT NOT NULL, snapshot TEXT NOT NULL,
   path TEXT NOT NULL, issues TEXT NOT NULL,
   PRIMARY KEY(index_name, repository, branch, snapshot, path));
+CREATE TABLE IF NOT EXISTS duplicates(
+  index_name TEXT NOT NULL, repository TEXT NOT NULL, branch TEXT NOT NULL, snapshot TEXT NOT NULL,
+  id TEXT NOT NULL, canonical_id TEXT NOT NULL,
+  PRIMARY KEY(index_name, repository, branch, snapshot, id)) WITHOUT ROWID;
 CREATE VIRTUAL TABLE IF NOT EXISTS nodes_fts USING fts5(name, body, tokenize = 'porter unicode61 remove_diacritics 2');
 )sql";
 
 constexpr const char* kScopeWhere = "n.index_name = ? AND n.repository = ? AND n.branch = ? AND n.snapshot = ?";
+
+/// Search sees one node per SQL object: the duplicates of a canonical definition are left out.
+constexpr const char* kNotDuplicate =
+    " AND NOT EXISTS (SELECT 1 FROM duplicates d WHERE d.index_name = n.index_name AND d.repository = n.repository"
+    " AND d.branch = n.branch AND d.snapshot = n.snapshot AND d.id = n.id)";
 
 int bind_scope(SqliteStatement& s, int first, const Scope& scope) {
   s.bind(first, scope.index_name).bind(first + 1, scope.repository).bind(first + 2, scope.branch);
@@ -266,6 +275,34 @@ void IndexStore::replace_edges(const Scope& scope, const std::vector<GraphEdge>&
   }
 }
 
+void IndexStore::replace_duplicates(const Scope& scope, const std::map<std::string, std::string>& duplicate_of,
+                                    const std::map<std::string, std::vector<std::string>>& other_paths) {
+  auto d = db_->prepare("DELETE FROM duplicates AS n WHERE " + std::string(kScopeWhere));
+  bind_scope(d, 1, scope);
+  d.run();
+  auto s = db_->prepare(
+      "INSERT INTO duplicates(index_name, repository, branch, snapshot, id, canonical_id) VALUES (?,?,?,?,?,?)");
+  for (const auto& [id, canonical] : duplicate_of) {
+    int i = bind_scope(s, 1, scope);
+    s.bind(i, id).bind(i + 1, canonical);
+    s.run();
+    s.reset();
+  }
+  auto clear = db_->prepare("UPDATE nodes AS n SET metadata = json_remove(metadata, '$.also_defined_in') WHERE " +
+                            std::string(kScopeWhere) + " AND json_extract(metadata, '$.also_defined_in') IS NOT NULL");
+  bind_scope(clear, 1, scope);
+  clear.run();
+  auto set = db_->prepare("UPDATE nodes AS n SET metadata = json_set(metadata, '$.also_defined_in', json(?)) WHERE " +
+                          std::string(kScopeWhere) + " AND n.id = ?");
+  for (const auto& [id, paths] : other_paths) {
+    set.bind(1, nlohmann::json(paths).dump());
+    int i = bind_scope(set, 2, scope);
+    set.bind(i, id);
+    set.run();
+    set.reset();
+  }
+}
+
 std::map<std::string, int64_t> IndexStore::node_counts(const Scope& scope) {
   auto s = db_->prepare("SELECT kind, COUNT(*) FROM nodes n WHERE " + std::string(kScopeWhere) + " GROUP BY kind");
   bind_scope(s, 1, scope);
@@ -289,7 +326,7 @@ std::vector<std::pair<std::string, double>> IndexStore::bm25(const Scope& scope,
   std::string cond = filter.sql_condition("n", binds);
   auto s = db_->prepare(
       "SELECT n.id, bm25(nodes_fts, 4.0, 1.0) AS score FROM nodes_fts JOIN nodes n ON n.rowid = nodes_fts.rowid "
-      "WHERE nodes_fts MATCH ? AND " + std::string(kScopeWhere) + " AND " + cond +
+      "WHERE nodes_fts MATCH ? AND " + std::string(kScopeWhere) + " AND " + cond + kNotDuplicate +
       " ORDER BY score ASC, n.id ASC LIMIT ?");
   s.bind(1, match_expression);
   int i = bind_scope(s, 2, scope);
@@ -303,7 +340,8 @@ std::vector<std::pair<std::string, double>> IndexStore::bm25(const Scope& scope,
 std::vector<int64_t> IndexStore::visible_rowids(const Scope& scope, const NodeFilter& filter) {
   std::vector<std::string> binds;
   std::string cond = filter.sql_condition("n", binds);
-  auto s = db_->prepare("SELECT n.rowid FROM nodes n WHERE " + std::string(kScopeWhere) + " AND " + cond);
+  auto s = db_->prepare("SELECT n.rowid FROM nodes n WHERE " + std::string(kScopeWhere) + " AND " + cond +
+                        kNotDuplicate);
   int i = bind_scope(s, 1, scope);
   s.bind_all(i, binds);
   std::vector<int64_t> out;

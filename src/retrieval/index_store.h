@@ -111,6 +111,11 @@ class IndexStore {
   /// Replaces all edges of the scope.
   void replace_edges(const Scope& scope, const std::vector<GraphEdge>& edges);
 
+  /// Replaces the scope's duplicate SQL definitions (id -> canonical id; search leaves them out)
+  /// and records on each canonical node the paths of the others as `metadata.also_defined_in`.
+  void replace_duplicates(const Scope& scope, const std::map<std::string, std::string>& duplicate_of,
+                          const std::map<std::string, std::vector<std::string>>& other_paths);
+
   /// Counts for the summary: nodes by kind and edges by type.
   std::map<std::string, int64_t> node_counts(const Scope& scope);
   std::map<std::string, int64_t> edge_counts(const Scope& scope);
