@@ -80,6 +80,14 @@ size_t skip_top(const Tokens& t, size_t i, size_t end) {
   return i;
 }
 
+/// `ON UPDATE CASCADE` / `ON DELETE SET NULL` of a foreign key: an action, not a statement
+/// (unlike `SET NOCOUNT ON` followed by an UPDATE).
+bool foreign_key_action(const Tokens& t, size_t i, size_t end) {
+  if (i == 0 || !t[i - 1].is("on") || i + 1 >= end) return false;
+  const TsqlToken& next = t[i + 1];
+  return next.is("cascade") || next.is("no") || next.is("set") || next.is("restrict");
+}
+
 bool is_write_keyword(const TsqlToken& tok) {
   return tok.is("insert") || tok.is("update") || tok.is("delete") || tok.is("merge");
 }
@@ -140,8 +148,7 @@ class RefScanner {
 
   void on_keyword(size_t i) {
     const TsqlToken& k = t_[i];
-    const TsqlToken* p = prev(i);
-    bool after_on = p && p->is("on");
+    bool after_on = i > begin_ && foreign_key_action(t_, i, end_);
     if (k.is("from") || k.is("join")) from_or_join(i);
     else if (k.is("apply")) apply(i);
     else if (k.is("using")) add(i + 1, "reads");
@@ -154,6 +161,7 @@ class RefScanner {
     else if (k.is("exec") || k.is("execute")) exec(i);
     else if (k.is("references")) add(i + 1, "references");
     else if (k.is("on")) index_target(i);
+    else if (k.is("for") && i >= begin_ + 2 && t_[i - 1].is("value") && t_[i - 2].is("next")) add(i + 1, "references");
   }
 
   void from_or_join(size_t i) {
@@ -225,10 +233,16 @@ class RefScanner {
   void calls() {
     for (size_t i = begin_; i < end_; ++i) {
       if (consumed_.count(i) || !t_[i].is_name()) continue;
-      if (i > begin_ && (t_[i - 1].is_punct('.') || t_[i - 1].kind == Kind::kVariable)) continue;
+      if (i > begin_ && t_[i - 1].is_punct('.')) continue;
       auto n = name_at(t_, i, end_);
-      if (!n || n->parts.size() < 2 || n->next >= end_ || !t_[n->next].is_punct('(')) continue;
-      refs_.push_back({"calls", normalized(n->parts), t_[n->first].begin});
+      if (!n || n->next >= end_) continue;
+      if (t_[n->next].is("readonly")) {  // a table-valued parameter's type
+        refs_.push_back({"references", normalized(n->parts), t_[n->first].begin});
+      } else if (n->parts.size() >= 2 && t_[n->next].is_punct('(')) {
+        refs_.push_back({"calls", normalized(n->parts), t_[n->first].begin});
+      } else {
+        continue;
+      }
       i = n->next - 1;
     }
   }
@@ -314,7 +328,7 @@ std::optional<Header> header_at(const Tokens& t, size_t i, size_t end) {
 /// Whether token `k` starts a new statement (ends a table/type/... statement written without `;`).
 bool starts_statement(const Tokens& t, size_t k, size_t end) {
   const TsqlToken& tok = t[k];
-  bool after_on = k > 0 && t[k - 1].is("on");
+  bool after_on = foreign_key_action(t, k, end);
   if (tok.is("create") || tok.is("alter") || tok.is("merge") || tok.is("exec") || tok.is("execute") ||
       tok.is("declare") || tok.is("if") || tok.is("print") || tok.is("grant") || tok.is("begin") ||
       tok.is("select") || tok.is("truncate")) {

@@ -166,6 +166,27 @@ INSTANTIATE_TEST_SUITE_P(Spellings, TsqlSpelling,
                            return std::string("Plain");
                          });
 
+TEST(TsqlScriptTest, SetNocountOnBeforeAWriteIsNotAForeignKeyAction) {
+  TsqlScript s = read_tsql_script(
+      "CREATE PROCEDURE dbo.P AS\nBEGIN\n  SET NOCOUNT ON\n  UPDATE [dbo].[Device] SET PushToken = NULL\n"
+      "  SET XACT_ABORT ON\n  DELETE [dbo].[Grant] WHERE 1 = 0\nEND\nGO\n"
+      "CREATE TABLE dbo.T (Id INT REFERENCES dbo.U (Id) ON DELETE CASCADE ON UPDATE SET NULL)");
+  ASSERT_EQ(objects(s), (V{"procedure dbo.P", "table dbo.T"}));
+  EXPECT_EQ(refs(s.objects[0].refs), (V{"writes dbo.device", "writes dbo.grant"}));
+  EXPECT_EQ(refs(s.objects[1].refs), (V{"references dbo.u"}));
+}
+
+TEST(TsqlScriptTest, SequencesAndTableTypesInUseAreReferences) {
+  TsqlScript s = read_tsql_script(
+      "CREATE PROCEDURE [Sales].[Order_Import] @Lines [dbo].[OrderLineList] READONLY, @Ids IdList READONLY AS\n"
+      "INSERT INTO [Sales].[Orders] (Id) SELECT NEXT VALUE FOR [Sales].[OrderNumbers] FROM @Lines\nGO\n"
+      "CREATE TABLE dbo.T (Id INT DEFAULT (NEXT VALUE FOR dbo.Seq))");
+  ASSERT_EQ(objects(s), (V{"procedure Sales.Order_Import", "table dbo.T"}));
+  EXPECT_EQ(refs(s.objects[0].refs),
+            (V{"references dbo.orderlinelist", "references idlist", "writes sales.orders", "references sales.ordernumbers"}));
+  EXPECT_EQ(refs(s.objects[1].refs), (V{"references dbo.seq"}));
+}
+
 TEST(TsqlScriptTest, OnePartNamesTakeNoSchemaAndThreePartNamesDropTheDatabase) {
   TsqlScript s = read_tsql_script("CREATE VIEW Totals AS SELECT * FROM Orders o JOIN OtherDb.sales.Lines l ON 1=1 "
                                   "JOIN Srv.Db..Things t ON 1=1");
