@@ -433,7 +433,23 @@ class Extractor {
     n.end_line = end_line(node);
     n.text = std::string(tree_.text(node));
     n.facts = std::move(facts);
+    if (auto doc = leading_comments(node); !doc.empty()) n.facts["doc"] = doc;
     out_.nodes.push_back(std::move(n));
+  }
+
+  /// The comments directly above a declaration (`///` doc comments and others), in source order.
+  std::string leading_comments(TSNode node) const {
+    std::vector<std::string_view> parts;
+    TSNode prev = ts_node_prev_sibling(node);
+    uint32_t row = ts_node_start_point(node).row;
+    while (!ts_node_is_null(prev) && node_type(prev) == "comment" && ts_node_end_point(prev).row + 1 >= row) {
+      parts.push_back(tree_.text(prev));
+      row = ts_node_start_point(prev).row;
+      prev = ts_node_prev_sibling(prev);
+    }
+    std::string out;
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) out += std::string(*it) + "\n";
+    return out;
   }
 
   const SyntaxTree& tree_;

@@ -207,7 +207,9 @@ int64_t IndexStore::insert_node(const Scope& scope, const StoredNode& node) {
   s.run();
   int64_t rowid = db_->last_insert_rowid();
   auto& f = cached(insert_fts_, "INSERT INTO nodes_fts(rowid, name, body) VALUES (?,?,?)");
-  f.bind(1, rowid).bind(2, index_terms(node.name)).bind(3, index_terms(node.text));
+  // The kind is a word of the name ("which view ..."); doc comments are words of the body.
+  std::string doc = node.facts.is_object() ? node.facts.value("doc", std::string()) : std::string();
+  f.bind(1, rowid).bind(2, index_terms(node.kind + " " + node.name)).bind(3, index_terms(doc + node.text));
   f.run();
   return rowid;
 }
@@ -242,11 +244,12 @@ std::vector<StoredNode> IndexStore::nodes_for_linking(const Scope& scope) {
 }
 
 std::vector<std::pair<int64_t, std::string>> IndexStore::embedding_inputs(const std::vector<int64_t>& rowids) {
-  auto s = db_->prepare("SELECT kind, name, text FROM nodes WHERE rowid = ?");
+  auto s = db_->prepare(
+      "SELECT kind, name, text, coalesce(json_extract(facts, '$.doc'), '') FROM nodes WHERE rowid = ?");
   std::vector<std::pair<int64_t, std::string>> out;
   for (auto r : rowids) {
     s.bind(1, r);
-    if (s.step()) out.emplace_back(r, s.text(0) + " " + s.text(1) + "\n" + truncate_utf8(s.text(2), 6000));
+    if (s.step()) out.emplace_back(r, s.text(0) + " " + s.text(1) + "\n" + truncate_utf8(s.text(3) + s.text(2), 6000));
     s.reset();
   }
   return out;

@@ -27,6 +27,29 @@ class LineIndex {
   std::vector<size_t> starts_;
 };
 
+/// The `--` comment lines and the `/* ... */` block directly above byte `begin` (no blank line between).
+std::string leading_comments(std::string_view source, size_t begin) {
+  size_t line_start = source.rfind('\n', begin == 0 ? 0 : begin - 1);
+  if (begin == 0 || line_start == std::string_view::npos) return {};
+  size_t top = line_start + 1;
+  size_t end = line_start;  // the newline ending the line above
+  while (end > 0) {
+    size_t start = source.rfind('\n', end - 1);
+    start = start == std::string_view::npos ? 0 : start + 1;
+    std::string_view line = source.substr(start, end - start);
+    size_t first = line.find_first_not_of(" \t\r");
+    if (first == std::string_view::npos) break;
+    std::string_view trimmed = line.substr(first);
+    bool comment = trimmed.starts_with("--") || trimmed.starts_with("/*") || trimmed.starts_with("*") ||
+                   trimmed.ends_with("*/");
+    if (!comment) break;
+    top = start;
+    if (start == 0) break;
+    end = start - 1;
+  }
+  return top < line_start + 1 ? std::string(source.substr(top, line_start + 1 - top)) : std::string();
+}
+
 std::string node_id(const TsqlObject& o) {
   return o.kind == "schema" ? "sql:" + o.name : "sql:" + o.schema + "." + o.name;
 }
@@ -47,6 +70,7 @@ ExtractedNode to_node(std::string_view source, const LineIndex& lines, const Tsq
   node.text = std::string(source.substr(o.begin, o.end - o.begin));
   node.facts = {{"refs", refs_json(o.refs)}};
   if (o.partial) node.facts["partial"] = true;
+  if (auto doc = leading_comments(source, o.begin); !doc.empty()) node.facts["doc"] = doc;
   return node;
 }
 
