@@ -1,0 +1,4 @@
+CREATE SEQUENCE [Sales].[OrderNumbers]
+    AS BIGINT
+    START WITH 100000
+    INCREMENT BY 1;

@@ -1,0 +1,5 @@
+CREATE PROCEDURE [Sales].[OrderHistory_Purge]
+AS
+    SET NOCOUNT ON;
+    TRUNCATE TABLE [Sales].[OrderHistory];
+GO

@@ -1,0 +1,2 @@
+-- Kept for the reporting jobs that still read dbo.SalesOrders.
+CREATE SYNONYM [dbo].[SalesOrders] FOR [Sales].[Orders];

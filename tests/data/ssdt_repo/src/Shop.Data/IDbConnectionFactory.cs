@@ -1,0 +1,9 @@
+using System.Data;
+
+namespace Shop.Data
+{
+    public interface IDbConnectionFactory
+    {
+        IDbConnection Open();
+    }
+}
