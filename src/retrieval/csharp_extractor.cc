@@ -1,5 +1,6 @@
 #include "retrieval/csharp_extractor.h"
 
+#include <functional>
 #include <regex>
 #include <set>
 
@@ -198,9 +199,30 @@ class Extractor {
     }
     if (!ts_node_is_null(body)) {
       if (auto strings = string_members(body); !strings.empty()) facts["strings"] = strings;
+      db_sets(node, body, facts);
     }
     emit(node, ctx.id, kind, ctx.qname, std::move(facts));
     if (!ts_node_is_null(body)) walk_scope(body, ns, &ctx);
+  }
+
+  /// EF Core's convention: `DbSet<Order> Orders` maps Order to table Orders, in the schema of
+  /// `HasDefaultSchema("...")` when the context sets one.
+  void db_sets(TSNode type, TSNode body, json& facts) const {
+    static const std::regex dbset_re(R"(^DbSet\s*<\s*([\w\.]+)\s*>\??$)");
+    json sets = json::array();
+    for (auto member : named_children(body)) {
+      if (node_type(member) != "property_declaration") continue;
+      std::string type_text = strip_spaces(tree_.text(field(member, "type")));
+      std::smatch m;
+      if (!std::regex_match(type_text, m, dbset_re)) continue;
+      sets.push_back({{"entity", simple_type_name(m[1].str())}, {"table", std::string(tree_.text(field(member, "name")))}});
+    }
+    if (sets.empty()) return;
+    facts["db_sets"] = sets;
+    static const std::regex schema_re(R"re(HasDefaultSchema\s*\(\s*"([^"]*)")re");
+    std::string text(tree_.text(type));
+    std::smatch m;
+    if (std::regex_search(text, m, schema_re)) facts["default_schema"] = m[1].str();
   }
 
   json type_parameters(TSNode list) const {
@@ -320,6 +342,7 @@ class Extractor {
     scan_body(node, calls, news, locals, idents, literals, to_table);
     std::string_view text = tree_.text(node);
     bool stored_procedure = text.find("StoredProcedure") != std::string_view::npos;
+    if (stored_procedure) facts["stored_procedure"] = true;
     std::set<std::pair<std::string, std::string>> seen;
     for (const auto& lit : literals) {
       if (looks_like_sql(lit)) {
@@ -350,6 +373,8 @@ class Extractor {
     }
     if (is_string_node(t)) {
       literals.push_back(literal_content(tree_, node));
+    } else if (is_concatenation_top(node)) {
+      literals.push_back(folded_string(node));
     } else if (t == "invocation_expression") {
       invocation(node, calls, to_table);
     } else if (t == "object_creation_expression") {
@@ -380,6 +405,56 @@ class Extractor {
     }
   }
 
+  static bool is_plus(TSNode node) {
+    if (ts_node_is_null(node) || node_type(node) != "binary_expression") return false;
+    TSNode op = ts_node_child_by_field_name(node, "operator", 8);
+    return !ts_node_is_null(op) && node_type(op) == "+";
+  }
+
+  /// The outermost `a + b + ...` that has a string operand: one SQL text built by concatenation.
+  bool is_concatenation_top(TSNode node) const {
+    if (!is_plus(node) || is_plus(ts_node_parent(node))) return false;
+    std::function<bool(TSNode)> has_string = [&](TSNode n) {
+      if (is_string_node(node_type(n))) return true;
+      return is_plus(n) && (has_string(field(n, "left")) || has_string(field(n, "right")));
+    };
+    return has_string(node);
+  }
+
+  /// A concatenation as one string: literals as written, a named operand as a `{Name}` hole the
+  /// graph linker fills from string members (constants, initialized fields and properties).
+  std::string folded_string(TSNode node) const {
+    auto t = node_type(node);
+    if (is_plus(node)) return folded_string(field(node, "left")) + folded_string(field(node, "right"));
+    if (is_string_node(t)) return literal_content(tree_, node);
+    if (t == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
+      return folded_string(ts_node_named_child(node, 0));
+    }
+    if (t == "identifier") return "{" + std::string(tree_.text(node)) + "}";
+    if (t == "member_access_expression") return "{" + std::string(tree_.text(field(node, "name"))) + "}";
+    return "{?}";
+  }
+
+  /// The entity a `ToTable`/`ToView` call configures when its own chain does not say: an enclosing
+  /// `Entity<T>(b => ...)` call or a `Configure(EntityTypeBuilder<T> builder)` method.
+  std::string enclosing_entity(TSNode node) const {
+    static const std::regex entity_re(R"(Entity\s*<\s*([\w\.]+)\s*>)");
+    static const std::regex builder_re(R"(EntityTypeBuilder\s*<\s*([\w\.]+)\s*>)");
+    std::smatch m;
+    for (TSNode p = ts_node_parent(node); !ts_node_is_null(p); p = ts_node_parent(p)) {
+      auto pt = node_type(p);
+      if (pt == "invocation_expression") {
+        std::string fn(tree_.text(field(p, "function")));
+        if (std::regex_search(fn, m, entity_re)) return simple_type_name(m[1].str());
+      } else if (pt == "method_declaration") {
+        std::string params(tree_.text(field(p, "parameters")));
+        if (std::regex_search(params, m, builder_re)) return simple_type_name(m[1].str());
+        return {};
+      }
+    }
+    return {};
+  }
+
   void invocation(TSNode node, json& calls, json& to_table) {
     TSNode fn = field(node, "function");
     if (ts_node_is_null(fn)) return;
@@ -408,7 +483,7 @@ class Extractor {
     TSNode args = field(node, "arguments");
     int arity = argument_count(args);
     calls.push_back({{"name", name}, {"arity", arity}, {"recv", recv}});
-    if (name == "ToTable" && arity >= 1) {
+    if ((name == "ToTable" || name == "ToView") && arity >= 1) {
       std::vector<std::string> strings;
       for (auto arg : named_children(args)) {
         for (auto c : named_children(arg)) {
@@ -419,7 +494,7 @@ class Extractor {
       static const std::regex entity_re(R"(Entity\s*<\s*([\w\.]+)\s*>)");
       std::string chain(tree_.text(fn));
       std::smatch m;
-      std::string entity = std::regex_search(chain, m, entity_re) ? simple_type_name(m[1].str()) : "";
+      std::string entity = std::regex_search(chain, m, entity_re) ? simple_type_name(m[1].str()) : enclosing_entity(node);
       to_table.push_back({{"entity", entity}, {"table", strings[0]}, {"schema", strings.size() > 1 ? strings[1] : ""}});
     }
   }

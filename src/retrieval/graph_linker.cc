@@ -4,11 +4,13 @@
 #include <deque>
 #include <map>
 #include <optional>
+#include <regex>
 #include <set>
 #include <tuple>
 
 #include "retrieval/canonical_sql.h"
 #include "retrieval/edge_types.h"
+#include "retrieval/sql_extractor.h"
 
 namespace attractor::retrieval {
 
@@ -65,9 +67,13 @@ class Linker {
         if (auto t = resolve_type(b.get<std::string>(), str(n.facts, "ns"))) bases_of_[n.id].push_back(*t);
       }
     }
+    for (const auto& [type, bases] : bases_of_) {
+      if (auto base = class_base(type)) derived_of_[*base].push_back(type);
+    }
   }
 
   std::vector<GraphEdge> run(const std::vector<StoredNode>& nodes) {
+    collect_explicit_mappings(nodes);
     for (const auto& n : nodes) {
       if (n.language == "sql") link_sql(n);
       else if (is_type_kind(n.kind)) link_type(n);
@@ -167,6 +173,17 @@ class Linker {
     return nullptr;
   }
 
+  /// Entities mapped by `[Table]` or by a `ToTable`/`ToView` call that names them.
+  void collect_explicit_mappings(const std::vector<StoredNode>& nodes) {
+    for (const auto& n : nodes) {
+      if (is_type_kind(n.kind) && !str(n.facts, "table").empty()) explicitly_mapped_.insert(n.id);
+      std::string ns = ns_of_type(str(n.facts, "type"));
+      for (const auto& map : n.facts.value("to_table", json::array())) {
+        if (auto e = resolve_type(str(map, "entity"), ns)) explicitly_mapped_.insert(*e);
+      }
+    }
+  }
+
   /// A SQL name with `{member}` holes (from an interpolated C# string) filled with string members
   /// of the owner type or its bases; unchanged when a hole cannot be filled.
   std::string substitute(const std::string& target, const std::string& owner) const {
@@ -182,7 +199,8 @@ class Linker {
       out += target.substr(i, open - i) + lower(*value);
       i = close + 1;
     }
-    return out + target.substr(std::min(i, target.size()));
+    if (i == 0) return target;
+    return normalize_sql_name(out + target.substr(std::min(i, target.size())));
   }
 
   /// The value of string member `name` (lowercase) seen from `type_id`: its own initializer or a
@@ -263,6 +281,7 @@ class Linker {
       std::string schema = str(n.facts, "schema");
       if (const auto* t = resolve_sql(schema.empty() ? table : schema + "." + table)) add(n.id, t->id, edge_type::kMapsTo);
     }
+    link_db_sets(n);
   }
 
   void link_member(const StoredNode& n) {
@@ -333,18 +352,9 @@ class Linker {
       auto t = resolve_type(ident.get<std::string>(), ns);
       if (t && *t != owner) add(n.id, *t, edge_type::kUsesType);
     }
-    for (const auto& ref : n.facts.value("sql", json::array())) {
-      const auto* t = resolve_sql(substitute(str(ref, "target"), owner));
-      if (!t) continue;
-      std::string role = str(ref, "role");
-      if (is_routine(t)) add(n.id, t->id, edge_type::kExecutes);
-      else if (role == "writes") add(n.id, t->id, edge_type::kWrites);
-      else add(n.id, t->id, edge_type::kReads);
-    }
-    for (const auto& proc : n.facts.value("procs", json::array())) {
-      const auto* t = resolve_sql(substitute(proc.get<std::string>(), owner));
-      if (t && is_routine(t)) add(n.id, t->id, edge_type::kExecutes);
-    }
+    for (const auto& ref : n.facts.value("sql", json::array())) link_sql_ref(n, owner, str(ref, "role"), str(ref, "target"));
+    for (const auto& proc : n.facts.value("procs", json::array())) link_proc(n, owner, proc.get<std::string>());
+    link_string_constants(n, owner);
     for (const auto& map : n.facts.value("to_table", json::array())) {
       std::string table = str(map, "table"), schema = str(map, "schema");
       const auto* t = resolve_sql(schema.empty() ? table : schema + "." + table);
@@ -360,6 +370,75 @@ class Linker {
         }
       }
       add(from.value_or(n.id), t->id, edge_type::kMapsTo);
+    }
+  }
+
+  void link_sql_ref(const StoredNode& n, const std::string& owner, const std::string& role, const std::string& target) {
+    for (const auto* t : resolve_sql_all(target, owner)) {
+      if (is_routine(t)) add(n.id, t->id, edge_type::kExecutes);
+      else if (role == "writes") add(n.id, t->id, edge_type::kWrites);
+      else add(n.id, t->id, edge_type::kReads);
+    }
+  }
+
+  void link_proc(const StoredNode& n, const std::string& owner, const std::string& name) {
+    for (const auto* t : resolve_sql_all(name, owner)) {
+      if (is_routine(t)) add(n.id, t->id, edge_type::kExecutes);
+    }
+  }
+
+  /// The objects a name with holes means from `owner`: one when the holes resolve there; in a
+  /// generic base class (`{Table}` = `typeof(T).Name`), one per derived class that binds T.
+  std::vector<const StoredNode*> resolve_sql_all(const std::string& name, const std::string& owner) const {
+    std::string filled = substitute(name, owner);
+    if (const auto* t = resolve_sql(filled)) return {t};
+    std::vector<const StoredNode*> out;
+    if (filled.find('{') == std::string::npos) return out;
+    std::set<std::string> seen;
+    std::deque<std::string> queue{owner};
+    while (!queue.empty()) {
+      auto type = queue.front();
+      queue.pop_front();
+      auto it = derived_of_.find(type);
+      if (it == derived_of_.end()) continue;
+      for (const auto& d : it->second) {
+        if (!seen.insert(d).second) continue;
+        if (const auto* t = resolve_sql(substitute(name, d))) out.push_back(t);
+        queue.push_back(d);
+      }
+    }
+    return out;
+  }
+
+  /// A member that names a string constant or initialized string member of its type
+  /// (`QueryAsync(SelectOpenOrders)`, `ExecuteAsync(ByEmailProc, ..., StoredProcedure)`) uses its SQL.
+  void link_string_constants(const StoredNode& n, const std::string& owner) {
+    bool stored_procedure = n.facts.value("stored_procedure", false);
+    for (const auto& ident : n.facts.value("idents", json::array())) {
+      auto value = string_member(owner, lower(ident.get<std::string>()));
+      if (!value || value->rfind("typeof:", 0) == 0) continue;
+      if (looks_like_sql(*value)) {
+        for (const auto& r : sql_references(*value)) link_sql_ref(n, owner, r.role, r.target);
+      } else if (stored_procedure && is_sql_name(*value)) {
+        link_proc(n, owner, normalize_sql_name(*value));
+      }
+    }
+  }
+
+  static bool is_sql_name(const std::string& s) {
+    static const std::regex name(R"(^\s*[\[\w\]{}]+(\.[\[\w\]{}]+){0,2}\s*$)");
+    return std::regex_match(s, name);
+  }
+
+  /// EF Core's DbSet convention, for entities no ToTable/ToView/[Table] maps explicitly.
+  void link_db_sets(const StoredNode& context) {
+    std::string schema = str(context.facts, "default_schema");
+    std::string ns = str(context.facts, "ns");
+    for (const auto& set : context.facts.value("db_sets", json::array())) {
+      auto entity = resolve_type(str(set, "entity"), ns);
+      if (!entity || explicitly_mapped_.count(*entity)) continue;
+      std::string table = str(set, "table");
+      if (const auto* t = resolve_sql(schema.empty() ? table : schema + "." + table)) add(*entity, t->id, edge_type::kMapsTo);
     }
   }
 
@@ -379,6 +458,8 @@ class Linker {
   }
 
   CanonicalSql canonical_;
+  std::set<std::string> explicitly_mapped_;
+  std::map<std::string, std::vector<std::string>> derived_of_;
   std::map<std::string, const StoredNode*> by_id_;
   std::map<std::string, const StoredNode*> sql_by_name_;
   std::map<std::string, std::vector<const StoredNode*>> sql_by_bare_;

@@ -43,6 +43,8 @@ class Lexer {
       delimited(']', Kind::kQuotedName, "bracketed name");
     } else if (c == '"') {
       delimited('"', Kind::kQuotedName, "quoted name");
+    } else if (c == '{') {
+      delimited('}', Kind::kQuotedName, "placeholder");
     } else if (std::isdigit(u)) {
       number();
     } else if (word_byte(u)) {

@@ -8,7 +8,8 @@
 /// | kind        | text                                                                   |
 /// |-------------|------------------------------------------------------------------------|
 /// | kWord       | keywords and plain identifiers (letters, digits, `_`, `$`, UTF-8)       |
-/// | kQuotedName | `[bracketed]` (with `]]` inside) and `"double-quoted"` identifiers      |
+/// | kQuotedName | `[bracketed]` (with `]]` inside) and `"double-quoted"` identifiers, and  |
+/// |             | `{placeholder}` holes of SQL built in C# (resolved by the graph linker)  |
 /// | kVariable   | `@name`, `@@ROWCOUNT`                                                   |
 /// | kTempName   | `#temp` and `##global` temporary tables                                 |
 /// | kString     | `'text'` (with `''` inside) and `N'unicode'`                            |

@@ -71,22 +71,49 @@ public class UserRepository : Repository<User, Guid>, IUserRepository
     {
         return await Connection.ExecuteScalarAsync<int>(@"SELECT COUNT(1) FROM [dbo].[UserView] u");
     }
+    public async Task<User> GetByEmailConstantAsync(string email)
+    {
+        return await Connection.QuerySingleAsync<User>(ByEmail, new { Email = email }, commandType: CommandType.StoredProcedure);
+    }
+    private const string Audit = "[dbo].[AuditLog]";
+    private const string RecentOnly = " WHERE [At] > @since";
+    public async Task<int> AuditCountAsync(DateTime since)
+    {
+        return await Connection.ExecuteScalarAsync<int>("SELECT COUNT(1) FROM " + Audit + RecentOnly, new { since });
+    }
+    public async Task<User> SearchAsync(string term)
+    {
+        const string proc = "dbo.User_Search";
+        var sql = """
+            SELECT u.[Id] FROM [dbo].[User] u
+            """;
+        await Connection.QueryAsync<User>(sql);
+        return await Connection.QuerySingleAsync<User>(proc, new { term }, commandType: CommandType.StoredProcedure);
+    }
 }
 )";
 
-TEST(GraphLinkerTest, DapperNamesInterpolatedFromAGenericBaseResolveToProcedures) {
+TEST(GraphLinkerTest, DapperNamesFromInterpolationConstantsConcatenationAndRawStringsResolve) {
   auto nodes = nodes_of({{"Repositories.cs", kRepositories},
                          {"User_ReadByEmail.sql", "CREATE PROCEDURE [dbo].[User_ReadByEmail] @Email NVARCHAR(256) AS "
                                                   "SELECT * FROM [dbo].[UserView] WHERE [Email] = @Email"},
+                         {"User_ReadById.sql", "CREATE PROCEDURE [dbo].[User_ReadById] @Id UNIQUEIDENTIFIER AS SELECT 1"},
+                         {"User_Search.sql", "CREATE PROCEDURE [dbo].[User_Search] @term NVARCHAR(50) AS SELECT 1"},
+                         {"AuditLog.sql", "CREATE TABLE [dbo].[AuditLog] ([At] DATETIME2 NOT NULL)"},
                          {"User_DeleteById.sql", "CREATE PROCEDURE [dbo].[User_DeleteById] @Id UNIQUEIDENTIFIER AS "
                                                  "DELETE FROM [dbo].[User] WHERE [Id] = @Id"},
                          {"UserView.sql", "CREATE VIEW [dbo].[UserView] AS SELECT * FROM [dbo].[User]"},
                          {"User.sql", "CREATE TABLE [dbo].[User] ([Id] UNIQUEIDENTIFIER NOT NULL)"}});
   EXPECT_EQ(edges(nodes, "executes"),
             (std::set<std::string>{
+                "cs:Shop.Data.Repository.GetByIdAsync(TId) -> sql:dbo.User_ReadById",
                 "cs:Shop.Data.UserRepository.DeleteAsync(Guid) -> sql:dbo.User_DeleteById",
-                "cs:Shop.Data.UserRepository.GetByEmailAsync(string) -> sql:dbo.User_ReadByEmail"}));
-  EXPECT_EQ(edges(nodes, "reads"), (std::set<std::string>{"cs:Shop.Data.UserRepository.CountAsync() -> sql:dbo.UserView",
+                "cs:Shop.Data.UserRepository.GetByEmailAsync(string) -> sql:dbo.User_ReadByEmail",
+                "cs:Shop.Data.UserRepository.GetByEmailConstantAsync(string) -> sql:dbo.User_ReadByEmail",
+                "cs:Shop.Data.UserRepository.SearchAsync(string) -> sql:dbo.User_Search"}));
+  EXPECT_EQ(edges(nodes, "reads"), (std::set<std::string>{"cs:Shop.Data.UserRepository.AuditCountAsync(DateTime) -> sql:dbo.AuditLog",
+                                                          "cs:Shop.Data.UserRepository.CountAsync() -> sql:dbo.UserView",
+                                                          "cs:Shop.Data.UserRepository.SearchAsync(string) -> sql:dbo.User",
                                                           "sql:dbo.User_ReadByEmail -> sql:dbo.UserView"}));
   EXPECT_EQ(edges(nodes, "writes"), (std::set<std::string>{"sql:dbo.User_DeleteById -> sql:dbo.User"}));
   EXPECT_EQ(edges(nodes, "references"), (std::set<std::string>{"sql:dbo.UserView -> sql:dbo.User"}));
