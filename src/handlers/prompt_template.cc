@@ -4,27 +4,9 @@
 #include <algorithm>
 
 #include "attractor/check/transforms.h"
+#include "attractor/model/prompt_variables.h"
 
 namespace attractor {
-
-namespace {
-
-bool key_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-bool key_char(char c) { return key_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '-'; }
-
-bool is_key(const std::string& s) {
-  return !s.empty() && key_start(s[0]) && std::all_of(s.begin(), s.end(), key_char);
-}
-
-/// The end (one past '}') of a `${key}` reference starting at `i`, or 0 when none starts there.
-std::size_t reference_end(const std::string& text, std::size_t i) {
-  if (text.compare(i, 2, "${") != 0) return 0;
-  std::size_t close = text.find('}', i + 2);
-  if (close == std::string::npos || !is_key(text.substr(i + 2, close - i - 2))) return 0;
-  return close + 1;
-}
-
-}  // namespace
 
 std::string prompt_value_text(const nlohmann::json& value) {
   if (value.is_null()) return "";
@@ -77,7 +59,7 @@ std::string expand_prompt_template(const std::string& text, const std::string& g
       flush();
       out += "${";
       i += 3;
-    } else if (std::size_t end = reference_end(text, i); end != 0) {
+    } else if (std::size_t end = prompt_reference_end(text, i); end != 0) {
       flush();
       append_reference(text.substr(i, end - i), context, out, unknown);
       i = end;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <unordered_map>
 #include <map>
+#include <set>
 
 #include <fmt/format.h>
 
@@ -12,6 +13,7 @@
 #include "attractor/model/fidelity.h"
 #include "attractor/engine/retry.h"
 #include "attractor/model/context_keys.h"
+#include "attractor/model/prompt_variables.h"
 
 namespace attractor {
 
@@ -363,7 +365,18 @@ void StageHistory::restore(const Checkpoint& checkpoint, const Graph& graph) {
 bool is_bookkeeping_context_key(std::string_view key) {
   if (key.starts_with(kInternalKeyPrefix) || key.starts_with(kGraphKeyPrefix)) return true;
   return key == kCurrentNodeKey || key == kOutcomeKey || key == kPreferredLabelKey || key == kLastStageKey ||
-         key == kLastModelResponseKey;
+         key == kLastModelResponseKey || key == kInboxLastConsumedKey;
+}
+
+std::set<std::string> hidden_from_preamble(const NodeData& node, const Context& context) {
+  std::set<std::string> hidden;
+  for (auto& key : prompt_variable_keys(node.prompt())) hidden.insert(std::move(key));
+  if (auto marked = context.get(kPreambleHiddenKeysKey); marked && marked->is_array()) {
+    for (const auto& key : *marked) {
+      if (key.is_string()) hidden.insert(key.get<std::string>());
+    }
+  }
+  return hidden;
 }
 
 std::size_t preamble_record_limit(std::string_view mode) {
@@ -391,9 +404,10 @@ PreambleInput gather_preamble_input(const NodeData& node, const Context& context
   }
   in.stage_number = done + 1;
   in.total_stages = std::max(total, in.stage_number);
+  std::set<std::string> hidden = hidden_from_preamble(node, context);
   nlohmann::json snapshot = context.snapshot_excluding({kInternalKeyPrefix, kGraphKeyPrefix});
   for (const auto& [key, value] : snapshot.items()) {
-    if (!is_bookkeeping_context_key(key)) in.context[key] = value;
+    if (!is_bookkeeping_context_key(key) && !hidden.count(key)) in.context[key] = value;
   }
   in.current_attempt = attempt;
   in.current_max_attempts = build_retry_policy(node, graph.data()).max_attempts;

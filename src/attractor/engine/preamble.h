@@ -6,8 +6,9 @@
 /// preamble of its mode in front of the prompt. The preamble is built from what the engine knows:
 /// the pipeline name and goal (graph), the run id (context `internal.run_id`), the completed
 /// stages of this run with their outcome, notes, handler type, attempts, duration and tool use
-/// (the engine's StageHistory), key context values (the context without `internal.*`, `graph.*`
-/// and the engine's own bookkeeping keys), and retry information (attempts of completed stages
+/// (the engine's StageHistory), key context values (the context without `internal.*`, `graph.*`,
+/// the engine's own bookkeeping keys, the keys the stage's prompt references and the keys handlers
+/// marked as their working state), and retry information (attempts of completed stages
 /// and of the current one).
 ///
 /// Templates (docs/fidelity.md): `truncate` = pipeline, goal, run id, current stage; `compact` = bullet
@@ -29,6 +30,7 @@
 #include <memory>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -126,8 +128,13 @@ struct PreambleInput {
 };
 
 /// True for context keys preambles leave out: `internal.*`, `graph.*` (the graph attributes),
-/// `current_node`, `outcome`, `preferred_label`, `last_stage`, `last_model_response`.
+/// `current_node`, `outcome`, `preferred_label`, `last_stage`, `last_model_response`,
+/// `inbox_last_consumed`.
 bool is_bookkeeping_context_key(std::string_view key);
+
+/// The keys a preamble for `node` also leaves out: those its prompt references (`${key}`: the stage
+/// gets them in full) and those handlers marked in `internal.preamble_hidden_keys`.
+std::set<std::string> hidden_from_preamble(const NodeData& node, const Context& context);
 
 /// Gathers the input for `node` from the graph, the context and the history (may be null).
 /// At most `max_records` of the most recent stages are gathered (see preamble_record_limit).

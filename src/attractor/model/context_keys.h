@@ -31,6 +31,11 @@ inline constexpr char kCodergenCallsKeyPrefix[] = "internal.codergen_calls.";
 /// were lost (docs/fidelity.md §6).
 inline constexpr char kSessionThreadsContextKey[] = "internal.thread_sessions";
 
+/// Keys that handlers mark as their own working state (a JSON array of key names, sorted):
+/// preambles leave them out, because the stages that need them get them through their prompt
+/// (`${context_blocks}`) and to every other stage they are noise.
+inline constexpr char kPreambleHiddenKeysKey[] = "internal.preamble_hidden_keys";
+
 /// The inbox messages delivered to the current stage (`[]` once they are consumed).
 inline constexpr char kInboxLastConsumedKey[] = "inbox_last_consumed";
 

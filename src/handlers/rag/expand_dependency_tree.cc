@@ -197,6 +197,7 @@ Outcome ExpandDependencyTreeHandler::execute(const NodeData& node, Context& cont
   outcome.context_updates["graph_edges"] = std::move(edges);
   outcome.context_updates["graph_nodes"] = std::move(tree);
   outcome.context_updates["graph_debug"] = std::move(debug);
+  hide_retrieval_keys_from_preambles(context, outcome);
   outcome.suggested_next_ids = retrieval_next_ids(node);
   return outcome;
 }

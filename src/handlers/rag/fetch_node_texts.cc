@@ -285,6 +285,7 @@ Outcome FetchNodeTextsHandler::execute(const NodeData& node, Context& context, c
                         candidates.list.size(), fetched.skipped, fetched.missing));
   outcome.context_updates["node_texts"] = std::move(fetched.node_texts);
   outcome.context_updates["graph_debug"] = std::move(debug);
+  hide_retrieval_keys_from_preambles(context, outcome);
   outcome.suggested_next_ids = retrieval_next_ids(node);
   return outcome;
 }

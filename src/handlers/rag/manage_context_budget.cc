@@ -8,6 +8,7 @@
 #include "attractor/tokens/token_counter.h"
 #include "handlers/rag/code_classifier.h"
 #include "handlers/rag/code_compactor.h"
+#include "handlers/rag/retrieval_support.h"
 #include "attractor/model/context_keys.h"
 #include "attractor/engine/event_names.h"
 
@@ -235,7 +236,10 @@ Outcome ManageContextBudgetHandler::execute(const NodeData& node, Context& conte
                     node.id, in.node_texts.size(), packed.buffer_tokens, config.max_tokens),
         ErrorCategory::kTerminal);
   }
-  return fits ? fitting_outcome(config, in, packed) : over_budget_outcome(node, config, in, packed);
+  if (!fits) return over_budget_outcome(node, config, in, packed);  // the contract: over budget changes nothing
+  Outcome outcome = fitting_outcome(config, in, packed);
+  hide_retrieval_keys_from_preambles(context, outcome);
+  return outcome;
 }
 
 namespace {

@@ -1,12 +1,26 @@
 #include "handlers/rag/retrieval_support.h"
 
 #include <filesystem>
+#include <set>
 
 #include <fmt/format.h>
 
+#include "attractor/model/context_keys.h"
 #include "attractor/model/outcome.h"
+#include "handlers/rag/search_nodes.h"
 
 namespace attractor {
+
+void hide_retrieval_keys_from_preambles(const Context& context, Outcome& outcome) {
+  std::set<std::string> keys = {"node_texts"};
+  for (const auto& [key, empty] : search_nodes_cleanup_keys()) keys.insert(key);
+  if (auto marked = context.get(kPreambleHiddenKeysKey); marked && marked->is_array()) {
+    for (const auto& key : *marked) {
+      if (key.is_string()) keys.insert(key.get<std::string>());
+    }
+  }
+  outcome.context_updates[kPreambleHiddenKeysKey] = nlohmann::json(std::vector<std::string>(keys.begin(), keys.end()));
+}
 
 std::shared_ptr<retrieval::IRetrievalBackend> GraphRetrievalProvider::backend_for(const Graph& graph) {
   std::string kind = graph.data().get("retrieval_backend", "local");

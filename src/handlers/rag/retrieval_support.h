@@ -22,6 +22,12 @@
 
 namespace attractor {
 
+/// Marks the retrieval steps' working keys (what `search_nodes` resets, and `node_texts`) as hidden
+/// from preambles: merges them into `internal.preamble_hidden_keys` through `outcome`. The answer
+/// stage gets the evidence through `${context_blocks}`; a truncated copy of the steps' state in
+/// its preamble is noise.
+void hide_retrieval_keys_from_preambles(const Context& context, Outcome& outcome);
+
 /// Supplies the retrieval backend for a pipeline. Must be safe to call from several threads.
 class RetrievalBackendProvider {
  public:

@@ -284,6 +284,7 @@ Outcome SearchNodesHandler::execute(const NodeData& node, Context& context, cons
   outcome.context_updates["retrieval_hits"] = std::move(hit_list);
   outcome.context_updates["last_search_bm25_operator"] =
       search.bm25_operator ? nlohmann::json(*search.bm25_operator) : nlohmann::json(nullptr);
+  hide_retrieval_keys_from_preambles(context, outcome);
   outcome.suggested_next_ids = retrieval_next_ids(node);
   return outcome;
 }

@@ -108,6 +108,13 @@ TEST_F(CodeRagTest, AnswersFromRetrievedEvidenceOffline) {
     EXPECT_NE(prompt.find(part), std::string::npos) << part << "\n---- prompt ----\n" << prompt;
   }
   EXPECT_EQ(prompt.find("${"), std::string::npos) << prompt;
+  // The preamble carries no retrieval bookkeeping and no copy of what the prompt already holds.
+  std::string preamble = prompt.substr(0, prompt.find("Answer the developer's question"));
+  for (const char* key : {"graph_edges", "graph_debug", "graph_nodes", "retrieval_hits", "node_texts", "context_blocks",
+                          "user_question_en", "inbox_last_consumed"}) {
+    EXPECT_EQ(preamble.find(key), std::string::npos) << key << "\n" << preamble;
+  }
+  EXPECT_NE(preamble.find("  - repository: \"acme\"\n"), std::string::npos) << preamble;
 }
 
 TEST_F(CodeRagTest, KillAtEveryCheckpointThenResumeMatchesTheUninterruptedRun) {

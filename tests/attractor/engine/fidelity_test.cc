@@ -3,6 +3,8 @@
 
 #include <gtest/gtest.h>
 
+#include "attractor/model/prompt_variables.h"
+
 #include "attractor/model/fidelity.h"
 #include "attractor/check/pipeline_loader.h"
 #include "attractor/engine/preamble.h"
@@ -156,6 +158,24 @@ TEST(FidelitySeed, Requirement3_EachModeBuildsItsPreamble) {
             "- start: success — Pipeline started at start\n  Tools used: none\n  Duration: 0ms\n"
             "- plan: success — Stage completed: plan\n  Tools used: none\n  Duration: 2.0s\n\n"
             "### Full Context\n```json\n{\n  \"tests\": \"3 passed\"\n}\n```\n\n### Retry Information\n- none\n");
+}
+
+TEST(FidelitySeed, PreamblesLeaveOutWhatThePromptCarriesAndWhatHandlersMarked) {
+  Graph g = load_dot(R"(digraph p {
+    start [shape=Mdiamond]; done [shape=Msquare]
+    answer [prompt="Evidence: ${context_blocks} Question: ${question} Literal: $${not_a_key}"]
+    start -> answer -> done
+  })");
+  Context c;
+  c.set("context_blocks", nlohmann::json::array({"block"}));
+  c.set("question", "why?");
+  c.set("not_a_key", "shown");
+  c.set("graph_edges", nlohmann::json::array());
+  c.set("repository", "acme");
+  c.set("internal.preamble_hidden_keys", nlohmann::json::array({"graph_edges"}));
+  PreambleInput in = gather_preamble_input(*g.node("answer"), c, g, nullptr);
+  EXPECT_EQ(in.context, (nlohmann::json{{"not_a_key", "shown"}, {"repository", "acme"}}));
+  EXPECT_EQ(prompt_variable_keys("a ${x} $${y} ${x} ${not key} ${z.w-1}"), (std::vector<std::string>{"x", "z.w-1"}));
 }
 
 // --- Requirement 4 ------------------------------------------------------------------------------
