@@ -78,6 +78,8 @@ IndexStore::IndexStore(const std::string& dir, bool writable) : dir_(dir) {
     db_->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
     db_->exec(kSchema);
   }
+  auto s = db_->prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'duplicates'");
+  not_duplicate_ = s.step() ? kNotDuplicate : "";  // an index written before duplicates existed
 }
 
 std::string IndexStore::database_path(const std::string& dir) { return dir + "/index.sqlite"; }
@@ -329,7 +331,7 @@ std::vector<std::pair<std::string, double>> IndexStore::bm25(const Scope& scope,
   std::string cond = filter.sql_condition("n", binds);
   auto s = db_->prepare(
       "SELECT n.id, bm25(nodes_fts, 4.0, 1.0) AS score FROM nodes_fts JOIN nodes n ON n.rowid = nodes_fts.rowid "
-      "WHERE nodes_fts MATCH ? AND " + std::string(kScopeWhere) + " AND " + cond + kNotDuplicate +
+      "WHERE nodes_fts MATCH ? AND " + std::string(kScopeWhere) + " AND " + cond + not_duplicate_ +
       " ORDER BY score ASC, n.id ASC LIMIT ?");
   s.bind(1, match_expression);
   int i = bind_scope(s, 2, scope);
@@ -344,7 +346,7 @@ std::vector<int64_t> IndexStore::visible_rowids(const Scope& scope, const NodeFi
   std::vector<std::string> binds;
   std::string cond = filter.sql_condition("n", binds);
   auto s = db_->prepare("SELECT n.rowid FROM nodes n WHERE " + std::string(kScopeWhere) + " AND " + cond +
-                        kNotDuplicate);
+                        not_duplicate_);
   int i = bind_scope(s, 1, scope);
   s.bind_all(i, binds);
   std::vector<int64_t> out;

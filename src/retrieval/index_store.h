@@ -145,6 +145,7 @@ class IndexStore {
 
   std::string dir_;
   std::unique_ptr<SqliteDb> db_;
+  std::string not_duplicate_;  ///< the search condition that leaves duplicates out, when the table exists
   std::unique_ptr<SqliteStatement> insert_node_, insert_fts_, has_node_;
 };
 

@@ -37,6 +37,10 @@ std::string read_file(const fs::path& p) {
   return s.str();
 }
 
+/// Part of every file's hash: raised whenever extraction changes, so that re-indexing an index
+/// written by an older attractor re-reads every file instead of keeping its old nodes.
+constexpr const char* kExtractorVersion = "extractors-2 (T-SQL recognizer)";
+
 std::string content_hash(const std::string& content, const std::string& extra) {
   uint64_t h = 1469598103934665603ULL;
   auto mix = [&](const std::string& s) {
@@ -48,6 +52,7 @@ std::string content_hash(const std::string& content, const std::string& extra) {
   mix(content);
   mix(std::string(1, '\0'));
   mix(extra);
+  mix(kExtractorVersion);
   return fmt::format("fnv1a64:{:016x}:{}", h, content.size());
 }
 

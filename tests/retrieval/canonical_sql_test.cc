@@ -99,5 +99,26 @@ TEST(CanonicalSqlTest, SearchAndExpansionReturnTheObjectOnce) {
   EXPECT_EQ(s.text(0), R"(["Migrations/CreateStructure.sql","Migrations/002_fk.sql"])");
 }
 
+TEST(CanonicalSqlTest, AnIndexWrittenBeforeDuplicatesExistedStillSearches) {
+  TempDir src, index;
+  write(src.path() / "T.sql", "CREATE TABLE dbo.Orders (Id INT)\n");
+  IndexOptions o;
+  o.src_dir = src.str();
+  o.index_dir = index.str();
+  o.repository = "shop";
+  o.branch = "main";
+  index_repository(o);
+  IndexStore(index.str(), true).db().exec("DROP TABLE duplicates");
+  LocalBackend backend(index.str());
+  SearchRequest r;
+  r.query = "Orders";
+  r.search_type = SearchType::kHybrid;
+  r.repository = "shop";
+  r.branch = "main";
+  auto hits = backend.search(r).hits;
+  ASSERT_EQ(hits.size(), 1u);
+  EXPECT_EQ(hits[0].id, "sql:dbo.Orders");
+}
+
 }  // namespace
 }  // namespace attractor::retrieval
