@@ -4,6 +4,7 @@
 #include <regex>
 #include <set>
 
+#include "retrieval/csharp_preprocessor.h"
 #include "retrieval/sql_extractor.h"
 
 namespace attractor::retrieval {
@@ -535,7 +536,8 @@ class Extractor {
 
 ExtractedFile extract_csharp(std::string_view source) {
   ExtractedFile file;
-  SyntaxTree tree(Grammar::kCSharp, source);
+  std::string masked = mask_csharp_preprocessor(source);
+  SyntaxTree tree(Grammar::kCSharp, source, masked);
   Extractor(tree, file).run();
   file.issues = parse_issues(tree);
   return file;

@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// C# symbols from tree-sitter C# (`tree-sitter-c-sharp@0.21.3`).
+/// C# symbols from tree-sitter C# (`tree-sitter-c-sharp@0.23.5`, C# 12; preprocessor lines masked
+/// first, see csharp_preprocessor.h).
 ///
 /// Nodes: namespace-level and nested types (class, struct, interface, record, enum) and members
 /// (method, constructor, property). Ids: `cs:Namespace.Type` (generic parameters kept, e.g.

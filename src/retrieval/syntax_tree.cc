@@ -4,19 +4,20 @@
 
 extern "C" {
 const TSLanguage* tree_sitter_c_sharp(void);
-const TSLanguage* tree_sitter_sql(void);
 }
 
 namespace attractor::retrieval {
 
-SyntaxTree::SyntaxTree(Grammar grammar, std::string_view source) : source_(source) {
+SyntaxTree::SyntaxTree(Grammar grammar, std::string_view source) : SyntaxTree(grammar, source, source) {}
+
+SyntaxTree::SyntaxTree(Grammar grammar, std::string_view source, std::string_view parse_text) : source_(source) {
   parser_ = ts_parser_new();
-  const TSLanguage* language = grammar == Grammar::kCSharp ? tree_sitter_c_sharp() : tree_sitter_sql();
+  const TSLanguage* language = tree_sitter_c_sharp();
   if (!ts_parser_set_language(parser_, language)) {
     ts_parser_delete(parser_);
     throw std::runtime_error("tree-sitter runtime rejected the grammar (ABI version mismatch)");
   }
-  tree_ = ts_parser_parse_string(parser_, nullptr, source.data(), static_cast<uint32_t>(source.size()));
+  tree_ = ts_parser_parse_string(parser_, nullptr, parse_text.data(), static_cast<uint32_t>(parse_text.size()));
 }
 
 SyntaxTree::~SyntaxTree() {

@@ -1,6 +1,7 @@
 #pragma once
 /// \file
-/// RAII wrappers over the tree-sitter C API and the two grammars the indexer uses.
+/// RAII wrappers over the tree-sitter C API and the grammar the indexer uses (C#; T-SQL is read by
+/// tsql_lexer / tsql_script, see docs/retrieval-sql.md).
 
 #include <string>
 #include <string_view>
@@ -11,7 +12,7 @@
 namespace attractor::retrieval {
 
 /// The grammars compiled into attractor_third_party.
-enum class Grammar { kCSharp, kSql };
+enum class Grammar { kCSharp };
 
 /// A parse tree that owns its TSTree and keeps a view of the source it was parsed from.
 class SyntaxTree {
@@ -19,6 +20,9 @@ class SyntaxTree {
   /// Parses `source` (which must outlive the tree). Throws std::runtime_error if the runtime rejects
   /// the grammar (ABI mismatch).
   SyntaxTree(Grammar grammar, std::string_view source);
+  /// Parses `parse_text` (same length as `source`, e.g. with preprocessor lines masked) while
+  /// text() keeps reading `source`; `parse_text` may be dropped after construction.
+  SyntaxTree(Grammar grammar, std::string_view source, std::string_view parse_text);
   ~SyntaxTree();
   SyntaxTree(const SyntaxTree&) = delete;
   SyntaxTree& operator=(const SyntaxTree&) = delete;
