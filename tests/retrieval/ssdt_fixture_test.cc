@@ -150,5 +150,37 @@ TEST_F(SsdtFixtureTest, ByteOrderMarkIsNotPartOfTheNode) {
   EXPECT_EQ(info[1].kind, "trigger");
 }
 
+/// Recall@10 of the fixture's labelled questions (queries.json) for one search type and style.
+double recall_at_10(const std::string& index_dir, SearchType type, const std::string& style) {
+  json queries = json::parse(slurp(kRepo + "/queries.json"));
+  LocalBackend backend(index_dir);
+  double sum = 0;
+  int count = 0;
+  for (const auto& q : queries) {
+    if (q["style"] != style) continue;
+    SearchRequest r;
+    r.search_type = type;
+    r.query = q["query"];
+    r.top_k = 10;
+    r.repository = "shop";
+    r.branch = "main";
+    std::set<std::string> top;
+    for (const auto& h : backend.search(r).hits) top.insert(h.id);
+    int found = 0;
+    for (const auto& id : q["relevant"]) found += top.count(id.get<std::string>()) ? 1 : 0;
+    sum += static_cast<double>(found) / static_cast<double>(q["relevant"].size());
+    ++count;
+  }
+  return count ? sum / count : 0;
+}
+
+TEST_F(SsdtFixtureTest, LabelledQuestionsFindTheirObjects) {
+  // Named questions must all be found by bm25 and hybrid; plain-English ones (no symbol name in
+  // them) by hybrid at least 4 times out of 5 with the offline lexical embedder.
+  EXPECT_DOUBLE_EQ(recall_at_10(dir_->str(), SearchType::kBm25, "named"), 1.0);
+  EXPECT_DOUBLE_EQ(recall_at_10(dir_->str(), SearchType::kHybrid, "named"), 1.0);
+  EXPECT_GE(recall_at_10(dir_->str(), SearchType::kHybrid, "plain"), 0.8);
+}
+
 }  // namespace
 }  // namespace attractor::retrieval
