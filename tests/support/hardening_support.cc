@@ -89,6 +89,28 @@ ProcessResult run_program(const std::vector<std::string>& argv, const ProcessOpt
   return result;
 }
 
+pid_t spawn_program(const std::string& program, const std::vector<std::string>& args,
+                    const std::vector<std::string>& env, const std::string& log) {
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    for (const auto& e : env) ::putenv(const_cast<char*>(e.c_str()));
+    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    ::dup2(fd, 1);
+    ::dup2(fd, 2);
+    int null_in = ::open("/dev/null", O_RDONLY);
+    ::dup2(null_in, 0);
+    std::vector<char*> argv;
+    std::string bin = program;
+    argv.push_back(bin.data());
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    ::execv(bin.c_str(), argv.data());
+    ::_exit(127);
+  }
+  return pid;
+}
+
+
 ProcessResult run_attractor(const std::vector<std::string>& args, const ProcessOptions& options) {
   std::vector<std::string> argv{ATTRACTOR_BINARY_PATH};
   argv.insert(argv.end(), args.begin(), args.end());

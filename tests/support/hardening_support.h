@@ -4,6 +4,8 @@
 /// environment, a file-size limit, a time limit) and capture bounded output; temp directories;
 /// whole-file reads for byte comparisons.
 
+#include <sys/types.h>
+
 #include <string>
 #include <vector>
 
@@ -30,6 +32,11 @@ ProcessResult run_attractor(const std::vector<std::string>& args, const ProcessO
 
 /// Runs any program (argv[0] looked up in PATH) the same way.
 ProcessResult run_program(const std::vector<std::string>& argv, const ProcessOptions& options = {});
+
+/// Starts `program` (a path) with `args` in the background: stdin from /dev/null, stdout and
+/// stderr to `log`, `env` entries (KEY=VALUE) added to the environment. Returns its pid.
+pid_t spawn_program(const std::string& program, const std::vector<std::string>& args,
+                    const std::vector<std::string>& env = {}, const std::string& log = "/dev/null");
 
 /// A fresh temporary directory, removed with its contents when the object goes away.
 class ScratchDir {

@@ -19,6 +19,7 @@
 #include "attractor/run/run_directory.h"
 #include "attractor/base/sha256.h"
 #include "support/engine_test_support.h"
+#include "support/hardening_support.h"
 
 namespace attractor {
 namespace {
@@ -34,32 +35,10 @@ struct Exit {
   int signal = 0;
 };
 
-/// Starts `program` with `args`; `env` entries are added to the environment.
-pid_t spawn_program(const std::string& program, const std::vector<std::string>& args,
-                    const std::vector<std::string>& env = {}, const std::string& log = "/dev/null") {
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    for (const auto& e : env) ::putenv(const_cast<char*>(e.c_str()));
-    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-    int null_in = ::open("/dev/null", O_RDONLY);
-    ::dup2(null_in, 0);
-    std::vector<char*> argv;
-    std::string bin = program;
-    argv.push_back(bin.data());
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(bin.c_str(), argv.data());
-    ::_exit(127);
-  }
-  return pid;
-}
-
 /// Starts the attractor binary with `args`; `env` entries are added to the environment.
 pid_t spawn(const std::vector<std::string>& args, const std::vector<std::string>& env = {},
             const std::string& log = "/dev/null") {
-  return spawn_program(ATTRACTOR_BINARY_PATH, args, env, log);
+  return hardening::spawn_program(ATTRACTOR_BINARY_PATH, args, env, log);
 }
 
 Exit wait_for(pid_t pid) {
@@ -81,7 +60,7 @@ Exit run(const std::vector<std::string>& args, const std::vector<std::string>& e
 Exit run_killed_at_checkpoint(int k, const std::vector<std::string>& args) {
   std::vector<std::string> fault_args = {"kill", std::to_string(k)};
   fault_args.insert(fault_args.end(), args.begin(), args.end());
-  return wait_for(spawn_program(ATTRACTOR_FAULT_BINARY_PATH, fault_args));
+  return wait_for(hardening::spawn_program(ATTRACTOR_FAULT_BINARY_PATH, fault_args));
 }
 
 /// The checkpoint without fields that legitimately differ between runs. A run killed between

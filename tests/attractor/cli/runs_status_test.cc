@@ -34,22 +34,7 @@ const std::string kData = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/engin
 
 /// Starts `attractor args...` in the background with stdout and stderr to `log`.
 pid_t spawn(const std::vector<std::string>& args, const std::string& log) {
-  pid_t pid = ::fork();
-  if (pid == 0) {
-    int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-    ::dup2(fd, 1);
-    ::dup2(fd, 2);
-    int null_in = ::open("/dev/null", O_RDONLY);
-    ::dup2(null_in, 0);
-    std::vector<char*> argv;
-    std::string bin = ATTRACTOR_BINARY_PATH;
-    argv.push_back(bin.data());
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(bin.c_str(), argv.data());
-    ::_exit(127);
-  }
-  return pid;
+  return hardening::spawn_program(ATTRACTOR_BINARY_PATH, args, {}, log);
 }
 
 int wait_exit(pid_t pid) {
