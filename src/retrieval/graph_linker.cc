@@ -8,7 +8,6 @@
 #include <set>
 #include <tuple>
 
-#include "retrieval/canonical_sql.h"
 #include "retrieval/edge_types.h"
 #include "retrieval/sql_extractor.h"
 
@@ -39,7 +38,7 @@ bool is_type_kind(const std::string& k) {
 
 class Linker {
  public:
-  explicit Linker(const std::vector<StoredNode>& nodes) {
+  Linker(const std::vector<StoredNode>& nodes, CanonicalSql canonical) : canonical_(std::move(canonical)) {
     for (const auto& n : nodes) {
       by_id_[n.id] = &n;
       if (n.language == "sql") continue;
@@ -54,7 +53,6 @@ class Linker {
         }
       }
     }
-    canonical_ = choose_canonical_sql(nodes);
     for (const auto& [name, id] : canonical_.by_name) {
       const StoredNode* n = by_id_.at(id);
       sql_by_name_[name] = n;
@@ -478,6 +476,12 @@ class Linker {
 
 }  // namespace
 
-std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes) { return Linker(nodes).run(nodes); }
+std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes) {
+  return link_graph(nodes, choose_canonical_sql(nodes));
+}
+
+std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes, CanonicalSql canonical) {
+  return Linker(nodes, std::move(canonical)).run(nodes);
+}
 
 }  // namespace attractor::retrieval

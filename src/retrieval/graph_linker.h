@@ -7,11 +7,14 @@
 #include <vector>
 
 #include "retrieval/backend.h"
+#include "retrieval/canonical_sql.h"
 #include "retrieval/index_store.h"
 
 namespace attractor::retrieval {
 
 /// Edges between `nodes` (only edges whose both ends are in `nodes`).
 std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes);
+/// The same with the canonical SQL nodes already chosen (`choose_canonical_sql(nodes)`).
+std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes, CanonicalSql canonical);
 
 }  // namespace attractor::retrieval

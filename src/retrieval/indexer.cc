@@ -14,7 +14,6 @@
 #include "retrieval/acl_rules.h"
 #include "retrieval/csharp_extractor.h"
 #include "retrieval/gitignore.h"
-#include "retrieval/canonical_sql.h"
 #include "retrieval/graph_linker.h"
 #include "retrieval/index_store.h"
 #include "retrieval/sql_extractor.h"
@@ -258,9 +257,9 @@ void scan_files(IndexPass& pass, const std::vector<std::string>& files, const st
 /// vector file may have changed.
 void link_and_embed(IndexPass& pass, IEmbedder& embedder, bool& vectors_written) {
   auto nodes = pass.store.nodes_for_linking(pass.scope);
-  pass.store.replace_edges(pass.scope, link_graph(nodes));
   auto canonical = choose_canonical_sql(nodes);
   pass.store.replace_duplicates(pass.scope, canonical.duplicate_of, canonical.other_paths);
+  pass.store.replace_edges(pass.scope, link_graph(nodes, std::move(canonical)));
   pass.store.touch_scope(pass.scope);
   auto on_vectors = [&](int64_t done, int64_t total) {
     if (pass.progress && pass.interactive) {

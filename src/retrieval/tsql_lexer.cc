@@ -38,13 +38,13 @@ class Lexer {
     } else if (c == '/' && peek(1) == '*') {
       block_comment();
     } else if (c == '\'' || ((c == 'N' || c == 'n') && peek(1) == '\'')) {
-      string_literal();
+      delimited(c == '\'' ? 1 : 2, '\'', Kind::kString, "string");
     } else if (c == '[') {
-      delimited(']', Kind::kQuotedName, "bracketed name");
+      delimited(1, ']', Kind::kQuotedName, "bracketed name");
     } else if (c == '"') {
-      delimited('"', Kind::kQuotedName, "quoted name");
+      delimited(1, '"', Kind::kQuotedName, "quoted name");
     } else if (c == '{') {
-      delimited('}', Kind::kQuotedName, "placeholder");
+      delimited(1, '}', Kind::kQuotedName, "placeholder");
     } else if (std::isdigit(u)) {
       number();
     } else if (word_byte(u)) {
@@ -94,46 +94,24 @@ class Lexer {
     skip_counting(j);
   }
 
-  void string_literal() {
+  /// A token from `i_` to its closing `close`, where a doubled `close` stands for itself; the
+  /// opening delimiter takes `open_size` bytes (`'`, `N'`, `[`, `"`, `{`).
+  void delimited(size_t open_size, char close, Kind kind, const char* what) {
     size_t b = i_;
     int line = line_;
     size_t start = line_start_;
-    size_t j = s_[i_] == '\'' ? i_ + 1 : i_ + 2;
+    size_t j = i_ + open_size;
     bool closed = false;
     while (j < s_.size()) {
-      if (s_[j] == '\'') {
-        if (j + 1 < s_.size() && s_[j + 1] == '\'') {
-          j += 2;
-          continue;
-        }
+      if (s_[j] != close) {
+        ++j;
+      } else if (j + 1 < s_.size() && s_[j + 1] == close) {
+        j += 2;
+      } else {
         ++j;
         closed = true;
         break;
       }
-      ++j;
-    }
-    if (!closed) unclosed(b, line, start, "string");
-    skip_counting(j);
-    push(Kind::kString, b, j, line);
-  }
-
-  void delimited(char close, Kind kind, const char* what) {
-    size_t b = i_;
-    int line = line_;
-    size_t start = line_start_;
-    size_t j = i_ + 1;
-    bool closed = false;
-    while (j < s_.size()) {
-      if (s_[j] == close) {
-        if (j + 1 < s_.size() && s_[j + 1] == close) {
-          j += 2;
-          continue;
-        }
-        ++j;
-        closed = true;
-        break;
-      }
-      ++j;
     }
     if (!closed) unclosed(b, line, start, what);
     skip_counting(j);

@@ -22,6 +22,16 @@ void write(const fs::path& p, const std::string& text) {
   std::ofstream(p) << text;
 }
 
+/// Indexes `src` into `index` as repository "shop", branch "main".
+void index_shop(const TempDir& src, const TempDir& index) {
+  IndexOptions o;
+  o.src_dir = src.str();
+  o.index_dir = index.str();
+  o.repository = "shop";
+  o.branch = "main";
+  index_repository(o);
+}
+
 StoredNode sql_node(std::string id, std::string path, std::string name, bool partial = false) {
   StoredNode n;
   n.id = std::move(id);
@@ -61,12 +71,7 @@ TEST(CanonicalSqlTest, SearchAndExpansionReturnTheObjectOnce) {
   write(src.path() / "Migrations/002_fk.sql",
         "ALTER TABLE Sales.Orders ADD CONSTRAINT FK_Orders_Customers FOREIGN KEY (CustomerId) "
         "REFERENCES Sales.Customers (Id);\n");
-  IndexOptions o;
-  o.src_dir = src.str();
-  o.index_dir = index.str();
-  o.repository = "shop";
-  o.branch = "main";
-  index_repository(o);
+  index_shop(src, index);
 
   LocalBackend backend(index.str());
   SearchRequest r;
@@ -102,12 +107,7 @@ TEST(CanonicalSqlTest, SearchAndExpansionReturnTheObjectOnce) {
 TEST(CanonicalSqlTest, AnIndexWrittenBeforeDuplicatesExistedStillSearches) {
   TempDir src, index;
   write(src.path() / "T.sql", "CREATE TABLE dbo.Orders (Id INT)\n");
-  IndexOptions o;
-  o.src_dir = src.str();
-  o.index_dir = index.str();
-  o.repository = "shop";
-  o.branch = "main";
-  index_repository(o);
+  index_shop(src, index);
   IndexStore(index.str(), true).db().exec("DROP TABLE duplicates");
   LocalBackend backend(index.str());
   SearchRequest r;
