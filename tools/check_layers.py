@@ -30,7 +30,12 @@ ALLOWED = {
     "handlers": ["handlers/rag", "handlers/llm", "handlers/services", "retrieval", "attractor/engine",
                  "attractor/run", "attractor/check", "attractor/tokens", "parser", "attractor/model",
                  "attractor/base"],
-    "attractor/cli": ["handlers", "handlers/rag", "handlers/llm", "handlers/services", "retrieval",
+    "attractor/launch": ["handlers", "handlers/rag", "handlers/llm", "handlers/services", "attractor/engine",
+                         "attractor/run", "attractor/check", "attractor/tokens", "parser", "attractor/model",
+                         "attractor/base"],
+    "attractor/server": ["attractor/launch", "handlers", "handlers/services", "attractor/engine", "attractor/run",
+                         "attractor/check", "attractor/model", "attractor/base"],
+    "attractor/cli": ["attractor/server", "attractor/launch", "handlers", "handlers/rag", "handlers/llm", "handlers/services", "retrieval",
                       "attractor/engine", "attractor/run", "attractor/check", "attractor/tokens", "parser",
                       "attractor/model", "attractor/base"],
 }

@@ -100,6 +100,7 @@ Question make_question(const NodeData& node, QuestionType type, const std::vecto
     for (const auto& c : choices) q.options.push_back({c.key, c.label});
   }
   q.stage = node.id;
+  q.metadata["default_choice"] = node.get("human.default_choice");
   if (env.timeout_ms) q.timeout_seconds = static_cast<double>(*env.timeout_ms) / 1000.0;
   return q;
 }

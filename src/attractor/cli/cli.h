@@ -7,17 +7,9 @@
 #include <string_view>
 #include <vector>
 
-namespace attractor {
+#include "attractor/launch/exit_code.h"
 
-/// Exit codes fixed in docs/architecture.md.
-enum ExitCode : int {
-  kExitSuccess = 0,      ///< pipeline succeeded / command succeeded
-  kExitFail = 1,         ///< pipeline ended in FAIL
-  kExitUsage = 2,        ///< bad usage, parse or validation error
-  kExitRuntime = 3,      ///< runtime or environment error
-  kExitBudget = 4,       ///< stopped before an LLM stage: the token or cost budget is spent
-  kExitInterrupted = 130 ///< interrupted, checkpoint intact
-};
+namespace attractor {
 
 class RunDisk;
 
@@ -50,5 +42,6 @@ int run_search_command(int argc, char** argv);
 int run_tokens_command(int argc, char** argv);
 int run_runs_command(int argc, char** argv);
 int run_status_command(int argc, char** argv);
+int run_serve_command(int argc, char** argv);
 
 }  // namespace attractor

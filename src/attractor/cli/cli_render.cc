@@ -8,11 +8,11 @@
 
 #include "attractor/cli/cli.h"
 #include "attractor/cli/cli_support.h"
-#include "attractor/cli/graphviz.h"
+#include "attractor/launch/graphviz.h"
 #include "attractor/check/pipeline_loader.h"
 #include "handlers/registry.h"
-#include "attractor/cli/render_dot.h"
-#include "attractor/cli/run_overlay.h"
+#include "attractor/launch/render_dot.h"
+#include "attractor/launch/run_overlay.h"
 #include "attractor/base/sha256.h"
 #include "attractor/run/run_directory.h"
 

@@ -37,38 +37,23 @@
 #include <unistd.h>
 
 #include <atomic>
-#include <chrono>
 #include <cstdio>
-#include <cstdlib>
 #include <filesystem>
-#include <future>
 #include <string>
-#include <thread>
+#include <variant>
 #include <vector>
 
 #include <CLI/CLI.hpp>
-
-#include "attractor/base/log.h"
-#include "attractor/cli/cli.h"
-#include "attractor/cli/cli_support.h"
-#include "attractor/engine/engine.h"
-#include "handlers/services/interviewer.h"
-#include "attractor/check/pipeline_loader.h"
-#include "attractor/cli/progress_display.h"
-#include "attractor/cli/run_flags.h"
-#include "attractor/run/posix_run_disk.h"
-#include "attractor/run/resume_check.h"
-#include "attractor/run/run_directory.h"
 #include <fmt/format.h>
 
-#include "attractor/base/sha256.h"
-#include "attractor/run/run_lock.h"
+#include "attractor/cli/cli.h"
+#include "attractor/cli/cli_support.h"
+#include "attractor/cli/progress_display.h"
 #include "attractor/cli/run_plan.h"
-#include "attractor/tokens/token_counter.h"
+#include "attractor/launch/run_flags.h"
+#include "attractor/launch/run_launch.h"
+#include "attractor/run/posix_run_disk.h"
 #include "handlers/llm/backend_router.h"
-#include "handlers/registry.h"
-#include "handlers/wait_human.h"
-#include "handlers/llm/simulation_backend.h"
 
 namespace attractor {
 
@@ -108,51 +93,6 @@ class InterruptWatcher {
   struct sigaction old_term_ {};
 };
 
-/// Warns about the keys of an `--answers`/`--responses` file that name no node: a typo there would
-/// otherwise leave a gate or a stage unscripted without a word.
-void warn_unknown_nodes(const std::vector<std::string>& keys, const Graph& graph, const char* option,
-                        const std::string& file) {
-  for (const std::string& key : keys) {
-    if (graph.find(key)) continue;
-    std::fprintf(stderr, "attractor: warning: %s %s: key '%s' names no node of the pipeline\n", option, file.c_str(),
-                 key.c_str());
-  }
-}
-
-/// The answers interviewer; on resume it passes over the answers the completed gates consumed.
-std::shared_ptr<Interviewer> make_interviewer(const RunFlags& f, const Graph& graph, const Checkpoint* resumed) {
-  if (f.auto_approve) return std::make_shared<AutoApproveInterviewer>();
-  if (f.answers.empty()) return std::make_shared<ConsoleInterviewer>(0, stderr);
-  std::shared_ptr<QueueInterviewer> queue(load_answers_file(f.answers));
-  warn_unknown_nodes(queue->stages(), graph, "--answers", f.answers);
-  if (resumed) {
-    const HandlerCatalog& handlers = builtin_handler_catalog();
-    for (const std::string& id : resumed->completed_nodes) {
-      const NodeData* node = graph.node(id);
-      if (node && handlers.type_of(*node) == wait_human_description().type) queue->skip(id);
-    }
-  }
-  return queue;
-}
-
-HandlerServices make_services(const RunFlags& f, const Graph& graph, const Checkpoint* resumed) {
-  HandlerServices services;
-  nlohmann::json responses = f.responses.empty() ? nlohmann::json::object() : load_responses_file(f.responses);
-  std::vector<std::string> scripted;
-  for (const auto& [key, value] : responses.items()) scripted.push_back(key);
-  warn_unknown_nodes(scripted, graph, "--responses", f.responses);
-  if (f.simulate) {
-    services.backend = std::make_shared<SimulationBackend>(responses);
-  } else {
-    BackendConfig config;
-    config.default_provider = f.backend;
-    config.responses = responses;
-    services.backend = std::make_shared<RoutingBackend>(config);
-  }
-  services.interviewer = make_interviewer(f, graph, resumed);
-  return services;
-}
-
 std::shared_ptr<EventBus> make_observers(const RunFlags& f) {
   auto bus = std::make_shared<EventBus>();
   if (f.json_events) bus->add(std::make_shared<JsonStreamObserver>(stdout));
@@ -167,16 +107,6 @@ int print_plan(const Graph& graph, const HandlerServices& services, const RunBud
   std::string text = json ? plan_json(graph, plan, budget).dump(2) + "\n" : format_plan(graph, plan, budget);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return kExitSuccess;
-}
-
-/// The run's budget; a cost cap (flag or graph attribute `max_cost`) needs a price table.
-RunBudget checked_budget(const RunFlags& f, const Graph& graph) {
-  RunBudget budget = run_budget(f);
-  if (budget.with_graph_defaults(graph).max_cost_usd && budget.prices.empty()) {
-    throw std::runtime_error("a cost budget (--max-cost or graph attribute max_cost) needs prices: pass --prices "
-                             "FILE.json ({\"MODEL\": {\"input\": USD, \"output\": USD}} per million tokens)");
-  }
-  return budget;
 }
 
 /// `tokens: I input, O output (N LLM calls)`, or "" for a run that made no LLM call.
@@ -212,118 +142,37 @@ int finish(const RunResult& r, const RunFlags& f) {
   return kExitFail;
 }
 
-std::optional<LoadedPipeline> load_or_report(std::string_view command, const std::string& path, const RunFlags& f,
-                                             const nlohmann::json& seed) {
-  std::optional<std::string> text = read_input_or_report(command, path, kDotFileRules);
-  if (!text) return std::nullopt;
-  LintOptions options;
-  options.strict = f.strict;
-  for (const auto& [key, value] : seed.items()) options.known_context_keys.push_back(key);
-  bool quiet = f.quiet;
-  LoadedPipeline loaded = load_pipeline_text(path, std::move(*text), builtin_handler_catalog(), options);
-  if (!loaded.ok()) {
-    print_diagnostics(loaded.diagnostics, loaded.source.get());
-    std::fprintf(stderr, "%s: not run: the pipeline has errors\n", path.c_str());
-    return std::nullopt;
-  }
-  if (!quiet) print_diagnostics(loaded.diagnostics, loaded.source.get());
-  return loaded;
+/// Prints why a run did not start (diagnostics in compiler form, then one line per message).
+int report(std::string_view command, const LaunchFailure& failure) {
+  if (!failure.diagnostics.empty()) print_diagnostics(failure.diagnostics, failure.source.get());
+  const std::string prefix = failure.prefix.empty() ? std::string(command) : failure.prefix;
+  for (const std::string& m : failure.messages) std::fprintf(stderr, "%s: %s\n", prefix.c_str(), m.c_str());
+  return failure.exit_code;
 }
 
-/// Refuses a run whose LLM stages have no usable backend (exit 3), naming the nodes and the fix.
-bool backends_ready(const HandlerServices& services, const Graph& graph) {
-  auto router = std::dynamic_pointer_cast<RoutingBackend>(services.backend);
-  if (!router) return true;
-  std::vector<std::string> problems = router->check(graph, builtin_handler_catalog());
-  for (const std::string& p : problems) std::fprintf(stderr, "attractor: %s\n", p.c_str());
-  if (problems.empty()) return true;
-  std::fprintf(stderr, "attractor: not run: LLM backend configuration is incomplete\n");
-  return false;
-}
+int execute(const LaunchRequest& request, RunDisk& disk) {
+  const RunFlags& f = request.flags;
+  const std::string_view command = request.resumed ? "attractor resume" : "attractor run";
+  auto prepared_or = prepare_run(request);
+  if (auto* failure = std::get_if<LaunchFailure>(&prepared_or)) return report(command, *failure);
+  PreparedRun& prepared = std::get<PreparedRun>(prepared_or);
+  if (!f.quiet) print_diagnostics(prepared.pipeline.diagnostics, prepared.pipeline.source.get());
+  for (const std::string& w : prepared.warnings) std::fprintf(stderr, "attractor: warning: %s\n", w.c_str());
+  if (f.dry_run) return print_plan(prepared.graph(), prepared.services, prepared.budget.with_graph_defaults(prepared.graph()), f.plan_json);
 
-/// Starts the default token table loading on another thread; the future waits for it when dropped.
-std::future<void> preload_token_table() {
-  // A failed load is retried (and reported) by the stage that needs the table.
-  return std::async(std::launch::async, [] {
-    try {
-      token_counter_for(kDefaultTokenEncoding);
-    } catch (const std::exception& e) {
-      log().debug("token table {} not preloaded: {}", kDefaultTokenEncoding, e.what());
-    }
-  });
-}
-
-/// Runs `step`; a bad input file or option it reports is printed as one line (a file problem
-/// prefixed with `command`) and makes the result false.
-template <typename Step>
-bool usage_checked(std::string_view command, Step step) {
-  try {
-    step();
-    return true;
-  } catch (const InputFileError& e) {
-    std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(command.size()), command.data(), e.what());
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "attractor: %s\n", e.what());
-  }
-  return false;
-}
-
-int execute(const std::string& graph_path, const std::string& run_dir, const RunFlags& f,
-            const Checkpoint* resumed, RunDisk& disk) {
-  std::future<void> token_table = preload_token_table();
-  const std::string_view command = resumed ? "attractor resume" : "attractor run";
-  nlohmann::json seed;
-  if (!usage_checked(command, [&] { seed = resumed ? resumed->seed_context : seed_context(f); })) return kExitUsage;
-  auto loaded = load_or_report(command, graph_path, f, seed);
-  if (!loaded) return kExitUsage;
-  const Graph& graph = *loaded->graph;
-
-  if (!f.backend.empty() && !is_known_provider(canonical_provider(f.backend, process_env()))) {
-    std::fprintf(stderr, "attractor: unknown --backend '%s' (expected simulate, openai, anthropic, cli or cli:AGENT)\n",
-                 f.backend.c_str());
-    return kExitUsage;
-  }
-  HandlerServices services;
-  bool ready = usage_checked(command, [&] {
-    services = make_services(f, graph, resumed);
-    services.retrieval = std::make_shared<GraphRetrievalProvider>(
-        f.index_dir, fs::absolute(graph_path).parent_path().lexically_normal().string());
-  });
-  if (!ready) return kExitUsage;
-  RunBudget budget;
-  if (!usage_checked(command, [&] { budget = checked_budget(f, graph); })) return kExitUsage;
-  if (!backends_ready(services, graph)) return kExitRuntime;
-  if (f.dry_run) return print_plan(graph, services, budget.with_graph_defaults(graph), f.plan_json);
-  HandlerRegistry registry = make_default_registry(services);
-
-  EngineOptions options;
-  options.budget = std::move(budget);
-  options.run_dir = run_dir;
+  EngineOptions options = engine_options(request, prepared);
   options.disk = &disk;
-  options.graph_path = fs::absolute(graph_path).lexically_normal().string();
-  options.graph_sha256 = sha256_hex(read_text_file(graph_path));
-  options.run_options = manifest_options(f);
   options.observer = make_observers(f);
   std::unique_ptr<RunLock> lock;
   if (&disk == &posix_run_disk()) {
-    std::error_code ec;
-    fs::create_directories(run_dir, ec);
-    if (!ec) {
-      try {
-        lock = std::make_unique<RunLock>(run_dir);
-      } catch (const RunLockBusy& e) {
-        std::fprintf(stderr, "%.*s: %s\n", static_cast<int>(command.size()), command.data(), e.what());
-        return kExitUsage;
-      } catch (const std::exception& e) {
-        log().debug("running without a run lock: {}", e.what());  // the run reports the disk problem itself
-      }
-    }
+    auto lock_or = lock_run_directory(request.run_dir);
+    if (auto* failure = std::get_if<LaunchFailure>(&lock_or)) return report(command, *failure);
+    lock = std::move(std::get<std::unique_ptr<RunLock>>(lock_or));
   }
   InterruptWatcher watcher(options.cancel);
-  if (!f.quiet) std::fprintf(stderr, "run directory: %s\n", run_dir.c_str());
+  if (!f.quiet) std::fprintf(stderr, "run directory: %s\n", request.run_dir.c_str());
   try {
-    Engine engine(graph, registry, options);
-    RunResult result = resumed ? engine.resume() : engine.run(seed);
+    RunResult result = execute_run(request, prepared, std::move(options));
     if (watcher.interrupted()) result.interrupted = true;
     return finish(result, f);
   } catch (const std::exception& e) {
@@ -359,7 +208,11 @@ int run_run_command(int argc, char** argv, RunDisk& disk) {
     if (auto loaded = load_pipeline(path, builtin_handler_catalog()); loaded.graph && !loaded.graph->name().empty()) name = loaded.graph->name();
     run_dir = (fs::path("checkpoints") / run_directory_name(name, system_clock().now_ms(), random_hex6())).string();
   }
-  return execute(path, run_dir, f, nullptr, disk);
+  LaunchRequest request;
+  request.graph_path = path;
+  request.run_dir = run_dir;
+  request.flags = f;
+  return execute(request, disk);
 }
 
 int run_resume_command(int argc, char** argv) { return run_resume_command(argc, argv, posix_run_disk()); }
@@ -388,43 +241,15 @@ int run_resume_command(int argc, char** argv, RunDisk& disk) {
     std::fprintf(stderr, "attractor resume: %s\n", problem->c_str());
     return kExitUsage;
   }
-  Manifest manifest;
-  Checkpoint checkpoint;
-  try {
-    manifest = read_manifest(run_dir, disk);
-    checkpoint = load_checkpoint(run_dir, disk);
-  } catch (const std::exception& e) {
-    std::fprintf(stderr, "attractor resume: %s\n", e.what());
-    return kExitUsage;
-  }
-  if (manifest.graph_path.empty() || !fs::exists(manifest.graph_path)) {
-    std::fprintf(stderr, "attractor resume: graph file '%s' not found\n", manifest.graph_path.c_str());
-    return kExitUsage;
-  }
-  std::optional<std::string> graph_text = read_input_or_report("attractor resume", manifest.graph_path, kDotFileRules);
-  if (!graph_text) return kExitUsage;
-  std::string hash = sha256_hex(*graph_text);
-  if (hash != manifest.graph_sha256 && !f.force) {
-    std::fprintf(stderr,
-                 "attractor resume: %s changed since the run started (sha256 %s, manifest %s); use --force to resume "
-                 "anyway\n",
-                 manifest.graph_path.c_str(), hash.c_str(), manifest.graph_sha256.c_str());
-    return kExitUsage;
-  }
-  if (LoadedPipeline loaded = load_pipeline(manifest.graph_path, builtin_handler_catalog()); loaded.ok()) {
-    if (auto problem = check_checkpoint_against_graph(checkpoint, *loaded.graph)) {
-      std::fprintf(stderr, "attractor resume: %s: %s\n", (fs::path(run_dir) / "checkpoint.json").string().c_str(),
-                   problem->c_str());
-      return kExitUsage;
-    }
-  }
-  std::vector<std::string> restored = restore_manifest_options(manifest.options, app, f);
+  std::vector<std::string> restored;
+  auto request = resume_request(run_dir, f, &app, disk, &restored);
+  if (auto* failure = std::get_if<LaunchFailure>(&request)) return report("attractor resume", *failure);
   if (!f.quiet && !restored.empty()) {
     std::string list;
     for (const std::string& r : restored) list += (list.empty() ? "" : ", ") + r;
     std::fprintf(stderr, "resuming as started: %s (from manifest.json)\n", list.c_str());
   }
-  return execute(manifest.graph_path, run_dir, f, &checkpoint, disk);
+  return execute(std::get<LaunchRequest>(request), disk);
 }
 
 }  // namespace attractor

@@ -1,5 +1,5 @@
 // `attractor runs`: the runs under a logs root, newest first, with where each stands
-// (cli/run_summary.h).
+// (launch/run_summary.h).
 
 #include <cstdio>
 #include <filesystem>
@@ -14,7 +14,7 @@
 #include "attractor/base/input_file.h"
 #include "attractor/cli/cli_support.h"
 #include "attractor/cli/progress_display.h"
-#include "attractor/cli/run_summary.h"
+#include "attractor/launch/run_summary.h"
 
 namespace attractor {
 

@@ -12,7 +12,7 @@
 #include "attractor/cli/cli.h"
 #include "attractor/cli/cli_support.h"
 #include "attractor/cli/progress_display.h"
-#include "attractor/cli/run_summary.h"
+#include "attractor/launch/run_summary.h"
 #include "attractor/engine/events.h"
 
 namespace attractor {

@@ -327,7 +327,9 @@ RunResult Engine::Impl::budget_exhausted(const std::string& reason) {
 }
 
 RunResult Engine::Impl::interrupted() {
-  emit(kPipelineInterruptedEvent, {{"current_node", state_.current_node}, {"next_node", state_.next_node}});
+  nlohmann::json fields = {{"current_node", state_.current_node}, {"next_node", state_.next_node}};
+  if (std::string why = options_.interrupt_reason ? options_.interrupt_reason() : ""; !why.empty()) fields["reason"] = why;
+  emit(kPipelineInterruptedEvent, std::move(fields));
   writer_->flush();
   log().info("run {} interrupted; next node {}", state_.run_id, state_.next_node);
   run_log_.reset();

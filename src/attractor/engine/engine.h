@@ -44,6 +44,9 @@ struct EngineOptions {
   /// Receives every event (the engine also appends them to `{run_dir}/events.jsonl`).
   std::shared_ptr<EventObserver> observer;
   CancelToken cancel;      ///< cancel() (e.g. from SIGINT) stops at a safe point
+  /// Why `cancel` fired, asked when the run stops on it: recorded as `reason` in
+  /// PipelineInterrupted when not empty (the server says "server shutdown" there).
+  std::function<std::string()> interrupt_reason;
   std::int64_t max_node_executions = 0;  ///< 0 = graph attribute or default
   /// Token and cost caps (engine/run_budget.h); unset members fall back to the graph's
   /// `max_total_tokens` / `max_cost`. Its prices also price the usage.

@@ -7,17 +7,7 @@
 
 #include <cstddef>
 
-// Defines `NAME_begin` and `NAME_end` around the bytes of the file at PATH in .rodata.
-#define ATTRACTOR_INCBIN(NAME, PATH)                         \
-  __asm__(".pushsection .rodata\n"                           \
-          ".balign 64\n"                                     \
-          ".globl " #NAME "_begin\n" #NAME "_begin:\n"       \
-          ".incbin \"" PATH "\"\n"                           \
-          ".globl " #NAME "_end\n" #NAME "_end:\n"           \
-          ".byte 0\n"                                        \
-          ".popsection\n");                                  \
-  extern "C" const char NAME##_begin[];                      \
-  extern "C" const char NAME##_end[];
+#include "attractor/base/incbin.h"
 
 #ifdef ATTRACTOR_EMBED_O200K
 ATTRACTOR_INCBIN(attractor_o200k_base_tiktoken, ATTRACTOR_EMBED_O200K)

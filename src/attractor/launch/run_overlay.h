@@ -6,7 +6,7 @@
 #include <stdexcept>
 #include <string>
 
-#include "attractor/cli/render_dot.h"
+#include "attractor/launch/render_dot.h"
 
 namespace attractor {
 

@@ -1,4 +1,4 @@
-#include "attractor/cli/graphviz.h"
+#include "attractor/launch/graphviz.h"
 
 #include <cerrno>
 #include <csignal>

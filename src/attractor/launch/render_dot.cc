@@ -1,4 +1,4 @@
-#include "attractor/cli/render_dot.h"
+#include "attractor/launch/render_dot.h"
 
 #include <set>
 #include <string_view>

@@ -6,7 +6,8 @@
 /// Status, in order of precedence:
 ///  - `running`: a live process holds `run.lock`;
 ///  - `completed` / `failed`: the checkpoint's state is success / fail;
-///  - `cancelled`: the run ended on SIGINT/SIGTERM (its last event is PipelineInterrupted);
+///  - `cancelled`: the run ended on SIGINT/SIGTERM or a cancel request (its last event is
+///    PipelineInterrupted), except when the event's reason is kInterruptedByShutdown;
 ///  - `stopped`: the run's budget was spent (BudgetExhausted); resumable with a higher budget;
 ///  - `interrupted`: anything else that is unfinished: the process died (a crash, SIGKILL, a
 ///    reboot) and left a stale lock or none;
@@ -20,6 +21,10 @@
 #include <nlohmann/json.hpp>
 
 namespace attractor {
+
+/// The `reason` of PipelineInterrupted when the server that ran it stopped: such a run was not
+/// cancelled by anyone and shows as `interrupted`.
+inline constexpr const char* kInterruptedByShutdown = "server shutdown";
 
 struct RunSummary {
   std::string run_dir;

@@ -1,4 +1,4 @@
-#include "attractor/cli/run_summary.h"
+#include "attractor/launch/run_summary.h"
 
 #include <algorithm>
 #include <ctime>
@@ -46,7 +46,10 @@ nlohmann::json last_event(const std::string& run_dir) {
 
 std::string unfinished_status(const nlohmann::json& event, std::string& reason) {
   std::string name = event.is_object() ? event.value("event", std::string()) : "";
-  if (name == kPipelineInterruptedEvent) return "cancelled";
+  if (name == kPipelineInterruptedEvent) {
+    reason = event.value("reason", std::string());
+    return reason == kInterruptedByShutdown ? "interrupted" : "cancelled";
+  }
   if (name == kBudgetExhaustedEvent) {
     reason = event.value("reason", std::string());
     return "stopped";

@@ -1,4 +1,4 @@
-#include "attractor/cli/run_flags.h"
+#include "attractor/launch/run_flags.h"
 
 #include <filesystem>
 #include <stdexcept>

@@ -1,4 +1,4 @@
-#include "attractor/cli/run_overlay.h"
+#include "attractor/launch/run_overlay.h"
 
 #include <filesystem>
 

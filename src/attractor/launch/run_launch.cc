@@ -1,0 +1,239 @@
+#include "attractor/launch/run_launch.h"
+
+#include <filesystem>
+#include <future>
+
+#include <fmt/format.h>
+
+#include "attractor/base/input_file.h"
+#include "attractor/base/log.h"
+#include "attractor/base/sha256.h"
+#include "attractor/run/posix_run_disk.h"
+#include "attractor/run/resume_check.h"
+#include "attractor/tokens/token_counter.h"
+#include "handlers/llm/backend_router.h"
+#include "handlers/llm/simulation_backend.h"
+#include "handlers/rag/retrieval_support.h"
+#include "handlers/wait_human.h"
+
+namespace attractor {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+LaunchFailure failure(int code, std::string message, std::string prefix = "") {
+  LaunchFailure f;
+  f.exit_code = code;
+  f.prefix = std::move(prefix);
+  f.messages.push_back(std::move(message));
+  return f;
+}
+
+/// The keys of an `--answers`/`--responses` file that name no node: a typo there would otherwise
+/// leave a gate or a stage unscripted without a word.
+void warn_unknown_nodes(const std::vector<std::string>& keys, const Graph& graph, const char* option,
+                        const std::string& file, std::vector<std::string>& warnings) {
+  for (const std::string& key : keys) {
+    if (!graph.find(key)) warnings.push_back(fmt::format("{} {}: key '{}' names no node of the pipeline", option, file, key));
+  }
+}
+
+/// The answers interviewer; on resume it passes over the answers the completed gates consumed.
+std::shared_ptr<Interviewer> make_interviewer(const LaunchRequest& r, const Graph& graph,
+                                              std::vector<std::string>& warnings) {
+  if (r.interviewer) return r.interviewer;
+  const RunFlags& f = r.flags;
+  if (f.auto_approve) return std::make_shared<AutoApproveInterviewer>();
+  if (f.answers.empty()) return std::make_shared<ConsoleInterviewer>(0, stderr);
+  std::shared_ptr<QueueInterviewer> queue(load_answers_file(f.answers));
+  warn_unknown_nodes(queue->stages(), graph, "--answers", f.answers, warnings);
+  if (r.resumed) {
+    const HandlerCatalog& handlers = builtin_handler_catalog();
+    for (const std::string& id : r.resumed->completed_nodes) {
+      const NodeData* node = graph.node(id);
+      if (node && handlers.type_of(*node) == wait_human_description().type) queue->skip(id);
+    }
+  }
+  return queue;
+}
+
+HandlerServices make_services(const LaunchRequest& r, const Graph& graph, std::vector<std::string>& warnings) {
+  const RunFlags& f = r.flags;
+  HandlerServices services;
+  nlohmann::json responses = f.responses.empty() ? nlohmann::json::object() : load_responses_file(f.responses);
+  std::vector<std::string> scripted;
+  for (const auto& [key, value] : responses.items()) scripted.push_back(key);
+  warn_unknown_nodes(scripted, graph, "--responses", f.responses, warnings);
+  if (f.simulate) {
+    services.backend = std::make_shared<SimulationBackend>(responses);
+  } else {
+    BackendConfig config;
+    config.default_provider = f.backend;
+    config.responses = responses;
+    services.backend = std::make_shared<RoutingBackend>(config);
+  }
+  services.interviewer = make_interviewer(r, graph, warnings);
+  services.retrieval = std::make_shared<GraphRetrievalProvider>(
+      f.index_dir, fs::absolute(r.graph_path).parent_path().lexically_normal().string());
+  return services;
+}
+
+/// The run's budget; a cost cap (flag or graph attribute `max_cost`) needs a price table.
+RunBudget checked_budget(const RunFlags& f, const Graph& graph) {
+  RunBudget budget = run_budget(f);
+  if (budget.with_graph_defaults(graph).max_cost_usd && budget.prices.empty()) {
+    throw std::runtime_error("a cost budget (--max-cost or graph attribute max_cost) needs prices: pass --prices "
+                             "FILE.json ({\"MODEL\": {\"input\": USD, \"output\": USD}} per million tokens)");
+  }
+  return budget;
+}
+
+/// The LLM stages without a usable backend, one line each (empty when all are routed).
+std::vector<std::string> backend_problems(const HandlerServices& services, const Graph& graph) {
+  auto router = std::dynamic_pointer_cast<RoutingBackend>(services.backend);
+  if (!router) return {};
+  return router->check(graph, builtin_handler_catalog());
+}
+
+/// Starts the default token table loading on another thread; the future waits for it when dropped.
+std::future<void> preload_token_table() {
+  return std::async(std::launch::async, [] {
+    try {
+      token_counter_for(kDefaultTokenEncoding);
+    } catch (const std::exception& e) {
+      log().debug("token table {} not preloaded: {}", kDefaultTokenEncoding, e.what());
+    }
+  });
+}
+
+std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, const std::string& text) {
+  std::future<void> token_table = preload_token_table();
+  PreparedRun prepared;
+  try {
+    prepared.seed = r.resumed ? r.resumed->seed_context : seed_context(r.flags);
+  } catch (const InputFileError& e) {
+    return failure(kExitUsage, e.what());
+  } catch (const std::exception& e) {
+    return failure(kExitUsage, e.what(), "attractor");
+  }
+  LintOptions options;
+  options.strict = r.flags.strict;
+  for (const auto& [key, value] : prepared.seed.items()) options.known_context_keys.push_back(key);
+  prepared.pipeline = load_pipeline_text(r.graph_path, text, builtin_handler_catalog(), options);
+  if (!prepared.pipeline.ok()) {
+    LaunchFailure f = failure(kExitUsage, "not run: the pipeline has errors", r.graph_path);
+    f.diagnostics = prepared.pipeline.diagnostics;
+    f.source = prepared.pipeline.source;
+    return f;
+  }
+  const RunFlags& f = r.flags;
+  if (!f.backend.empty() && !is_known_provider(canonical_provider(f.backend, process_env()))) {
+    return failure(kExitUsage,
+                   "unknown --backend '" + f.backend + "' (expected simulate, openai, anthropic, cli or cli:AGENT)",
+                   "attractor");
+  }
+  try {
+    prepared.services = make_services(r, prepared.graph(), prepared.warnings);
+    prepared.budget = checked_budget(f, prepared.graph());
+  } catch (const InputFileError& e) {
+    return failure(kExitUsage, e.what());
+  } catch (const std::exception& e) {
+    return failure(kExitUsage, e.what(), "attractor");
+  }
+  if (std::vector<std::string> problems = backend_problems(prepared.services, prepared.graph()); !problems.empty()) {
+    LaunchFailure lf;
+    lf.exit_code = kExitRuntime;
+    lf.prefix = "attractor";
+    lf.messages = std::move(problems);
+    lf.messages.push_back("not run: LLM backend configuration is incomplete");
+    return lf;
+  }
+  return prepared;
+}
+
+}  // namespace
+
+std::variant<PreparedRun, LaunchFailure> prepare_run(const LaunchRequest& request) {
+  InputFile input = read_input_file(request.graph_path, kDotFileRules);
+  if (!input.ok()) return failure(kExitUsage, input.message);
+  return prepare_loaded(request, input.text);
+}
+
+std::variant<PreparedRun, LaunchFailure> prepare_run_text(const LaunchRequest& request, std::string text) {
+  return prepare_loaded(request, text);
+}
+
+std::variant<std::unique_ptr<RunLock>, LaunchFailure> lock_run_directory(const std::string& run_dir) {
+  std::error_code ec;
+  fs::create_directories(run_dir, ec);
+  if (ec) return std::unique_ptr<RunLock>();
+  try {
+    return std::make_unique<RunLock>(run_dir);
+  } catch (const RunLockBusy& e) {
+    return failure(kExitUsage, e.what());
+  } catch (const std::exception& e) {
+    log().debug("running without a run lock: {}", e.what());
+    return std::unique_ptr<RunLock>();
+  }
+}
+
+EngineOptions engine_options(const LaunchRequest& request, PreparedRun& prepared) {
+  EngineOptions options;
+  options.budget = prepared.budget;
+  options.run_dir = request.run_dir;
+  options.graph_path = fs::absolute(request.graph_path).lexically_normal().string();
+  options.graph_sha256 = sha256_hex(prepared.pipeline.source ? prepared.pipeline.source->text()
+                                                             : read_text_file(request.graph_path));
+  options.run_options = manifest_options(request.flags);
+  return options;
+}
+
+RunResult execute_run(const LaunchRequest& request, PreparedRun& prepared, EngineOptions options) {
+  HandlerRegistry registry = make_default_registry(prepared.services);
+  Engine engine(prepared.graph(), registry, std::move(options));
+  return request.resumed ? engine.resume() : engine.run(prepared.seed);
+}
+
+std::variant<LaunchRequest, LaunchFailure> resume_request(const std::string& run_dir, RunFlags flags,
+                                                          const CLI::App* given, RunDisk& disk,
+                                                          std::vector<std::string>* restored) {
+  Manifest manifest;
+  LaunchRequest request;
+  try {
+    manifest = read_manifest(run_dir, disk);
+    request.resumed = load_checkpoint(run_dir, disk);
+  } catch (const std::exception& e) {
+    return failure(kExitUsage, e.what());
+  }
+  if (manifest.graph_path.empty() || !fs::exists(manifest.graph_path)) {
+    return failure(kExitUsage, "graph file '" + manifest.graph_path + "' not found");
+  }
+  InputFile input = read_input_file(manifest.graph_path, kDotFileRules);
+  if (!input.ok()) return failure(kExitUsage, input.message);
+  std::string hash = sha256_hex(input.text);
+  if (hash != manifest.graph_sha256 && !flags.force) {
+    return failure(kExitUsage, fmt::format("{} changed since the run started (sha256 {}, manifest {}); use --force to "
+                                           "resume anyway",
+                                           manifest.graph_path, hash, manifest.graph_sha256));
+  }
+  if (LoadedPipeline loaded = load_pipeline_text(manifest.graph_path, input.text, builtin_handler_catalog());
+      loaded.ok()) {
+    if (auto problem = check_checkpoint_against_graph(*request.resumed, *loaded.graph)) {
+      return failure(kExitUsage, (fs::path(run_dir) / "checkpoint.json").string() + ": " + *problem);
+    }
+  }
+  CLI::App none;
+  if (!given) {
+    add_common_options(none, flags);
+    none.parse(std::vector<std::string>{});
+  }
+  std::vector<std::string> lines = restore_manifest_options(manifest.options, given ? *given : none, flags);
+  if (restored) *restored = std::move(lines);
+  request.graph_path = manifest.graph_path;
+  request.run_dir = run_dir;
+  request.flags = std::move(flags);
+  return request;
+}
+
+}  // namespace attractor

@@ -1,0 +1,86 @@
+#pragma once
+/// \file
+/// Starting and resuming a run, shared by `attractor run`/`resume` and `attractor serve`: load and
+/// check the pipeline, build its services (backend, interviewer, retrieval) and budget, take the
+/// run lock, run the engine. Nothing here prints; problems come back as a LaunchFailure the
+/// caller shows its own way (compiler-form lines on a terminal, JSON over HTTP).
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "attractor/check/pipeline_loader.h"
+#include "attractor/engine/engine.h"
+#include "attractor/launch/exit_code.h"
+#include "attractor/launch/run_flags.h"
+#include "attractor/run/run_directory.h"
+#include "attractor/run/run_lock.h"
+#include "handlers/registry.h"
+
+namespace attractor {
+
+/// What to run: a pipeline file into a run directory, fresh or from a checkpoint.
+struct LaunchRequest {
+  std::string graph_path;
+  std::string run_dir;
+  RunFlags flags;
+  std::optional<Checkpoint> resumed;  ///< set: continue this checkpoint instead of starting
+  /// Replaces the interviewer the flags choose (auto-approve, answers file, console) when set.
+  std::shared_ptr<Interviewer> interviewer;
+};
+
+/// Why a run did not start. `messages` are single lines without a command prefix; a graph with
+/// errors also brings its diagnostics (and the source they point into).
+struct LaunchFailure {
+  int exit_code = kExitUsage;
+  /// What a terminal prints before each message: "" means the command ("attractor run"), else
+  /// e.g. "attractor" or the graph file.
+  std::string prefix;
+  std::vector<std::string> messages;
+  std::vector<Diagnostic> diagnostics;
+  SourceFilePtr source;
+};
+
+/// A pipeline loaded, checked and equipped: what `execute_run` needs.
+struct PreparedRun {
+  LoadedPipeline pipeline;  ///< ok(); its diagnostics hold the warnings
+  nlohmann::json seed;      ///< the initial context (the checkpoint's on resume)
+  HandlerServices services;
+  RunBudget budget;
+  std::vector<std::string> warnings;  ///< e.g. answer keys that name no node
+
+  const Graph& graph() const { return *pipeline.graph; }
+};
+
+/// Loads `request.graph_path`, seeds the context, builds the services and budget and checks that
+/// every LLM stage has a usable backend (exit 3 otherwise).
+std::variant<PreparedRun, LaunchFailure> prepare_run(const LaunchRequest& request);
+
+/// The same from DOT text already in memory (`request.graph_path` names it in diagnostics).
+std::variant<PreparedRun, LaunchFailure> prepare_run_text(const LaunchRequest& request, std::string text);
+
+/// Creates the run directory and takes its lock (run_lock.h). A lock another process holds is a
+/// failure (exit 2); a disk that refuses the lock file is not (the run reports the disk itself),
+/// so the result may be a null lock.
+std::variant<std::unique_ptr<RunLock>, LaunchFailure> lock_run_directory(const std::string& run_dir);
+
+/// The engine's options for `request`: run directory, graph path and hash, manifest options,
+/// budget. The caller adds its observer and cancel token.
+EngineOptions engine_options(const LaunchRequest& request, PreparedRun& prepared);
+
+/// Runs or resumes (per `request.resumed`) with the engine; exceptions of the engine propagate.
+RunResult execute_run(const LaunchRequest& request, PreparedRun& prepared, EngineOptions options);
+
+/// A resume request for `run_dir`: reads manifest and checkpoint, refuses a graph file that is
+/// missing or changed since the start (unless `force`), or whose nodes no longer match the
+/// checkpoint. `flags` are the options given again; the manifest's fill in the rest (`restored`
+/// receives one line per restored option).
+std::variant<LaunchRequest, LaunchFailure> resume_request(const std::string& run_dir, RunFlags flags,
+                                                          const CLI::App* given, RunDisk& disk,
+                                                          std::vector<std::string>* restored = nullptr);
+
+}  // namespace attractor

@@ -1,0 +1,61 @@
+#pragma once
+/// \file
+/// The HTTP side of `attractor serve` (cpp-httplib): the routes of docs/server.md over a
+/// RunRegistry, the access checks of access.h before every route, one access-log line per
+/// request, and the Server-Sent Event streams.
+
+#include <atomic>
+#include <chrono>
+#include <memory>
+#include <string>
+
+#include "attractor/server/access.h"
+#include "attractor/server/run_registry.h"
+
+namespace httplib {
+class Server;
+}
+
+namespace attractor {
+
+struct HttpOptions {
+  std::string host = "127.0.0.1";
+  int port = 8080;                     ///< 0 = any free port
+  std::string token;                   ///< "" = no authentication (loopback only)
+  std::size_t max_body_bytes = 2 << 20;
+  std::size_t max_streams = 64;        ///< concurrent event streams
+  std::chrono::milliseconds keepalive{15000};
+  std::size_t threads = 96;            ///< connection threads (streams hold one each)
+  /// SO_SNDBUF of the connections (0 = the system's): how much a client that does not read can
+  /// leave queued in the kernel before its stream stops taking events.
+  int send_buffer_bytes = 0;
+};
+
+class HttpServer {
+ public:
+  HttpServer(RunRegistry& runs, HttpOptions options);
+  ~HttpServer();
+
+  /// Binds the address; returns the port (the chosen one for port 0) or -1 with `error` set.
+  int bind(std::string* error);
+  /// Serves until `stop()`; call after a successful `bind`.
+  void serve();
+  /// Stops serving (from any thread); open streams end.
+  void stop();
+
+  AccessPolicy& access() { return access_; }
+
+ private:
+  void install_routes();
+  void install_run_routes();
+  void install_stream_route();
+  void install_page_routes();
+
+  RunRegistry& runs_;
+  HttpOptions options_;
+  AccessPolicy access_;
+  std::unique_ptr<httplib::Server> server_;
+  std::atomic<std::size_t> streams_{0};
+};
+
+}  // namespace attractor

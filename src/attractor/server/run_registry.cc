@@ -1,0 +1,433 @@
+#include "attractor/server/run_registry.h"
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <set>
+
+#include "attractor/base/log.h"
+#include "attractor/engine/event_names.h"
+#include "attractor/launch/run_summary.h"
+#include "attractor/run/posix_run_disk.h"
+#include "attractor/server/run_views.h"
+
+namespace attractor {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// The fields `POST /pipelines` accepts; any other is refused, so a typo does not go unnoticed.
+const std::set<std::string>& start_fields() {
+  static const std::set<std::string> fields = {"dot",         "graph",     "context",          "backend",
+                                               "simulate",    "auto_approve", "answers",       "responses",
+                                               "max_total_tokens", "max_cost", "prices",        "strict"};
+  return fields;
+}
+
+ApiReply error_reply(int status, std::string message) {
+  return {status, {{"error", std::move(message)}}};
+}
+
+/// The reply for a run that cannot start: its messages and diagnostics.
+ApiReply launch_failure_reply(const LaunchFailure& f) {
+  std::string message;
+  for (const std::string& m : f.messages) message += (message.empty() ? "" : "; ") + m;
+  nlohmann::json diagnostics = nlohmann::json::array();
+  for (const Diagnostic& d : f.diagnostics) diagnostics.push_back(diagnostic_to_json(d));
+  return {400, {{"error", message}, {"exit_code", f.exit_code}, {"diagnostics", diagnostics}}};
+}
+
+/// Passes every event to a function.
+class FunctionObserver : public EventObserver {
+ public:
+  explicit FunctionObserver(std::function<void(const Event&)> f) : f_(std::move(f)) {}
+  void on_event(const Event& event) override { f_(event); }
+
+ private:
+  std::function<void(const Event&)> f_;
+};
+
+void write_json_file(const fs::path& path, const nlohmann::json& value) {
+  std::ofstream out(path, std::ios::binary);
+  out << value.dump(2) << "\n";
+  if (!out.flush()) throw std::runtime_error("cannot write " + path.string());
+}
+
+/// The graph file `relative` names inside `graphs_dir`, or an error message.
+std::variant<std::string, std::string> graph_in_directory(const std::string& graphs_dir, const std::string& relative) {
+  fs::path rel(relative);
+  if (relative.empty() || rel.is_absolute() || rel.extension() != ".dot") {
+    return std::variant<std::string, std::string>(std::in_place_index<1>, "graph must be a relative path to a .dot file");
+  }
+  for (const auto& part : rel) {
+    if (part == ".." || part == ".") {
+      return std::variant<std::string, std::string>(std::in_place_index<1>, "graph must not contain '.' or '..'");
+    }
+  }
+  std::error_code ec;
+  const fs::path root = fs::canonical(graphs_dir, ec);
+  const fs::path file = ec ? fs::path() : fs::weakly_canonical(root / rel, ec);
+  const std::string prefix = root.string() + "/";
+  if (ec || file.string().compare(0, prefix.size(), prefix) != 0 || !fs::is_regular_file(file)) {
+    return std::variant<std::string, std::string>(std::in_place_index<1>, "no graph '" + relative + "' in the graphs directory");
+  }
+  return std::variant<std::string, std::string>(std::in_place_index<0>, file.string());
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+
+/// The type-checked options of a start request, set on `flags`; an error message when one is
+/// the wrong type.
+std::optional<std::string> read_flags(const nlohmann::json& body, RunFlags& flags) {
+  auto boolean = [&](const char* key, bool& out) -> std::optional<std::string> {
+    if (!body.contains(key)) return std::nullopt;
+    if (!body[key].is_boolean()) return std::string(key) + " must be true or false";
+    out = body[key].get<bool>();
+    return std::nullopt;
+  };
+  for (auto [key, out] : {std::pair{"simulate", &flags.simulate}, std::pair{"auto_approve", &flags.auto_approve},
+                          std::pair{"strict", &flags.strict}}) {
+    if (auto e = boolean(key, *out)) return e;
+  }
+  if (body.contains("backend")) {
+    if (!body["backend"].is_string()) return "backend must be a string";
+    flags.backend = body["backend"].get<std::string>();
+  }
+  if (body.contains("max_total_tokens")) {
+    if (!body["max_total_tokens"].is_number_integer() || body["max_total_tokens"].get<std::int64_t>() <= 0)
+      return "max_total_tokens must be a positive integer";
+    flags.max_total_tokens = body["max_total_tokens"].get<std::int64_t>();
+  }
+  if (body.contains("max_cost")) {
+    if (!body["max_cost"].is_number() || body["max_cost"].get<double>() <= 0) return "max_cost must be a positive number";
+    flags.max_cost = body["max_cost"].get<double>();
+  }
+  if (body.contains("context") && !body["context"].is_object()) return "context must be an object";
+  if (body.contains("prices") && !body["prices"].is_object()) return "prices must be an object";
+  if (body.contains("responses") && !body["responses"].is_object()) return "responses must be an object";
+  if (body.contains("answers") && !body["answers"].is_object() && !body["answers"].is_array())
+    return "answers must be an object or an array";
+  return std::nullopt;
+}
+
+}  // namespace
+
+RunRegistry::RunRegistry(ServerConfig config) : config_(std::move(config)) {
+  if (config_.max_concurrent == 0) config_.max_concurrent = 1;
+}
+
+RunRegistry::~RunRegistry() { shutdown(); }
+
+std::optional<ApiReply> RunRegistry::fill_request(const nlohmann::json& body, LaunchRequest& request,
+                                                  std::string& dot) {
+  if (!body.is_object()) return error_reply(400, "the body must be a JSON object");
+  for (const auto& [key, value] : body.items()) {
+    if (!start_fields().count(key)) return error_reply(400, "unknown field '" + key + "'");
+  }
+  if (body.contains("dot") == body.contains("graph")) return error_reply(400, "give either dot or graph");
+  if (auto e = read_flags(body, request.flags)) return error_reply(400, *e);
+  if (body.contains("dot")) {
+    if (!body["dot"].is_string()) return error_reply(400, "dot must be a string");
+    dot = body["dot"].get<std::string>();
+    if (dot.size() > config_.max_dot_bytes) {
+      return error_reply(413, "the DOT source is larger than " + std::to_string(config_.max_dot_bytes) + " bytes");
+    }
+    return std::nullopt;
+  }
+  if (!body["graph"].is_string()) return error_reply(400, "graph must be a string");
+  auto found = graph_in_directory(config_.graphs_dir, body["graph"].get<std::string>());
+  if (found.index() == 1) return error_reply(400, std::get<1>(found));
+  request.graph_path = std::get<0>(found);
+  dot = read_all(request.graph_path);
+  return std::nullopt;
+}
+
+ApiReply RunRegistry::start(const nlohmann::json& body) {
+  LaunchRequest request;
+  std::string dot;
+  if (auto bad = fill_request(body, request, dot)) return *bad;
+  LoadedPipeline named = load_pipeline_text(request.graph_path.empty() ? "pipeline.dot" : request.graph_path, dot,
+                                            builtin_handler_catalog());
+  if (!named.graph) {
+    LaunchFailure f;
+    f.messages.push_back("the pipeline does not parse");
+    f.diagnostics = named.diagnostics;
+    return launch_failure_reply(f);
+  }
+  const std::string name = named.graph->name().empty() ? "pipeline" : named.graph->name();
+  const std::string id = run_directory_name(name, system_clock().now_ms(), random_hex6());
+  const fs::path run_dir = fs::absolute(fs::path(config_.logs_root) / id);
+  std::error_code ec;
+  fs::create_directories(run_dir, ec);
+  if (ec) return error_reply(500, "cannot create the run directory: " + ec.message());
+  try {
+    if (request.graph_path.empty()) {
+      request.graph_path = (run_dir / "pipeline.dot").string();
+      std::ofstream(request.graph_path, std::ios::binary) << dot;
+    }
+    auto inline_file = [&](const char* key, const char* file, std::string& flag) {
+      if (!body.contains(key)) return;
+      write_json_file(run_dir / file, body[key]);
+      flag = (run_dir / file).string();
+    };
+    inline_file("context", "context.json", request.flags.context_file);
+    inline_file("answers", "answers.json", request.flags.answers);
+    inline_file("responses", "responses.json", request.flags.responses);
+    inline_file("prices", "prices.json", request.flags.prices);
+  } catch (const std::exception& e) {
+    fs::remove_all(run_dir, ec);
+    return error_reply(500, e.what());
+  }
+  request.run_dir = run_dir.string();
+  auto run = std::make_shared<ServedRun>();
+  run->id = id;
+  run->run_dir = request.run_dir;
+  if (!request.flags.auto_approve && request.flags.answers.empty()) {
+    run->interviewer = std::make_shared<WebInterviewer>();
+    request.interviewer = run->interviewer;
+  }
+  auto prepared = prepare_run(request);
+  if (auto* failure = std::get_if<LaunchFailure>(&prepared)) {
+    fs::remove_all(run_dir, ec);
+    return launch_failure_reply(*failure);
+  }
+  run->request = std::move(request);
+  run->prepared = std::move(std::get<PreparedRun>(prepared));
+  run->events = std::make_shared<EventLog>(1, config_.event_memory);
+  log().info("serve: run {} created ({})", id, run->request.graph_path);
+  return enqueue(run, 201);
+}
+
+ApiReply RunRegistry::resume(const std::string& id) {
+  std::optional<std::string> dir = run_dir_of(id);
+  if (!dir) return error_reply(404, "no run " + id);
+  {
+    std::lock_guard lock(mutex_);
+    auto it = runs_.find(id);
+    if (it != runs_.end() && it->second->state != "done") return error_reply(409, "run " + id + " is " + it->second->state);
+  }
+  RunSummary summary = summarize_run(*dir, system_clock().now_ms());
+  if (summary.status == "running") return error_reply(409, "run " + id + " is running in another process");
+  if (summary.status == "completed") return error_reply(409, "run " + id + " has completed");
+  auto request_or = resume_request(*dir, RunFlags{}, nullptr, posix_run_disk());
+  if (auto* failure = std::get_if<LaunchFailure>(&request_or)) return launch_failure_reply(*failure);
+  LaunchRequest request = std::move(std::get<LaunchRequest>(request_or));
+  auto run = std::make_shared<ServedRun>();
+  run->id = id;
+  run->run_dir = *dir;
+  if (!request.flags.auto_approve && request.flags.answers.empty()) {
+    std::lock_guard lock(mutex_);
+    auto earlier = runs_.find(id);
+    const std::uint64_t first =
+        earlier != runs_.end() && earlier->second->interviewer ? earlier->second->interviewer->next_ordinal() : 1;
+    run->interviewer = std::make_shared<WebInterviewer>(nullptr, first);
+    request.interviewer = run->interviewer;
+  }
+  auto prepared = prepare_run(request);
+  if (auto* failure = std::get_if<LaunchFailure>(&prepared)) return launch_failure_reply(*failure);
+  run->request = std::move(request);
+  run->prepared = std::move(std::get<PreparedRun>(prepared));
+  run->events = std::make_shared<EventLog>(count_event_lines((fs::path(*dir) / "events.jsonl").string()) + 1,
+                                          config_.event_memory);
+  log().info("serve: run {} resumed", id);
+  return enqueue(run, 202);
+}
+
+ApiReply RunRegistry::enqueue(std::shared_ptr<ServedRun> run, int status) {
+  std::lock_guard lock(mutex_);
+  if (shutting_down_) return error_reply(503, "the server is shutting down");
+  if (auto old = runs_.find(run->id); old != runs_.end()) {
+    if (old->second->state != "done") return error_reply(409, "run " + run->id + " is " + old->second->state);
+    if (old->second->thread.joinable()) old->second->thread.join();  // its thread is past finish()
+  }
+  runs_[run->id] = run;
+  queue_.push_back(run->id);
+  const bool starts_now = running_ < config_.max_concurrent && queue_.size() == 1;
+  run->thread = std::thread([this, run] { execute(run); });
+  return {status, {{"id", run->id}, {"status", starts_now ? "running" : "queued"}}};
+}
+
+bool RunRegistry::wait_for_slot(const std::shared_ptr<ServedRun>& run) {
+  std::unique_lock lock(mutex_);
+  slots_.wait(lock, [&] {
+    return run->cancel_requested || shutting_down_ ||
+           (!queue_.empty() && queue_.front() == run->id && running_ < config_.max_concurrent);
+  });
+  if (run->cancel_requested || shutting_down_) {
+    queue_.erase(std::remove(queue_.begin(), queue_.end(), run->id), queue_.end());
+    slots_.notify_all();
+    return false;
+  }
+  queue_.pop_front();
+  ++running_;
+  run->state = "running";
+  slots_.notify_all();
+  return true;
+}
+
+void RunRegistry::execute(const std::shared_ptr<ServedRun>& run) {
+  if (!wait_for_slot(run)) return finish(run, "cancelled", "cancelled while queued");
+  auto lock_or = lock_run_directory(run->run_dir);
+  if (auto* failure = std::get_if<LaunchFailure>(&lock_or)) return finish(run, "failed", failure->messages.front());
+  std::unique_ptr<RunLock> lock = std::move(std::get<std::unique_ptr<RunLock>>(lock_or));
+  log().info("serve: run {} started", run->id);
+  EngineOptions options = engine_options(run->request, run->prepared);
+  auto bus = std::make_shared<EventBus>();
+  bus->add(run->events);
+  bus->add(std::make_shared<FunctionObserver>([this, run](const Event& e) {
+    if (e.name != kStageStartedEvent) return;
+    std::lock_guard guard(mutex_);
+    run->current_node = e.fields.value("name", std::string());
+  }));
+  options.observer = bus;
+  options.cancel = run->cancel;
+  options.interrupt_reason = [this, run] {
+    std::lock_guard guard(mutex_);
+    return run->cancel_requested ? std::string("cancelled through the API") : std::string(kInterruptedByShutdown);
+  };
+  options.write_run_log = false;  // the process logger is shared by every run of the server
+  try {
+    RunResult r = execute_run(run->request, run->prepared, std::move(options));
+    bool cancelled = false;
+    {
+      std::lock_guard guard(mutex_);
+      cancelled = run->cancel_requested;
+    }
+    const std::string status = r.budget_exhausted       ? "stopped"
+                               : r.interrupted || run->cancel.cancelled() ? (cancelled ? "cancelled" : "interrupted")
+                               : is_success(r.outcome.status) ? "completed"
+                                                             : "failed";
+    finish(run, status, r.outcome.failure_reason);
+  } catch (const std::exception& e) {
+    finish(run, "failed", std::string("runtime error: ") + e.what());
+  }
+}
+
+void RunRegistry::finish(const std::shared_ptr<ServedRun>& run, const std::string& status, const std::string& reason) {
+  {
+    std::lock_guard lock(mutex_);
+    if (run->state == "running") --running_;
+    run->state = "done";
+    run->final_status = status;
+    run->reason = reason;
+    run->current_node.clear();
+  }
+  run->events->close();
+  slots_.notify_all();
+  log().info("serve: run {} {}{}", run->id, status, reason.empty() ? "" : ": " + reason);
+}
+
+ApiReply RunRegistry::cancel(const std::string& id) {
+  std::shared_ptr<ServedRun> run;
+  {
+    std::lock_guard lock(mutex_);
+    auto it = runs_.find(id);
+    if (it == runs_.end() || it->second->state == "done") {
+      return error_reply(run_dir_of(id) ? 409 : 404, "run " + id + " is not queued or running in this server");
+    }
+    run = it->second;
+    run->cancel_requested = true;
+    run->cancel.cancel();
+  }
+  if (run->interviewer) run->interviewer->cancel_all();
+  slots_.notify_all();
+  log().info("serve: run {} cancel requested", id);
+  return {200, {{"id", id}, {"status", "cancelled"}}};
+}
+
+std::optional<std::string> RunRegistry::run_dir_of(const std::string& id) const {
+  return run_directory_of(config_.logs_root, id);
+}
+
+std::shared_ptr<ServedRun> RunRegistry::served(const std::string& id) const {
+  std::lock_guard lock(mutex_);
+  auto it = runs_.find(id);
+  return it == runs_.end() ? nullptr : it->second;
+}
+
+std::string RunRegistry::current_node(const std::string& id) const {
+  std::lock_guard lock(mutex_);
+  auto it = runs_.find(id);
+  return it == runs_.end() || it->second->state != "running" ? "" : it->second->current_node;
+}
+
+nlohmann::json RunRegistry::live_fields(const ServedRun& run, nlohmann::json j) const {
+  j["id"] = run.id;
+  j["live"] = run.state != "done";
+  if (run.state != "done") {
+    j["status"] = run.state;
+    if (!run.current_node.empty()) j["node"] = run.current_node;
+  } else if (!j.contains("status") || j["status"] == "unreadable") {  // never reached the disk
+    j["status"] = run.final_status;
+    if (!run.reason.empty()) j["reason"] = run.reason;
+  }
+  j["pending_questions"] = run.interviewer ? run.interviewer->pending_count() : 0;
+  return j;
+}
+
+std::optional<nlohmann::json> RunRegistry::describe(const std::string& id) const {
+  std::optional<std::string> dir = run_dir_of(id);
+  if (!dir) return std::nullopt;
+  RunSummary summary = summarize_run(*dir, system_clock().now_ms());
+  nlohmann::json j = summary.to_json();
+  j["id"] = id;
+  j["live"] = false;
+  j["pending_questions"] = 0;
+  std::lock_guard lock(mutex_);
+  if (auto it = runs_.find(id); it != runs_.end()) j = live_fields(*it->second, std::move(j));
+  return j;
+}
+
+nlohmann::json RunRegistry::list() const {
+  std::vector<RunSummary> on_disk = list_runs(config_.logs_root, system_clock().now_ms());
+  nlohmann::json out = nlohmann::json::array();
+  std::set<std::string> listed;
+  std::lock_guard lock(mutex_);
+  for (const auto& [id, run] : runs_) {  // queued runs have no manifest yet: list them first
+    if (fs::exists(fs::path(run->run_dir) / "manifest.json")) continue;
+    out.push_back(live_fields(*run, nlohmann::json::object()));
+    listed.insert(id);
+  }
+  for (const RunSummary& s : on_disk) {
+    const std::string id = fs::path(s.run_dir).filename().string();
+    if (listed.count(id)) continue;
+    nlohmann::json j = s.to_json();
+    j["id"] = id;
+    j["live"] = false;
+    j["pending_questions"] = 0;
+    if (auto it = runs_.find(id); it != runs_.end()) j = live_fields(*it->second, std::move(j));
+    out.push_back(std::move(j));
+  }
+  return out;
+}
+
+nlohmann::json RunRegistry::counts() const {
+  std::lock_guard lock(mutex_);
+  return {{"running", running_}, {"queued", queue_.size()}};
+}
+
+void RunRegistry::shutdown() {
+  std::vector<std::shared_ptr<ServedRun>> all;
+  {
+    std::lock_guard lock(mutex_);
+    shutting_down_ = true;
+    for (auto& [id, run] : runs_) {
+      all.push_back(run);
+      run->cancel.cancel();
+    }
+  }
+  slots_.notify_all();
+  for (auto& run : all) {
+    if (run->interviewer) run->interviewer->cancel_all();
+  }
+  for (auto& run : all) {
+    if (run->thread.joinable()) run->thread.join();
+  }
+}
+
+}  // namespace attractor

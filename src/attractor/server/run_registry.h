@@ -1,0 +1,120 @@
+#pragma once
+/// \file
+/// The runs of `attractor serve`: starting them from API requests, a queue that lets at most
+/// `max_concurrent` execute at once, cancelling, resuming, and describing every run under the
+/// logs root (those of this server merged with what `run_summary` reads from disk).
+///
+/// Life of a run this server starts (docs/server.md section 1):
+///
+///     POST /pipelines --> queued --(a slot frees)--> running --> completed | failed | stopped
+///                           |                          |
+///                           +--cancel--> cancelled <---+--cancel (engine stops at a safe point)
+///
+/// A run's thread waits for its slot, takes the run lock, runs the same engine as `attractor
+/// run`, and releases both. Every run is a plain run directory: after a restart the server reads
+/// its state from disk like `attractor runs` does.
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <string>
+#include <thread>
+
+#include <nlohmann/json.hpp>
+
+#include "attractor/launch/run_launch.h"
+#include "attractor/server/event_log.h"
+#include "attractor/server/web_interviewer.h"
+
+namespace attractor {
+
+struct ServerConfig {
+  std::string logs_root = "checkpoints";
+  std::string graphs_dir = "graphs";
+  std::size_t max_concurrent = 1;
+  std::size_t max_dot_bytes = 1 << 20;
+  std::size_t event_memory = 4096;  ///< events of a live run kept for its streams
+};
+
+/// An HTTP answer in the making: status and JSON body.
+struct ApiReply {
+  int status = 200;
+  nlohmann::json body;
+};
+
+/// One run this server executes (or queued, or finished executing in this process).
+struct ServedRun {
+  std::string id;
+  std::string run_dir;
+  LaunchRequest request;
+  PreparedRun prepared;
+  std::shared_ptr<WebInterviewer> interviewer;  ///< null when answers or auto-approve decide
+  std::shared_ptr<EventLog> events;
+  CancelToken cancel;
+  std::thread thread;
+
+  // Guarded by RunRegistry::mutex_.
+  std::string state = "queued";  ///< queued, running, done
+  bool cancel_requested = false;
+  std::string final_status;      ///< once done: completed, failed, cancelled, stopped
+  std::string reason;
+  std::string current_node;
+};
+
+class RunRegistry {
+ public:
+  explicit RunRegistry(ServerConfig config);
+  /// Cancels every run and waits for their threads (checkpoints stay valid).
+  ~RunRegistry();
+
+  /// `POST /pipelines`: 201 {"id", "status"}; 400 for a bad request or a graph that cannot run.
+  ApiReply start(const nlohmann::json& body);
+  /// `POST /pipelines/{id}/resume`: 202, 409 when it is running here or elsewhere, 400 when the
+  /// resume checks refuse it.
+  ApiReply resume(const std::string& id);
+  /// `POST /pipelines/{id}/cancel`: 200, or 409 when it is not queued or running here.
+  ApiReply cancel(const std::string& id);
+
+  /// The run directory of an existing run id (run_views.h rules), else nullopt.
+  std::optional<std::string> run_dir_of(const std::string& id) const;
+  /// `GET /pipelines/{id}`; nullopt for an unknown id.
+  std::optional<nlohmann::json> describe(const std::string& id) const;
+  /// `GET /pipelines`: every run, newest first.
+  nlohmann::json list() const;
+  /// The run as this server executes it, or null.
+  std::shared_ptr<ServedRun> served(const std::string& id) const;
+  /// The node a live run is at ("" when none or not live).
+  std::string current_node(const std::string& id) const;
+  /// {"running": N, "queued": M}
+  nlohmann::json counts() const;
+
+  /// Cancels every queued and running run and waits for them.
+  void shutdown();
+
+  const ServerConfig& config() const { return config_; }
+
+ private:
+  /// Builds the request of a new run from the API body, writing the submitted DOT and inline
+  /// files into `run_dir`. Returns an error reply or nullopt when the request is good.
+  std::optional<ApiReply> fill_request(const nlohmann::json& body, LaunchRequest& request, std::string& dot);
+  ApiReply enqueue(std::shared_ptr<ServedRun> run, int status);
+  void execute(const std::shared_ptr<ServedRun>& run);
+  /// Waits until `run` may start (true) or was cancelled while queued (false).
+  bool wait_for_slot(const std::shared_ptr<ServedRun>& run);
+  void finish(const std::shared_ptr<ServedRun>& run, const std::string& status, const std::string& reason);
+  nlohmann::json live_fields(const ServedRun& run, nlohmann::json summary) const;
+
+  ServerConfig config_;
+  mutable std::mutex mutex_;
+  std::condition_variable slots_;
+  std::map<std::string, std::shared_ptr<ServedRun>> runs_;
+  std::deque<std::string> queue_;
+  std::size_t running_ = 0;
+  bool shutting_down_ = false;
+};
+
+}  // namespace attractor

@@ -1,0 +1,150 @@
+#include "attractor/server/run_views.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include "attractor/base/input_file.h"
+#include "attractor/check/pipeline_loader.h"
+#include "attractor/launch/render_dot.h"
+#include "attractor/launch/run_overlay.h"
+#include "attractor/run/run_directory.h"
+#include "handlers/registry.h"
+
+namespace attractor {
+
+namespace {
+
+namespace fs = std::filesystem;
+
+/// A directory entry that is what it says, not a symbolic link to something else.
+bool is_plain(const fs::path& path, fs::file_type type) {
+  std::error_code ec;
+  fs::file_status st = fs::symlink_status(path, ec);
+  return !ec && st.type() == type;
+}
+
+std::string read_prefix(const fs::path& path, std::size_t max, bool* truncated) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text(max + 1, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  *truncated = text.size() > max;
+  if (*truncated) text.resize(max);
+  return text;
+}
+
+}  // namespace
+
+bool is_safe_name(const std::string& name) {
+  if (name.empty() || name.size() > 200 || name.front() == '.') return false;
+  return std::all_of(name.begin(), name.end(), [](unsigned char c) {
+    return std::isalnum(c) || c == '.' || c == '_' || c == '-';
+  });
+}
+
+std::optional<std::string> run_directory_of(const std::string& logs_root, const std::string& id) {
+  if (!is_safe_name(id)) return std::nullopt;
+  fs::path dir = fs::path(logs_root) / id;
+  if (!is_plain(dir, fs::file_type::directory)) return std::nullopt;
+  return dir.string();
+}
+
+std::optional<nlohmann::json> stage_view(const std::string& run_dir, const std::string& node,
+                                         std::size_t max_file_bytes) {
+  if (!is_safe_name(node)) return std::nullopt;
+  const fs::path dir = fs::path(run_dir) / node;
+  if (!is_plain(dir, fs::file_type::directory)) return std::nullopt;
+  nlohmann::json view = {{"node", node},
+                         {"status", nullptr},
+                         {"files", nlohmann::json::object()},
+                         {"truncated", nlohmann::json::array()},
+                         {"visits", nlohmann::json::array()}};
+  std::vector<fs::path> entries;
+  for (const auto& entry : fs::directory_iterator(dir)) entries.push_back(entry.path());
+  std::sort(entries.begin(), entries.end());
+  for (const fs::path& path : entries) {
+    const std::string name = path.filename().string();
+    if (name == "visits" && is_plain(path, fs::file_type::directory)) {
+      std::vector<int> numbers;
+      for (const auto& v : fs::directory_iterator(path)) {
+        const std::string n = v.path().filename().string();
+        if (!n.empty() && std::all_of(n.begin(), n.end(), ::isdigit) && n.size() < 9) numbers.push_back(std::stoi(n));
+      }
+      std::sort(numbers.begin(), numbers.end());
+      view["visits"] = numbers;
+      continue;
+    }
+    if (!is_plain(path, fs::file_type::regular)) continue;
+    bool truncated = false;
+    std::string text = read_prefix(path, max_file_bytes, &truncated);
+    if (truncated) view["truncated"].push_back(name);
+    if (name == "status.json") {
+      nlohmann::json status = nlohmann::json::parse(text, nullptr, false);
+      if (!status.is_discarded()) view["status"] = std::move(status);
+    }
+    view["files"][name] = std::move(text);  // the response replaces invalid UTF-8
+  }
+  return view;
+}
+
+std::optional<nlohmann::json> checkpoint_view(const std::string& run_dir) {
+  InputFile file = read_input_file((fs::path(run_dir) / "checkpoint.json").string(), kJsonFileRules);
+  if (!file.ok()) return std::nullopt;
+  nlohmann::json j = nlohmann::json::parse(file.text, nullptr, false);
+  if (j.is_discarded()) return std::nullopt;
+  return j;
+}
+
+SvgResult run_graph_svg(const std::string& run_dir, const std::string& current_node, GraphvizRenderer& renderer) {
+  SvgResult result;
+  Manifest manifest;
+  try {
+    manifest = read_manifest(run_dir);
+  } catch (const std::exception& e) {
+    result.error = e.what();
+    return result;
+  }
+  LoadedPipeline loaded = load_pipeline(manifest.graph_path, builtin_handler_catalog());
+  if (!loaded.graph) {
+    result.error = "cannot read the pipeline " + manifest.graph_path;
+    return result;
+  }
+  RunOverlay overlay;
+  try {
+    overlay = load_run_overlay(run_dir);
+  } catch (const std::exception&) {
+    // no checkpoint yet: draw the graph without a run
+  }
+  if (!current_node.empty()) {
+    overlay.current_node = current_node;
+    if (overlay.path.empty() || overlay.path.back() != current_node) overlay.path.push_back(current_node);
+    overlay.node_status.try_emplace(current_node, "running");
+  }
+  std::string dot = render_dot(*loaded.graph, builtin_handler_catalog(), &overlay);
+  std::string temp = (fs::temp_directory_path() / "attractor-svg-XXXXXX").string();
+  int fd = ::mkstemp(temp.data());
+  if (fd < 0) {
+    result.error = "cannot create a temporary file for Graphviz";
+    return result;
+  }
+  ::close(fd);
+  RenderResult rendered = renderer.render(dot, "svg", temp);
+  if (rendered.ok) {
+    std::ifstream in(temp, std::ios::binary);
+    std::ostringstream text;
+    text << in.rdbuf();
+    result.svg = text.str();
+    result.ok = true;
+  } else {
+    result.error = rendered.error;
+  }
+  std::error_code ec;
+  fs::remove(temp, ec);
+  return result;
+}
+
+}  // namespace attractor

@@ -1,0 +1,46 @@
+#include "attractor/server/web_assets.h"
+
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+
+#include "attractor/base/incbin.h"
+
+ATTRACTOR_INCBIN(attractor_web_index_html, ATTRACTOR_WEB_DIR_PATH "/index.html")
+ATTRACTOR_INCBIN(attractor_web_app_js, ATTRACTOR_WEB_DIR_PATH "/app.js")
+ATTRACTOR_INCBIN(attractor_web_app_css, ATTRACTOR_WEB_DIR_PATH "/app.css")
+
+namespace attractor {
+
+namespace {
+
+struct Embedded {
+  std::string_view name;
+  const char* begin;
+  const char* end;
+  std::string_view content_type;
+};
+
+const Embedded kAssets[] = {
+    {"index.html", attractor_web_index_html_begin, attractor_web_index_html_end, "text/html; charset=utf-8"},
+    {"app.js", attractor_web_app_js_begin, attractor_web_app_js_end, "text/javascript; charset=utf-8"},
+    {"app.css", attractor_web_app_css_begin, attractor_web_app_css_end, "text/css; charset=utf-8"},
+};
+
+}  // namespace
+
+std::optional<WebAsset> web_asset(std::string_view name) {
+  for (const Embedded& a : kAssets) {
+    if (a.name != name) continue;
+    if (const char* dir = std::getenv("ATTRACTOR_WEB_DIR"); dir && *dir) {
+      std::ifstream in(std::string(dir) + "/" + std::string(a.name), std::ios::binary);
+      std::ostringstream text;
+      text << in.rdbuf();
+      return WebAsset{text.str(), std::string(a.content_type)};
+    }
+    return WebAsset{std::string(a.begin, static_cast<std::size_t>(a.end - a.begin)), std::string(a.content_type)};
+  }
+  return std::nullopt;
+}
+
+}  // namespace attractor

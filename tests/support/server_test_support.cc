@@ -1,0 +1,109 @@
+#include "support/server_test_support.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+namespace attractor::testing {
+
+const char* const kGateDot = R"(digraph Gate {
+  start [shape=Mdiamond]
+  work [shape=box, prompt="do the work", llm_provider=simulate]
+  approve [shape=hexagon, label="Ship it?"]
+  exit [shape=Msquare]
+  start -> work -> approve
+  approve -> exit [label="[A] Approve"]
+  approve -> work [label="[R] Revise"]
+}
+)";
+
+bool eventually(const std::function<bool()>& condition, double seconds) {
+  const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
+  while (std::chrono::steady_clock::now() < end) {
+    if (condition()) return true;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  return condition();
+}
+
+TestServer::TestServer(std::size_t max_concurrent, std::string token, ServerConfig config, HttpOptions http) {
+  logs_root_ = dir_.sub("runs");
+  graphs_dir_ = dir_.sub("graphs");
+  std::filesystem::create_directories(logs_root_);
+  std::filesystem::create_directories(graphs_dir_);
+  add_graph("gate.dot", kGateDot);
+  config.logs_root = logs_root_;
+  config.graphs_dir = graphs_dir_;
+  config.max_concurrent = max_concurrent;
+  runs_ = std::make_unique<RunRegistry>(config);
+  http.port = 0;
+  http.token = std::move(token);
+  http.keepalive = std::chrono::milliseconds(200);
+  http_ = std::make_unique<HttpServer>(*runs_, http);
+  std::string error;
+  port_ = http_->bind(&error);
+  EXPECT_GT(port_, 0) << error;
+  thread_ = std::thread([this] { http_->serve(); });
+}
+
+TestServer::~TestServer() { stop(); }
+
+void TestServer::stop() {
+  if (http_) http_->stop();
+  if (thread_.joinable()) thread_.join();
+  if (runs_) runs_->shutdown();
+}
+
+void TestServer::add_graph(const std::string& name, const std::string& dot) {
+  std::ofstream(std::filesystem::path(graphs_dir_) / name, std::ios::binary) << dot;
+}
+
+std::unique_ptr<httplib::Client> TestServer::client() const {
+  auto c = std::make_unique<httplib::Client>("127.0.0.1", port_);
+  c->set_read_timeout(30, 0);
+  return c;
+}
+
+httplib::Result TestServer::get(const std::string& path, const httplib::Headers& headers) const {
+  return client()->Get(path.c_str(), headers);
+}
+
+httplib::Result TestServer::post(const std::string& path, const nlohmann::json& body,
+                                 const httplib::Headers& headers) const {
+  return client()->Post(path.c_str(), headers, body.dump(), "application/json");
+}
+
+std::string TestServer::start(const nlohmann::json& body) const {
+  auto res = post("/pipelines", body);
+  EXPECT_TRUE(res);
+  if (!res) return "";
+  EXPECT_EQ(res->status, 201) << res->body;
+  return nlohmann::json::parse(res->body).value("id", std::string());
+}
+
+bool TestServer::wait_status(const std::string& id, const std::string& status, double seconds) const {
+  return eventually(
+      [&] {
+        auto res = get("/pipelines/" + id);
+        return res && res->status == 200 && nlohmann::json::parse(res->body).value("status", "") == status;
+      },
+      seconds);
+}
+
+nlohmann::json TestServer::wait_question(const std::string& id, double seconds) const {
+  nlohmann::json found;
+  eventually(
+      [&] {
+        auto res = get("/pipelines/" + id + "/questions");
+        if (!res || res->status != 200) return false;
+        nlohmann::json list = nlohmann::json::parse(res->body);
+        if (list.empty()) return false;
+        found = list[0];
+        return true;
+      },
+      seconds);
+  return found;
+}
+
+}  // namespace attractor::testing
