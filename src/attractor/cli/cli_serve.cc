@@ -3,12 +3,15 @@
 // Decisions of this file (see also docs/decisions.md):
 // - Loopback (127.0.0.1:8080) by default. Any other address needs a token: `--token-file`, or one
 //   generated here and printed once on stderr with a one-time login address for the browser.
+// - The console log level is `info` unless --log-level or ATTRACTOR_LOG_LEVEL says otherwise:
+//   one access-log line per request and each run's lifecycle.
 // - SIGINT/SIGTERM stop the server: runs are cancelled at a safe point and keep their
 //   checkpoints; the command then exits 0.
 
 #include <signal.h>
 
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <thread>
 
@@ -101,6 +104,11 @@ int run_serve_command(int argc, char** argv) {
       ->check(CLI::Range(0.05, 3600.0))
       ->capture_default_str();
   if (auto code = parse_cli(app, argc, argv)) return *code;
+  // A server's access log and run lifecycle are its operational record: shown unless the user
+  // chose a level.
+  if (app.count("--log-level") == 0 && std::getenv(std::string(kLogLevelVariable).c_str()) == nullptr) {
+    set_log_level(spdlog::level::info);
+  }
 
   HttpOptions http;
   if (!split_listen(listen, http.host, http.port)) {

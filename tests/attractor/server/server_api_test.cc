@@ -5,6 +5,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include <signal.h>
+
 #include <gtest/gtest.h>
 
 #include "support/cli_test_support.h"
@@ -171,6 +173,30 @@ TEST(ServerApiTest, CancelKeepsTheCheckpointAndResumeAsksTheGateAgain) {
   EXPECT_EQ(server.post("/pipelines/" + id + "/questions/q2/answer", {{"answer", "A"}})->status, 200);
   ASSERT_TRUE(server.wait_status(id, "completed"));
   EXPECT_EQ(server.post("/pipelines/" + id + "/resume", json::object())->status, 409);
+}
+
+TEST(ServerApiTest, CancelKillsTheRunningToolAndKeepsTheCheckpoint) {
+  TestServer server;
+  server.add_graph("slow.dot", R"(digraph Slow {
+    start [shape=Mdiamond]
+    slow [shape=parallelogram, tool_command="echo $$ > \"$ATTRACTOR_RUN_DIR/tool.pid\"; exec sleep 60"]
+    exit [shape=Msquare]
+    start -> slow -> exit
+  })");
+  const std::string id = server.start({{"graph", "slow.dot"}});
+  const fs::path pid_file = fs::path(server.logs_root()) / id / "tool.pid";
+  ASSERT_TRUE(eventually([&] { return fs::exists(pid_file) && fs::file_size(pid_file) > 0; }));
+  pid_t pid = 0;
+  std::ifstream(pid_file) >> pid;
+  ASSERT_GT(pid, 0);
+  const auto asked = std::chrono::steady_clock::now();
+  EXPECT_EQ(server.post("/pipelines/" + id + "/cancel", json::object())->status, 200);
+  ASSERT_TRUE(server.wait_status(id, "cancelled", 15));
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(15));
+  EXPECT_TRUE(eventually([&] { return ::kill(pid, 0) != 0; }, 5)) << "the tool's process is gone";
+  json checkpoint = body_of(server.get("/pipelines/" + id + "/checkpoint"));
+  EXPECT_EQ(checkpoint["completed_nodes"], json::parse(R"(["start"])"));
+  EXPECT_EQ(checkpoint["next_node"], "slow");
 }
 
 TEST(ServerApiTest, RunsBeyondTheLimitQueueAndCanBeCancelledThere) {

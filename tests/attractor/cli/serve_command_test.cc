@@ -1,0 +1,104 @@
+// `attractor serve` as a process: it prints where it listens, logs one line per request, demands
+// a token beyond loopback, and exits 0 on SIGINT with its runs' checkpoints intact.
+
+#include <signal.h>
+#include <sys/wait.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include <gtest/gtest.h>
+#include <httplib.h>
+
+#include "support/hardening_support.h"
+#include "support/server_test_support.h"
+
+namespace attractor::testing {
+using hardening::ProcessResult;
+using hardening::ScratchDir;
+using hardening::spawn_program;
+namespace {
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path);
+  std::stringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// The port from the `listening on http://HOST:PORT/` line of `log`, waiting for it.
+int wait_for_port(const std::string& log) {
+  int port = 0;
+  eventually([&] {
+    std::smatch m;
+    const std::string text = read_file(log);
+    if (!std::regex_search(text, m, std::regex(R"(listening on http://[^:]+:(\d+)/)"))) return false;
+    port = std::stoi(m[1]);
+    return true;
+  });
+  return port;
+}
+
+int wait_exit(pid_t pid) {
+  int status = 0;
+  for (int i = 0; i < 500; ++i) {
+    if (::waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  }
+  ::kill(pid, SIGKILL);
+  ::waitpid(pid, &status, 0);
+  return -1;
+}
+
+TEST(ServeCommandTest, ListensOnLoopbackLogsRequestsAndStopsOnSigint) {
+  ScratchDir dir;
+  const std::string log = dir.sub("serve.log");
+  pid_t pid = spawn_program(ATTRACTOR_BINARY_PATH, {"serve", "--listen", "127.0.0.1:0", "--logs-root", dir.sub("runs")},
+                            {}, log);
+  const int port = wait_for_port(log);
+  ASSERT_GT(port, 0) << read_file(log);
+  httplib::Client client("127.0.0.1", port);
+  auto res = client.Get("/health");
+  ASSERT_TRUE(res);
+  EXPECT_EQ(res->status, 200);
+  EXPECT_TRUE(eventually([&] { return read_file(log).find("GET /health 200") != std::string::npos; }))
+      << read_file(log);
+  ::kill(pid, SIGINT);
+  EXPECT_EQ(wait_exit(pid), 0) << read_file(log);
+  EXPECT_EQ(read_file(log).find("log in once"), std::string::npos) << "no token on loopback";
+}
+
+TEST(ServeCommandTest, BeyondLoopbackATokenIsGeneratedAndRequired) {
+  ScratchDir dir;
+  const std::string log = dir.sub("serve.log");
+  pid_t pid = spawn_program(ATTRACTOR_BINARY_PATH, {"serve", "--listen", "0.0.0.0:0", "--logs-root", dir.sub("runs")},
+                            {}, log);
+  const int port = wait_for_port(log);
+  ASSERT_GT(port, 0) << read_file(log);
+  std::smatch m;
+  const std::string text = read_file(log);
+  ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(access token ([0-9a-f]{64}))"))) << text;
+  const std::string token = m[1];
+  ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(/login\?code=([0-9a-f]{32}))"))) << text;
+  httplib::Client client("127.0.0.1", port);
+  EXPECT_EQ(client.Get("/health")->status, 401);
+  EXPECT_EQ(client.Get("/health", {{"Authorization", "Bearer " + token}})->status, 200);
+  ::kill(pid, SIGTERM);
+  EXPECT_EQ(wait_exit(pid), 0);
+}
+
+TEST(ServeCommandTest, BadOptionsExitWithUsage) {
+  ProcessResult r = hardening::run_attractor({"serve", "--listen", "localhost"});
+  EXPECT_EQ(r.exit_code, 2);
+  EXPECT_EQ(r.err, "attractor serve: --listen 'localhost' is not ADDR:PORT\n");
+  ScratchDir dir;
+  std::ofstream(dir.sub("token")) << "short\n";
+  ProcessResult t = hardening::run_attractor({"serve", "--token-file", dir.sub("token")});
+  EXPECT_EQ(t.exit_code, 2);
+  EXPECT_EQ(t.err, "attractor serve: --token-file " + dir.sub("token") + ": the token must be at least 16 characters\n");
+}
+
+}  // namespace
+}  // namespace attractor::testing
