@@ -27,6 +27,7 @@ ALLOWED = {
                      "attractor/model", "attractor/base"],
     "handlers/rag": ["retrieval", "attractor/engine", "attractor/run", "attractor/check", "attractor/tokens",
                      "parser", "attractor/model", "attractor/base"],
+    "handlers/agent": ["handlers/services", "attractor/base"],
     "handlers": ["handlers/rag", "handlers/llm", "handlers/services", "retrieval", "attractor/engine",
                  "attractor/run", "attractor/check", "attractor/tokens", "parser", "attractor/model",
                  "attractor/base"],

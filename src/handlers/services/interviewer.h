@@ -38,11 +38,11 @@ struct Answer {
   /// `auto-approve`, `queue` (a queue filled in code), `web`; set by the interviewer.
   std::string source;
 
-  static Answer yes() { return {AnswerKind::kYes, "yes", std::nullopt, ""}; }
-  static Answer no() { return {AnswerKind::kNo, "no", std::nullopt, ""}; }
-  static Answer skipped() { return {AnswerKind::kSkipped, "skipped", std::nullopt, ""}; }
-  static Answer timeout() { return {AnswerKind::kTimeout, "timeout", std::nullopt, ""}; }
-  static Answer of(std::string value) { return {AnswerKind::kValue, std::move(value), std::nullopt, ""}; }
+  static Answer yes() { return {AnswerKind::kYes, "yes", std::nullopt, "", ""}; }
+  static Answer no() { return {AnswerKind::kNo, "no", std::nullopt, "", ""}; }
+  static Answer skipped() { return {AnswerKind::kSkipped, "skipped", std::nullopt, "", ""}; }
+  static Answer timeout() { return {AnswerKind::kTimeout, "timeout", std::nullopt, "", ""}; }
+  static Answer of(std::string value) { return {AnswerKind::kValue, std::move(value), std::nullopt, "", ""}; }
   nlohmann::json to_json() const;
 };
 

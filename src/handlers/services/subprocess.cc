@@ -28,7 +28,7 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
   auto started = std::chrono::steady_clock::now();
 
   std::vector<std::string> env_strings;
-  for (char** e = environ; *e; ++e) {
+  for (char** e = environ; spec.inherit_env && *e; ++e) {
     std::string entry = *e;
     std::string name = entry.substr(0, entry.find('='));
     bool replaced = false;

@@ -18,6 +18,8 @@ struct ProcessSpec {
   std::string command;  ///< passed verbatim to `/bin/sh -c`
   /// Added to (or replacing in) the inherited environment.
   std::vector<std::pair<std::string, std::string>> env;
+  /// false: the process gets `env` alone, nothing of this process's environment.
+  bool inherit_env = true;
   std::string cwd;          ///< "" = inherit
   std::string stdout_path;  ///< "" = /dev/null
   std::string stderr_path;  ///< "" = /dev/null

@@ -159,9 +159,9 @@ TEST(ServerEventsTest, AClientThatFallsBehindIsToldToReconnectAndTheRunGoesOn) {
   TestServer server(1, "", config, http);
   std::string dot = "digraph Long { start [shape=Mdiamond] exit [shape=Msquare]\n"
                     "approve [shape=hexagon, label=\"Go?\"]\n start -> approve\n approve -> n0 [label=\"[G] Go\"]\n";
-  for (int i = 0; i < 300; ++i) {
+  for (int i = 0; i < 120; ++i) {
     dot += fmt::format("n{} [shape=box, llm_provider=simulate, prompt=\"step {} {}\"]\n", i, i, std::string(200, 'x'));
-    dot += i + 1 < 300 ? fmt::format("n{} -> n{}\n", i, i + 1) : fmt::format("n{} -> exit\n}}\n", i);
+    dot += i + 1 < 120 ? fmt::format("n{} -> n{}\n", i, i + 1) : fmt::format("n{} -> exit\n}}\n", i);
   }
   const std::string id = server.start({{"dot", dot}});
   ASSERT_TRUE(server.wait_question(id).is_object());
