@@ -17,7 +17,7 @@
 
 namespace attractor {
 
-struct ToolCall {
+struct ModelToolCall {
   std::string id;
   std::string name;
   nlohmann::json arguments = nlohmann::json::object();
@@ -28,7 +28,7 @@ struct AgentMessage {
   enum class Role { kUser, kAssistant, kToolResult };
   Role role = Role::kUser;
   std::string text;                   ///< user or assistant text, or the tool result
-  std::vector<ToolCall> tool_calls;   ///< assistant: the calls it made
+  std::vector<ModelToolCall> tool_calls;   ///< assistant: the calls it made
   std::string tool_call_id;           ///< tool result: the call it answers
   bool is_error = false;              ///< tool result: the call failed
 
@@ -39,7 +39,7 @@ struct AgentMessage {
 /// The model's next turn: text and/or tool calls, with the tokens it cost.
 struct ModelTurn {
   std::string text;
-  std::vector<ToolCall> tool_calls;
+  std::vector<ModelToolCall> tool_calls;
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;
   std::string model;

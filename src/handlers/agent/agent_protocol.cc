@@ -28,7 +28,7 @@ json openai_message(const AgentMessage& m) {
   json out = {{"role", "assistant"}, {"content", m.text.empty() ? json() : json(m.text)}};
   if (!m.tool_calls.empty()) {
     out["tool_calls"] = json::array();
-    for (const ToolCall& c : m.tool_calls) {
+    for (const ModelToolCall& c : m.tool_calls) {
       out["tool_calls"].push_back(
           {{"id", c.id}, {"type", "function"}, {"function", {{"name", c.name}, {"arguments", c.arguments.dump()}}}});
     }
@@ -42,7 +42,7 @@ void add_anthropic_message(json& messages, const AgentMessage& m) {
   if (m.role == Role::kAssistant) {
     json content = json::array();
     if (!m.text.empty()) content.push_back({{"type", "text"}, {"text", m.text}});
-    for (const ToolCall& c : m.tool_calls) {
+    for (const ModelToolCall& c : m.tool_calls) {
       content.push_back({{"type", "tool_use"}, {"id", c.id}, {"name", c.name}, {"input", c.arguments}});
     }
     messages.push_back({{"role", "assistant"}, {"content", content}});
@@ -91,7 +91,7 @@ ModelTurn parse_openai_tools_response(const std::string& body) {
   if (message.contains("tool_calls") && message["tool_calls"].is_array()) {
     for (const json& c : message["tool_calls"]) {
       if (!c.is_object() || !c.contains("function")) continue;
-      ToolCall call;
+      ModelToolCall call;
       call.id = c.value("id", std::string());
       call.name = c["function"].value("name", std::string());
       const std::string raw = c["function"].value("arguments", std::string("{}"));
@@ -132,7 +132,7 @@ ModelTurn parse_anthropic_tools_response(const std::string& body) {
     if (type == "text" && block.contains("text") && block["text"].is_string()) {
       turn.text += block["text"].get<std::string>();
     } else if (type == "tool_use") {
-      ToolCall call;
+      ModelToolCall call;
       call.id = block.value("id", std::string());
       call.name = block.value("name", std::string());
       call.arguments = block.contains("input") && block["input"].is_object() ? block["input"] : json::object();

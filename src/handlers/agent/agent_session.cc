@@ -6,9 +6,9 @@ namespace {
 
 using nlohmann::json;
 
-json calls_json(const std::vector<ToolCall>& calls) {
+json calls_json(const std::vector<ModelToolCall>& calls) {
   json out = json::array();
-  for (const ToolCall& c : calls) out.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
+  for (const ModelToolCall& c : calls) out.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
   return out;
 }
 
@@ -55,7 +55,7 @@ std::optional<AgentStop> AgentSession::stop_before_turn(AgentRun& run, int round
   return std::nullopt;
 }
 
-AgentMessage AgentSession::call_tool(const ToolCall& call, AgentRun& run) {
+AgentMessage AgentSession::call_tool(const ModelToolCall& call, AgentRun& run) {
   ++run.tool_calls;
   ++run.tools_used[call.name];
   emit("TOOL_CALL_START", {{"tool", call.name}, {"call_id", call.id}, {"arguments", call.arguments}});
@@ -116,7 +116,7 @@ AgentRun AgentSession::run(const std::string& system, const std::vector<AgentMes
       break;
     }
     LoopVerdict verdict = LoopVerdict::kContinue;
-    for (const ToolCall& call : turn.tool_calls) {
+    for (const ModelToolCall& call : turn.tool_calls) {
       run.messages.push_back(call_tool(call, run));
       LoopVerdict v = loops.record(call.name, call.arguments);
       if (v != LoopVerdict::kContinue) verdict = v;

@@ -34,8 +34,8 @@ struct AgentLimits {
 /// Around every tool call: `pre` may refuse it (its message goes to the model as the error);
 /// `post` sees the result.
 struct AgentHooks {
-  std::function<std::optional<std::string>(const ToolCall& call)> pre;
-  std::function<void(const ToolCall& call, const ToolResult& result)> post;
+  std::function<std::optional<std::string>(const ModelToolCall& call)> pre;
+  std::function<void(const ModelToolCall& call, const ToolResult& result)> post;
 };
 
 /// Why a session ended.
@@ -73,7 +73,7 @@ class AgentSession {
 
  private:
   /// Runs one call: hooks, tool, events; returns what goes back to the model.
-  AgentMessage call_tool(const ToolCall& call, AgentRun& run);
+  AgentMessage call_tool(const ModelToolCall& call, AgentRun& run);
   void emit(const std::string& name, const nlohmann::json& fields);
   std::optional<AgentStop> stop_before_turn(AgentRun& run, int rounds, const CancelToken& cancel);
 

@@ -36,7 +36,7 @@ class ScriptedModel : public AgentModel {
   std::size_t next_ = 0;
 };
 
-ModelTurn calls(std::vector<ToolCall> c, std::int64_t in = 100, std::int64_t out = 20) {
+ModelTurn calls(std::vector<ModelToolCall> c, std::int64_t in = 100, std::int64_t out = 20) {
   ModelTurn t;
   t.tool_calls = std::move(c);
   t.input_tokens = in;
@@ -90,11 +90,11 @@ TEST_F(AgentSessionTest, ReadsPatchesRunsTheTestsFixesAndAnswers) {
   std::vector<std::pair<std::string, json>> events;
   session.set_events([&](const std::string& name, const json& fields) { events.emplace_back(name, fields); });
   std::vector<std::string> hook_log;
-  session.set_hooks({[&](const ToolCall& c) -> std::optional<std::string> {
+  session.set_hooks({[&](const ModelToolCall& c) -> std::optional<std::string> {
                        hook_log.push_back("pre " + c.name);
                        return std::nullopt;
                      },
-                     [&](const ToolCall& c, const ToolResult& r) {
+                     [&](const ModelToolCall& c, const ToolResult& r) {
                        hook_log.push_back("post " + c.name + (r.is_error ? " error" : " ok"));
                      }});
   AgentRun run = session.run("SYSTEM", {}, "Make the test pass.", CancelToken());
@@ -187,7 +187,7 @@ TEST_F(AgentSessionTest, UnknownToolsAndRefusedCallsReachTheModelAsErrors) {
   ScriptedModel model({calls({{"a", "rm_rf", json::object()}, {"b", "shell", {{"command", "touch made"}}}}),
                        answer("ok")});
   AgentSession session(model, *env_, profile_tools("openai"));
-  session.set_hooks({[](const ToolCall& c) -> std::optional<std::string> {
+  session.set_hooks({[](const ModelToolCall& c) -> std::optional<std::string> {
                        return c.name == "shell" ? std::optional<std::string>("no shell today") : std::nullopt;
                      },
                      nullptr});
