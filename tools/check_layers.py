@@ -32,7 +32,7 @@ ALLOWED = {
     "handlers": ["handlers/rag", "handlers/llm", "handlers/services", "retrieval", "attractor/engine",
                  "attractor/run", "attractor/check", "attractor/tokens", "parser", "attractor/model",
                  "attractor/base"],
-    "attractor/launch": ["handlers", "handlers/rag", "handlers/llm", "handlers/services", "attractor/engine",
+    "attractor/launch": ["handlers", "handlers/agent", "handlers/rag", "handlers/llm", "handlers/services", "attractor/engine",
                          "attractor/run", "attractor/check", "attractor/tokens", "parser", "attractor/model",
                          "attractor/base"],
     "attractor/server": ["attractor/launch", "handlers", "handlers/services", "attractor/engine", "attractor/run",

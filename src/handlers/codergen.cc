@@ -44,6 +44,7 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   request.clock = env.clock;
   request.attempt = env.attempt;
   request.call_index = call_index;
+  request.emit = [&env](const std::string& name, nlohmann::json fields) { env.emit(name, std::move(fields)); };
   if (!backend_) return Outcome::fail("no LLM backend configured", ErrorCategory::kTerminal);
   if (backend_->acts_outside_process(request)) env.flush_writes();
   CodergenResult result = backend_->run(request);

@@ -42,6 +42,16 @@ inline constexpr char kPromptVariableUnknownEvent[] = "PromptVariableUnknown";
 /// A loop guard counted an iteration and decided.
 inline constexpr char kLoopGuardEvent[] = "LoopGuard";
 
+/// The built-in coding agent (`llm_provider=agent`, src/handlers/agent/): each model turn, each
+/// tool call's start and end (the end with the full output), loop detection, a turn or round
+/// limit, and the session's end with its totals. Fields carry `node`.
+inline constexpr char kAgentTurnEvent[] = "AgentTurn";
+inline constexpr char kAgentToolCallStartedEvent[] = "AgentToolCallStarted";
+inline constexpr char kAgentToolCallCompletedEvent[] = "AgentToolCallCompleted";
+inline constexpr char kAgentLoopDetectedEvent[] = "AgentLoopDetected";
+inline constexpr char kAgentTurnLimitEvent[] = "AgentTurnLimit";
+inline constexpr char kAgentSessionEndedEvent[] = "AgentSessionEnded";
+
 /// The retrieval steps' traces (src/handlers/README.md).
 inline constexpr char kSearchNodesEvent[] = "SEARCH_NODES";
 inline constexpr char kExpandDependencyTreeEvent[] = "EXPAND_DEPENDENCY_TREE";

@@ -11,6 +11,7 @@
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/resume_check.h"
 #include "attractor/tokens/token_counter.h"
+#include "handlers/agent/agent_backend.h"
 #include "handlers/llm/backend_router.h"
 #include "handlers/llm/simulation_backend.h"
 #include "handlers/rag/retrieval_support.h"
@@ -71,6 +72,7 @@ HandlerServices make_services(const LaunchRequest& r, const Graph& graph, std::v
     BackendConfig config;
     config.default_provider = f.backend;
     config.responses = responses;
+    config.agent_factory = make_agent_backend;
     services.backend = std::make_shared<RoutingBackend>(config);
   }
   services.interviewer = make_interviewer(r, graph, warnings);
@@ -130,7 +132,7 @@ std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, 
   const RunFlags& f = r.flags;
   if (!f.backend.empty() && !is_known_provider(canonical_provider(f.backend, process_env()))) {
     return failure(kExitUsage,
-                   "unknown --backend '" + f.backend + "' (expected simulate, openai, anthropic, cli or cli:AGENT)",
+                   "unknown --backend '" + f.backend + "' (expected simulate, openai, anthropic, agent, cli or cli:AGENT)",
                    "attractor");
   }
   try {

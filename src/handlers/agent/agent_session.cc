@@ -1,5 +1,7 @@
 #include "handlers/agent/agent_session.h"
 
+#include "attractor/engine/event_names.h"
+
 namespace attractor {
 
 namespace {
@@ -38,12 +40,12 @@ std::optional<AgentStop> AgentSession::stop_before_turn(AgentRun& run, int round
   if (cancel.cancelled()) return AgentStop::kCancelled;
   if (limits_.max_turns > 0 && run.turns >= limits_.max_turns) {
     run.stop_detail = "max_turns " + std::to_string(limits_.max_turns) + " reached";
-    emit("TURN_LIMIT", {{"turns", run.turns}});
+    emit(kAgentTurnLimitEvent, {{"turns", run.turns}});
     return AgentStop::kTurnLimit;
   }
   if (rounds >= limits_.max_tool_rounds) {
     run.stop_detail = "max_tool_rounds " + std::to_string(limits_.max_tool_rounds) + " reached";
-    emit("TURN_LIMIT", {{"tool_rounds", rounds}});
+    emit(kAgentTurnLimitEvent, {{"tool_rounds", rounds}});
     return AgentStop::kToolRoundLimit;
   }
   if (gate_) {
@@ -58,7 +60,7 @@ std::optional<AgentStop> AgentSession::stop_before_turn(AgentRun& run, int round
 AgentMessage AgentSession::call_tool(const ModelToolCall& call, AgentRun& run) {
   ++run.tool_calls;
   ++run.tools_used[call.name];
-  emit("TOOL_CALL_START", {{"tool", call.name}, {"call_id", call.id}, {"arguments", call.arguments}});
+  emit(kAgentToolCallStartedEvent, {{"tool", call.name}, {"call_id", call.id}, {"arguments", call.arguments}});
   ToolResult result;
   const AgentTool* tool = nullptr;
   for (const AgentTool& t : tools_) {
@@ -73,7 +75,7 @@ AgentMessage AgentSession::call_tool(const ModelToolCall& call, AgentRun& run) {
     result = run_tool(*tool, call.arguments, env_);
   }
   if (hooks_.post && tool && !refused) hooks_.post(call, result);
-  emit("TOOL_CALL_END", {{"tool", call.name}, {"call_id", call.id}, {"output", result.output}, {"is_error", result.is_error}});
+  emit(kAgentToolCallCompletedEvent, {{"tool", call.name}, {"call_id", call.id}, {"output", result.output}, {"is_error", result.is_error}});
   run.transcript.push_back({{"type", "tool_result"},
                             {"call_id", call.id},
                             {"tool", call.name},
@@ -109,7 +111,7 @@ AgentRun AgentSession::run(const std::string& system, const std::vector<AgentMes
                               {"text", turn.text},
                               {"tool_calls", calls_json(turn.tool_calls)},
                               {"usage", {{"input_tokens", turn.input_tokens}, {"output_tokens", turn.output_tokens}}}});
-    emit("ASSISTANT_TEXT_END", {{"text", turn.text}, {"tool_calls", turn.tool_calls.size()}});
+    emit(kAgentTurnEvent, {{"text", turn.text}, {"tool_calls", turn.tool_calls.size()}});
     if (!turn.text.empty()) run.final_text = turn.text;
     if (turn.tool_calls.empty()) {
       run.stop = AgentStop::kCompleted;
@@ -124,17 +126,17 @@ AgentRun AgentSession::run(const std::string& system, const std::vector<AgentMes
     if (verdict == LoopVerdict::kStop) {
       run.stop = AgentStop::kLoop;
       run.stop_detail = "the last " + std::to_string(limits_.loop_window) + " tool calls still repeat after a warning";
-      emit("LOOP_DETECTION", {{"action", "stop"}});
+      emit(kAgentLoopDetectedEvent, {{"action", "stop"}});
       break;
     }
     if (verdict == LoopVerdict::kWarn) {
       const std::string warning = LoopDetector::warning_text(limits_.loop_window);
       run.messages.push_back(AgentMessage::user(warning));
       run.transcript.push_back({{"type", "steering"}, {"text", warning}});
-      emit("LOOP_DETECTION", {{"action", "warn"}});
+      emit(kAgentLoopDetectedEvent, {{"action", "warn"}});
     }
   }
-  emit("SESSION_END", {{"stop", agent_stop_name(run.stop)},
+  emit(kAgentSessionEndedEvent, {{"stop", agent_stop_name(run.stop)},
                        {"turns", run.turns},
                        {"tool_calls", run.tool_calls},
                        {"input_tokens", run.input_tokens},

@@ -6,8 +6,8 @@
 /// holds (§2.8): the turn limit, the tool-round limit, a repeating loop after its warning (§2.10),
 /// cancellation, or the gate (the run budget) saying no before a model call.
 ///
-/// Events (names of §2.9): ASSISTANT_TEXT_END, TOOL_CALL_START, TOOL_CALL_END (full output),
-/// LOOP_DETECTION, TURN_LIMIT, SESSION_END.
+/// Events (§2.9, named in attractor/engine/event_names.h): AgentTurn, AgentToolCallStarted,
+/// AgentToolCallCompleted (full output), AgentLoopDetected, AgentTurnLimit, AgentSessionEnded.
 
 #include <cstdint>
 #include <functional>

@@ -96,7 +96,8 @@ std::string canonical_provider(const std::string& name, const EnvLookup& env) {
 }
 
 bool is_known_provider(const std::string& canonical) {
-  return canonical == "simulate" || canonical == "openai" || canonical == "anthropic" ||
+  return canonical == "simulate" || canonical == "openai" || canonical == "anthropic" || canonical == "agent" ||
+         canonical == "agent:openai" || canonical == "agent:anthropic" ||
          (starts_with(canonical, "cli:") && canonical.size() > 4);
 }
 
@@ -110,12 +111,25 @@ RoutingBackend::RoutingBackend(BackendConfig config) : config_(std::move(config)
 
 std::optional<std::string> RoutingBackend::env(const std::string& name) const { return config_.env(name); }
 
+std::string RoutingBackend::agent_vendor(const NodeData& node) const {
+  if (std::string p = provider_from_model(node.llm_model()); p == "openai" || p == "anthropic") return p;
+  if (auto chosen = env("ATTRACTOR_AGENT_PROVIDER")) return lower(*chosen);
+  return env("ANTHROPIC_API_KEY") || env("ANTHROPIC_BASE_URL") ? "anthropic" : "openai";
+}
+
 std::string RoutingBackend::provider_for(const NodeData& node, const Graph& graph) const {
-  if (!node.llm_provider().empty()) return canonical_provider(node.llm_provider(), config_.env);
-  if (std::string p = provider_from_model(node.llm_model()); !p.empty()) return p;
-  if (!config_.default_provider.empty()) return canonical_provider(config_.default_provider, config_.env);
-  if (std::string g = graph.data().get("llm_provider"); !g.empty()) return canonical_provider(g, config_.env);
-  return "";
+  std::string p;
+  if (!node.llm_provider().empty()) {
+    p = canonical_provider(node.llm_provider(), config_.env);
+  } else {
+    // --backend agent (or graph llm_provider=agent) wraps the agent around the vendor an
+    // llm_model names, so that model detection does not bypass it.
+    std::string fallback = !config_.default_provider.empty() ? config_.default_provider : graph.data().get("llm_provider");
+    fallback = canonical_provider(fallback, config_.env);
+    std::string from_model = provider_from_model(node.llm_model());
+    p = from_model.empty() || fallback == "agent" || starts_with(fallback, "agent:") ? fallback : from_model;
+  }
+  return p == "agent" ? "agent:" + agent_vendor(node) : p;
 }
 
 std::string RoutingBackend::default_model(const std::string& provider) const {
@@ -128,6 +142,7 @@ std::string RoutingBackend::model_for(const NodeData& node, const Graph& graph) 
   if (provider == "simulate") return "simulation";
   if (!node.llm_model().empty()) return node.llm_model();
   if (provider == "openai" || provider == "anthropic") return default_model(provider);
+  if (starts_with(provider, "agent:")) return default_model(provider.substr(6));
   return "";
 }
 
@@ -138,6 +153,14 @@ std::string RoutingBackend::provider_problem(const std::string& provider) const 
            "with the simulation backend";
   }
   if (provider == "simulate") return "";
+  if (starts_with(provider, "agent:")) {
+    if (!config_.agent_factory) return "the built-in coding agent is not available here";
+    const std::string vendor = provider.substr(6);
+    if (vendor != "openai" && vendor != "anthropic") {
+      return "the coding agent speaks openai or anthropic, not '" + vendor + "' (ATTRACTOR_AGENT_PROVIDER)";
+    }
+    return provider_problem(vendor);
+  }
   if (provider == "openai" || provider == "anthropic") {
     std::string upper = provider == "openai" ? "OPENAI" : "ANTHROPIC";
     if (!env(upper + "_API_KEY") && !env(upper + "_BASE_URL")) {
@@ -170,7 +193,7 @@ std::string RoutingBackend::provider_problem(const std::string& provider) const 
     return "provider 'gemini' is not supported; set llm_provider to cli:gemini, or to openai with an "
            "OpenAI-compatible OPENAI_BASE_URL";
   }
-  return "unknown llm_provider '" + provider + "' (expected simulate, openai, anthropic, cli or cli:<agent>)";
+  return "unknown llm_provider '" + provider + "' (expected simulate, openai, anthropic, agent, cli or cli:<agent>)";
 }
 
 std::vector<std::string> RoutingBackend::check(const Graph& graph, const HandlerCatalog& handlers) const {
@@ -191,29 +214,33 @@ std::vector<std::string> RoutingBackend::check(const Graph& graph, const Handler
   return problems;
 }
 
+ProviderSettings RoutingBackend::settings_for(const std::string& vendor) const {
+  const std::string upper = vendor == "openai" ? "OPENAI" : "ANTHROPIC";
+  ProviderSettings settings;
+  settings.api_key = env(upper + "_API_KEY").value_or("");
+  settings.base_url = env(upper + "_BASE_URL").value_or("");
+  settings.default_model = default_model(vendor);
+  settings.transport = config_.transport;
+  settings.retry = config_.transport_retry;
+  if (auto retries = env(kProviderMaxRetriesVariable)) {
+    settings.retry.max_retries = parse_max_retries(*retries).value_or(settings.retry.max_retries);
+  }
+  settings.random = config_.transport_random;
+  return settings;
+}
+
 std::shared_ptr<CodergenBackend> RoutingBackend::backend_for(const std::string& provider) {
   std::lock_guard lock(mutex_);
   if (auto it = backends_.find(provider); it != backends_.end()) return it->second;
   std::shared_ptr<CodergenBackend> backend;
   if (provider == "simulate") {
     backend = std::make_shared<SimulationBackend>(config_.responses);
-  } else if (provider == "openai" || provider == "anthropic") {
-    std::string upper = provider == "openai" ? "OPENAI" : "ANTHROPIC";
-    ProviderSettings settings;
-    settings.api_key = env(upper + "_API_KEY").value_or("");
-    settings.base_url = env(upper + "_BASE_URL").value_or("");
-    settings.default_model = default_model(provider);
-    settings.transport = config_.transport;
-    settings.retry = config_.transport_retry;
-    if (auto retries = env(kProviderMaxRetriesVariable)) {
-      settings.retry.max_retries = parse_max_retries(*retries).value_or(settings.retry.max_retries);
-    }
-    settings.random = config_.transport_random;
-    if (provider == "openai") {
-      backend = std::make_shared<OpenAiBackend>(settings);
-    } else {
-      backend = std::make_shared<AnthropicBackend>(settings);
-    }
+  } else if (provider == "openai") {
+    backend = std::make_shared<OpenAiBackend>(settings_for(provider));
+  } else if (provider == "anthropic") {
+    backend = std::make_shared<AnthropicBackend>(settings_for(provider));
+  } else if (starts_with(provider, "agent:") && config_.agent_factory && provider_problem(provider).empty()) {
+    backend = config_.agent_factory(provider.substr(6), settings_for(provider.substr(6)), config_.runner);
   } else if (starts_with(provider, "cli:")) {
     std::string agent = provider.substr(4);
     CliBackendSettings settings;

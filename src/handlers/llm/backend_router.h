@@ -8,7 +8,10 @@
 /// start, exit 3) and `run` fails such a stage; `--simulate` (SimulationBackend for every stage),
 /// `--backend simulate` or `llm_provider=simulate` choose the simulation explicitly.
 ///
-/// Provider names: `simulate` (alias `simulation`), `openai`, `anthropic`, `cli` (the agent named
+/// Provider names: `simulate` (alias `simulation`), `openai`, `anthropic`, `agent` (the built-in
+/// coding agent over the provider of the node's `llm_model`, else ATTRACTOR_AGENT_PROVIDER, else
+/// anthropic when ANTHROPIC_API_KEY or ANTHROPIC_BASE_URL is set, else openai; or explicitly
+/// `agent:openai`, `agent:anthropic`), `cli` (the agent named
 /// by ATTRACTOR_CLI_AGENT, default claude), `cli:<agent>`, and the aliases `claude-code`, `codex`,
 /// `gemini-cli` for `cli:claude`, `cli:codex`, `cli:gemini`.
 ///
@@ -36,6 +39,7 @@
 #include "handlers/services/subprocess.h"
 #include "handlers/llm/codergen_backend.h"
 #include "handlers/llm/http_transport.h"
+#include "handlers/llm/provider_settings.h"
 #include "handlers/llm/transport_retry.h"
 
 namespace attractor {
@@ -56,6 +60,11 @@ struct BackendConfig {
   ProcessRunner* runner = nullptr;           ///< for cli agents; nullptr = POSIX runner
   /// Added to cli agents' environment (a PATH here is also where the preflight looks them up).
   std::vector<std::pair<std::string, std::string>> cli_env;
+  /// Makes the backend of `agent:<vendor>` (the built-in coding agent lives in a layer above
+  /// this one: handlers/agent/agent_backend.h); empty = `agent` is refused as unavailable.
+  std::function<std::shared_ptr<CodergenBackend>(const std::string& vendor, const ProviderSettings& settings,
+                                                 ProcessRunner* runner)>
+      agent_factory;
 };
 
 /// "anthropic", "openai", "gemini" or "" (unknown: the default applies).
@@ -112,6 +121,10 @@ class RoutingBackend : public CodergenBackend {
   /// OPENAI_MODEL / ANTHROPIC_MODEL, else the built-in default of `provider` (openai, anthropic).
   std::string default_model(const std::string& provider) const;
   std::shared_ptr<CodergenBackend> backend_for(const std::string& provider);
+  /// Key, base URL, default model and retries of `vendor` (openai, anthropic) from the environment.
+  ProviderSettings settings_for(const std::string& vendor) const;
+  /// The vendor `agent` stands for at `node`.
+  std::string agent_vendor(const NodeData& node) const;
   /// The answer of `provider`'s backend to `request`.
   CodergenResult run_on(const std::string& provider, const CodergenRequest& request);
   /// Problem with using `provider` at all ("" when fine).

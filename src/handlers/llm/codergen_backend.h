@@ -7,9 +7,12 @@
 /// (rate limits, network, 5xx) or terminal (authentication, bad request, configuration).
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "attractor/model/chat_message.h"
 #include "attractor/base/clock.h"
@@ -45,6 +48,8 @@ struct CodergenRequest {
   std::int64_t call_index = 0;  ///< how many times this node called the backend before in this run
   /// The model to use instead of the node's (set by a fallback chain); "" = the node's.
   std::string model_override;
+  /// Emits a run event from inside the backend (the agent's tool calls); empty = nowhere.
+  std::function<void(const std::string& name, nlohmann::json fields)> emit;
 };
 
 struct CodergenResult {

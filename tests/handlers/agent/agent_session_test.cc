@@ -121,9 +121,9 @@ TEST_F(AgentSessionTest, ReadsPatchesRunsTheTestsFixesAndAnswers) {
   EXPECT_EQ(model.systems[0], "SYSTEM");
   std::vector<std::string> names;
   for (const auto& [name, fields] : events) names.push_back(name);
-  EXPECT_EQ(std::count(names.begin(), names.end(), "TOOL_CALL_START"), 5);
-  EXPECT_EQ(std::count(names.begin(), names.end(), "TOOL_CALL_END"), 5);
-  EXPECT_EQ(names.back(), "SESSION_END");
+  EXPECT_EQ(std::count(names.begin(), names.end(), "AgentToolCallStarted"), 5);
+  EXPECT_EQ(std::count(names.begin(), names.end(), "AgentToolCallCompleted"), 5);
+  EXPECT_EQ(names.back(), "AgentSessionEnded");
   EXPECT_EQ(events.back().second["stop"], "completed");
 }
 
@@ -157,7 +157,7 @@ TEST_F(AgentSessionTest, ARepeatingLoopIsWarnedThenStopped) {
   AgentSession session(model, *env_, profile_tools("openai"), limits);
   std::vector<std::string> loop_events;
   session.set_events([&](const std::string& name, const json& fields) {
-    if (name == "LOOP_DETECTION") loop_events.push_back(fields["action"]);
+    if (name == "AgentLoopDetected") loop_events.push_back(fields["action"]);
   });
   AgentRun run = session.run("", {}, "go", CancelToken());
   EXPECT_EQ(run.stop, AgentStop::kLoop);

@@ -101,7 +101,7 @@ TEST(BackendRouterTest, CheckRefusesUnknownAndUnsupportedProviders) {
     start -> a -> b -> c -> done })");
   RoutingBackend router(config_with_env({}));
   std::vector<std::string> expected = {
-      "unknown llm_provider 'mistral' (expected simulate, openai, anthropic, cli or cli:<agent>) [nodes: a]",
+      "unknown llm_provider 'mistral' (expected simulate, openai, anthropic, agent, cli or cli:<agent>) [nodes: a]",
       "provider 'gemini' is not supported; set llm_provider to cli:gemini, or to openai with an OpenAI-compatible "
       "OPENAI_BASE_URL [nodes: b]",
       "ATTRACTOR_CLI_COMMAND_AIDER is not set (cli agent 'aider' has no built-in command) [nodes: c]"};

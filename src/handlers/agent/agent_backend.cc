@@ -1,0 +1,165 @@
+#include "handlers/agent/agent_backend.h"
+
+#include <filesystem>
+#include <fstream>
+
+#include "attractor/base/clock.h"
+#include "attractor/model/outcome.h"
+#include "handlers/agent/agent_prompt.h"
+#include "handlers/agent/agent_session.h"
+#include "handlers/agent/local_environment.h"
+#include "handlers/llm/openai_backend.h"
+#include "handlers/services/tool_hooks.h"
+
+namespace attractor {
+
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+
+int int_attribute(const NodeData& node, const char* name, int fallback) {
+  const std::string text = node.get(name);
+  if (text.empty()) return fallback;
+  try {
+    return std::stoi(text);
+  } catch (const std::exception&) {
+    throw StageError(std::string(name) + "='" + text + "' is not a whole number", ErrorCategory::kTerminal);
+  }
+}
+
+std::vector<AgentMessage> history_messages(const std::vector<ChatMessage>& history) {
+  std::vector<AgentMessage> out;
+  for (const ChatMessage& m : history) {
+    if (m.role == "system") continue;
+    AgentMessage a;
+    a.role = m.role == "assistant" ? AgentMessage::Role::kAssistant : AgentMessage::Role::kUser;
+    a.text = m.content;
+    out.push_back(std::move(a));
+  }
+  return out;
+}
+
+/// The hooks of `request`'s node, run through `runner` with the tool's name and arguments.
+AgentHooks hooks_for(const CodergenRequest& request, ProcessRunner& runner, const std::string& workdir) {
+  ToolHookCommands commands = tool_hook_commands(*request.node, *request.graph);
+  auto call_of = [&request, workdir](const ModelToolCall& c) {
+    ToolCall call;
+    call.tool = c.name;
+    call.node_id = request.node->id;
+    call.stage_dir = request.stage_dir;
+    call.input = c.arguments;
+    call.cwd = workdir;
+    call.cancel = request.cancel;
+    return call;
+  };
+  AgentHooks hooks;
+  if (!commands.pre.empty()) {
+    hooks.pre = [&runner, call_of, command = commands.pre](const ModelToolCall& c) -> std::optional<std::string> {
+      HookRun r = run_tool_hook(runner, "pre", command, call_of(c));
+      return r.ok ? std::nullopt : std::optional<std::string>(r.message);
+    };
+  }
+  if (!commands.post.empty()) {
+    hooks.post = [&runner, call_of, command = commands.post](const ModelToolCall& c, const ToolResult& result) {
+      run_tool_hook(runner, "post", command, call_of(c), result.is_error ? 1 : 0);
+    };
+  }
+  return hooks;
+}
+
+void write_stage_files(const std::string& stage_dir, const AgentRun& run) {
+  if (stage_dir.empty()) return;
+  std::ofstream transcript(fs::path(stage_dir) / "transcript.jsonl", std::ios::binary);
+  for (const json& entry : run.transcript) {
+    transcript << entry.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
+  }
+  std::ofstream summary(fs::path(stage_dir) / "agent.json", std::ios::binary);
+  summary << json{{"stop", agent_stop_name(run.stop)},
+                  {"stop_detail", run.stop_detail},
+                  {"turns", run.turns},
+                  {"tool_calls", run.tool_calls},
+                  {"tools_used", run.tools_used},
+                  {"input_tokens", run.input_tokens},
+                  {"output_tokens", run.output_tokens},
+                  {"model", run.model}}
+                 .dump(2)
+          << "\n";
+}
+
+}  // namespace
+
+std::optional<Outcome> outcome_from_answer(const std::string& answer) {
+  std::string text = answer;
+  while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '`')) text.pop_back();
+  const std::size_t start = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
+  json j = json::parse(text.substr(start), nullptr, false);
+  if (!j.is_object() || !j.contains("outcome")) return std::nullopt;
+  try {
+    return outcome_from_json(j);
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+AgentBackend::AgentBackend(std::string vendor, ProviderSettings settings, ProcessRunner* runner,
+                           std::string default_workdir)
+    : vendor_(std::move(vendor)),
+      settings_(std::move(settings)),
+      runner_(runner ? runner : &default_process_runner()),
+      default_workdir_(default_workdir.empty() ? fs::current_path().string() : std::move(default_workdir)) {}
+
+CodergenResult AgentBackend::run(const CodergenRequest& request) {
+  std::string workdir = request.node ? request.node->get("workdir") : "";
+  if (workdir.empty() && request.graph) workdir = request.graph->data().get("workdir");
+  const fs::path dir = workdir.empty() ? fs::path(default_workdir_) : fs::path(default_workdir_) / workdir;
+  if (!fs::is_directory(dir)) {
+    throw StageError("agent: working directory '" + dir.string() + "' does not exist", ErrorCategory::kTerminal);
+  }
+  const std::string model = node_model(request, settings_.default_model);
+  LocalExecutionEnvironment env(dir.string(), runner_, request.cancel);
+  HttpAgentModel llm(vendor_, model, settings_, request.clock);
+  AgentLimits limits;
+  if (request.node) {
+    limits.max_turns = int_attribute(*request.node, "agent.max_turns", 0);
+    limits.max_tool_rounds = int_attribute(*request.node, "agent.max_tool_rounds", limits.max_tool_rounds);
+  }
+  AgentSession session(llm, env, profile_tools(vendor_), limits);
+  const std::string node_id = request.node ? request.node->id : "";
+  if (request.emit) {
+    session.set_events([&request, node_id](const std::string& name, const json& fields) {
+      json f = fields;
+      f["node"] = node_id;
+      request.emit(name, std::move(f));
+    });
+  }
+  if (request.node && request.graph) session.set_hooks(hooks_for(request, *runner_, env.working_directory()));
+  Clock& clock = request.clock ? *request.clock : system_clock();
+  const std::string date = format_iso8601(clock.now_ms()).substr(0, 10);
+  const std::string system = agent_system_prompt(vendor_, env, model, date,
+                                                 request.node ? request.node->get("agent.instructions") : "");
+  AgentRun run = session.run(system, history_messages(request.history), request.prompt, request.cancel);
+  write_stage_files(request.stage_dir, run);
+
+  CodergenResult result;
+  result.response = run.final_text;
+  result.usage.input_tokens = run.input_tokens;
+  result.usage.output_tokens = run.output_tokens;
+  result.model = run.model.empty() ? model : run.model;
+  result.backend = name();
+  if (run.stop == AgentStop::kCompleted) {
+    result.outcome = outcome_from_answer(run.final_text);
+  } else if (run.stop != AgentStop::kCancelled) {
+    result.outcome = Outcome::fail(std::string("agent stopped: ") + agent_stop_name(run.stop) +
+                                       (run.stop_detail.empty() ? "" : ": " + run.stop_detail),
+                                   ErrorCategory::kRetryable);
+  }
+  return result;
+}
+
+std::shared_ptr<CodergenBackend> make_agent_backend(const std::string& vendor, const ProviderSettings& settings,
+                                                    ProcessRunner* runner) {
+  return std::make_shared<AgentBackend>(vendor, settings, runner);
+}
+
+}  // namespace attractor

@@ -1,0 +1,185 @@
+// `llm_provider=agent` through the real binary against an in-process fake provider of each
+// protocol: the agent reads the project, edits it with the provider's edit tool, runs the test,
+// and routes the stage by the outcome its last line states; hooks, events, transcript and usage
+// are checked on disk (the parity of spec §9.12 for these tools).
+
+#include <filesystem>
+#include <fstream>
+
+#include <gtest/gtest.h>
+
+#include "attractor/run/run_directory.h"
+#include "handlers/agent/agent_backend.h"
+#include "support/fake_llm_server.h"
+#include "support/llm_test_support.h"
+
+namespace attractor {
+namespace {
+
+namespace fs = std::filesystem;
+using nlohmann::json;
+using testing::BinaryRun;
+using testing::FakeLlmServer;
+using testing::ScriptedReply;
+using testing::run_binary;
+
+std::string openai_turn(json message) {
+  return json{{"id", "c"},
+              {"model", "gpt-test"},
+              {"choices", {{{"index", 0}, {"message", message}}}},
+              {"usage", {{"prompt_tokens", 100}, {"completion_tokens", 10}}}}
+      .dump();
+}
+
+std::string openai_call(const std::string& id, const std::string& name, const json& args) {
+  json call = {{"id", id}, {"type", "function"}, {"function", {{"name", name}, {"arguments", args.dump()}}}};
+  return openai_turn({{"role", "assistant"}, {"content", nullptr}, {"tool_calls", json::array({call})}});
+}
+
+std::string anthropic_turn(json content) {
+  return json{{"id", "m"},
+              {"type", "message"},
+              {"model", "claude-test"},
+              {"content", content},
+              {"usage", {{"input_tokens", 100}, {"output_tokens", 10}}}}
+      .dump();
+}
+
+std::string anthropic_call(const std::string& id, const std::string& name, const json& args) {
+  return anthropic_turn(json::array({{{"type", "tool_use"}, {"id", id}, {"name", name}, {"input", args}}}));
+}
+
+const char* kAnswer = "calc.sh adds correctly now and test.sh passes.\n{\"outcome\": \"success\", \"preferred_label\": \"Done\"}";
+
+std::string graph(const std::string& provider_model, const std::string& workdir, const std::string& hooks_log) {
+  return "digraph Fix {\n"
+         "  start [shape=Mdiamond]\n  exit [shape=Msquare]\n"
+         "  fix [shape=box, llm_provider=agent, llm_model=\"" + provider_model + "\", workdir=\"" + workdir +
+         "\", prompt=\"Make test.sh pass.\", tool_hooks.pre=\"echo pre $TOOL_NAME >> " + hooks_log +
+         "\", tool_hooks.post=\"echo post $TOOL_NAME $EXIT_CODE >> " + hooks_log + "\"]\n"
+         "  again [shape=box, llm_provider=simulate, prompt=\"never\"]\n"
+         "  start -> fix\n  fix -> exit [label=\"Done\"]\n  fix -> again [label=\"Again\"]\n  again -> exit\n}\n";
+}
+
+class AgentBackendTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    fs::create_directories(dir_.sub("proj"));
+    std::ofstream(dir_.sub("proj/calc.sh")) << "echo $((2 * 2 + 1))\n";
+    std::ofstream(dir_.sub("proj/test.sh")) << "test \"$(sh calc.sh)\" = 4 && echo ok\n";
+  }
+  BinaryRun run(const std::string& model, std::vector<std::pair<std::string, std::string>> env) {
+    write_text_file(dir_.sub("g.dot"), graph(model, dir_.sub("proj"), dir_.sub("hooks.log")));
+    env.emplace_back("ATTRACTOR_LLM_MAX_RETRIES", "0");
+    return run_binary({"run", dir_.sub("g.dot"), "--logs-root", dir_.sub("run"), "-q"}, env, dir_);
+  }
+  void expect_the_fix_landed(int calls) {
+    EXPECT_EQ(read_text_file(dir_.sub("proj/calc.sh")), "echo $((2 * 2))\n");
+    EXPECT_FALSE(fs::exists(dir_.sub("run/again"))) << "routed by the stated preferred_label";
+    json status = json::parse(read_text_file(dir_.sub("run/fix/status.json")));
+    EXPECT_EQ(status["backend"], "agent");
+    EXPECT_EQ(status["usage"]["input_tokens"], 100 * (calls + 1));
+    EXPECT_EQ(status["usage"]["output_tokens"], 10 * (calls + 1));
+    EXPECT_EQ(read_text_file(dir_.sub("run/fix/response.md")), kAnswer);
+    json summary = json::parse(read_text_file(dir_.sub("run/fix/agent.json")));
+    EXPECT_EQ(summary["stop"], "completed");
+    EXPECT_EQ(summary["tool_calls"], calls);
+    std::ifstream transcript(dir_.sub("run/fix/transcript.jsonl"));
+    int lines = 0;
+    for (std::string line; std::getline(transcript, line);) ++lines;
+    EXPECT_EQ(lines, 1 + (calls + 1) + calls);
+    const std::string events = read_text_file(dir_.sub("run/events.jsonl"));
+    int started = 0;
+    for (std::size_t at = events.find("AgentToolCallStarted"); at != std::string::npos;
+         at = events.find("AgentToolCallStarted", at + 1)) {
+      ++started;
+    }
+    EXPECT_EQ(started, calls);
+    EXPECT_NE(events.find("\"event\":\"AgentSessionEnded\""), std::string::npos);
+  }
+
+  testing::ScratchDir dir_;
+};
+
+TEST_F(AgentBackendTest, AnthropicEditsWithEditFileRunsTheTestAndRoutesByItsOutcome) {
+  FakeLlmServer anthropic;
+  for (const std::string& body :
+       {anthropic_call("t1", "read_file", {{"file_path", "calc.sh"}}),
+        anthropic_call("t2", "edit_file", {{"file_path", "calc.sh"}, {"old_string", " + 1"}, {"new_string", ""}}),
+        anthropic_call("t3", "shell", {{"command", "sh test.sh"}}),
+        anthropic_turn(json::array({{{"type", "text"}, {"text", kAnswer}}}))}) {
+    ScriptedReply r;
+    r.body = body;
+    anthropic.push(r);
+  }
+  BinaryRun r = run("claude-test", {{"ANTHROPIC_BASE_URL", anthropic.url()}});
+  ASSERT_EQ(r.code, 0) << r.err;
+  expect_the_fix_landed(3);
+  EXPECT_EQ(read_text_file(dir_.sub("hooks.log")),
+            "pre read_file\npost read_file 0\npre edit_file\npost edit_file 0\npre shell\npost shell 0\n");
+  auto requests = anthropic.requests();
+  ASSERT_EQ(requests.size(), 4u);
+  EXPECT_NE(requests[0].body["system"].get<std::string>().find("<environment>\nWorking directory: " +
+                                                                fs::canonical(dir_.sub("proj")).string()),
+            std::string::npos);
+  const std::string prompt = requests[0].body["messages"][0]["content"][0]["text"];
+  EXPECT_EQ(prompt.rfind("## Pipeline State\n", 0), 0u) << "the stage prompt comes with its fidelity preamble";
+  EXPECT_EQ(prompt.substr(prompt.size() - 20), "\n\nMake test.sh pass.");
+  EXPECT_EQ(requests[3].body["messages"][6]["content"][0]["content"].get<std::string>().rfind("ok\n[exit code 0", 0),
+            0u);
+}
+
+TEST_F(AgentBackendTest, OpenAiPatchesWithApplyPatchToTheSameResult) {
+  FakeLlmServer openai;
+  const std::string patch = "*** Begin Patch\n*** Update File: calc.sh\n@@\n-echo $((2 * 2 + 1))\n+echo $((2 * 2))\n"
+                            "*** End Patch\n";
+  for (const std::string& body : {openai_call("c1", "read_file", {{"file_path", "calc.sh"}}),
+                                  openai_call("c2", "apply_patch", {{"patch", patch}}),
+                                  openai_call("c3", "shell", {{"command", "sh test.sh"}}),
+                                  openai_turn({{"role", "assistant"}, {"content", kAnswer}})}) {
+    ScriptedReply r;
+    r.body = body;
+    openai.push(r);
+  }
+  BinaryRun r = run("gpt-test", {{"OPENAI_BASE_URL", openai.url() + "/v1"}});
+  ASSERT_EQ(r.code, 0) << r.err;
+  expect_the_fix_landed(3);
+  auto requests = openai.requests();
+  ASSERT_EQ(requests.size(), 4u);
+  std::vector<std::string> tools;
+  for (const json& t : requests[0].body["tools"]) tools.push_back(t["function"]["name"]);
+  EXPECT_EQ(tools[1], "apply_patch");
+}
+
+TEST_F(AgentBackendTest, ARefusingPreHookBlocksTheCallAndTheModelIsTold) {
+  FakeLlmServer anthropic;
+  for (const std::string& body : {anthropic_call("t1", "shell", {{"command", "touch made"}}),
+                                  anthropic_turn(json::array({{{"type", "text"}, {"text", "gave up"}}}))}) {
+    ScriptedReply r;
+    r.body = body;
+    anthropic.push(r);
+  }
+  write_text_file(dir_.sub("g.dot"),
+                  "digraph H { start [shape=Mdiamond] exit [shape=Msquare]\n"
+                  "  fix [llm_provider=agent, llm_model=\"claude-test\", workdir=\"" + dir_.sub("proj") +
+                      "\", prompt=\"go\", tool_hooks.pre=\"echo no shell here >&2; exit 1\"]\n"
+                      "  start -> fix -> exit }\n");
+  BinaryRun r = run_binary({"run", dir_.sub("g.dot"), "--logs-root", dir_.sub("run"), "-q"},
+                           {{"ANTHROPIC_BASE_URL", anthropic.url()}, {"ATTRACTOR_LLM_MAX_RETRIES", "0"}}, dir_);
+  ASSERT_EQ(r.code, 0) << r.err;
+  EXPECT_FALSE(fs::exists(dir_.sub("proj/made")));
+  json result = anthropic.requests()[1].body["messages"][2]["content"][0];
+  EXPECT_EQ(result["content"], "refused by tool_hooks.pre: no shell here");
+  EXPECT_EQ(result["is_error"], true);
+}
+
+TEST(AgentOutcomeTest, TheLastLineMayStateTheOutcome) {
+  auto o = outcome_from_answer("All done.\n{\"outcome\": \"fail\", \"failure_reason\": \"tests still red\"}\n");
+  ASSERT_TRUE(o);
+  EXPECT_EQ(o->status, StageStatus::kFail);
+  EXPECT_FALSE(outcome_from_answer("All done."));
+  EXPECT_FALSE(outcome_from_answer("{\"note\": 1}"));
+}
+
+}  // namespace
+}  // namespace attractor
