@@ -1,27 +1,51 @@
 // Browser test of the `attractor serve` web page: starts the server on a temporary folder,
-// drives Debian's Chromium through playwright-core and checks a gated run from start to end,
-// that server strings are shown as text (no script runs), and that lint errors reach the form.
+// drives Debian's Chromium through playwright-core and checks a gated run from start to end
+// (the SVG graph turning green stage by stage, cancel and resume), a freeform gate, a run
+// interrupted by a server restart and resumed from the page, that server strings are shown as
+// text (no script runs), and that lint errors reach the form. A screenshot of each step is saved.
 // Usage: node web_page_test.mjs ATTRACTOR_BINARY REPO_ROOT
-// Env: PLAYWRIGHT_CORE (playwright-core folder), ATTRACTOR_WEB_SCREENSHOT (default
-// /tmp/attractor-web.png; empty for none), ATTRACTOR_WEB_DIR (passed on to the server).
+// Env: PLAYWRIGHT_CORE (playwright-core folder), ATTRACTOR_WEB_SCREENSHOTS (folder for the
+// numbered screenshots NN-step.png, default REPO_ROOT/build/browser-screenshots, created if
+// missing, earlier NN-*.png in it removed; empty for none), ATTRACTOR_WEB_DIR (passed on to the
+// server).
 import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 
-const TIMEOUT_MS = 120_000;
+const TIMEOUT_MS = 150_000;
 const STEP_MS = 30_000;
+// How long `attractor serve` may take to exit on SIGTERM while the page holds a run's event
+// stream open: the stream only notices the stop at its next keep-alive (--keepalive, 15 s).
+const SHUTDOWN_MS = 20_000;
+
+// The node fills of `attractor render --run` (status_fill in src/attractor/launch/render_dot.cc).
+const SUCCESS_FILL = '#c8e6c9';
+const RUNNING_FILL = '#bbdefb';
 
 const GATE_DOT = `digraph GateFlow {
   graph [goal="Exercise the web page"]
   start [shape=Mdiamond]
   work [prompt="Write a haiku about $goal"]
   approve [shape=hexagon, label="Ship the haiku?"]
+  polish [prompt="Polish the haiku"]
   exit [shape=Msquare]
   start -> work -> approve
-  approve -> exit [label="[A] Approve"]
+  approve -> polish [label="[A] Approve"]
   approve -> work [label="[R] Revise"]
+  polish -> exit
+}
+`;
+
+const FREEFORM_TEXT = 'Credit the <b>docs</b> team & say "thanks"';
+const FREEFORM_DOT = `digraph Notes {
+  graph [goal="Release notes"]
+  start [shape=Mdiamond]
+  draft [prompt="Draft the $goal"]
+  notes [shape=hexagon, label="Anything to add?", human.question_type=freeform]
+  exit [shape=Msquare]
+  start -> draft -> notes -> exit
 }
 `;
 
@@ -47,9 +71,12 @@ const NO_START_DOT = `digraph NoStart {
 `;
 
 let server = null;
+let serverUrl = null;
 let browser = null;
 let tmp = null;
 let serverLog = '';
+let shotDir = null;
+const shots = [];
 
 class CheckFailed extends Error {}
 
@@ -62,35 +89,68 @@ function loadChromium(repoRoot) {
   return require(dir).chromium;
 }
 
-// Starts `attractor serve` on port 0 and resolves with its address once it says it listens.
+// Starts `attractor serve` on port 0 (always on the same logs root and graphs folder) and
+// resolves with its address once it says it listens.
 function startServer(binary) {
   const args = ['serve', '--listen', '127.0.0.1:0', '--logs-root', path.join(tmp, 'runs'),
     '--graphs-dir', path.join(tmp, 'graphs')];
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
     server = child;
+    let own = '';  // this process's output: an earlier server's "listening" line must not match
     child.stdout.on('data', (chunk) => { serverLog += chunk; });
     child.stderr.on('data', (chunk) => {
       serverLog += chunk;
-      const match = /attractor serve: listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(serverLog);
-      if (match) resolve(match[1]);
+      own += chunk;
+      const match = /attractor serve: listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(own);
+      if (match) { serverUrl = match[1]; resolve(match[1]); }
     });
     child.on('error', reject);
     child.on('exit', (code, signal) => {
-      server = null;
+      if (server === child) server = null;
       reject(new CheckFailed(`attractor serve exited (${code ?? signal}) before listening`));
     });
   });
 }
 
-async function stopServer() {
+// SIGTERM, then SIGKILL after `graceMs`; resolves with {code, signal, killed, ms} once the
+// process is gone.
+async function stopServer(graceMs = 5000) {
   const child = server;
-  if (!child) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
+  if (!child) return null;
+  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+  let killed = false;
+  const t0 = Date.now();
   child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), 5000);
-  await exited;
+  const timer = setTimeout(() => { killed = true; child.kill('SIGKILL'); }, graceMs);
+  const result = await exited;
   clearTimeout(timer);
+  return { ...result, killed, ms: Date.now() - t0 };
+}
+
+async function getJson(route) {
+  const response = await fetch(new URL(route, serverUrl));
+  const text = await response.text();
+  check(response.ok, `GET ${route} answered ${response.status}: ${text.slice(0, 300)}`);
+  return JSON.parse(text);
+}
+
+// Saves a full-page screenshot as NN-name.png in the screenshot folder (none when it is off).
+async function screenshot(page, name) {
+  if (!shotDir) return;
+  const file = path.join(shotDir, `${String(shots.length + 1).padStart(2, '0')}-${name}.png`);
+  await page.screenshot({ path: file, fullPage: true });
+  shots.push(path.basename(file));
+}
+
+function prepareScreenshots(repoRoot) {
+  const dir = process.env.ATTRACTOR_WEB_SCREENSHOTS ?? path.join(repoRoot, 'build', 'browser-screenshots');
+  if (!dir) return null;
+  fs.mkdirSync(dir, { recursive: true });
+  for (const name of fs.readdirSync(dir)) {
+    if (/^\d\d-[\w-]+\.png$/.test(name)) fs.rmSync(path.join(dir, name), { force: true });
+  }
+  return dir;
 }
 
 async function cleanup() {
@@ -102,8 +162,70 @@ async function cleanup() {
 }
 
 async function statusIs(page, status) {
-  await page.waitForFunction((s) => document.querySelector('#run-status')?.textContent === s, status,
-    { timeout: STEP_MS });
+  try {
+    await page.waitForFunction((s) => document.querySelector('#run-status')?.textContent === s, status,
+      { timeout: STEP_MS });
+  } catch (error) {
+    const shown = await page.textContent('#run-status').catch(() => '?');
+    throw new CheckFailed(`the run status should become "${status}" but shows "${shown}"`);
+  }
+}
+
+// The runs list (polled every 2 s) shows the run with `status`.
+async function listShows(page, id, status) {
+  try {
+    await page.waitForSelector(`#runs tr[data-run-id="${id}"] .status-${status}`, { timeout: STEP_MS });
+  } catch (error) {
+    const row = await page.textContent(`#runs tr[data-run-id="${id}"]`).catch(() => '(no row)');
+    throw new CheckFailed(`the runs list should show ${id} as ${status} (row: ${row})`);
+  }
+}
+
+// The fill of each node of the drawn graph ({title: fill}; 'none' when not filled), read from the
+// node's first shape (polygon, ellipse or path) in the SVG.
+function readFills() {
+  const fills = {};
+  for (const node of document.querySelectorAll('#graph-view svg g.node')) {
+    const title = node.querySelector('title');
+    const shape = node.querySelector('polygon, ellipse, path');
+    if (title) fills[title.textContent] = shape ? (shape.getAttribute('fill') || 'none').toLowerCase() : null;
+  }
+  return fills;
+}
+
+const isGreen = (fill) => fill === SUCCESS_FILL;
+const isRunning = (fill) => fill === RUNNING_FILL;
+const isUnfilled = (fill) => fill === 'none';
+
+// Waits until every node of `want` ({node: predicate}) has a fill the predicate accepts.
+async function waitForFills(page, want, what) {
+  const deadline = Date.now() + STEP_MS;
+  for (;;) {
+    const fills = await page.evaluate(readFills);
+    const wrong = Object.entries(want).filter(([node, test]) => !test(fills[node]));
+    if (!wrong.length) return fills;
+    if (Date.now() > deadline) {
+      throw new CheckFailed(`${what}: wrong fill for ${wrong.map(([node]) => node).join(', ')} ` +
+        `(graph fills: ${JSON.stringify(fills)})`);
+    }
+    await page.waitForTimeout(200);
+  }
+}
+
+// At a gate of GATE_DOT: the stages before it green, the gate running, the ones after it not filled.
+async function partlyGreen(page) {
+  await waitForFills(page, { start: isGreen, work: isGreen, approve: isRunning, polish: isUnfilled, exit: isUnfilled },
+    'at the gate, start and work should be green, approve running and polish, exit not filled');
+}
+
+// Once the run completed: every node the run executed (completed_nodes of the API) is green.
+async function allGreen(page, id, expected) {
+  const info = await getJson(`pipelines/${encodeURIComponent(id)}`);
+  const done = info.completed_nodes || [];
+  check(expected.every((node) => done.includes(node)),
+    `completed_nodes ${JSON.stringify(done)} should hold ${JSON.stringify(expected)}`);
+  await waitForFills(page, Object.fromEntries(done.map((node) => [node, isGreen])),
+    `every executed node (${done.join(', ')}) should be green`);
 }
 
 async function startFromForm(page, fill) {
@@ -119,6 +241,9 @@ async function startFromForm(page, fill) {
 async function gatedRun(page) {
   await page.waitForSelector('#graph-select option[value="gate.dot"]', { state: 'attached', timeout: STEP_MS });
   const id = await startFromForm(page, () => page.selectOption('#graph-select', 'gate.dot'));
+  await page.waitForFunction(() => document.querySelector('#run-status')?.textContent !== 'loading', null,
+    { timeout: STEP_MS });
+  await screenshot(page, 'run-started');
   pass(`run ${id} started from the graph picker`);
 
   await page.waitForSelector('#gate-panel', { state: 'visible', timeout: STEP_MS });
@@ -128,17 +253,16 @@ async function gatedRun(page) {
   check((await approve.textContent()).includes('Approve') && (await revise.textContent()).includes('Revise'),
     'the gate has Approve and Revise buttons');
   check(await page.textContent('#gate-stage') === 'approve', 'the gate names its stage');
+  await screenshot(page, 'gate-shown');
   pass('gate panel shows the question and both options');
 
   await page.waitForSelector(`#runs tr[data-run-id="${id}"] .gate-flag`, { timeout: STEP_MS });
   pass('runs list marks the pending gate');
-  const shot = process.env.ATTRACTOR_WEB_SCREENSHOT ?? '/tmp/attractor-web.png';
-  if (shot) {
-    await page.waitForSelector('#graph-view svg', { timeout: STEP_MS });
-    await page.waitForTimeout(1000);  // let the drawing catch up with the gate
-    await page.screenshot({ path: shot, fullPage: true });
-    pass(`screenshot of the gate saved to ${shot}`);
-  }
+
+  await page.waitForSelector('#graph-view svg', { timeout: STEP_MS });
+  await partlyGreen(page);
+  await screenshot(page, 'graph-partly-green');
+  pass('at the gate the graph shows start and work green, approve running, polish and exit not yet');
 
   check(!(await page.isDisabled('#cancel-run')) && await page.isDisabled('#resume-run'),
     'Cancel is enabled and Resume disabled while the run waits');
@@ -147,6 +271,8 @@ async function gatedRun(page) {
   await page.waitForSelector('#gate-panel', { state: 'hidden', timeout: STEP_MS });
   check(await page.isDisabled('#cancel-run') && !(await page.isDisabled('#resume-run')),
     'Resume is enabled and Cancel disabled once cancelled');
+  await listShows(page, id, 'cancelled');
+  await screenshot(page, 'cancelled');
   pass('Cancel stops the run and closes the gate');
   await page.click('#resume-run');
   await statusIs(page, 'running');
@@ -157,6 +283,10 @@ async function gatedRun(page) {
   await page.waitForSelector('#gate-panel', { state: 'hidden', timeout: STEP_MS });
   await statusIs(page, 'completed');
   pass('run completed after Approve');
+  await allGreen(page, id, ['start', 'work', 'approve', 'polish']);
+  await listShows(page, id, 'completed');
+  await screenshot(page, 'completed');
+  pass('at the end every executed node (start, work, approve, polish) is green');
   return id;
 }
 
@@ -168,7 +298,7 @@ async function graphNodes(page, expected) {
 }
 
 async function runView(page) {
-  await graphNodes(page, ['start', 'work', 'approve', 'exit']);
+  await graphNodes(page, ['start', 'work', 'approve', 'polish', 'exit']);
   pass('SVG graph has a node for each pipeline node');
 
   await page.click('#stages tr[data-node="work"]');
@@ -220,6 +350,81 @@ async function escapedRun(page) {
   pass('markup in labels is shown as text and never runs');
 }
 
+async function freeformRun(page) {
+  const id = await startFromForm(page, () => page.fill('#dot-input', FREEFORM_DOT));
+  pass(`run ${id} with a freeform gate started from pasted DOT`);
+  await page.waitForSelector('#gate-panel #gate-text', { state: 'visible', timeout: STEP_MS });
+  check(await page.textContent('#gate-question') === 'Anything to add?', 'the freeform gate shows its question');
+  check(await page.textContent('#gate-stage') === 'notes', 'the freeform gate names its stage');
+  check(await page.locator('#gate-panel button[data-answer]').count() === 0, 'a freeform gate has no option buttons');
+  await page.locator('#gate-text').pressSequentially(FREEFORM_TEXT);
+  check(await page.inputValue('#gate-text') === FREEFORM_TEXT, 'the typed text is in the box (no key answered the gate)');
+  await page.waitForSelector('#graph-view svg', { timeout: STEP_MS });
+  await waitForFills(page, { start: isGreen, draft: isGreen, notes: isRunning, exit: isUnfilled },
+    'at the freeform gate, start and draft should be green and notes running');
+  await screenshot(page, 'freeform-gate');
+  pass('freeform gate shows a text box; the text is typed in');
+
+  await page.click('#gate-send');
+  await page.waitForSelector('#gate-panel', { state: 'hidden', timeout: STEP_MS });
+  await statusIs(page, 'completed');
+  const context = await getJson(`pipelines/${encodeURIComponent(id)}/context`);
+  check(context['human.gate.text'] === FREEFORM_TEXT,
+    `context human.gate.text should be the typed text (got ${JSON.stringify(context['human.gate.text'])})`);
+  await allGreen(page, id, ['start', 'draft', 'notes']);
+  await listShows(page, id, 'completed');
+  await screenshot(page, 'freeform-completed');
+  pass('Send answered the freeform gate; the run completed with the text in human.gate.text');
+}
+
+// A gated run whose server stops (SIGTERM) while it waits, resumed from the page of a new server
+// process on the same logs root.
+async function restartRun(page, binary, earlierId) {
+  await page.waitForSelector('#graph-select option[value="gate.dot"]', { state: 'attached', timeout: STEP_MS });
+  const id = await startFromForm(page, () => page.selectOption('#graph-select', 'gate.dot'));
+  await page.waitForSelector('#gate-panel', { state: 'visible', timeout: STEP_MS });
+  pass(`run ${id} started and waits at its gate`);
+
+  const oldUrl = serverUrl;
+  const stopped = await stopServer(SHUTDOWN_MS);
+  check(stopped && !stopped.killed, `the server should exit by itself within ${SHUTDOWN_MS / 1000} s of SIGTERM ` +
+    '(it needed SIGKILL)');
+  pass(`server stopped by SIGTERM in ${(stopped.ms / 1000).toFixed(1)} s (exit ${stopped.code ?? stopped.signal})`);
+  serverLog += '\n--- attractor serve restarted ---\n';
+  const url = await startServer(binary);
+  check(url !== oldUrl, `the new server should listen on a new address (both ${url})`);
+  pass(`new server on the same logs root listening on ${url}`);
+
+  await page.goto(`${url}#run=${encodeURIComponent(id)}`);
+  await statusIs(page, 'interrupted');
+  check(!(await page.isDisabled('#resume-run')) && await page.isDisabled('#cancel-run'),
+    'Resume is enabled and Cancel disabled for an interrupted run');
+  check(await page.locator('#gate-panel').isHidden(), 'an interrupted run shows no gate');
+  await listShows(page, id, 'interrupted');
+  await listShows(page, earlierId, 'completed');
+  await page.waitForSelector('#graph-view svg', { timeout: STEP_MS });
+  await waitForFills(page, { start: isGreen, work: isGreen, approve: (f) => !isGreen(f), polish: isUnfilled },
+    'after the restart, start and work should be green and approve, polish not');
+  await screenshot(page, 'interrupted-after-restart');
+  pass('after the restart the page shows the run interrupted (and the earlier runs), stages before the gate green');
+
+  await page.click('#resume-run');
+  await page.waitForSelector('#gate-panel', { state: 'visible', timeout: STEP_MS });
+  await statusIs(page, 'running');
+  check(await page.textContent('#gate-question') === 'Ship the haiku?', 'the resumed gate shows its question');
+  await partlyGreen(page);
+  await screenshot(page, 'resumed-gate');
+  pass('Resume runs it on the new server and the gate is asked again');
+
+  await page.locator('#gate-panel button[data-answer="A"]').click();
+  await page.waitForSelector('#gate-panel', { state: 'hidden', timeout: STEP_MS });
+  await statusIs(page, 'completed');
+  await allGreen(page, id, ['start', 'work', 'approve', 'polish']);
+  await listShows(page, id, 'completed');
+  await screenshot(page, 'resumed-completed');
+  pass('resumed run completed after Approve; every executed node is green');
+}
+
 async function lintError(page) {
   const before = await page.locator('#runs tbody tr').count();
   await page.fill('#dot-input', NO_START_DOT);
@@ -229,6 +434,7 @@ async function lintError(page) {
   check(text.includes('start_node') && /start node/.test(text), `#form-error shows the diagnostic (got "${text}")`);
   await page.waitForTimeout(2500);  // one poll of the runs list
   check(await page.locator('#runs tbody tr').count() === before, 'no run was created');
+  await screenshot(page, 'lint-error');
   pass('lint error is shown in the form with its diagnostic');
 }
 
@@ -237,6 +443,7 @@ async function main() {
   if (!binary || !repoRoot) throw new CheckFailed('usage: node web_page_test.mjs ATTRACTOR_BINARY REPO_ROOT');
   check(fs.existsSync(binary), `no attractor binary at ${binary}`);
   const chromium = loadChromium(repoRoot);
+  shotDir = prepareScreenshots(repoRoot);
 
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-web-'));
   fs.mkdirSync(path.join(tmp, 'graphs'));
@@ -250,14 +457,19 @@ async function main() {
   page.on('pageerror', (error) => pageErrors.push(String(error)));
   page.on('dialog', (dialog) => { pageErrors.push(`dialog: ${dialog.message()}`); dialog.dismiss(); });
   await page.goto(url);
+  await page.waitForSelector('#graph-select option[value="gate.dot"]', { state: 'attached', timeout: STEP_MS });
+  await screenshot(page, 'page-loaded');
   pass('page loaded');
 
-  await gatedRun(page);
+  const gatedId = await gatedRun(page);
   await runView(page);
   await escapedRun(page);
+  await freeformRun(page);
+  await restartRun(page, binary, gatedId);
   await lintError(page);
   check(pageErrors.length === 0, `JavaScript errors on the page: ${pageErrors.join('; ')}`);
   pass('no JavaScript errors on the page');
+  if (shotDir) pass(`${shots.length} screenshots saved in ${shotDir}: ${shots.join(', ')}`);
 }
 
 const overall = setTimeout(async () => {

@@ -13,6 +13,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <functional>
 #include <thread>
 
 #include <CLI/CLI.hpp>
@@ -54,20 +55,20 @@ std::optional<std::string> read_token(const std::string& path, std::string& erro
   return line;
 }
 
-/// Blocks SIGINT/SIGTERM in every thread started afterwards and stops `server` when one arrives.
+/// Blocks SIGINT/SIGTERM in every thread started afterwards and calls `stop` when one arrives.
 class StopOnSignal {
  public:
-  explicit StopOnSignal(HttpServer& server) {
+  explicit StopOnSignal(std::function<void()> stop) {
     sigemptyset(&set_);
     sigaddset(&set_, SIGINT);
     sigaddset(&set_, SIGTERM);
     sigaddset(&set_, SIGUSR1);
     pthread_sigmask(SIG_BLOCK, &set_, &old_);
-    waiter_ = std::thread([this, &server] {
+    waiter_ = std::thread([this, stop = std::move(stop)] {
       int signal = 0;
       sigwait(&set_, &signal);
       if (signal != SIGUSR1) log().info("serve: signal {}: stopping", signal);
-      server.stop();
+      stop();
     });
   }
   ~StopOnSignal() {
@@ -147,7 +148,12 @@ int run_serve_command(int argc, char** argv) {
   }
   std::fflush(stderr);
   {
-    StopOnSignal stopper(server);
+    // Runs first: interrupting them closes their event streams, so the HTTP server's stop does
+    // not wait for open streams to reach their next keep-alive.
+    StopOnSignal stopper([&] {
+      runs.shutdown();
+      server.stop();
+    });
     server.serve();
     runs.shutdown();
   }

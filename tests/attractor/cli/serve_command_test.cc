@@ -7,6 +7,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <filesystem>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -68,6 +69,46 @@ TEST(ServeCommandTest, ListensOnLoopbackLogsRequestsAndStopsOnSigint) {
   ::kill(pid, SIGINT);
   EXPECT_EQ(wait_exit(pid), 0) << read_file(log);
   EXPECT_EQ(read_file(log).find("log in once"), std::string::npos) << "no token on loopback";
+}
+
+TEST(ServeCommandTest, SigintWithAnOpenEventStreamStopsAtOnceAndInterruptsTheRun) {
+  ScratchDir dir;
+  std::filesystem::create_directories(dir.sub("graphs"));
+  std::ofstream(dir.sub("graphs/gate.dot")) << kGateDot;
+  const std::string log = dir.sub("serve.log");
+  pid_t pid = spawn_program(ATTRACTOR_BINARY_PATH,
+                            {"serve", "--listen", "127.0.0.1:0", "--logs-root", dir.sub("runs"), "--graphs-dir",
+                             dir.sub("graphs")},
+                            {}, log);
+  const int port = wait_for_port(log);
+  ASSERT_GT(port, 0) << read_file(log);
+  httplib::Client client("127.0.0.1", port);
+  auto started = client.Post("/pipelines", R"({"graph": "gate.dot"})", "application/json");
+  ASSERT_TRUE(started);
+  ASSERT_EQ(started->status, 201) << started->body;
+  const std::string id = nlohmann::json::parse(started->body)["id"];
+  ASSERT_TRUE(eventually([&] {
+    auto q = client.Get(("/pipelines/" + id + "/questions").c_str());
+    return q && q->body.find("\"q1\"") != std::string::npos;
+  }));
+  std::string streamed;
+  std::thread stream([&] {
+    httplib::Client sse("127.0.0.1", port);
+    sse.Get(("/pipelines/" + id + "/events").c_str(), [&](const char* data, std::size_t size) {
+      streamed.append(data, size);
+      return true;
+    });
+  });
+  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  const auto asked = std::chrono::steady_clock::now();
+  ::kill(pid, SIGINT);
+  EXPECT_EQ(wait_exit(pid), 0) << read_file(log);
+  EXPECT_LT(std::chrono::steady_clock::now() - asked, std::chrono::seconds(5))
+      << "an open stream does not hold the stop up to the next keep-alive (15 s)";
+  stream.join();
+  EXPECT_NE(streamed.find("event: end"), std::string::npos) << "the stream was ended, not cut";
+  const std::string events = read_file(dir.sub("runs/" + id + "/events.jsonl"));
+  EXPECT_NE(events.find("\"reason\":\"server shutdown\""), std::string::npos) << events;
 }
 
 TEST(ServeCommandTest, BeyondLoopbackATokenIsGeneratedAndRequired) {

@@ -353,7 +353,17 @@ function eventFields(event) {
 
 // ---------------------------------------------------------------- stages
 
+// A run that stopped leaves no stage running: the one it was in shows as interrupted.
+function stopRunningStages(run) {
+  for (const stage of run.stages.values()) {
+    if (stage.status !== 'running') continue;
+    stage.status = 'interrupted';
+    renderStageRow(run, stage);
+  }
+}
+
 function updateStage(run, event) {
+  if (/^Pipeline(Interrupted|Failed)$|^BudgetExhausted$/.test(event.event)) return stopRunningStages(run);
   if (!event.event.startsWith('Stage') || typeof event.name !== 'string') return;
   const stage = run.stages.get(event.name) || { node: event.name, status: 'pending', duration_ms: null,
     attempt: 0, visits: 0, retries: 0, input_tokens: 0, output_tokens: 0, error: '' };
