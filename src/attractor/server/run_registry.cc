@@ -6,6 +6,7 @@
 #include <functional>
 #include <set>
 
+#include "attractor/base/json_limits.h"
 #include "attractor/base/log.h"
 #include "attractor/engine/event_names.h"
 #include "attractor/launch/run_summary.h"
@@ -24,6 +25,24 @@ const std::set<std::string>& start_fields() {
                                                "simulate",    "auto_approve", "answers",       "responses",
                                                "max_total_tokens", "max_cost", "prices",        "strict"};
   return fields;
+}
+
+constexpr const char* kRequestFile = "request.json";
+constexpr const char* kNeverStarted = "stopped before it started";
+
+/// True for a run directory holding an accepted request but no checkpoint.
+bool never_started(const fs::path& dir) {
+  return fs::exists(dir / kRequestFile) && !fs::exists(dir / "checkpoint.json");
+}
+
+/// RunFlags from a manifest-style `options` object (everything restored, nothing given).
+RunFlags flags_from_options(const nlohmann::json& options) {
+  RunFlags flags;
+  CLI::App none;
+  add_common_options(none, flags);
+  none.parse(std::vector<std::string>{});
+  restore_manifest_options(options, none, flags);
+  return flags;
 }
 
 ApiReply error_reply(int status, std::string message) {
@@ -115,6 +134,12 @@ std::optional<std::string> read_flags(const nlohmann::json& body, RunFlags& flag
   return std::nullopt;
 }
 
+/// How a run that never started looks in the API.
+nlohmann::json unstarted_summary(const fs::path& dir) {
+  return {{"run_dir", dir.string()}, {"status", "interrupted"}, {"reason", kNeverStarted}, {"node", ""},
+          {"completed_nodes", nlohmann::json::array()}, {"usage", nlohmann::json::object()}};
+}
+
 }  // namespace
 
 RunRegistry::RunRegistry(ServerConfig config) : config_(std::move(config)) {
@@ -179,6 +204,9 @@ ApiReply RunRegistry::start(const nlohmann::json& body) {
     inline_file("answers", "answers.json", request.flags.answers);
     inline_file("responses", "responses.json", request.flags.responses);
     inline_file("prices", "prices.json", request.flags.prices);
+    write_json_file(run_dir / kRequestFile, {{"graph_path", request.graph_path},
+                                            {"context_file", request.flags.context_file},
+                                            {"options", manifest_options(request.flags)}});
   } catch (const std::exception& e) {
     fs::remove_all(run_dir, ec);
     return error_reply(500, e.what());
@@ -211,6 +239,7 @@ ApiReply RunRegistry::resume(const std::string& id) {
     auto it = runs_.find(id);
     if (it != runs_.end() && it->second->state != "done") return error_reply(409, "run " + id + " is " + it->second->state);
   }
+  if (never_started(*dir)) return restart_unstarted(id, *dir);
   RunSummary summary = summarize_run(*dir, system_clock().now_ms());
   if (summary.status == "running") return error_reply(409, "run " + id + " is running in another process");
   if (summary.status == "completed") return error_reply(409, "run " + id + " has completed");
@@ -235,6 +264,38 @@ ApiReply RunRegistry::resume(const std::string& id) {
   run->events = std::make_shared<EventLog>(count_event_lines((fs::path(*dir) / "events.jsonl").string()) + 1,
                                           config_.event_memory);
   log().info("serve: run {} resumed", id);
+  return enqueue(run, 202);
+}
+
+ApiReply RunRegistry::restart_unstarted(const std::string& id, const std::string& dir) {
+  nlohmann::json saved;
+  try {
+    saved = parse_json_limited(read_all((fs::path(dir) / kRequestFile).string()), kRequestFile);
+  } catch (const std::exception& e) {
+    return error_reply(400, e.what());
+  }
+  for (const char* leftover : {"manifest.json", "manifest.json.tmp", "checkpoint.json.tmp", "events.jsonl"}) {
+    std::error_code ec;
+    fs::remove(fs::path(dir) / leftover, ec);
+  }
+  LaunchRequest request;
+  request.flags = flags_from_options(saved.value("options", nlohmann::json::object()));
+  request.flags.context_file = saved.value("context_file", std::string());
+  request.graph_path = saved.value("graph_path", std::string());
+  request.run_dir = fs::absolute(dir).string();
+  auto run = std::make_shared<ServedRun>();
+  run->id = id;
+  run->run_dir = request.run_dir;
+  if (!request.flags.auto_approve && request.flags.answers.empty()) {
+    run->interviewer = std::make_shared<WebInterviewer>();
+    request.interviewer = run->interviewer;
+  }
+  auto prepared = prepare_run(request);
+  if (auto* failure = std::get_if<LaunchFailure>(&prepared)) return launch_failure_reply(*failure);
+  run->request = std::move(request);
+  run->prepared = std::move(std::get<PreparedRun>(prepared));
+  run->events = std::make_shared<EventLog>(1, config_.event_memory);
+  log().info("serve: run {} started again from its request ({})", id, kNeverStarted);
   return enqueue(run, 202);
 }
 
@@ -362,7 +423,8 @@ nlohmann::json RunRegistry::live_fields(const ServedRun& run, nlohmann::json j) 
   if (run.state != "done") {
     j["status"] = run.state;
     if (!run.current_node.empty()) j["node"] = run.current_node;
-  } else if (!j.contains("status") || j["status"] == "unreadable") {  // never reached the disk
+  } else if (!j.contains("status") || j["status"] == "unreadable" ||
+             j.value("reason", nlohmann::json()) == kNeverStarted) {  // never reached the disk
     j["status"] = run.final_status;
     if (!run.reason.empty()) j["reason"] = run.reason;
   }
@@ -375,6 +437,7 @@ std::optional<nlohmann::json> RunRegistry::describe(const std::string& id) const
   if (!dir) return std::nullopt;
   RunSummary summary = summarize_run(*dir, system_clock().now_ms());
   nlohmann::json j = summary.to_json();
+  if (never_started(*dir)) j = unstarted_summary(*dir);
   j["id"] = id;
   j["live"] = false;
   j["pending_questions"] = 0;
@@ -391,6 +454,17 @@ nlohmann::json RunRegistry::list() const {
   for (const auto& [id, run] : runs_) {  // queued runs have no manifest yet: list them first
     if (fs::exists(fs::path(run->run_dir) / "manifest.json")) continue;
     out.push_back(live_fields(*run, nlohmann::json::object()));
+    listed.insert(id);
+  }
+  std::error_code ec;
+  for (const auto& entry : fs::directory_iterator(config_.logs_root, ec)) {
+    const std::string id = entry.path().filename().string();
+    if (listed.count(id) || runs_.count(id) || !entry.is_directory() || !never_started(entry.path())) continue;
+    nlohmann::json j = unstarted_summary(entry.path());
+    j["id"] = id;
+    j["live"] = false;
+    j["pending_questions"] = 0;
+    out.push_back(std::move(j));
     listed.insert(id);
   }
   for (const RunSummary& s : on_disk) {

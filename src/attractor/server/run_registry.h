@@ -13,6 +13,11 @@
 /// A run's thread waits for its slot, takes the run lock, runs the same engine as `attractor
 /// run`, and releases both. Every run is a plain run directory: after a restart the server reads
 /// its state from disk like `attractor runs` does.
+///
+/// A run accepted but stopped before the engine wrote its first checkpoint (queued when the
+/// server stopped, or killed in its first moments) has only `request.json`, the request as
+/// accepted: it shows as `interrupted` ("stopped before it started"), and resuming it starts it
+/// afresh from that file.
 
 #include <condition_variable>
 #include <cstdint>
@@ -102,6 +107,8 @@ class RunRegistry {
   /// files into `run_dir`. Returns an error reply or nullopt when the request is good.
   std::optional<ApiReply> fill_request(const nlohmann::json& body, LaunchRequest& request, std::string& dot);
   ApiReply enqueue(std::shared_ptr<ServedRun> run, int status);
+  /// Resumes a run that never reached its first checkpoint by starting it from request.json.
+  ApiReply restart_unstarted(const std::string& id, const std::string& dir);
   void execute(const std::shared_ptr<ServedRun>& run);
   /// Waits until `run` may start (true) or was cancelled while queued (false).
   bool wait_for_slot(const std::shared_ptr<ServedRun>& run);

@@ -236,6 +236,33 @@ TEST(ServerApiTest, AStoppedServerLeavesItsRunsInterruptedAndResumable) {
   ASSERT_TRUE(eventually([&] { return (*restarted.describe(id))["status"] == "completed"; }));
 }
 
+TEST(ServerApiTest, AQueuedRunLostInARestartShowsInterruptedAndResumeStartsIt) {
+  auto server = std::make_unique<TestServer>(1);
+  const std::string first = server->start({{"graph", "gate.dot"}});
+  ASSERT_TRUE(server->wait_question(first).is_object());
+  const std::string queued = server->start({{"graph", "gate.dot"}, {"context", {{"ticket", "T-9"}}}});
+  EXPECT_EQ(body_of(server->get("/pipelines/" + queued))["status"], "queued");
+  server->stop();
+  EXPECT_TRUE(fs::exists(fs::path(server->logs_root()) / queued / "request.json"));
+  EXPECT_FALSE(fs::exists(fs::path(server->logs_root()) / queued / "checkpoint.json"));
+
+  RunRegistry restarted({server->logs_root(), server->graphs_dir(), 2});
+  json status = *restarted.describe(queued);
+  EXPECT_EQ(status["status"], "interrupted");
+  EXPECT_EQ(status["reason"], "stopped before it started");
+  bool listed = false;
+  for (const json& r : restarted.list()) listed |= r["id"] == queued && r["status"] == "interrupted";
+  EXPECT_TRUE(listed);
+  ApiReply resumed = restarted.resume(queued);
+  ASSERT_EQ(resumed.status, 202) << resumed.body.dump();
+  ASSERT_TRUE(eventually([&] { return restarted.served(queued)->interviewer->pending_count() == 1; }));
+  std::string error;
+  EXPECT_EQ(restarted.served(queued)->interviewer->answer("q1", "A", &error), AnswerResult::kAccepted) << error;
+  ASSERT_TRUE(eventually([&] { return (*restarted.describe(queued))["status"] == "completed"; }));
+  json checkpoint = json::parse(std::ifstream(fs::path(server->logs_root()) / queued / "checkpoint.json"));
+  EXPECT_EQ(checkpoint["context"]["ticket"], "T-9") << "the request's inline context came back";
+}
+
 TEST(ServerApiTest, RunsStartedOnTheCommandLineAreListedAndCliResumesServerRuns) {
   TestServer server;
   const std::string cli_run = (fs::path(server.logs_root()) / "from-cli").string();
