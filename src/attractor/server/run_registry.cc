@@ -212,21 +212,12 @@ ApiReply RunRegistry::start(const nlohmann::json& body) {
     return error_reply(500, e.what());
   }
   request.run_dir = run_dir.string();
-  auto run = std::make_shared<ServedRun>();
-  run->id = id;
-  run->run_dir = request.run_dir;
-  if (!request.flags.auto_approve && request.flags.answers.empty()) {
-    run->interviewer = std::make_shared<WebInterviewer>();
-    request.interviewer = run->interviewer;
-  }
-  auto prepared = prepare_run(request);
-  if (auto* failure = std::get_if<LaunchFailure>(&prepared)) {
+  auto made = make_run(id, std::move(request), 1);
+  if (auto* bad = std::get_if<ApiReply>(&made)) {
     fs::remove_all(run_dir, ec);
-    return launch_failure_reply(*failure);
+    return *bad;
   }
-  run->request = std::move(request);
-  run->prepared = std::move(std::get<PreparedRun>(prepared));
-  run->events = std::make_shared<EventLog>(1, config_.event_memory);
+  auto run = std::get<std::shared_ptr<ServedRun>>(made);
   log().info("serve: run {} created ({})", id, run->request.graph_path);
   return enqueue(run, 201);
 }
@@ -245,24 +236,10 @@ ApiReply RunRegistry::resume(const std::string& id) {
   if (summary.status == "completed") return error_reply(409, "run " + id + " has completed");
   auto request_or = resume_request(*dir, RunFlags{}, nullptr, posix_run_disk());
   if (auto* failure = std::get_if<LaunchFailure>(&request_or)) return launch_failure_reply(*failure);
-  LaunchRequest request = std::move(std::get<LaunchRequest>(request_or));
-  auto run = std::make_shared<ServedRun>();
-  run->id = id;
-  run->run_dir = *dir;
-  if (!request.flags.auto_approve && request.flags.answers.empty()) {
-    std::lock_guard lock(mutex_);
-    auto earlier = runs_.find(id);
-    const std::uint64_t first =
-        earlier != runs_.end() && earlier->second->interviewer ? earlier->second->interviewer->next_ordinal() : 1;
-    run->interviewer = std::make_shared<WebInterviewer>(nullptr, first);
-    request.interviewer = run->interviewer;
-  }
-  auto prepared = prepare_run(request);
-  if (auto* failure = std::get_if<LaunchFailure>(&prepared)) return launch_failure_reply(*failure);
-  run->request = std::move(request);
-  run->prepared = std::move(std::get<PreparedRun>(prepared));
-  run->events = std::make_shared<EventLog>(count_event_lines((fs::path(*dir) / "events.jsonl").string()) + 1,
-                                          config_.event_memory);
+  auto made = make_run(id, std::move(std::get<LaunchRequest>(request_or)),
+                       count_event_lines((fs::path(*dir) / "events.jsonl").string()) + 1);
+  if (auto* bad = std::get_if<ApiReply>(&made)) return *bad;
+  auto run = std::get<std::shared_ptr<ServedRun>>(made);
   log().info("serve: run {} resumed", id);
   return enqueue(run, 202);
 }
@@ -283,20 +260,37 @@ ApiReply RunRegistry::restart_unstarted(const std::string& id, const std::string
   request.flags.context_file = saved.value("context_file", std::string());
   request.graph_path = saved.value("graph_path", std::string());
   request.run_dir = fs::absolute(dir).string();
+  auto made = make_run(id, std::move(request), 1);
+  if (auto* bad = std::get_if<ApiReply>(&made)) return *bad;
+  auto run = std::get<std::shared_ptr<ServedRun>>(made);
+  log().info("serve: run {} started again from its request ({})", id, kNeverStarted);
+  return enqueue(run, 202);
+}
+
+std::variant<std::shared_ptr<ServedRun>, ApiReply> RunRegistry::make_run(const std::string& id,
+                                                                         LaunchRequest request,
+                                                                         std::uint64_t first_event_id) {
   auto run = std::make_shared<ServedRun>();
   run->id = id;
   run->run_dir = request.run_dir;
   if (!request.flags.auto_approve && request.flags.answers.empty()) {
-    run->interviewer = std::make_shared<WebInterviewer>();
+    std::uint64_t first_question = 1;
+    {
+      std::lock_guard lock(mutex_);
+      auto earlier = runs_.find(id);
+      if (earlier != runs_.end() && earlier->second->interviewer) {
+        first_question = earlier->second->interviewer->next_ordinal();
+      }
+    }
+    run->interviewer = std::make_shared<WebInterviewer>(nullptr, first_question);
     request.interviewer = run->interviewer;
   }
   auto prepared = prepare_run(request);
   if (auto* failure = std::get_if<LaunchFailure>(&prepared)) return launch_failure_reply(*failure);
   run->request = std::move(request);
   run->prepared = std::move(std::get<PreparedRun>(prepared));
-  run->events = std::make_shared<EventLog>(1, config_.event_memory);
-  log().info("serve: run {} started again from its request ({})", id, kNeverStarted);
-  return enqueue(run, 202);
+  run->events = std::make_shared<EventLog>(first_event_id, config_.event_memory);
+  return run;
 }
 
 ApiReply RunRegistry::enqueue(std::shared_ptr<ServedRun> run, int status) {

@@ -28,6 +28,7 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <variant>
 
 #include <nlohmann/json.hpp>
 
@@ -106,6 +107,11 @@ class RunRegistry {
   /// Builds the request of a new run from the API body, writing the submitted DOT and inline
   /// files into `run_dir`. Returns an error reply or nullopt when the request is good.
   std::optional<ApiReply> fill_request(const nlohmann::json& body, LaunchRequest& request, std::string& dot);
+  /// A run of `request` under `id`, asking its gates through the API unless answers or
+  /// auto-approve decide them (question ids continue an earlier part's), its events numbered
+  /// from `first_event_id`; the error reply when the pipeline cannot run.
+  std::variant<std::shared_ptr<ServedRun>, ApiReply> make_run(const std::string& id, LaunchRequest request,
+                                                              std::uint64_t first_event_id);
   ApiReply enqueue(std::shared_ptr<ServedRun> run, int status);
   /// Resumes a run that never reached its first checkpoint by starting it from request.json.
   ApiReply restart_unstarted(const std::string& id, const std::string& dir);
