@@ -10,6 +10,7 @@
 #include "attractor/base/log.h"
 #include "attractor/engine/event_names.h"
 #include "attractor/launch/run_summary.h"
+#include "attractor/run/run_directory.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/server/run_views.h"
 
@@ -95,11 +96,6 @@ std::variant<std::string, std::string> graph_in_directory(const std::string& gra
   return std::variant<std::string, std::string>(std::in_place_index<0>, file.string());
 }
 
-std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  return std::string(std::istreambuf_iterator<char>(in), {});
-}
-
 /// The type-checked options of a start request, set on `flags`; an error message when one is
 /// the wrong type.
 std::optional<std::string> read_flags(const nlohmann::json& body, RunFlags& flags) {
@@ -168,7 +164,11 @@ std::optional<ApiReply> RunRegistry::fill_request(const nlohmann::json& body, La
   auto found = graph_in_directory(config_.graphs_dir, body["graph"].get<std::string>());
   if (found.index() == 1) return error_reply(400, std::get<1>(found));
   request.graph_path = std::get<0>(found);
-  dot = read_all(request.graph_path);
+  try {
+    dot = read_text_file(request.graph_path);
+  } catch (const std::exception& e) {
+    return error_reply(400, e.what());
+  }
   return std::nullopt;
 }
 
@@ -247,7 +247,7 @@ ApiReply RunRegistry::resume(const std::string& id) {
 ApiReply RunRegistry::restart_unstarted(const std::string& id, const std::string& dir) {
   nlohmann::json saved;
   try {
-    saved = parse_json_limited(read_all((fs::path(dir) / kRequestFile).string()), kRequestFile);
+    saved = parse_json_limited(read_text_file((fs::path(dir) / kRequestFile).string()), kRequestFile);
   } catch (const std::exception& e) {
     return error_reply(400, e.what());
   }

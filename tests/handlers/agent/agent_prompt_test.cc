@@ -3,7 +3,6 @@
 
 #include "handlers/agent/agent_prompt.h"
 
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "handlers/agent/local_environment.h"
+#include "support/engine_test_support.h"
 
 namespace attractor {
 namespace {
@@ -20,9 +20,7 @@ namespace fs = std::filesystem;
 class AgentPromptTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "attractor-prompt-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    root_ = fs::canonical(pattern);
+    root_ = fs::canonical(dir_.path());
     fs::create_directories(root_ / "repo/service/.codex");
     std::ofstream(root_ / "repo/AGENTS.md") << "Top-level rules.\n";
     std::ofstream(root_ / "repo/CLAUDE.md") << "Claude rules.\n";
@@ -30,7 +28,7 @@ class AgentPromptTest : public ::testing::Test {
     std::ofstream(root_ / "repo/service/AGENTS.md") << "Service rules.\n";
     std::ofstream(root_ / "repo/service/.codex/instructions.md") << "Codex rules.\n";
   }
-  void TearDown() override { fs::remove_all(root_); }
+  testing::TempDir dir_;
   fs::path root_;
 };
 

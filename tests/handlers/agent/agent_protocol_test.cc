@@ -5,7 +5,6 @@
 
 #include "handlers/agent/agent_protocol.h"
 
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -15,6 +14,7 @@
 #include "handlers/agent/agent_session.h"
 #include "handlers/agent/local_environment.h"
 #include "support/fake_llm_server.h"
+#include "support/engine_test_support.h"
 
 namespace attractor {
 namespace {
@@ -60,13 +60,10 @@ std::string anthropic_call(const std::string& id, const std::string& name, const
 class AgentProtocolTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "attractor-proto-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    root_ = pattern;
+    root_ = fs::canonical(dir_.path());
     std::ofstream(root_ / "greet.txt") << "hello wrld\n";
     env_ = std::make_unique<LocalExecutionEnvironment>(root_.string());
   }
-  void TearDown() override { fs::remove_all(root_); }
 
   AgentRun run(const std::string& provider, FakeLlmServer& server) {
     ProviderSettings settings;
@@ -82,6 +79,7 @@ class AgentProtocolTest : public ::testing::Test {
     return std::string(std::istreambuf_iterator<char>(in), {});
   }
 
+  testing::TempDir dir_;
   fs::path root_;
   std::unique_ptr<LocalExecutionEnvironment> env_;
 };

@@ -3,7 +3,6 @@
 
 #include "handlers/agent/agent_session.h"
 
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "handlers/agent/local_environment.h"
+#include "support/engine_test_support.h"
 
 namespace attractor {
 namespace {
@@ -57,20 +57,18 @@ ModelTurn answer(std::string text) {
 class AgentSessionTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "attractor-agent-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    root_ = pattern;
+    root_ = fs::canonical(dir_.path());
     std::ofstream(root_ / "calc.sh") << "echo $((2 + 3))\n";
     std::ofstream(root_ / "test.sh") << "test \"$(sh calc.sh)\" = 4 || { echo \"expected 4, got $(sh calc.sh)\"; exit 1; }\n"
                                         "echo ok\n";
     env_ = std::make_unique<LocalExecutionEnvironment>(root_.string());
   }
-  void TearDown() override { fs::remove_all(root_); }
   std::string file(const std::string& name) {
     std::ifstream in(root_ / name);
     return std::string(std::istreambuf_iterator<char>(in), {});
   }
 
+  testing::TempDir dir_;
   fs::path root_;
   std::unique_ptr<LocalExecutionEnvironment> env_;
 };

@@ -3,7 +3,6 @@
 
 #include "handlers/agent/agent_tools.h"
 
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -11,6 +10,7 @@
 #include <gtest/gtest.h>
 
 #include "handlers/agent/local_environment.h"
+#include "support/engine_test_support.h"
 
 namespace attractor {
 namespace {
@@ -21,13 +21,10 @@ using nlohmann::json;
 class AgentToolsTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "attractor-tools-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    root_ = pattern;
+    root_ = fs::canonical(dir_.path());
     std::ofstream(root_ / "app.py") << "def main():\n    print(\"hi\")\n    return 0\n";
     env_ = std::make_unique<LocalExecutionEnvironment>(root_.string());
   }
-  void TearDown() override { fs::remove_all(root_); }
 
   ToolResult call(const std::string& name, const json& args) { return run_tool(*core_tool(name), args, *env_); }
   std::string file(const std::string& name) {
@@ -35,6 +32,7 @@ class AgentToolsTest : public ::testing::Test {
     return std::string(std::istreambuf_iterator<char>(in), {});
   }
 
+  testing::TempDir dir_;
   fs::path root_;
   std::unique_ptr<LocalExecutionEnvironment> env_;
 };

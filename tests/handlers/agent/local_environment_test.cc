@@ -3,8 +3,8 @@
 // with timeouts, grep and glob.
 
 #include "handlers/agent/local_environment.h"
+#include "support/engine_test_support.h"
 
-#include <stdlib.h>
 
 #include <filesystem>
 #include <fstream>
@@ -19,9 +19,7 @@ namespace fs = std::filesystem;
 class LocalEnvironmentTest : public ::testing::Test {
  protected:
   void SetUp() override {
-    std::string pattern = (fs::temp_directory_path() / "attractor-env-XXXXXX").string();
-    ASSERT_NE(::mkdtemp(pattern.data()), nullptr);
-    base_ = pattern;
+    base_ = fs::canonical(dir_.path());
     fs::create_directories(base_ / "work/src");
     std::ofstream(base_ / "outside.txt") << "secret\n";
     std::ofstream(base_ / "work/src/a.cc") << "int main() {\n  return 0;\n}\n";
@@ -29,8 +27,8 @@ class LocalEnvironmentTest : public ::testing::Test {
     std::ofstream(base_ / "work/notes.md") << "one\ntwo\nthree\nfour\n";
     env_ = std::make_unique<LocalExecutionEnvironment>((base_ / "work").string());
   }
-  void TearDown() override { fs::remove_all(base_); }
 
+  testing::TempDir dir_;
   fs::path base_;
   std::unique_ptr<LocalExecutionEnvironment> env_;
 };
