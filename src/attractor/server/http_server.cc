@@ -206,6 +206,11 @@ int HttpServer::bind(std::string* error) {
 void HttpServer::serve() { server_->listen_after_bind(); }
 
 void HttpServer::stop() {
+  // Streams of runs that just ended are writing their `event: end`; give them a moment.
+  const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(1);
+  while (streams_.load() > 0 && std::chrono::steady_clock::now() < deadline) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   if (server_) server_->stop();
 }
 

@@ -7,6 +7,7 @@
 #include <fstream>
 #include <regex>
 #include <sstream>
+#include <atomic>
 #include <filesystem>
 #include <thread>
 
@@ -92,14 +93,16 @@ TEST(ServeCommandTest, SigintWithAnOpenEventStreamStopsAtOnceAndInterruptsTheRun
     return q && q->body.find("\"q1\"") != std::string::npos;
   }));
   std::string streamed;
+  std::atomic<bool> receiving{false};
   std::thread stream([&] {
     httplib::Client sse("127.0.0.1", port);
     sse.Get(("/pipelines/" + id + "/events").c_str(), [&](const char* data, std::size_t size) {
       streamed.append(data, size);
+      receiving = true;
       return true;
     });
   });
-  std::this_thread::sleep_for(std::chrono::milliseconds(300));
+  ASSERT_TRUE(eventually([&] { return receiving.load(); })) << "the stream is open before the signal";
   const auto asked = std::chrono::steady_clock::now();
   ::kill(pid, SIGINT);
   EXPECT_EQ(wait_exit(pid), 0) << read_file(log);
