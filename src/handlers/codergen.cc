@@ -45,11 +45,15 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   request.attempt = env.attempt;
   request.call_index = call_index;
   request.emit = [&env](const std::string& name, nlohmann::json fields) { env.emit(name, std::move(fields)); };
+  request.budget_check = env.budget_check;
   if (!backend_) return Outcome::fail("no LLM backend configured", ErrorCategory::kTerminal);
   if (backend_->acts_outside_process(request)) env.flush_writes();
   CodergenResult result = backend_->run(request);
   std::string backend_name = result.backend.empty() ? backend_->name() : result.backend;
-  if (conversation.session) {
+  if (conversation.session && !result.exchange.empty()) {
+    for (ChatMessage& m : result.exchange) conversation.session->append(std::move(m));
+    conversation.session->set_backend(backend_name, result.model);
+  } else if (conversation.session) {
     conversation.session->append_exchange(prompt, result.response);
     conversation.session->set_backend(backend_name, result.model);
   }
@@ -62,6 +66,7 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   fidelity_info["model"] = result.model;
   fidelity_info["usage"] = {{"input_tokens", result.usage.input_tokens}, {"output_tokens", result.usage.output_tokens}};
   if (!result.fallback_from.empty()) fidelity_info["fallback_from"] = result.fallback_from;
+  if (!result.tools.empty()) fidelity_info["tools"] = result.tools;
 
   env.write_file((fs::path(env.stage_dir) / "response.md").string(), result.response);
   nlohmann::json usage_fields = {{"name", node.id},

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <filesystem>
 #include <unordered_set>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -326,6 +327,23 @@ RunResult Engine::Impl::budget_exhausted(const std::string& reason) {
   return r;
 }
 
+std::function<std::string(const nlohmann::json&)> Engine::Impl::budget_check_for(const std::string& node_id) {
+  if (!budget_.any()) return {};
+  return [this, node_id](const nlohmann::json& in_flight) {
+    std::string why = budget_reached(budget_, sink_.usage_with(in_flight), node_id, "during");
+    if (!why.empty()) {
+      std::lock_guard lock(branch_mutex_);
+      if (budget_stop_.empty()) budget_stop_ = why;
+    }
+    return why;
+  };
+}
+
+std::string Engine::Impl::take_budget_stop() {
+  std::lock_guard lock(branch_mutex_);
+  return std::exchange(budget_stop_, std::string());
+}
+
 RunResult Engine::Impl::interrupted() {
   nlohmann::json fields = {{"current_node", state_.current_node}, {"next_node", state_.next_node}};
   if (std::string why = options_.interrupt_reason ? options_.interrupt_reason() : ""; !why.empty()) fields["reason"] = why;
@@ -441,6 +459,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
                                  : execute_with_retry(node, context_, state_.node_retries, options_.cancel, fidelity,
                                                       &attempts);
     if (options_.cancel.cancelled()) return interrupted();
+    if (std::string why = take_budget_stop(); !why.empty()) return budget_exhausted(why);
 
     state_.total_executions++;
     state_.visit_counts[node.id]++;

@@ -36,6 +36,8 @@ class RunEventSink : public EventObserver {
   void on_event(const Event& event) override;
   /// Token usage summed over the run's StageUsage events (for the final event).
   nlohmann::json usage() const { return usage_.to_json(); }
+  /// `usage()` with one more call of `in_flight`'s tokens (UsageTally::with_call).
+  nlohmann::json usage_with(const nlohmann::json& in_flight) const { return usage_.with_call(in_flight); }
   /// Starts the count from the usage of an earlier part of the run (a resume).
   void restore_usage(const nlohmann::json& usage) { usage_.restore(usage); }
   /// Prices StageUsage events: the tally counts their cost and each event gets `cost_usd`.
@@ -115,6 +117,10 @@ class Engine::Impl : public BranchRunner {
   /// Routing after a node: jump_to, then failure routing (§3.7 as decided) or §3.3 selection.
   Route route_after(const NodeData& node, const Outcome& outcome, const Context& context) const;
   void emit(const std::string& name, nlohmann::json fields);
+  /// The StageEnv::budget_check of stage `node_id` (empty without a budget).
+  std::function<std::string(const nlohmann::json&)> budget_check_for(const std::string& node_id);
+  /// Takes the reason a stage gave for stopping at the budget ("" when none did).
+  std::string take_budget_stop();
 
   const Graph& graph_;
   const HandlerRegistry& registry_;
@@ -143,6 +149,9 @@ class Engine::Impl : public BranchRunner {
   std::map<std::string, std::vector<std::pair<std::string, Outcome>>> branch_records_;
   /// Messages a parallel branch sent but did not consume itself, keyed by the branch's first node.
   std::map<std::string, nlohmann::json> branch_inboxes_;
+  /// The first reason a stage's `budget_check` gave for a spent budget (guarded by
+  /// branch_mutex_); the main loop stops the run after that stage.
+  std::string budget_stop_;
 };
 
 }  // namespace attractor

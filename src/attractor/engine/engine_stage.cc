@@ -128,6 +128,7 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   env.previous_node = fidelity.previous_node;
   env.writer = writer_.get();
   env.handlers = &registry_.catalog();
+  env.budget_check = budget_check_for(node.id);
 
   std::unique_ptr<Watchdog> watchdog;
   if (env.timeout_ms && *env.timeout_ms > 0 && !traits.handles_timeout) {

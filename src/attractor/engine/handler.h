@@ -15,6 +15,7 @@
 /// the queue before `execute`.
 
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -82,6 +83,13 @@ struct StageEnv {
   /// For a handler that always prompts an LLM (`HandlerTraits::Llm::kAlways`): the preamble to
   /// put in front of its prompt, or the thread to continue under `full`. Empty otherwise.
   StageConversation conversation;
+
+  /// With a run budget: why it would be spent once `in_flight` (StageUsage fields of this
+  /// stage's LLM calls so far: `input_tokens`, `output_tokens`, `model`) is counted, else "".
+  /// A handler that calls an LLM several times in one stage (the coding agent) asks before each
+  /// call. Once it has answered non-empty, the engine stops the run after this stage as it does
+  /// before an LLM stage (docs/decisions.md, "Run budgets"). Empty without a budget.
+  std::function<std::string(const nlohmann::json& in_flight)> budget_check;
 
   /// The run directory's writer; nullptr outside the engine (then writes are made inline).
   WriteBehind* writer = nullptr;

@@ -42,21 +42,22 @@ RunBudget RunBudget::with_graph_defaults(const Graph& graph) const {
   return budget;
 }
 
-std::string budget_reached(const RunBudget& budget, const nlohmann::json& usage, const std::string& node) {
+std::string budget_reached(const RunBudget& budget, const nlohmann::json& usage, const std::string& node,
+                           std::string_view when) {
   const std::int64_t tokens = usage.value("total_tokens", std::int64_t{0});
   if (budget.max_total_tokens && tokens >= *budget.max_total_tokens) {
-    return fmt::format("token budget reached: {} of max_total_tokens={} used before stage `{}`", tokens,
-                       *budget.max_total_tokens, node);
+    return fmt::format("token budget reached: {} of max_total_tokens={} used {} stage `{}`", tokens,
+                       *budget.max_total_tokens, when, node);
   }
   if (budget.max_cost_usd && usage.contains("unpriced_models") && !usage["unpriced_models"].empty()) {
     return fmt::format("cost budget cannot be kept: no price for model `{}` (add it, or `*`, to the price table) "
-                       "before stage `{}`",
-                       usage["unpriced_models"][0].get<std::string>(), node);
+                       "{} stage `{}`",
+                       usage["unpriced_models"][0].get<std::string>(), when, node);
   }
   const double cost = usage.value("cost_usd", 0.0);
   if (budget.max_cost_usd && cost >= *budget.max_cost_usd) {
-    return fmt::format("cost budget reached: ${:.4f} of max_cost=${:.4f} spent before stage `{}`", cost,
-                       *budget.max_cost_usd, node);
+    return fmt::format("cost budget reached: ${:.4f} of max_cost=${:.4f} spent {} stage `{}`", cost,
+                       *budget.max_cost_usd, when, node);
   }
   return "";
 }

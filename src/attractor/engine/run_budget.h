@@ -10,6 +10,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -48,6 +49,8 @@ struct RunBudget {
 };
 
 /// Why the next LLM stage `node` may not start with `usage` (UsageTally::to_json) spent, or "".
-std::string budget_reached(const RunBudget& budget, const nlohmann::json& usage, const std::string& node);
+/// `when` ("before" or "during") says in the message where the stage stands.
+std::string budget_reached(const RunBudget& budget, const nlohmann::json& usage, const std::string& node,
+                           std::string_view when = "before");
 
 }  // namespace attractor

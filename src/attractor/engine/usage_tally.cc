@@ -94,4 +94,24 @@ nlohmann::json UsageTally::to_json() const {
   return j;
 }
 
+nlohmann::json UsageTally::with_call(const nlohmann::json& fields) const {
+  nlohmann::json j = to_json();
+  const std::int64_t in = integer_field(fields, "input_tokens");
+  const std::int64_t out = integer_field(fields, "output_tokens");
+  j["input_tokens"] = j["input_tokens"].get<std::int64_t>() + in;
+  j["output_tokens"] = j["output_tokens"].get<std::int64_t>() + out;
+  j["total_tokens"] = j["total_tokens"].get<std::int64_t>() + in + out;
+  j["llm_calls"] = j["llm_calls"].get<std::int64_t>() + 1;
+  std::lock_guard lock(mutex_);
+  if (prices_.empty()) return j;
+  if (std::optional<double> cost = cost_of(fields)) {
+    j["cost_usd"] = j["cost_usd"].get<double>() + *cost;
+  } else {
+    std::set<std::string> unpriced = unpriced_;
+    unpriced.insert(fields.value("model", std::string()));
+    j["unpriced_models"] = unpriced;
+  }
+  return j;
+}
+
 }  // namespace attractor

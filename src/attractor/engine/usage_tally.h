@@ -36,6 +36,10 @@ class UsageTally : public EventObserver {
   /// {"input_tokens", "output_tokens", "total_tokens", "llm_calls"}, plus with prices "cost_usd"
   /// and, when some model had no price, "unpriced_models".
   nlohmann::json to_json() const;
+  /// `to_json()` as it would be once one more StageUsage event with `fields` (`input_tokens`,
+  /// `output_tokens`, `model`) were counted; the tally itself is unchanged. Used for a stage that
+  /// is still spending (the coding agent between its turns).
+  nlohmann::json with_call(const nlohmann::json& fields) const;
 
  private:
   mutable std::mutex mutex_;

@@ -7,6 +7,7 @@
 #include "attractor/model/outcome.h"
 #include "handlers/agent/agent_prompt.h"
 #include "handlers/agent/agent_session.h"
+#include "handlers/agent/agent_thread.h"
 #include "handlers/agent/local_environment.h"
 #include "handlers/llm/openai_backend.h"
 #include "handlers/services/tool_hooks.h"
@@ -26,18 +27,6 @@ int int_attribute(const NodeData& node, const char* name, int fallback) {
   } catch (const std::exception&) {
     throw StageError(std::string(name) + "='" + text + "' is not a whole number", ErrorCategory::kTerminal);
   }
-}
-
-std::vector<AgentMessage> history_messages(const std::vector<ChatMessage>& history) {
-  std::vector<AgentMessage> out;
-  for (const ChatMessage& m : history) {
-    if (m.role == "system") continue;
-    AgentMessage a;
-    a.role = m.role == "assistant" ? AgentMessage::Role::kAssistant : AgentMessage::Role::kUser;
-    a.text = m.content;
-    out.push_back(std::move(a));
-  }
-  return out;
 }
 
 /// The hooks of `request`'s node, run through `runner` with the tool's name and arguments.
@@ -66,6 +55,23 @@ AgentHooks hooks_for(const CodergenRequest& request, ProcessRunner& runner, cons
     };
   }
   return hooks;
+}
+
+/// The run budget asked before each model call, with the session's tokens so far counted.
+std::function<std::string(const AgentRun&)> budget_gate(const CodergenRequest& request, const std::string& model) {
+  if (!request.budget_check) return {};
+  return [&request, model](const AgentRun& so_far) {
+    return request.budget_check({{"input_tokens", so_far.input_tokens},
+                                 {"output_tokens", so_far.output_tokens},
+                                 {"model", so_far.model.empty() ? model : so_far.model}});
+  };
+}
+
+/// "read_file x2"-style lines for the preambles of later stages.
+std::vector<std::string> tools_summary(const AgentRun& run) {
+  std::vector<std::string> out;
+  for (const auto& [tool, calls] : run.tools_used) out.push_back(tool + " x" + std::to_string(calls));
+  return out;
 }
 
 void write_stage_files(const std::string& stage_dir, const AgentRun& run) {
@@ -138,7 +144,9 @@ CodergenResult AgentBackend::run(const CodergenRequest& request) {
   const std::string date = format_iso8601(clock.now_ms()).substr(0, 10);
   const std::string system = agent_system_prompt(vendor_, env, model, date,
                                                  request.node ? request.node->get("agent.instructions") : "");
-  AgentRun run = session.run(system, history_messages(request.history), request.prompt, request.cancel);
+  session.set_gate(budget_gate(request, model));
+  const std::vector<AgentMessage> history = from_thread_messages(request.history);
+  AgentRun run = session.run(system, history, request.prompt, request.cancel);
   write_stage_files(request.stage_dir, run);
 
   CodergenResult result;
@@ -147,12 +155,18 @@ CodergenResult AgentBackend::run(const CodergenRequest& request) {
   result.usage.output_tokens = run.output_tokens;
   result.model = run.model.empty() ? model : run.model;
   result.backend = name();
+  result.tools = tools_summary(run);
+  if (request.fidelity == "full") {
+    result.exchange = to_thread_messages(
+        std::vector<AgentMessage>(run.messages.begin() + static_cast<std::ptrdiff_t>(history.size()), run.messages.end()));
+  }
   if (run.stop == AgentStop::kCompleted) {
     result.outcome = outcome_from_answer(run.final_text);
   } else if (run.stop != AgentStop::kCancelled) {
+    // A spent budget would stop a retry before its first call, so only the other stops retry.
     result.outcome = Outcome::fail(std::string("agent stopped: ") + agent_stop_name(run.stop) +
                                        (run.stop_detail.empty() ? "" : ": " + run.stop_detail),
-                                   ErrorCategory::kRetryable);
+                                   run.stop == AgentStop::kGate ? ErrorCategory::kTerminal : ErrorCategory::kRetryable);
   }
   return result;
 }

@@ -49,7 +49,7 @@ std::optional<AgentStop> AgentSession::stop_before_turn(AgentRun& run, int round
     return AgentStop::kToolRoundLimit;
   }
   if (gate_) {
-    if (std::string why = gate_(); !why.empty()) {
+    if (std::string why = gate_(run); !why.empty()) {
       run.stop_detail = why;
       return AgentStop::kGate;
     }

@@ -64,8 +64,9 @@ class AgentSession {
     events_ = std::move(sink);
   }
   void set_hooks(AgentHooks hooks) { hooks_ = std::move(hooks); }
-  /// Asked before each model call; a non-empty answer stops the session with that reason.
-  void set_gate(std::function<std::string()> gate) { gate_ = std::move(gate); }
+  /// Asked before each model call with the session so far (its tokens); a non-empty answer
+  /// stops the session with that reason (the run budget).
+  void set_gate(std::function<std::string(const AgentRun& so_far)> gate) { gate_ = std::move(gate); }
 
   /// Runs `prompt` after `history` (an earlier conversation of the same thread).
   AgentRun run(const std::string& system, const std::vector<AgentMessage>& history, const std::string& prompt,
@@ -83,7 +84,7 @@ class AgentSession {
   AgentLimits limits_;
   AgentHooks hooks_;
   std::function<void(const std::string&, const nlohmann::json&)> events_;
-  std::function<std::string()> gate_;
+  std::function<std::string(const AgentRun&)> gate_;
 };
 
 }  // namespace attractor

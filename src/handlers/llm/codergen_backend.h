@@ -50,6 +50,8 @@ struct CodergenRequest {
   std::string model_override;
   /// Emits a run event from inside the backend (the agent's tool calls); empty = nowhere.
   std::function<void(const std::string& name, nlohmann::json fields)> emit;
+  /// The run budget between LLM calls of one stage (StageEnv::budget_check); empty = no budget.
+  std::function<std::string(const nlohmann::json& in_flight)> budget_check;
 };
 
 struct CodergenResult {
@@ -63,6 +65,11 @@ struct CodergenResult {
   bool status_from_file = false;
   /// `provider:model` of each backend in the fallback chain that failed before this one answered.
   std::vector<std::string> fallback_from;
+  /// Under `full` fidelity, the messages this stage adds to its thread, prompt first; empty = the
+  /// prompt and `response`. The coding agent keeps its tool calls and results here.
+  std::vector<ChatMessage> exchange;
+  /// Tool use to show in later stages' preambles (`stage_info.tools`), e.g. "read_file x2".
+  std::vector<std::string> tools;
 };
 
 class CodergenBackend {

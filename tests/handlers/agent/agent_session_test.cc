@@ -174,11 +174,16 @@ TEST_F(AgentSessionTest, CancellationAndTheGateStopBeforeTheNextModelCall) {
 
   AgentSession gated(model, *env_, profile_tools("openai"));
   int calls_made = 0;
-  gated.set_gate([&] { return ++calls_made > 2 ? std::string("token budget reached: 250 of 200") : std::string(); });
+  std::vector<int> turns_seen;
+  gated.set_gate([&](const AgentRun& so_far) {
+    turns_seen.push_back(so_far.turns);
+    return ++calls_made > 2 ? std::string("token budget reached: 250 of 200") : std::string();
+  });
   AgentRun run = gated.run("", {}, "go", CancelToken());
   EXPECT_EQ(run.stop, AgentStop::kGate);
   EXPECT_EQ(run.stop_detail, "token budget reached: 250 of 200");
   EXPECT_EQ(run.turns, 2);
+  EXPECT_EQ(turns_seen, (std::vector<int>{0, 1, 2})) << "the gate sees the session's progress";
 }
 
 TEST_F(AgentSessionTest, UnknownToolsAndRefusedCallsReachTheModelAsErrors) {
