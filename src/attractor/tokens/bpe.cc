@@ -17,7 +17,13 @@ BytePairEncoder::BytePairEncoder(std::shared_ptr<const OwnedBpeTables> owned)
   owned_ = std::move(owned);
 }
 
-BytePairEncoder::BytePairEncoder(const BpeTables& tables) : tables_(tables), mask_(tables.slots.size() - 1) {}
+BytePairEncoder::BytePairEncoder(const BpeTables& tables) : tables_(tables), mask_(tables.slots.size() - 1) {
+  // Lookups stop at an empty slot and index the single-byte ranks directly.
+  if (!std::has_single_bit(tables.slots.size()) || tables.slots.size() <= tables.size() ||
+      tables.byte_rank.size() != 256 || tables.two_byte_rank.size() != 65536) {
+    throw TokenDataError("token tables of the wrong shape");
+  }
+}
 
 TokenId BytePairEncoder::lookup(const char* data, std::size_t size) const {
   const std::uint64_t h = hash_token_bytes(data, size);

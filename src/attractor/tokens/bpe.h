@@ -30,7 +30,8 @@ class BytePairEncoder {
   /// token appears twice or one of the 256 single bytes has no rank.
   explicit BytePairEncoder(RankTable ranks);
   /// Uses tables built elsewhere (e.g. linked into the binary) in place; their memory must
-  /// outlive the encoder. They must be consistent (view_bpe_table_blob checks their shape).
+  /// outlive the encoder. Throws TokenDataError when their sizes do not fit together; their
+  /// contents are trusted.
   explicit BytePairEncoder(const BpeTables& tables);
 
   /// Number of mergeable tokens (ranks 0 .. size()-1).
