@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Builds tokens_bench and compares it with the reference JavaScript tokenizer on the same corpus:
 #   bench/tokens/run.sh [BYTES] [RUNS]        (defaults: 10 MiB, best of 3 runs after a warm-up)
+# then measures start-up to the first count, rank-file text against built-in tables
+# (tokens_startup_bench, 20 fresh processes per path).
 # Environment: BUILD_DIR (default build). Needs `make deps` (third_party/gpt-tokenizer) and node.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -8,7 +10,7 @@ BUILD_DIR=${BUILD_DIR:-build}
 BYTES=${1:-10485760}
 RUNS=${2:-3}
 [ -f "$BUILD_DIR/build.ninja" ] || cmake -S . -B "$BUILD_DIR" -G Ninja -DCMAKE_BUILD_TYPE=Release >/dev/null
-cmake --build "$BUILD_DIR" --target tokens_bench attractor_token_data -j 2 >/dev/null
+cmake --build "$BUILD_DIR" --target tokens_bench tokens_startup_bench attractor_token_data -j 2 >/dev/null
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 corpus="$work/corpus.txt"
@@ -34,5 +36,8 @@ for enc in o200k_base cl100k_base; do
       -v jr="$js_rss" -v s="$same" 'BEGIN {
     printf "%s: encode %.2fx the JS throughput (%.0f vs %.0f tokens/s, one thread), count %.2fx; peak RSS %.0f MB vs %.0f MB; identical ids: %s\n\n",
       e, c / j, c, j, cc / jc, cr / 1024, jr / 1024, s }'
+done
+for enc in o200k_base cl100k_base; do
+  "$BUILD_DIR/tokens_startup_bench" --encoding "$enc" --runs 20
 done
 exit $status

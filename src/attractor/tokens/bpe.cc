@@ -9,105 +9,36 @@
 
 namespace attractor {
 
-std::uint64_t hash_token_bytes(const char* data, std::size_t size) {
-  constexpr std::uint64_t kMul = 0x9E3779B97F4A7C15ULL;
-  std::uint64_t h = 0x243F6A8885A308D3ULL ^ (size * kMul);
-  while (size >= 8) {
-    std::uint64_t w;
-    std::memcpy(&w, data, 8);
-    h = (h ^ w) * kMul;
-    h ^= h >> 32;
-    data += 8;
-    size -= 8;
-  }
-  if (size > 0) {
-    std::uint64_t w = 0;
-    std::memcpy(&w, data, size);
-    h = (h ^ w) * kMul;
-    h ^= h >> 32;
-  }
-  h ^= h >> 29;
-  h *= 0xBF58476D1CE4E5B9ULL;
-  h ^= h >> 32;
-  return h;
+BytePairEncoder::BytePairEncoder(RankTable ranks)
+    : BytePairEncoder(std::make_shared<const OwnedBpeTables>(std::move(ranks))) {}
+
+BytePairEncoder::BytePairEncoder(std::shared_ptr<const OwnedBpeTables> owned)
+    : BytePairEncoder(owned->view()) {
+  owned_ = std::move(owned);
 }
 
-namespace {
-
-std::uint64_t load_head(const char* data, std::size_t size) {
-  std::uint64_t head = 0;
-  std::memcpy(&head, data, size < 8 ? size : 8);
-  return head;
-}
-
-std::uint32_t slot_check(std::uint64_t hash, std::size_t size) {
-  return static_cast<std::uint32_t>(hash >> 40) << 8 | static_cast<std::uint32_t>(size < 255 ? size : 255);
-}
-
-}  // namespace
-
-BytePairEncoder::BytePairEncoder(RankTable ranks) : table_(std::move(ranks)) {
-  const std::size_t n = table_.size();
-  const std::size_t capacity = std::bit_ceil(std::max<std::size_t>(16, n + n / 4));
-  slots_.assign(capacity, Slot{});
-  mask_ = capacity - 1;
-  byte_rank_.fill(kNoRank);
-  // Insert in the order of the home slots, so the table is written front to back instead of at
-  // random (the 200k-token tables are megabytes); lookups do not depend on insertion order.
-  std::vector<std::uint64_t> hashes(n);
-  const int bucket_bits = std::min(16, std::countr_zero(capacity));
-  const int shift = std::countr_zero(capacity) - bucket_bits;
-  std::vector<std::uint32_t> bucket_start((std::size_t{1} << bucket_bits) + 1, 0);
-  for (TokenId rank = 0; rank < n; ++rank) {
-    std::string_view bytes = table_.token(rank);
-    hashes[rank] = hash_token_bytes(bytes.data(), bytes.size());
-    ++bucket_start[((hashes[rank] & mask_) >> shift) + 1];
-  }
-  for (std::size_t b = 1; b < bucket_start.size(); ++b) bucket_start[b] += bucket_start[b - 1];
-  std::vector<TokenId> by_home(n);
-  for (TokenId rank = 0; rank < n; ++rank) by_home[bucket_start[(hashes[rank] & mask_) >> shift]++] = rank;
-  for (TokenId rank : by_home) {
-    std::string_view bytes = table_.token(rank);
-    const std::uint64_t h = hashes[rank];
-    const Slot slot{load_head(bytes.data(), bytes.size()), rank + 1, slot_check(h, bytes.size())};
-    std::size_t i = h & mask_;
-    for (; slots_[i].rank_plus1 != 0; i = (i + 1) & mask_) {
-      const Slot& other = slots_[i];
-      if (other.check == slot.check && other.head == slot.head && table_.token(other.rank_plus1 - 1) == bytes) {
-        const TokenId a = std::min(other.rank_plus1 - 1, rank), b = std::max(other.rank_plus1 - 1, rank);
-        throw TokenDataError(fmt::format("corrupt rank data: ranks {} and {} have the same bytes", a, b));
-      }
-    }
-    slots_[i] = slot;
-    if (bytes.size() == 1) byte_rank_[static_cast<unsigned char>(bytes[0])] = rank;
-  }
-  for (int b = 0; b < 256; ++b) {
-    if (byte_rank_[b] == kNoRank) {
-      throw TokenDataError(fmt::format("corrupt rank data: byte 0x{:02x} has no rank", b));
-    }
-  }
-  two_byte_rank_.assign(65536, kNoRank);
-  for (TokenId rank = 0; rank < n; ++rank) {
-    std::string_view bytes = table_.token(rank);
-    if (bytes.size() == 2) {
-      two_byte_rank_[(static_cast<unsigned char>(bytes[0]) << 8) | static_cast<unsigned char>(bytes[1])] = rank;
-    }
+BytePairEncoder::BytePairEncoder(const BpeTables& tables) : tables_(tables), mask_(tables.slots.size() - 1) {
+  // Lookups stop at an empty slot and index the single-byte ranks directly.
+  if (!std::has_single_bit(tables.slots.size()) || tables.slots.size() <= tables.size() ||
+      tables.byte_rank.size() != 256 || tables.two_byte_rank.size() != 65536) {
+    throw TokenDataError("token tables of the wrong shape");
   }
 }
 
 TokenId BytePairEncoder::lookup(const char* data, std::size_t size) const {
   const std::uint64_t h = hash_token_bytes(data, size);
-  const std::uint32_t check = slot_check(h, size);
-  const std::uint64_t head = load_head(data, size);
+  const std::uint32_t check = bpe_slot_check(h, size);
+  const std::uint64_t head = bpe_slot_head(data, size);
+  const BpeSlot* slots = tables_.slots.data();
   for (std::size_t i = h & mask_;; i = (i + 1) & mask_) {
-    const Slot& slot = slots_[i];
+    const BpeSlot& slot = slots[i];
     if (slot.rank_plus1 == 0) return kNoRank;
     if (slot.check != check || slot.head != head) continue;
     const TokenId rank = slot.rank_plus1 - 1;
     if (size <= 8) return rank;
-    const std::uint32_t begin = table_.offsets[rank];
-    if (table_.offsets[rank + 1] - begin == size &&
-        std::memcmp(table_.bytes.data() + begin + 8, data + 8, size - 8) == 0) {
+    const std::uint32_t begin = tables_.offsets[rank];
+    if (tables_.offsets[rank + 1] - begin == size &&
+        std::memcmp(tables_.bytes.data() + begin + 8, data + 8, size - 8) == 0) {
       return rank;
     }
   }
@@ -115,14 +46,14 @@ TokenId BytePairEncoder::lookup(const char* data, std::size_t size) const {
 
 inline TokenId BytePairEncoder::pair_rank(const char* data, std::size_t size) const {
   if (size == 2) {
-    return two_byte_rank_[(static_cast<unsigned char>(data[0]) << 8) | static_cast<unsigned char>(data[1])];
+    return tables_.two_byte_rank[(static_cast<unsigned char>(data[0]) << 8) | static_cast<unsigned char>(data[1])];
   }
   return lookup(data, size);
 }
 
 TokenId BytePairEncoder::rank_of(std::string_view bytes) const {
   if (bytes.empty()) return kNoRank;
-  if (bytes.size() == 1) return byte_rank_[static_cast<unsigned char>(bytes[0])];
+  if (bytes.size() == 1) return tables_.byte_rank[static_cast<unsigned char>(bytes[0])];
   return pair_rank(bytes.data(), bytes.size());
 }
 
@@ -158,7 +89,7 @@ void BytePairEncoder::merge_piece_linear(std::string_view piece, std::vector<Tok
   TokenId token[kLinearScanLimit];
   for (std::size_t i = 0; i < n; ++i) {
     start[i] = static_cast<std::uint32_t>(i);
-    token[i] = byte_rank_[static_cast<unsigned char>(b[i])];
+    token[i] = tables_.byte_rank[static_cast<unsigned char>(b[i])];
     pair[i] = i + 1 < n ? pair_rank(b + i, 2) : kNoRank;
   }
   start[n] = static_cast<std::uint32_t>(n);
@@ -205,7 +136,7 @@ void BytePairEncoder::merge_piece_heap(std::string_view piece, std::vector<Token
   for (std::size_t i = 0; i < n; ++i) {
     s.next[i] = static_cast<std::uint32_t>(i + 1);
     s.prev[i + 1] = static_cast<std::uint32_t>(i);
-    s.token[i] = byte_rank_[static_cast<unsigned char>(b[i])];
+    s.token[i] = tables_.byte_rank[static_cast<unsigned char>(b[i])];
     s.pair[i] = i + 1 < n ? pair_rank(b + i, 2) : kNoRank;
     if (s.pair[i] != kNoRank) s.heap.push_back((static_cast<std::uint64_t>(s.pair[i]) << 32) | i);
   }

@@ -1,7 +1,8 @@
-// The pinned token rank files, linked into the binary by the assembler's `.incbin`: the build
-// defines ATTRACTOR_EMBED_O200K / ATTRACTOR_EMBED_CL100K as the files' paths when they exist
-// (src/attractor/tokens/CMakeLists.txt). Each blob is followed by a NUL so it never ends a page
-// early for readers that scan lines.
+// The token-table blobs built from the pinned rank files (bpe_table_blob.h), linked into the
+// binary by the assembler's `.incbin`: the build defines ATTRACTOR_EMBED_O200K /
+// ATTRACTOR_EMBED_CL100K as the blobs' paths when the rank files exist
+// (src/attractor/tokens/CMakeLists.txt). ATTRACTOR_INCBIN aligns each blob to 64 bytes, more
+// than the 8 the blob's sections need.
 
 #include "attractor/tokens/token_data.h"
 
@@ -10,25 +11,31 @@
 #include "attractor/base/incbin.h"
 
 #ifdef ATTRACTOR_EMBED_O200K
-ATTRACTOR_INCBIN(attractor_o200k_base_tiktoken, ATTRACTOR_EMBED_O200K)
+ATTRACTOR_INCBIN(attractor_o200k_base_tables, ATTRACTOR_EMBED_O200K)
 #endif
 #ifdef ATTRACTOR_EMBED_CL100K
-ATTRACTOR_INCBIN(attractor_cl100k_base_tiktoken, ATTRACTOR_EMBED_CL100K)
+ATTRACTOR_INCBIN(attractor_cl100k_base_tables, ATTRACTOR_EMBED_CL100K)
 #endif
 
 namespace attractor {
 
-std::optional<std::string_view> embedded_token_data(std::string_view file_name) {
+namespace {
+
+[[maybe_unused]] std::string_view bytes_between(const char* begin, const char* end) {
+  return std::string_view(begin, static_cast<std::size_t>(end - begin));
+}
+
+}  // namespace
+
+std::optional<std::string_view> embedded_token_tables(std::string_view encoding) {
 #ifdef ATTRACTOR_EMBED_O200K
-  if (file_name == "o200k_base.tiktoken") {
-    return std::string_view(attractor_o200k_base_tiktoken_begin,
-                            static_cast<std::size_t>(attractor_o200k_base_tiktoken_end - attractor_o200k_base_tiktoken_begin));
+  if (encoding == "o200k_base") {
+    return bytes_between(attractor_o200k_base_tables_begin, attractor_o200k_base_tables_end);
   }
 #endif
 #ifdef ATTRACTOR_EMBED_CL100K
-  if (file_name == "cl100k_base.tiktoken") {
-    return std::string_view(attractor_cl100k_base_tiktoken_begin,
-                            static_cast<std::size_t>(attractor_cl100k_base_tiktoken_end - attractor_cl100k_base_tiktoken_begin));
+  if (encoding == "cl100k_base") {
+    return bytes_between(attractor_cl100k_base_tables_begin, attractor_cl100k_base_tables_end);
   }
 #endif
   return std::nullopt;

@@ -7,8 +7,10 @@
 
 #include <fmt/format.h>
 
-#include "attractor/tokens/tiktoken_file.h"
 #include "attractor/base/sha256.h"
+#include "attractor/tokens/bpe_table_blob.h"
+#include "attractor/tokens/pinned_rank_files.h"
+#include "attractor/tokens/tiktoken_file.h"
 #include "attractor/base/utf8.h"
 
 namespace attractor {
@@ -24,11 +26,15 @@ std::atomic<std::uint64_t> next_instance_id{1};
 
 const std::vector<EncodingSpec>& encoding_specs() {
   // Special-token ids are those of tiktoken's definitions of these encodings.
+  // The rank files' names, sums and counts are pinned in pinned_rank_files.h, which the
+  // build-time table generator reads too.
+  constexpr const PinnedRankFile& o200k = kPinnedRankFiles[0];
+  constexpr const PinnedRankFile& cl100k = kPinnedRankFiles[1];
+  static_assert(o200k.encoding == "o200k_base" && cl100k.encoding == "cl100k_base");
   static const std::vector<EncodingSpec> specs = {
-      {"o200k_base", "o200k_base.tiktoken", "446a9538cb6c348e3516120d7c08b09f57c36495e2acfffe59a5bf8b0cfb1a2d",
-       199998, &o200k_split_pattern, {{"<|endoftext|>", 199999}, {"<|endofprompt|>", 200018}}},
-      {"cl100k_base", "cl100k_base.tiktoken", "223921b76ee99bde995b7ff738513eef100fb51d18c93597a113bcffe865b2a7",
-       100256, &cl100k_split_pattern,
+      {o200k.encoding, o200k.file_name, o200k.sha256, o200k.rank_count, &o200k_split_pattern,
+       {{"<|endoftext|>", 199999}, {"<|endofprompt|>", 200018}}},
+      {cl100k.encoding, cl100k.file_name, cl100k.sha256, cl100k.rank_count, &cl100k_split_pattern,
        {{"<|endoftext|>", 100257},
         {"<|fim_prefix|>", 100258},
         {"<|fim_middle|>", 100259},
@@ -46,7 +52,10 @@ const EncodingSpec* find_encoding_spec(std::string_view name) {
 }
 
 TiktokenEncoding::TiktokenEncoding(const EncodingSpec& spec, RankTable ranks)
-    : spec_(spec), bpe_(std::move(ranks)), pretokenizer_(spec.split_pattern()), instance_id_(next_instance_id++) {
+    : TiktokenEncoding(spec, BytePairEncoder(std::move(ranks))) {}
+
+TiktokenEncoding::TiktokenEncoding(const EncodingSpec& spec, BytePairEncoder bpe)
+    : spec_(spec), bpe_(std::move(bpe)), pretokenizer_(spec.split_pattern()), instance_id_(next_instance_id++) {
   if (bpe_.size() != spec.rank_count) {
     throw TokenDataError(fmt::format("{}: {} ranks where {} were expected", spec.name, bpe_.size(), spec.rank_count));
   }
@@ -73,6 +82,20 @@ std::unique_ptr<TiktokenEncoding> TiktokenEncoding::load_text(const EncodingSpec
                                      ranks.size(), spec.rank_count));
   }
   return std::make_unique<TiktokenEncoding>(spec, std::move(ranks));
+}
+
+std::unique_ptr<TiktokenEncoding> TiktokenEncoding::load_tables(const EncodingSpec& spec, std::string_view blob,
+                                                                 std::string_view origin) {
+  const BpeTableBlob tables = view_bpe_table_blob(blob, origin);
+  if (tables.source_sha256 != spec.file_sha256) {
+    throw TokenDataError(fmt::format("corrupt token tables {}: built from a rank file with sha256 {} but {} is pinned",
+                                     origin, tables.source_sha256, spec.file_sha256));
+  }
+  if (tables.tables.size() != spec.rank_count) {
+    throw TokenDataError(fmt::format("corrupt token tables {}: {} ranks where {} were expected", origin,
+                                     tables.tables.size(), spec.rank_count));
+  }
+  return std::make_unique<TiktokenEncoding>(spec, BytePairEncoder(tables.tables));
 }
 
 PieceCache& TiktokenEncoding::thread_cache() const {

@@ -38,6 +38,8 @@ class TiktokenEncoding final : public TokenCounter {
   /// Builds from already-loaded ranks. Throws TokenDataError when the rank count differs from
   /// the spec's or the ranks are inconsistent.
   TiktokenEncoding(const EncodingSpec& spec, RankTable ranks);
+  /// Uses a ready encoder. Throws TokenDataError when its rank count differs from the spec's.
+  TiktokenEncoding(const EncodingSpec& spec, BytePairEncoder bpe);
 
   /// Loads the rank file at `path`, checking its pinned sha256. Throws TokenDataError.
   static std::unique_ptr<TiktokenEncoding> load(const EncodingSpec& spec, const std::filesystem::path& path);
@@ -45,6 +47,11 @@ class TiktokenEncoding final : public TokenCounter {
   /// pinned sha256; `origin` names it in errors. Throws TokenDataError.
   static std::unique_ptr<TiktokenEncoding> load_text(const EncodingSpec& spec, std::string_view text,
                                                      std::string_view origin);
+  /// Uses the table blob `blob` (bpe_table_blob.h) in place, so it must outlive the encoding
+  /// (the blobs built into the binary do). Checks the blob's header and that it was built from
+  /// the spec's pinned rank file; `origin` names it in errors. Throws TokenDataError.
+  static std::unique_ptr<TiktokenEncoding> load_tables(const EncodingSpec& spec, std::string_view blob,
+                                                       std::string_view origin);
 
   std::string_view encoding_name() const override { return spec_.name; }
   std::vector<TokenId> encode(std::string_view text, const AllowedSpecial& allowed = {}) const override;

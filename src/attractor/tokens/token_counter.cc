@@ -75,8 +75,8 @@ std::shared_ptr<const TokenCounter> token_counter_for(std::string_view encoding_
   }
   std::lock_guard<std::mutex> lock(slot->mutex);
   if (slot->counter) return slot->counter;
-  if (std::optional<std::string_view> text = embedded_token_data(spec->file_name)) {
-    slot->counter = TiktokenEncoding::load_text(*spec, *text, fmt::format("built-in {}", spec->file_name));
+  if (std::optional<std::string_view> blob = embedded_token_tables(spec->name)) {
+    slot->counter = TiktokenEncoding::load_tables(*spec, *blob, fmt::format("built-in {}", spec->name));
   } else {
     slot->counter = TiktokenEncoding::load(*spec, find_token_data_file(spec->file_name));
   }

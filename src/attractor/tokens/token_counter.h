@@ -84,7 +84,8 @@ class TokenCounter {
 /// Encoding names `token_counter_for` accepts.
 std::vector<std::string_view> known_token_encodings();
 
-/// The shared counter for an encoding, loaded from its rank file on first use (thread-safe).
+/// The shared counter for an encoding, made on first use (thread-safe) from the tables built into
+/// the binary, or in a build without them from its rank file.
 /// Throws UnknownEncodingError for an unknown name and TokenDataError when the data is
 /// missing or corrupt (a later call retries the load).
 std::shared_ptr<const TokenCounter> token_counter_for(std::string_view encoding_name);

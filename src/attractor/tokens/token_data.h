@@ -1,9 +1,10 @@
 #pragma once
 /// \file
-/// Where the token rank data comes from at run time. The build links the pinned rank files into the
-/// binary (`embedded_token_data.cc`), so a copied or installed binary needs nothing beside it.
-/// Only a build made without them (before `make deps`) looks for files beside the executable:
-/// build trees copy them to `<build>/data/`; installs put them in `<prefix>/share/attractor/`.
+/// Where the token rank data comes from at run time. The build turns the pinned rank files into
+/// lookup tables and links them into the binary (`embedded_token_data.cc`, bpe_table_blob.h), so
+/// a copied or installed binary needs nothing beside it. Only a build made without them (before
+/// `make deps`) reads rank files beside the executable: build trees copy them to
+/// `<build>/data/`; installs put them in `<prefix>/share/attractor/`.
 
 #include <filesystem>
 #include <optional>
@@ -12,9 +13,9 @@
 
 namespace attractor {
 
-/// The rank file `file_name` (e.g. `o200k_base.tiktoken`) as built into the binary; nullopt when
-/// the build did not have it.
-std::optional<std::string_view> embedded_token_data(std::string_view file_name);
+/// The table blob of `encoding` (e.g. `o200k_base`) built into the binary, aligned to 64 bytes;
+/// nullopt when the build did not have its rank file.
+std::optional<std::string_view> embedded_token_tables(std::string_view encoding);
 
 /// Directory of the running executable (from /proc/self/exe); empty if it cannot be read.
 std::filesystem::path executable_directory();

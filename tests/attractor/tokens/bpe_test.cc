@@ -82,6 +82,19 @@ TEST(BytePairEncoder, RejectsInconsistentRanks) {
   EXPECT_THROW(BytePairEncoder{std::move(missing_byte)}, TokenDataError);
 }
 
+TEST(BytePairEncoder, UsesOutsideTablesOnlyWhenTheirSizesFit) {
+  const OwnedBpeTables owned(byte_table({"ab"}));
+  const BytePairEncoder viewing(owned.view());
+  EXPECT_EQ(viewing.rank_of("ab"), 256u);
+  EXPECT_EQ(viewing.tables().slots.data(), owned.view().slots.data());
+  BpeTables full = owned.view();
+  full.slots = full.slots.first(256);  // no empty slot left for 257 tokens
+  EXPECT_THROW(BytePairEncoder{full}, TokenDataError);
+  BpeTables no_pairs = owned.view();
+  no_pairs.two_byte_rank = {};
+  EXPECT_THROW(BytePairEncoder{no_pairs}, TokenDataError);
+}
+
 TEST(BytePairEncoder, LinearAndHeapPathsAgreeOnRealRanks) {
   const auto spec = find_encoding_spec("o200k_base");
   BytePairEncoder bpe(load_tiktoken_file(find_token_data_file(spec->file_name)));

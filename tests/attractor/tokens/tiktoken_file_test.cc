@@ -2,8 +2,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <iterator>
-#include <optional>
 #include <string>
 
 #include <gtest/gtest.h>
@@ -104,25 +102,14 @@ TEST(TiktokenFile, ShippedFilesAreFoundBesideTheExecutable) {
   EXPECT_EQ(o200k.token(199997), " cocos");
 }
 
-TEST(TokenData, TheBuiltInRankDataIsTheShippedFile) {
-  for (const char* name : {"o200k_base.tiktoken", "cl100k_base.tiktoken"}) {
-    std::optional<std::string_view> built_in = embedded_token_data(name);
-    ASSERT_TRUE(built_in.has_value()) << name;
-    std::ifstream in(find_token_data_file(name), std::ios::binary);
-    const std::string file((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    EXPECT_EQ(*built_in, file) << name;
-  }
-  EXPECT_FALSE(embedded_token_data("no_such_encoding.tiktoken").has_value());
-}
-
-TEST(TokenData, CorruptBuiltInDataIsRefusedByItsChecksum) {
+TEST(TokenData, CorruptRankTextIsRefusedByItsChecksum) {
   const EncodingSpec* spec = find_encoding_spec("o200k_base");
   ASSERT_NE(spec, nullptr);
   try {
-    TiktokenEncoding::load_text(*spec, "IQ== 0\n", "built-in o200k_base.tiktoken");
+    TiktokenEncoding::load_text(*spec, "IQ== 0\n", "o200k_base.tiktoken in memory");
     FAIL();
   } catch (const TokenDataError& e) {
-    EXPECT_EQ(std::string(e.what()), "corrupt token rank data built-in o200k_base.tiktoken: sha256 " +
+    EXPECT_EQ(std::string(e.what()), "corrupt token rank data o200k_base.tiktoken in memory: sha256 " +
                                          sha256_hex("IQ== 0\n") + " but expected " + std::string(spec->file_sha256));
   }
 }
