@@ -203,7 +203,15 @@ int HttpServer::bind(std::string* error) {
   return port;
 }
 
-void HttpServer::serve() { server_->listen_after_bind(); }
+void HttpServer::serve() {
+  {
+    std::lock_guard lock(serve_mutex_);
+    if (stopped_) return;
+    serving_ = true;
+  }
+  server_->listen_after_bind();
+  served_ = true;
+}
 
 void HttpServer::stop() {
   // Streams of runs that just ended are writing their `event: end`; give them a moment.
@@ -211,7 +219,14 @@ void HttpServer::stop() {
   while (streams_.load() > 0 && std::chrono::steady_clock::now() < deadline) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
-  if (server_) server_->stop();
+  {
+    std::lock_guard lock(serve_mutex_);
+    stopped_ = true;
+    if (!serving_) return;
+  }
+  // httplib ignores a stop that comes before its listen loop is running, so wait for it.
+  while (!server_->is_running() && !served_) std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  server_->stop();
 }
 
 void HttpServer::install_routes() {

@@ -7,6 +7,7 @@
 #include <atomic>
 #include <chrono>
 #include <memory>
+#include <mutex>
 #include <string>
 
 #include "attractor/server/access.h"
@@ -38,9 +39,10 @@ class HttpServer {
 
   /// Binds the address; returns the port (the chosen one for port 0) or -1 with `error` set.
   int bind(std::string* error);
-  /// Serves until `stop()`; call after a successful `bind`.
+  /// Serves until `stop()`; call after a successful `bind`. Returns at once when `stop()` came
+  /// first.
   void serve();
-  /// Stops serving (from any thread); open streams end.
+  /// Stops serving (from any thread, before or after `serve` started); open streams end.
   void stop();
 
   AccessPolicy& access() { return access_; }
@@ -56,6 +58,10 @@ class HttpServer {
   AccessPolicy access_;
   std::unique_ptr<httplib::Server> server_;
   std::atomic<std::size_t> streams_{0};
+  std::mutex serve_mutex_;
+  bool serving_ = false;  ///< serve() has begun listening (guarded by serve_mutex_)
+  bool stopped_ = false;  ///< stop() was called (guarded by serve_mutex_)
+  std::atomic<bool> served_{false};  ///< serve() has returned
 };
 
 }  // namespace attractor

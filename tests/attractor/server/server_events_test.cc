@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <future>
 #include <thread>
 
 #include <sys/socket.h>
@@ -200,6 +201,28 @@ TEST(ServerEventsTest, ARunOfAnotherProcessIsFollowedFromItsFile) {
   EXPECT_FALSE(reader.served(id));
   std::vector<Message> all = read_stream(server, id);
   EXPECT_EQ(all.back().event, "end");
+}
+
+TEST(ServerEventsTest, AStopThatComesBeforeServingStillStopsIt) {
+  TempDir dir;
+  RunRegistry runs({dir.sub("runs"), dir.sub("graphs"), 1});
+  HttpOptions options;
+  options.port = 0;
+  for (int order = 0; order < 2; ++order) {
+    HttpServer server(runs, options);
+    std::string error;
+    ASSERT_GT(server.bind(&error), 0) << error;
+    std::future<void> serving;
+    if (order == 0) {
+      server.stop();
+      serving = std::async(std::launch::async, [&] { server.serve(); });
+    } else {
+      serving = std::async(std::launch::async, [&] { server.serve(); });
+      server.stop();  // most often before httplib's listen loop has begun
+    }
+    EXPECT_EQ(serving.wait_for(std::chrono::seconds(10)), std::future_status::ready) << "order " << order;
+  }
+  runs.shutdown();
 }
 
 TEST(EventLogTest, NumbersEventsAndReportsWhatFellOutOfMemory) {
