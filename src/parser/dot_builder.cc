@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <cstdint>
 #include <functional>
 #include <set>
 #include <unordered_map>
@@ -115,8 +114,8 @@ class GraphBuilder::Impl {
   /// first key and past the last value; the AST itself is gone by the time a second statement
   /// comes), and its derived classes.
   struct NodeInfo {
-    std::uint32_t first_begin = 0;
-    std::uint32_t first_end = 0;
+    std::size_t first_begin = 0;
+    std::size_t first_end = 0;
     int class_set = kNone;
 
     bool has_first() const { return first_end != 0; }
@@ -273,7 +272,7 @@ class GraphBuilder::Impl {
     }
   }
 
-  std::uint32_t offset_of(const char* p) const { return static_cast<std::uint32_t>(p - text_); }
+  std::size_t offset_of(const char* p) const { return static_cast<std::size_t>(p - text_); }
 
   /// The keys node statements have set on `v` so far. The first statement's keys are the node's
   /// attributes whose value was written inside that statement: defaults only apply when a node is
