@@ -78,10 +78,9 @@ struct Subgraph {
   std::vector<Statement> body;
 };
 
-/// The whole file: `digraph name? { ... }`.
-struct DotGraph {
-  boost::optional<Token> name;
-  std::vector<Statement> body;
-};
+/// The name of `digraph name? { ... }`. The file's top-level statements are not collected into
+/// one tree: the parser hands each to the graph builder as soon as it is parsed, so the AST of
+/// the whole file never exists at once (only the AST of the largest top-level statement does).
+using GraphName = boost::optional<Token>;
 
 }  // namespace attractor::dot::ast

@@ -2,8 +2,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <cstdint>
 #include <functional>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -51,58 +51,6 @@ class Locator {
   int line_ = 1;
 };
 
-/// Open-addressing map from node id (a view into the source text) to vertex: one contiguous
-/// array with cached hashes, so looking up an id costs about one cache miss.
-class IdTable {
- public:
-  /// The vertex stored for `id`, or npos.
-  static constexpr std::uint32_t npos = 0xFFFFFFFFu;
-
-  std::uint32_t find(std::string_view id, std::uint64_t hash) const {
-    if (slots_.empty()) return npos;
-    for (std::size_t i = hash & mask_;; i = (i + 1) & mask_) {
-      const Slot& s = slots_[i];
-      if (s.data == nullptr) return npos;
-      if (s.hash == hash && s.size == id.size() && std::memcmp(s.data, id.data(), id.size()) == 0) return s.vertex;
-    }
-  }
-
-  void insert(std::string_view id, std::uint64_t hash, std::uint32_t vertex) {
-    if ((count_ + 1) * 2 > slots_.size()) grow();
-    place(Slot{hash, id.data(), static_cast<std::uint32_t>(id.size()), vertex});
-    ++count_;
-  }
-
-  static std::uint64_t hash(std::string_view id) { return std::hash<std::string_view>{}(id); }
-
- private:
-  struct Slot {
-    std::uint64_t hash = 0;
-    const char* data = nullptr;
-    std::uint32_t size = 0;
-    std::uint32_t vertex = 0;
-  };
-
-  void place(const Slot& slot) {
-    std::size_t i = slot.hash & mask_;
-    while (slots_[i].data != nullptr) i = (i + 1) & mask_;
-    slots_[i] = slot;
-  }
-
-  void grow() {
-    std::vector<Slot> old = std::move(slots_);
-    slots_.assign(old.empty() ? 1024 : old.size() * 2, Slot{});
-    mask_ = slots_.size() - 1;
-    for (const Slot& s : old) {
-      if (s.data != nullptr) place(s);
-    }
-  }
-
-  std::vector<Slot> slots_;
-  std::size_t mask_ = 0;
-  std::size_t count_ = 0;
-};
-
 void append_token_text(const Token& t, const char* text_begin, std::string& out) {
   if (t.form == TokenForm::kPlain) {
     out.append(t.first, t.last);
@@ -137,15 +85,17 @@ std::string quoted_for_message(const std::string& text) {
   return quote_dot_string(text.size() > 40 ? text.substr(0, 37) + "..." : text);
 }
 
-class Builder {
- public:
-  Builder(const SourceFilePtr& source, std::vector<Diagnostic>& diagnostics)
-      : source_(source), text_(source->text().data()), locator_(*source), diagnostics_(diagnostics) {}
+}  // namespace
 
-  Graph build(const ast::DotGraph& tree) {
-    if (tree.name) graph_.data().name = std::string(tree.name->inner());
-    Scope top;
-    for (const auto& stmt : tree.body) statement(stmt, top, true);
+class GraphBuilder::Impl {
+ public:
+  Impl(SourceFilePtr source, std::vector<Diagnostic>& diagnostics)
+      : source_(std::move(source)), text_(source_->text().data()), locator_(*source_), diagnostics_(diagnostics) {}
+
+  void add(const ast::Statement& stmt) { statement(stmt, top_, true); }
+
+  Graph finish(const ast::GraphName& name) {
+    if (name) graph_.data().name = std::string(name->inner());
     finish_classes();
     graph_.set_source(source_);
     return std::move(graph_);
@@ -155,15 +105,20 @@ class Builder {
   static constexpr int kNone = -1;
 
   struct Scope {
-    Attributes node_defaults;
-    Attributes edge_defaults;
+    AttributeMap node_defaults;
+    AttributeMap edge_defaults;
     int class_set = kNone;  ///< index into class_sets_: classes derived from enclosing subgraph labels
   };
 
-  /// Per vertex: its first node statement with attributes, and its derived classes.
+  /// Per vertex: where its first node statement with attributes wrote them (byte offsets of the
+  /// first key and past the last value; the AST itself is gone by the time a second statement
+  /// comes), and its derived classes.
   struct NodeInfo {
-    const ast::AttrList* first_statement = nullptr;
+    std::size_t first_begin = 0;
+    std::size_t first_end = 0;
     int class_set = kNone;
+
+    bool has_first() const { return first_end != 0; }
   };
 
   SourceLocation loc(const char* p) { return locator_.at(p); }
@@ -188,9 +143,10 @@ class Builder {
   }
 
   /// Applies an attribute list onto `attrs`, warning about keys repeated within the list.
-  void apply(const ast::AttrList& list, Attributes& attrs) {
+  void apply(const ast::AttrList& list, AttributeMap& attrs) {
     std::vector<bool> repeated;
     if (list.size() > 1) repeated = repeated_keys(list);
+    attrs.reserve(attrs.size() + list.size());
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (!repeated.empty() && repeated[i]) {
         std::string key(list[i].key.inner());
@@ -205,7 +161,7 @@ class Builder {
 
   void statement(const ast::Statement& stmt, Scope& scope, bool top) {
     struct Visitor {
-      Builder& b;
+      Impl& b;
       Scope& scope;
       bool top;
       void operator()(const ast::AttrStmt& s) const { b.attr_stmt(s, scope, top); }
@@ -224,7 +180,7 @@ class Builder {
         if (top) {
           apply(s.attrs, graph_.data().attrs);
         } else {
-          Attributes ignored;
+          AttributeMap ignored;
           apply(s.attrs, ignored);
         }
         break;
@@ -290,18 +246,15 @@ class Builder {
   /// The vertex for an id token, creating it with the scope's node defaults when new.
   Vertex ensure_node(const Token& t, const Scope& scope, bool& created) {
     std::string_view id = t.inner();
-    std::uint64_t hash = IdTable::hash(id);
-    std::uint32_t found = ids_.find(id, hash);
-    if (found != IdTable::npos) {
+    if (auto found = graph_.find(id)) {
       created = false;
-      return static_cast<Vertex>(found);
+      return *found;
     }
     created = true;
     Vertex v = graph_.add_node(std::string(id), loc(t.first));
     if (!scope.node_defaults.empty()) graph_.node(v).attrs = scope.node_defaults;
     if (info_.size() <= v) info_.resize(v + 1);
     add_classes(v, scope);
-    ids_.insert(id, hash, static_cast<std::uint32_t>(v));
     return v;
   }
 
@@ -311,19 +264,36 @@ class Builder {
     NodeInfo& info = info_[v];
     if (!created) add_classes(v, scope);
     if (s.attrs.empty()) return;
-    if (info.first_statement != nullptr) check_redefinitions(v, s.attrs, info);
+    if (info.has_first()) check_redefinitions(v, s.attrs, info);
     apply(s.attrs, graph_.node(v).attrs);
-    if (info.first_statement == nullptr) info.first_statement = &s.attrs;
+    if (!info.has_first()) {
+      info.first_begin = offset_of(s.attrs.front().key.first);
+      info.first_end = offset_of(s.attrs.back().value.last);
+    }
   }
 
-  /// Warns when `attrs` gives an attribute a different value than an earlier node statement did.
+  std::size_t offset_of(const char* p) const { return static_cast<std::size_t>(p - text_); }
+
+  /// The keys node statements have set on `v` so far. The first statement's keys are the node's
+  /// attributes whose value was written inside that statement: defaults only apply when a node is
+  /// created, so nothing else can have replaced them.
+  std::set<std::string, std::less<>>& explicit_keys(Vertex v, const NodeInfo& info) {
+    auto& known = explicit_[v];
+    if (!known.empty()) return known;
+    for (const auto& [key, value] : graph_.node(v).attrs) {
+      std::size_t at = value.location.offset;
+      if (value.location.known() && at >= info.first_begin && at < info.first_end) known.insert(key);
+    }
+    return known;
+  }
+
+  /// Warns when `attrs` gives an attribute a different value than an earlier node statement did
+  /// (the node's current value of an explicitly set key is the last one a statement gave it).
   /// The keys set by earlier statements are indexed only for nodes that have several statements.
   void check_redefinitions(Vertex v, const ast::AttrList& attrs, const NodeInfo& info) {
-    auto& known = explicit_[v];
-    if (known.empty()) {
-      for (const auto& a : *info.first_statement) known[a.key.inner()] = &a;
-    }
-    const std::string& id = graph_.node(v).id;
+    auto& known = explicit_keys(v, info);
+    const NodeData& node = graph_.node(v);
+    const std::string& id = node.id;
     std::vector<bool> later(attrs.size(), false);
     {
       std::vector<bool> repeated = repeated_keys(ast::AttrList(attrs.rbegin(), attrs.rend()));
@@ -332,10 +302,9 @@ class Builder {
     for (std::size_t i = 0; i < attrs.size(); ++i) {
       if (later[i]) continue;
       std::string_view key = attrs[i].key.inner();
-      auto found = known.find(key);
-      if (found == known.end()) continue;
-      std::string was, now;
-      append_token_text(found->second->value, text_, was);
+      if (known.find(key) == known.end()) continue;
+      const std::string& was = node.find(key)->text;
+      std::string now;
       append_token_text(attrs[i].value, text_, now);
       if (was == now) continue;
       diagnostics_.push_back(make_diagnostic("duplicate_node", Severity::kWarning,
@@ -344,7 +313,7 @@ class Builder {
                                              id, "set '" + std::string(key) + "' once, in one node statement",
                                              loc(attrs[i].key.first)));
     }
-    for (const auto& a : attrs) known[a.key.inner()] = &a;
+    for (const auto& a : attrs) known.emplace(a.key.inner());
   }
 
   void node_or_edge(const ast::NodeOrEdgeStmt& s, Scope& scope) {
@@ -357,8 +326,9 @@ class Builder {
     chain.clear();
     chain.emplace_back(ensure_node(s.head, scope, created), loc(s.head.first));
     for (const auto& t : s.targets) chain.emplace_back(ensure_node(t, scope, created), loc(t.first));
-    Attributes attrs = scope.edge_defaults;
+    AttributeMap attrs = scope.edge_defaults;
     apply(s.attrs, attrs);
+    attrs.shrink_to_fit();  // keys the list shares with the defaults left room unused
     for (std::size_t i = 0; i + 1 < chain.size(); ++i) {
       AttributeBag bag;
       if (i + 2 < chain.size()) bag.attrs = attrs;
@@ -392,15 +362,22 @@ class Builder {
   Locator locator_;
   std::vector<Diagnostic>& diagnostics_;
   Graph graph_;
-  IdTable ids_;
   std::vector<NodeInfo> info_;
   /// Keys set by node statements, for nodes with more than one statement.
-  std::unordered_map<Vertex, std::unordered_map<std::string_view, const ast::Attribute*>> explicit_;
+  std::unordered_map<Vertex, std::set<std::string, std::less<>>> explicit_;
   std::vector<std::vector<std::string>> class_sets_;
   std::vector<std::pair<Vertex, SourceLocation>> chain_;
+  Scope top_;
 };
 
-}  // namespace
+GraphBuilder::GraphBuilder(SourceFilePtr source, std::vector<Diagnostic>& diagnostics)
+    : impl_(std::make_unique<Impl>(std::move(source), diagnostics)) {}
+
+GraphBuilder::~GraphBuilder() = default;
+
+void GraphBuilder::add(const ast::Statement& statement) { impl_->add(statement); }
+
+Graph GraphBuilder::finish(const ast::GraphName& name) { return impl_->finish(name); }
 
 std::string derive_class(std::string_view label) {
   std::string out;
@@ -415,10 +392,6 @@ std::string derive_class(std::string_view label) {
 
 Value token_value(const ast::Token& token, const SourceFile& file) {
   return make_value(token, file.text().data(), file.locate(static_cast<std::size_t>(token.first - file.text().data())));
-}
-
-Graph build_graph(const ast::DotGraph& tree, const SourceFilePtr& source, std::vector<Diagnostic>& diagnostics) {
-  return Builder(source, diagnostics).build(tree);
 }
 
 }  // namespace attractor::dot

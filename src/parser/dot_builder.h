@@ -17,6 +17,7 @@
 ///   they are subgraph attributes (only `label` is used, for the class).
 /// - Duplicate keys in one attribute list are a `duplicate_attribute` warning; the last wins.
 
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -28,9 +29,25 @@
 
 namespace attractor::dot {
 
-/// Builds the graph for `tree`, whose tokens point into `source->text()`. Warnings are appended
-/// to `diagnostics`.
-Graph build_graph(const ast::DotGraph& tree, const SourceFilePtr& source, std::vector<Diagnostic>& diagnostics);
+/// Builds the graph one top-level statement at a time, as the parser produces them, so a
+/// statement's AST can be freed as soon as it is applied. Tokens point into `source->text()`.
+/// Warnings are appended to `diagnostics`.
+class GraphBuilder {
+ public:
+  GraphBuilder(SourceFilePtr source, std::vector<Diagnostic>& diagnostics);
+  ~GraphBuilder();
+  GraphBuilder(const GraphBuilder&) = delete;
+  GraphBuilder& operator=(const GraphBuilder&) = delete;
+
+  /// Applies the next top-level statement of the file.
+  void add(const ast::Statement& statement);
+  /// Names the graph, derives the subgraph classes and hands the graph over.
+  Graph finish(const ast::GraphName& name);
+
+ private:
+  class Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 /// The class a subgraph label derives: "Loop A" -> "loop-a" ("" when nothing is left).
 std::string derive_class(std::string_view label);

@@ -438,6 +438,35 @@ struct bracketed_directive : x3::unary_parser<Subject, bracketed_directive<Subje
   }
 };
 
+/// `*subject` for the top-level statements: parses them one at a time into a local AST and hands
+/// each to ParseState::on_statement, so no statement outlives the call that applies it.
+template <typename Subject>
+struct streamed_directive : x3::unary_parser<Subject, streamed_directive<Subject>> {
+  using base_type = x3::unary_parser<Subject, streamed_directive<Subject>>;
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  constexpr explicit streamed_directive(Subject const& subject) : base_type(subject) {}
+
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr&) const {
+    ParseState& state = state_of(ctx);
+    for (;;) {
+      ast::Statement statement;
+      if (!this->subject.parse(first, last, ctx, rctx, statement)) return true;
+      if (state.on_statement) state.on_statement(std::move(statement));
+    }
+  }
+};
+
+struct streamed_gen {
+  template <typename Subject>
+  constexpr streamed_directive<typename x3::extension::as_parser<Subject>::value_type> operator[](
+      Subject const& subject) const {
+    return streamed_directive<typename x3::extension::as_parser<Subject>::value_type>(x3::as_parser(subject));
+  }
+};
+constexpr streamed_gen streamed{};
+
 struct bracketed_gen {
   template <typename Subject>
   constexpr bracketed_directive<typename x3::extension::as_parser<Subject>::value_type> operator[](
@@ -486,7 +515,7 @@ x3::rule<class node_or_edge_class, ast::NodeOrEdgeStmt> const node_or_edge = "a 
 x3::rule<class named_subgraph_class, ast::Subgraph> const named_subgraph = "a subgraph";
 x3::rule<class anon_subgraph_class, ast::Subgraph> const anon_subgraph = "a subgraph";
 x3::rule<class statement_class, ast::Statement> const statement = "a statement";
-x3::rule<class graph_class, ast::DotGraph> const graph = "a digraph";
+x3::rule<class graph_class, ast::GraphName> const graph = "a digraph";
 dot_file_type const dot_file = "a DOT file";
 
 auto const equals_def = x3::lit('=');
@@ -508,8 +537,8 @@ auto const node_or_edge_def = node_id >> *(edge_op > target_id) >> *attr_block;
 auto const named_subgraph_def = subgraph_kw > x3::omit[-subgraph_name] > scope_open > *statement > scope_close;
 auto const anon_subgraph_def = scope_open_token > *statement > scope_close;
 auto const statement_def = (named_subgraph | anon_subgraph | attr_stmt | assignment | node_or_edge) >> -x3::lit(';');
-auto const graph_def = reject_strict >> reject_undirected > digraph_kw > -graph_name > open_brace > *statement >
-                       close_graph;
+auto const graph_def = reject_strict >> reject_undirected > digraph_kw > -graph_name > open_brace >
+                       streamed[statement] > close_graph;
 auto const dot_file_def = graph > reject_second_graph > end_of_file;
 
 BOOST_SPIRIT_DEFINE(equals, a_value, target_id, open_brace, close_graph, scope_open, scope_close,

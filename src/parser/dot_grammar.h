@@ -4,6 +4,7 @@
 /// once for the iterator and context types of dot_grammar_config.h).
 
 #include <cstddef>
+#include <functional>
 
 #include <boost/spirit/home/x3.hpp>
 
@@ -20,6 +21,8 @@ struct ParseState {
   std::size_t max_value_bytes = 0;    ///< longest accepted value token
   int max_depth = 100;                ///< deepest accepted subgraph nesting
   int depth = 0;                      ///< current subgraph nesting
+  /// Receives each top-level statement as soon as it is parsed; the grammar keeps none of them.
+  std::function<void(ast::Statement&&)> on_statement;
 };
 
 /// Context tag under which the grammar finds its ParseState.
@@ -45,11 +48,12 @@ struct Skipper : x3::parser<Skipper> {
 };
 
 namespace grammar {
-using dot_file_type = x3::rule<class dot_file_class, ast::DotGraph>;
+using dot_file_type = x3::rule<class dot_file_class, ast::GraphName>;
 BOOST_SPIRIT_DECLARE(dot_file_type)
 }  // namespace grammar
 
-/// The start rule: one `digraph` and nothing after it.
+/// The start rule: one `digraph` and nothing after it. Its attribute is the graph's name; the
+/// top-level statements go to ParseState::on_statement.
 grammar::dot_file_type const& dot_file();
 
 }  // namespace attractor::dot

@@ -80,10 +80,15 @@ ParseResult parse_dot(SourceFilePtr source, const ParseLimits& limits) {
   state.max_value_bytes = limits.max_value_bytes;
   state.max_depth = limits.max_subgraph_depth;
   dot::Skipper skipper(begin);
-  dot::ast::DotGraph tree;
+  // Statements are applied as they are parsed; the builder's warnings are kept apart and only
+  // reported when the whole file parses (a syntax error reports that error alone).
+  std::vector<Diagnostic> warnings;
+  dot::GraphBuilder builder(source, warnings);
+  state.on_statement = [&builder](dot::ast::Statement&& statement) { builder.add(statement); };
+  dot::ast::GraphName name;
   try {
     auto const parser = x3::with<dot::state_tag>(std::ref(state))[dot::dot_file()];
-    if (!x3::phrase_parse(first, end, parser, skipper, tree)) {
+    if (!x3::phrase_parse(first, end, parser, skipper, name)) {
       return fail_at(first, "syntax", "expected 'digraph', found " + dot::describe_found(first, end),
                      "a pipeline file starts with 'digraph NAME {'");
     }
@@ -100,7 +105,9 @@ ParseResult parse_dot(SourceFilePtr source, const ParseLimits& limits) {
     return fail_at(e.where, e.rule, e.message, e.fix);
   }
 
-  result.graph = dot::build_graph(tree, source, result.diagnostics);
+  result.graph = builder.finish(name);
+  result.diagnostics.insert(result.diagnostics.end(), std::make_move_iterator(warnings.begin()),
+                            std::make_move_iterator(warnings.end()));
   return result;
 }
 

@@ -11,7 +11,7 @@ void append_name(std::string& out, std::string_view name) {
   else out += quote_dot_string(name);
 }
 
-void append_attributes(std::string& out, const Attributes& attrs) {
+void append_attributes(std::string& out, const AttributeMap& attrs) {
   if (attrs.empty()) return;
   out += " [";
   bool first = true;

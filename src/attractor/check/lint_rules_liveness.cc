@@ -59,6 +59,11 @@ bool is_dead_end(const Graph& graph, Vertex v, Vertex exit) {
 
 /// The stuck components that no edge leaves, each as its members in declaration order.
 std::vector<std::vector<Vertex>> closed_loops(const Graph& graph, const Liveness& l) {
+  // Only a node the start reaches but that cannot finish can be in such a loop; a sound pipeline
+  // has none, and then the component search (and its per-component lists) is skipped.
+  bool stuck = false;
+  for (std::size_t v = 0; v < graph.node_count() && !stuck; ++v) stuck = l.entered[v] && !l.can_finish[v];
+  if (!stuck) return {};
   const BoostGraph& g = graph.boost();
   std::vector<int> component(graph.node_count());
   int count = boost::strong_components(

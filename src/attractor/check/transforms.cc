@@ -37,11 +37,22 @@ bool selector_matches(const StyleSelector& selector, const NodeData& node, const
 
 std::string expand_goal(std::string text, const std::string& goal) {
   static constexpr std::string_view kVariable = "$goal";
-  for (std::size_t pos = text.find(kVariable); pos != std::string::npos; pos = text.find(kVariable, pos)) {
-    text.replace(pos, kVariable.size(), goal);
-    pos += goal.size();
+  std::size_t pos = text.find(kVariable);
+  if (pos == std::string::npos) return text;
+  // Built once at its final length: replacing in place grows the capacity well past the length,
+  // and every prompt of a large pipeline would keep that slack.
+  std::size_t count = 0;
+  for (std::size_t p = pos; p != std::string::npos; p = text.find(kVariable, p + kVariable.size())) ++count;
+  std::string out;
+  out.reserve(text.size() - count * kVariable.size() + count * goal.size());
+  std::size_t from = 0;
+  for (; pos != std::string::npos; pos = text.find(kVariable, from)) {
+    out.append(text, from, pos - from);
+    out += goal;
+    from = pos + kVariable.size();
   }
-  return text;
+  out.append(text, from);
+  return out;
 }
 
 void GoalExpansionTransform::apply(Graph& graph, std::vector<Diagnostic>& /*diagnostics*/) const {

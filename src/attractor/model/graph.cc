@@ -91,13 +91,17 @@ Graph& Graph::operator=(Graph&& other) noexcept {
   return *this;
 }
 
+VertexIndex::IdOf Graph::id_of() const {
+  const BoostGraph* g = g_.get();
+  return [g](std::size_t v) { return std::string_view((*g)[v].id); };
+}
+
 Vertex Graph::add_node(const std::string& id, SourceLocation location) {
-  auto [it, inserted] = index_.try_emplace(id, Vertex{});
-  if (!inserted) return it->second;
+  if (auto found = index_.find(id, id_of())) return *found;
   Vertex v = boost::add_vertex(*g_);
   (*g_)[v].id = id;
   (*g_)[v].location = location;
-  it->second = v;
+  index_.insert(v, id_of());
   return v;
 }
 
@@ -120,9 +124,8 @@ Edge Graph::add_edge(const std::string& from, const std::string& to, AttributeBa
 }
 
 std::optional<Vertex> Graph::find(std::string_view id) const {
-  auto it = index_.find(std::string(id));
-  if (it == index_.end()) return std::nullopt;
-  return it->second;
+  if (auto found = index_.find(id, id_of())) return static_cast<Vertex>(*found);
+  return std::nullopt;
 }
 
 const NodeData* Graph::node(std::string_view id) const {

@@ -9,21 +9,22 @@
 #include <optional>
 #include <string>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 #include <boost/graph/adjacency_list.hpp>
 
+#include "attractor/model/attribute_map.h"
 #include "attractor/model/source_file.h"
 #include "attractor/model/value.h"
+#include "attractor/model/vertex_index.h"
 
 namespace attractor {
 
 /// Attributes shared by nodes, edges and the graph, with typed reads.
 struct AttributeBag {
-  Attributes attrs;
+  AttributeMap attrs;
 
-  /// The value's text, or nullopt when the attribute is absent.
+  /// The attribute's value, or nullptr when it is absent. Valid until the bag is next changed.
   const Value* find(std::string_view key) const;
   bool has(std::string_view key) const { return find(key) != nullptr; }
   /// Text of the attribute, or `fallback` when absent.
@@ -148,8 +149,11 @@ class Graph {
   std::vector<Edge> in_edges(Vertex v) const;
 
  private:
+  /// Reads vertex ids for index_.
+  VertexIndex::IdOf id_of() const;
+
   std::unique_ptr<BoostGraph> g_;
-  std::unordered_map<std::string, Vertex> index_;
+  VertexIndex index_;
   std::vector<Edge> edges_;
   SourceFilePtr source_;
 };

@@ -3,7 +3,6 @@
 /// Attribute values as written in DOT (spec §2.4) and their typed readings.
 
 #include <cstdint>
-#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -26,9 +25,6 @@ struct Value {
   Value() = default;
   Value(ValueKind k, std::string t, SourceLocation loc = {}) : kind(k), text(std::move(t)), location(loc) {}
 };
-
-/// Attributes keyed by name. Ordered, so every traversal and serialization is deterministic.
-using Attributes = std::map<std::string, Value, std::less<>>;
 
 /// `-?[0-9]+` -> integer; nullopt otherwise (including overflow).
 std::optional<std::int64_t> parse_integer(std::string_view text);
