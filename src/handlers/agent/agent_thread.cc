@@ -11,14 +11,12 @@ using nlohmann::json;
 ChatMessage assistant_message(const AgentMessage& m) {
   ChatMessage c{"assistant", m.text, nullptr};
   if (m.tool_calls.empty()) return c;
-  json calls = json::array();
   for (const ModelToolCall& call : m.tool_calls) {
-    calls.push_back({{"id", call.id}, {"name", call.name}, {"arguments", call.arguments}});
     if (!c.content.empty()) c.content += '\n';
     c.content += fmt::format("[tool call {} {}]", call.name,
                              call.arguments.dump(-1, ' ', false, json::error_handler_t::replace));
   }
-  c.agent = {{"text", m.text}, {"tool_calls", calls}};
+  c.agent = {{"text", m.text}, {"tool_calls", tool_calls_json(m.tool_calls)}};
   return c;
 }
 
