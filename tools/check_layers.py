@@ -21,6 +21,8 @@ ALLOWED = {
     "attractor/engine": ["attractor/check", "attractor/run", "attractor/tokens", "parser", "attractor/model",
                          "attractor/base"],
     "retrieval": [],
+    "retrieval/local": ["retrieval"],
+    "retrieval/module": ["retrieval/local", "retrieval"],
     "handlers/services": ["attractor/engine", "attractor/run", "attractor/check", "parser", "attractor/model",
                           "attractor/base"],
     "handlers/llm": ["handlers/services", "attractor/engine", "attractor/run", "attractor/check", "attractor/tokens",

@@ -20,8 +20,8 @@
 #include "attractor/tokens/token_counter.h"
 #include "handlers/rag/code_classifier.h"
 #include "handlers/rag/code_compactor.h"
-#include "retrieval/index_store.h"
-#include "retrieval/indexer.h"
+#include "retrieval/local/index_store.h"
+#include "retrieval/local/local_indexer.h"
 
 namespace fs = std::filesystem;
 
@@ -34,7 +34,7 @@ int measure_nodes(const std::string& dir, bool show) {
   o.index_dir = index.string();
   o.repository = "bench";
   o.branch = "main";
-  attractor::retrieval::index_repository(o);
+  attractor::retrieval::run_local_indexer(o);
   auto counter = attractor::token_counter_for("o200k_base");
   std::size_t before_total = 0;
   std::size_t after_total = 0;

@@ -1,6 +1,6 @@
 // bench/retrieval/recall_bench: Recall@10 of hand-labelled questions (and recall of hand-checked
 // dependency chains) against an index of a real repository, through the backend API the pipeline uses
-// (make_retrieval_backend("local", ...) -> search / expand). See CMakeLists.txt and recall.sh.
+// (make_local_backend("local", ...) -> search / expand). See CMakeLists.txt and recall.sh.
 //
 // Usage: recall_bench [--verbose] [--json] INDEX_DIR REPOSITORY QUESTIONS.json [CHAINS.json]
 //   QUESTIONS.json  [{"query": "...", "relevant": ["<node id>", ...], "style": "plain"|"named"}]
@@ -20,6 +20,7 @@
 #include <nlohmann/json.hpp>
 
 #include "retrieval/backend.h"
+#include "retrieval/local/local_backend.h"
 #include "retrieval/edge_types.h"
 
 using namespace attractor::retrieval;
@@ -81,7 +82,7 @@ int main(int argc, char** argv) {
   const std::string index_dir = args[0], repository = args[1], branch = "main";
 
   try {
-    auto backend = make_retrieval_backend("local", index_dir);
+    auto backend = make_local_backend("local", index_dir);
 
     std::vector<Question> questions;
     for (const auto& q : load_json(args[2])) {

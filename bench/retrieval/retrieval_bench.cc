@@ -18,12 +18,12 @@
 #include <nlohmann/json.hpp>
 
 #include "repo_generator.h"
-#include "retrieval/code_tokens.h"
-#include "retrieval/index_store.h"
-#include "retrieval/indexer.h"
-#include "retrieval/lexical_embedder.h"
-#include "retrieval/local_backend.h"
-#include "retrieval/vector_index.h"
+#include "retrieval/local/code_tokens.h"
+#include "retrieval/local/index_store.h"
+#include "retrieval/local/local_indexer.h"
+#include "retrieval/local/lexical_embedder.h"
+#include "retrieval/local/local_backend.h"
+#include "retrieval/local/vector_index.h"
 
 namespace fs = std::filesystem;
 using namespace attractor::retrieval;
@@ -104,11 +104,11 @@ int main(int argc, char** argv) {
   o.branch = "main";
   o.vector_kind = vector_kind;
   t0 = Clock::now();
-  auto summary = index_repository(o);
+  auto summary = run_local_indexer(o);
   double index_s = ms_since(t0) / 1000.0;
   long rss_after = peak_rss_mib();
   t0 = Clock::now();
-  auto again = index_repository(o);
+  auto again = run_local_indexer(o);
   double reindex_s = ms_since(t0) / 1000.0;
 
   int64_t nodes = 0, edges = 0;

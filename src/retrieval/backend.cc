@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
-#include "retrieval/local_backend.h"
+#include "retrieval/retrieval_module.h"
 
 namespace attractor::retrieval {
 
@@ -32,9 +32,7 @@ std::optional<MatchOperator> parse_match_operator(std::string_view text) {
 }
 
 std::unique_ptr<IRetrievalBackend> make_retrieval_backend(std::string_view kind, const std::string& index_dir) {
-  if (kind == "local") return std::make_unique<LocalBackend>(index_dir);
-  throw RetrievalError(RetrievalError::Kind::kInvalidArgument,
-                       "unknown retrieval backend '" + std::string(kind) + "' (available: local)");
+  return RetrievalModule::get().make_backend(kind, index_dir);
 }
 
 }  // namespace attractor::retrieval

@@ -150,6 +150,8 @@ class IRetrievalBackend {
 
 /// Creates a backend. kind "local": the embedded SQLite FTS5 + FAISS index in `index_dir`.
 /// Throws RetrievalError(kInvalidArgument) for an unknown kind, kUnavailable for an unreadable index.
+/// The backend lives in the retrieval module (retrieval_module.h), loaded on first use; when the
+/// module is missing or from another build this throws RetrievalModuleError (kind kUnavailable).
 std::unique_ptr<IRetrievalBackend> make_retrieval_backend(std::string_view kind, const std::string& index_dir);
 
 }  // namespace attractor::retrieval

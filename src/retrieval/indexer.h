@@ -8,7 +8,6 @@
 /// scope so edges into changed files stay current; only new nodes are embedded. Node ids are unique
 /// per scope: a second definition of the same id (e.g. partial classes) gets `@path` appended.
 
-#include <chrono>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -16,8 +15,7 @@
 #include <string>
 #include <vector>
 
-#include "retrieval/embedder.h"
-#include "retrieval/syntax_tree.h"
+#include "retrieval/embedder_spec.h"
 
 namespace attractor::retrieval {
 
@@ -59,7 +57,8 @@ struct IndexSummary {
 
 /// Indexes `options.src_dir`. `progress` (may be null) receives a one-line progress bar redrawn with
 /// '\r' when `interactive`, and the parse issues as `path:line:col: warning: message` lines.
-/// Throws RetrievalError or std::invalid_argument (bad ACL file) on failure.
+/// Throws RetrievalError or std::invalid_argument (bad ACL file) on failure. The work is done by the
+/// retrieval module (retrieval_module.h), loaded on first use: RetrievalModuleError when it is missing.
 IndexSummary index_repository(const IndexOptions& options, std::ostream* progress = nullptr, bool interactive = false);
 
 /// Human-readable summary (files, nodes and edges by type, time, index size).

@@ -1,8 +1,11 @@
-// `make install` and copied binaries: the binary needs nothing beside it (the token rank data is
-// linked in), so an installed copy and a copy alone in an empty directory both count tokens and
-// run LLM stages.
+// `make install` and copied binaries: the binary needs nothing beside it for everything but the
+// code index (the token rank data is linked in), so an installed copy and a copy alone in an empty
+// directory both count tokens and run LLM stages. `index` and `search` need the retrieval module:
+// an installed copy finds it in PREFIX/lib/attractor/; a copy alone fails with a clear error, exit 3.
 
+#include <algorithm>
 #include <filesystem>
+#include <fstream>
 #include <string>
 #include <vector>
 
@@ -37,12 +40,50 @@ void expect_llm_run_works(const std::string& binary, const ScratchDir& dir) {
   EXPECT_EQ(tokens.out.substr(0, tokens.out.find('\t')), "103");
 }
 
+const std::string kRepo = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/csharp_sql_repo";
+
+/// `binary index` of the test repository into DIR/index.
+ProcessResult index_test_repository(const std::string& binary, const ScratchDir& dir) {
+  return run_program({binary, "index", kRepo, "--index", dir.sub("index"), "--repository", "acme", "--branch", "main",
+                      "-q"});
+}
+
+/// The one line `attractor CMD` prints when the module is missing beside `binary` and in ../lib/attractor/.
+std::string missing_module_message(const std::string& command, const std::string& binary) {
+  const fs::path bin_dir = fs::path(binary).parent_path();
+  return "attractor " + command + ": error: the retrieval module libattractor_retrieval.so is missing (searched " +
+         (bin_dir / "libattractor_retrieval.so").string() + ", " +
+         (bin_dir / ".." / "lib" / "attractor" / "libattractor_retrieval.so").lexically_normal().string() +
+         "); build the attractor_retrieval_module target next to the attractor binary (make binary), or install "
+         "attractor with `make install` / `cmake --install`, which puts it in PREFIX/lib/attractor/\n";
+}
+
 TEST(InstallTest, ACopiedBinaryAloneInADirectoryWorks) {
   ScratchDir dir;
   const std::string copy = dir.sub("attractor");
   fs::copy_file(ATTRACTOR_BINARY_PATH, copy);
   EXPECT_EQ(fs::directory_iterator(dir.path())->path().filename(), "attractor");
   expect_llm_run_works(copy, dir);
+  ProcessResult version = run_program({copy, "--version"});
+  EXPECT_EQ(version.exit_code, 0) << version.err;
+  ProcessResult validate = run_program({copy, "validate", kGraph});
+  EXPECT_EQ(validate.exit_code, 0) << validate.err;
+}
+
+TEST(InstallTest, ACopiedBinaryWithoutTheRetrievalModuleRefusesIndexAndSearchClearly) {
+  ScratchDir dir;
+  const std::string copy = dir.sub("attractor");
+  fs::copy_file(ATTRACTOR_BINARY_PATH, copy);
+  ProcessResult index = index_test_repository(copy, dir);
+  EXPECT_EQ(index.exit_code, 3);
+  EXPECT_EQ(index.err, missing_module_message("index", copy));
+  // search checks its --index directory first; give it one that looks like an index.
+  fs::create_directories(dir.sub("fake"));
+  std::ofstream(dir.sub("fake/index.sqlite"), std::ios::binary) << std::string("SQLite format 3\0", 16);
+  ProcessResult search = run_program({copy, "search", "--index", dir.sub("fake"), "--repository", "acme", "--branch",
+                                      "main", "customer"});
+  EXPECT_EQ(search.exit_code, 3);
+  EXPECT_EQ(search.err, missing_module_message("search", copy));
 }
 
 TEST(InstallTest, MakeInstallPutsAWorkingBinaryUnderThePrefix) {
@@ -55,8 +96,13 @@ TEST(InstallTest, MakeInstallPutsAWorkingBinaryUnderThePrefix) {
   for (const auto& entry : fs::recursive_directory_iterator(prefix)) {
     if (entry.is_regular_file()) installed.push_back(fs::relative(entry.path(), prefix).string());
   }
-  EXPECT_EQ(installed, std::vector<std::string>{"bin/attractor"});
+  std::sort(installed.begin(), installed.end());
+  EXPECT_EQ(installed, (std::vector<std::string>{"bin/attractor", "lib/attractor/libattractor_retrieval.so"}));
   expect_llm_run_works(prefix + "/bin/attractor", dir);
+  // The installed binary finds the module in PREFIX/lib/attractor/.
+  ProcessResult index = index_test_repository(prefix + "/bin/attractor", dir);
+  EXPECT_EQ(index.exit_code, 0) << index.err;
+  EXPECT_NE(index.out.find("files: 30 seen, 30 indexed"), std::string::npos) << index.out;
 }
 
 }  // namespace

@@ -13,7 +13,7 @@
 #include "handlers/rag/evidence_order.h"
 #include "support/handler_test_support.h"
 #include "retrieval/indexer.h"
-#include "retrieval/local_backend.h"
+#include "retrieval/backend.h"
 
 namespace attractor {
 namespace {

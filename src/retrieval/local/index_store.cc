@@ -1,0 +1,431 @@
+#include "retrieval/local/index_store.h"
+
+#include <filesystem>
+
+#include "retrieval/local/code_tokens.h"
+
+namespace attractor::retrieval {
+
+namespace {
+
+constexpr const char* kSchema = R"sql(
+CREATE TABLE IF NOT EXISTS meta(key TEXT PRIMARY KEY, value TEXT NOT NULL);
+INSERT OR IGNORE INTO meta(key, value) VALUES ('schema_version', '1');
+CREATE TABLE IF NOT EXISTS indexes(
+  name TEXT PRIMARY KEY, provider TEXT NOT NULL, model TEXT NOT NULL, dimension INTEGER NOT NULL,
+  vector_kind TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS scopes(
+  index_name TEXT NOT NULL, repository TEXT NOT NULL, branch TEXT NOT NULL, snapshot TEXT NOT NULL,
+  seq INTEGER NOT NULL, PRIMARY KEY(index_name, repository, branch, snapshot));
+CREATE TABLE IF NOT EXISTS files(
+  index_name TEXT NOT NULL, repository TEXT NOT NULL, branch TEXT NOT NULL, snapshot TEXT NOT NULL,
+  path TEXT NOT NULL, sha256 TEXT NOT NULL, language TEXT NOT NULL,
+  PRIMARY KEY(index_name, repository, branch, snapshot, path));
+CREATE TABLE IF NOT EXISTS nodes(
+  rowid INTEGER PRIMARY KEY AUTOINCREMENT,
+  index_name TEXT NOT NULL, repository TEXT NOT NULL, branch TEXT NOT NULL, snapshot TEXT NOT NULL,
+  id TEXT NOT NULL, path TEXT NOT NULL, language TEXT NOT NULL, kind TEXT NOT NULL, name TEXT NOT NULL,
+  start_line INTEGER NOT NULL, end_line INTEGER NOT NULL, text TEXT NOT NULL,
+  acl_tags TEXT NOT NULL, labels TEXT NOT NULL, metadata TEXT NOT NULL, facts TEXT NOT NULL,
+  UNIQUE(index_name, repository, branch, snapshot, id));
+CREATE INDEX IF NOT EXISTS nodes_by_path ON nodes(index_name, repository, branch, snapshot, path);
+CREATE TABLE IF NOT EXISTS edges(
+  index_name TEXT NOT NULL, repository TEXT NOT NULL, branch TEXT NOT NULL, snapshot TEXT NOT NULL,
+  from_id TEXT NOT NULL, to_id TEXT NOT NULL, edge_type TEXT NOT NULL,
+  PRIMARY KEY(index_name, repository, branch, snapshot, from_id, edge_type, to_id)) WITHOUT ROWID;
+CREATE INDEX IF NOT EXISTS edges_by_target ON edges(index_name, repository, branch, snapshot, to_id, edge_type);
+CREATE TABLE IF NOT EXISTS file_issues(
+  index_name TEXT NOT NULL, repository TEXT NOT NULL, branch TEXT NOT NULL, snapshot TEXT NOT NULL,
+  path TEXT NOT NULL, issues TEXT NOT NULL,
+  PRIMARY KEY(index_name, repository, branch, snapshot, path));
+CREATE TABLE IF NOT EXISTS duplicates(
+  index_name TEXT NOT NULL, repository TEXT NOT NULL, branch TEXT NOT NULL, snapshot TEXT NOT NULL,
+  id TEXT NOT NULL, canonical_id TEXT NOT NULL,
+  PRIMARY KEY(index_name, repository, branch, snapshot, id)) WITHOUT ROWID;
+CREATE VIRTUAL TABLE IF NOT EXISTS nodes_fts USING fts5(name, body, tokenize = 'porter unicode61 remove_diacritics 2');
+)sql";
+
+constexpr const char* kScopeWhere = "n.index_name = ? AND n.repository = ? AND n.branch = ? AND n.snapshot = ?";
+
+/// Search sees one node per SQL object: the duplicates of a canonical definition are left out.
+constexpr const char* kNotDuplicate =
+    " AND NOT EXISTS (SELECT 1 FROM duplicates d WHERE d.index_name = n.index_name AND d.repository = n.repository"
+    " AND d.branch = n.branch AND d.snapshot = n.snapshot AND d.id = n.id)";
+
+int bind_scope(SqliteStatement& s, int first, const Scope& scope) {
+  s.bind(first, scope.index_name).bind(first + 1, scope.repository).bind(first + 2, scope.branch);
+  s.bind(first + 3, scope.snapshot);
+  return first + 4;
+}
+
+std::string truncate_utf8(const std::string& s, size_t max) {
+  if (s.size() <= max) return s;
+  size_t cut = max;
+  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
+  return s.substr(0, cut);
+}
+
+}  // namespace
+
+IndexStore::IndexStore(const std::string& dir, bool writable) : dir_(dir) {
+  if (writable) {
+    std::filesystem::create_directories(dir);
+  } else if (!std::filesystem::exists(database_path(dir))) {
+    throw RetrievalError(RetrievalError::Kind::kUnavailable, "no index database at " + database_path(dir));
+  }
+  db_ = std::make_unique<SqliteDb>(database_path(dir), writable);
+  if (writable) {
+    db_->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+    db_->exec(kSchema);
+  }
+  auto s = db_->prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'duplicates'");
+  not_duplicate_ = s.step() ? kNotDuplicate : "";  // an index written before duplicates existed
+}
+
+std::string IndexStore::database_path(const std::string& dir) { return dir + "/index.sqlite"; }
+
+std::string IndexStore::vector_path(const std::string& dir, const std::string& index_name) {
+  return dir + "/" + index_name + ".faiss";
+}
+
+void IndexStore::begin() { db_->exec("BEGIN IMMEDIATE"); }
+void IndexStore::commit() { db_->exec("COMMIT"); }
+void IndexStore::rollback() { db_->exec("ROLLBACK"); }
+
+Scope IndexStore::resolve_scope(const std::string& index_name, const std::string& repository,
+                                const std::string& branch, const std::optional<std::string>& snapshot) {
+  auto s = db_->prepare(
+      "SELECT snapshot FROM scopes WHERE index_name = ? AND repository = ? AND branch = ? "
+      "AND (? IS NULL OR snapshot = ?) ORDER BY seq DESC, snapshot ASC LIMIT 1");
+  s.bind(1, index_name).bind(2, repository).bind(3, branch);
+  if (snapshot) s.bind(4, *snapshot).bind(5, *snapshot);
+  if (!s.step()) {
+    std::string what = "no index for repository '" + repository + "' branch '" + branch + "'";
+    if (snapshot) what += " snapshot '" + *snapshot + "'";
+    if (index_name != "default") what += " in named index '" + index_name + "'";
+    throw RetrievalError(RetrievalError::Kind::kNotFound, what + " under " + dir_);
+  }
+  return Scope{index_name, repository, branch, s.text(0)};
+}
+
+std::optional<IndexRecord> IndexStore::index_record(const std::string& name) {
+  auto s = db_->prepare("SELECT provider, model, dimension, vector_kind FROM indexes WHERE name = ?");
+  s.bind(1, name);
+  if (!s.step()) return std::nullopt;
+  return IndexRecord{name, s.text(0), s.text(1), static_cast<int>(s.integer(2)), s.text(3)};
+}
+
+void IndexStore::put_index_record(const IndexRecord& r) {
+  auto s = db_->prepare("INSERT OR REPLACE INTO indexes(name, provider, model, dimension, vector_kind) VALUES (?,?,?,?,?)");
+  s.bind(1, r.name).bind(2, r.provider).bind(3, r.model).bind(4, static_cast<int64_t>(r.dimension)).bind(5, r.vector_kind);
+  s.run();
+}
+
+void IndexStore::touch_scope(const Scope& scope) {
+  auto s = db_->prepare(
+      "INSERT OR REPLACE INTO scopes(index_name, repository, branch, snapshot, seq) "
+      "VALUES (?,?,?,?, (SELECT COALESCE(MAX(seq), 0) + 1 FROM scopes))");
+  bind_scope(s, 1, scope);
+  s.run();
+}
+
+std::map<std::string, std::string> IndexStore::file_hashes(const Scope& scope) {
+  auto s = db_->prepare(
+      "SELECT path, sha256 FROM files n WHERE " + std::string(kScopeWhere));
+  bind_scope(s, 1, scope);
+  std::map<std::string, std::string> out;
+  while (s.step()) out[s.text(0)] = s.text(1);
+  return out;
+}
+
+void IndexStore::put_file(const Scope& scope, const std::string& path, const std::string& sha256,
+                          const std::string& language) {
+  auto s = db_->prepare(
+      "INSERT OR REPLACE INTO files(index_name, repository, branch, snapshot, path, sha256, language) "
+      "VALUES (?,?,?,?,?,?,?)");
+  int i = bind_scope(s, 1, scope);
+  s.bind(i, path).bind(i + 1, sha256).bind(i + 2, language);
+  s.run();
+}
+
+std::map<std::string, nlohmann::json> IndexStore::file_issues(const Scope& scope) {
+  auto s = db_->prepare("SELECT path, issues FROM file_issues n WHERE " + std::string(kScopeWhere));
+  bind_scope(s, 1, scope);
+  std::map<std::string, nlohmann::json> out;
+  while (s.step()) out[s.text(0)] = nlohmann::json::parse(s.text(1), nullptr, false);
+  return out;
+}
+
+void IndexStore::put_file_issues(const Scope& scope, const std::string& path, const nlohmann::json& issues) {
+  auto del = db_->prepare("DELETE FROM file_issues AS n WHERE " + std::string(kScopeWhere) + " AND path = ?");
+  del.bind(bind_scope(del, 1, scope), path).run();
+  if (!issues.is_array() || issues.empty()) return;
+  auto s = db_->prepare(
+      "INSERT INTO file_issues(index_name, repository, branch, snapshot, path, issues) VALUES (?,?,?,?,?,?)");
+  int i = bind_scope(s, 1, scope);
+  s.bind(i, path).bind(i + 1, issues.dump());
+  s.run();
+}
+
+std::vector<int64_t> IndexStore::delete_file(const Scope& scope, const std::string& path) {
+  std::vector<int64_t> rowids;
+  {
+    auto s = db_->prepare("SELECT rowid FROM nodes n WHERE " + std::string(kScopeWhere) + " AND path = ?");
+    int i = bind_scope(s, 1, scope);
+    s.bind(i, path);
+    while (s.step()) rowids.push_back(s.integer(0));
+  }
+  auto del_fts = db_->prepare("DELETE FROM nodes_fts WHERE rowid = ?");
+  auto del_node = db_->prepare("DELETE FROM nodes WHERE rowid = ?");
+  for (auto r : rowids) {
+    del_fts.bind(1, r).run();
+    del_fts.reset();
+    del_node.bind(1, r).run();
+    del_node.reset();
+  }
+  auto s = db_->prepare("DELETE FROM files AS n WHERE " + std::string(kScopeWhere) + " AND path = ?");
+  int i = bind_scope(s, 1, scope);
+  s.bind(i, path).run();
+  put_file_issues(scope, path, nlohmann::json::array());
+  return rowids;
+}
+
+SqliteStatement& IndexStore::cached(std::unique_ptr<SqliteStatement>& slot, const std::string& sql) {
+  if (!slot) slot = std::make_unique<SqliteStatement>(db_->handle(), sql);
+  slot->reset();
+  return *slot;
+}
+
+int64_t IndexStore::insert_node(const Scope& scope, const StoredNode& node) {
+  auto& s = cached(insert_node_,
+      "INSERT INTO nodes(index_name, repository, branch, snapshot, id, path, language, kind, name, start_line, "
+      "end_line, text, acl_tags, labels, metadata, facts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
+  int i = bind_scope(s, 1, scope);
+  s.bind(i, node.id).bind(i + 1, node.path).bind(i + 2, node.language).bind(i + 3, node.kind);
+  s.bind(i + 4, node.name).bind(i + 5, static_cast<int64_t>(node.start_line));
+  s.bind(i + 6, static_cast<int64_t>(node.end_line)).bind(i + 7, node.text);
+  s.bind(i + 8, node.acl_tags.dump()).bind(i + 9, node.labels.dump()).bind(i + 10, node.metadata.dump());
+  s.bind(i + 11, node.facts.dump());
+  s.run();
+  int64_t rowid = db_->last_insert_rowid();
+  auto& f = cached(insert_fts_, "INSERT INTO nodes_fts(rowid, name, body) VALUES (?,?,?)");
+  // The kind is a word of the name ("which view ..."); doc comments are words of the body.
+  std::string doc = node.facts.is_object() ? node.facts.value("doc", std::string()) : std::string();
+  f.bind(1, rowid).bind(2, index_terms(node.kind + " " + node.name)).bind(3, index_terms(doc + node.text));
+  f.run();
+  return rowid;
+}
+
+bool IndexStore::has_node(const Scope& scope, const std::string& id) {
+  auto& s = cached(has_node_, "SELECT 1 FROM nodes n WHERE " + std::string(kScopeWhere) + " AND id = ?");
+  int i = bind_scope(s, 1, scope);
+  s.bind(i, id);
+  return s.step();
+}
+
+std::vector<StoredNode> IndexStore::nodes_for_linking(const Scope& scope) {
+  auto s = db_->prepare(
+      "SELECT rowid, id, path, language, kind, name, start_line, end_line, facts FROM nodes n WHERE " +
+      std::string(kScopeWhere) + " ORDER BY id");
+  bind_scope(s, 1, scope);
+  std::vector<StoredNode> out;
+  while (s.step()) {
+    StoredNode n;
+    n.rowid = s.integer(0);
+    n.id = s.text(1);
+    n.path = s.text(2);
+    n.language = s.text(3);
+    n.kind = s.text(4);
+    n.name = s.text(5);
+    n.start_line = static_cast<int>(s.integer(6));
+    n.end_line = static_cast<int>(s.integer(7));
+    n.facts = nlohmann::json::parse(s.text(8));
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+std::vector<std::pair<int64_t, std::string>> IndexStore::embedding_inputs(const std::vector<int64_t>& rowids) {
+  auto s = db_->prepare(
+      "SELECT kind, name, text, coalesce(json_extract(facts, '$.doc'), '') FROM nodes WHERE rowid = ?");
+  std::vector<std::pair<int64_t, std::string>> out;
+  for (auto r : rowids) {
+    s.bind(1, r);
+    if (s.step()) out.emplace_back(r, s.text(0) + " " + s.text(1) + "\n" + truncate_utf8(s.text(3) + s.text(2), 6000));
+    s.reset();
+  }
+  return out;
+}
+
+std::vector<int64_t> IndexStore::index_rowids(const std::string& index_name) {
+  auto s = db_->prepare("SELECT rowid FROM nodes WHERE index_name = ? ORDER BY rowid");
+  s.bind(1, index_name);
+  std::vector<int64_t> out;
+  while (s.step()) out.push_back(s.integer(0));
+  return out;
+}
+
+void IndexStore::replace_edges(const Scope& scope, const std::vector<GraphEdge>& edges) {
+  auto d = db_->prepare("DELETE FROM edges AS n WHERE " + std::string(kScopeWhere));
+  bind_scope(d, 1, scope);
+  d.run();
+  auto s = db_->prepare(
+      "INSERT OR IGNORE INTO edges(index_name, repository, branch, snapshot, from_id, to_id, edge_type) "
+      "VALUES (?,?,?,?,?,?,?)");
+  for (const auto& e : edges) {
+    int i = bind_scope(s, 1, scope);
+    s.bind(i, e.from_id).bind(i + 1, e.to_id).bind(i + 2, e.edge_type);
+    s.run();
+    s.reset();
+  }
+}
+
+void IndexStore::replace_duplicates(const Scope& scope, const std::map<std::string, std::string>& duplicate_of,
+                                    const std::map<std::string, std::vector<std::string>>& other_paths) {
+  auto d = db_->prepare("DELETE FROM duplicates AS n WHERE " + std::string(kScopeWhere));
+  bind_scope(d, 1, scope);
+  d.run();
+  auto s = db_->prepare(
+      "INSERT INTO duplicates(index_name, repository, branch, snapshot, id, canonical_id) VALUES (?,?,?,?,?,?)");
+  for (const auto& [id, canonical] : duplicate_of) {
+    int i = bind_scope(s, 1, scope);
+    s.bind(i, id).bind(i + 1, canonical);
+    s.run();
+    s.reset();
+  }
+  auto clear = db_->prepare("UPDATE nodes AS n SET metadata = json_remove(metadata, '$.also_defined_in') WHERE " +
+                            std::string(kScopeWhere) + " AND json_extract(metadata, '$.also_defined_in') IS NOT NULL");
+  bind_scope(clear, 1, scope);
+  clear.run();
+  auto set = db_->prepare("UPDATE nodes AS n SET metadata = json_set(metadata, '$.also_defined_in', json(?)) WHERE " +
+                          std::string(kScopeWhere) + " AND n.id = ?");
+  for (const auto& [id, paths] : other_paths) {
+    set.bind(1, nlohmann::json(paths).dump());
+    int i = bind_scope(set, 2, scope);
+    set.bind(i, id);
+    set.run();
+    set.reset();
+  }
+}
+
+std::map<std::string, int64_t> IndexStore::node_counts(const Scope& scope) {
+  auto s = db_->prepare("SELECT kind, COUNT(*) FROM nodes n WHERE " + std::string(kScopeWhere) + " GROUP BY kind");
+  bind_scope(s, 1, scope);
+  std::map<std::string, int64_t> out;
+  while (s.step()) out[s.text(0)] = s.integer(1);
+  return out;
+}
+
+std::map<std::string, int64_t> IndexStore::edge_counts(const Scope& scope) {
+  auto s = db_->prepare("SELECT edge_type, COUNT(*) FROM edges n WHERE " + std::string(kScopeWhere) +
+                        " GROUP BY edge_type");
+  bind_scope(s, 1, scope);
+  std::map<std::string, int64_t> out;
+  while (s.step()) out[s.text(0)] = s.integer(1);
+  return out;
+}
+
+std::vector<std::pair<std::string, double>> IndexStore::bm25(const Scope& scope, const NodeFilter& filter,
+                                                             const std::string& match_expression, int limit) {
+  std::vector<std::string> binds;
+  std::string cond = filter.sql_condition("n", binds);
+  auto s = db_->prepare(
+      "SELECT n.id, bm25(nodes_fts, 4.0, 1.0) AS score FROM nodes_fts JOIN nodes n ON n.rowid = nodes_fts.rowid "
+      "WHERE nodes_fts MATCH ? AND " + std::string(kScopeWhere) + " AND " + cond + not_duplicate_ +
+      " ORDER BY score ASC, n.id ASC LIMIT ?");
+  s.bind(1, match_expression);
+  int i = bind_scope(s, 2, scope);
+  i = s.bind_all(i, binds);
+  s.bind(i, static_cast<int64_t>(limit));
+  std::vector<std::pair<std::string, double>> out;
+  while (s.step()) out.emplace_back(s.text(0), -s.real(1));
+  return out;
+}
+
+std::vector<int64_t> IndexStore::visible_rowids(const Scope& scope, const NodeFilter& filter) {
+  std::vector<std::string> binds;
+  std::string cond = filter.sql_condition("n", binds);
+  auto s = db_->prepare("SELECT n.rowid FROM nodes n WHERE " + std::string(kScopeWhere) + " AND " + cond +
+                        not_duplicate_);
+  int i = bind_scope(s, 1, scope);
+  s.bind_all(i, binds);
+  std::vector<int64_t> out;
+  while (s.step()) out.push_back(s.integer(0));
+  return out;
+}
+
+std::map<int64_t, std::string> IndexStore::ids_of(const std::vector<int64_t>& rowids) {
+  auto s = db_->prepare("SELECT id FROM nodes WHERE rowid = ?");
+  std::map<int64_t, std::string> out;
+  for (auto r : rowids) {
+    s.bind(1, r);
+    if (s.step()) out[r] = s.text(0);
+    s.reset();
+  }
+  return out;
+}
+
+std::map<std::string, std::string> IndexStore::texts(const Scope& scope, const NodeFilter& filter,
+                                                     const std::vector<std::string>& ids) {
+  std::vector<std::string> binds;
+  std::string cond = filter.sql_condition("n", binds);
+  auto s = db_->prepare("SELECT n.text FROM nodes n WHERE " + std::string(kScopeWhere) + " AND n.id = ? AND " + cond);
+  std::map<std::string, std::string> out;
+  for (const auto& id : ids) {
+    int i = bind_scope(s, 1, scope);
+    s.bind(i, id);
+    s.bind_all(i + 1, binds);
+    if (s.step()) out[id] = s.text(0);
+    s.reset();
+  }
+  return out;
+}
+
+std::map<std::string, NodeInfo> IndexStore::describe(const Scope& scope, const NodeFilter& filter,
+                                                     const std::vector<std::string>& ids) {
+  std::vector<std::string> binds;
+  std::string cond = filter.sql_condition("n", binds);
+  auto s = db_->prepare("SELECT n.path, n.language, n.kind, n.name, n.start_line, n.end_line FROM nodes n WHERE " +
+                        std::string(kScopeWhere) + " AND n.id = ? AND " + cond);
+  std::map<std::string, NodeInfo> out;
+  for (const auto& id : ids) {
+    int i = bind_scope(s, 1, scope);
+    s.bind(i, id);
+    s.bind_all(i + 1, binds);
+    if (s.step()) {
+      out[id] = NodeInfo{id, s.text(0), s.text(1), s.text(2), s.text(3), static_cast<int>(s.integer(4)),
+                         static_cast<int>(s.integer(5))};
+    }
+    s.reset();
+  }
+  return out;
+}
+
+bool IndexStore::visible(const Scope& scope, const NodeFilter& filter, const std::string& id) {
+  std::vector<std::string> binds;
+  std::string cond = filter.sql_condition("n", binds);
+  auto s = db_->prepare("SELECT 1 FROM nodes n WHERE " + std::string(kScopeWhere) + " AND n.id = ? AND " + cond);
+  int i = bind_scope(s, 1, scope);
+  s.bind(i, id);
+  s.bind_all(i + 1, binds);
+  return s.step();
+}
+
+std::vector<GraphEdge> IndexStore::edges_of(const Scope& scope, const std::string& id, const std::string& edge_type,
+                                            bool outgoing) {
+  std::string sql = outgoing ? "SELECT to_id FROM edges n WHERE " + std::string(kScopeWhere) +
+                                   " AND from_id = ? AND edge_type = ? ORDER BY to_id"
+                             : "SELECT from_id FROM edges n WHERE " + std::string(kScopeWhere) +
+                                   " AND to_id = ? AND edge_type = ? ORDER BY from_id";
+  auto s = db_->prepare(sql);
+  int i = bind_scope(s, 1, scope);
+  s.bind(i, id).bind(i + 1, edge_type);
+  std::vector<GraphEdge> out;
+  while (s.step()) {
+    if (outgoing) out.push_back({id, s.text(0), edge_type});
+    else out.push_back({s.text(0), id, edge_type});
+  }
+  return out;
+}
+
+}  // namespace attractor::retrieval

@@ -1,0 +1,152 @@
+#pragma once
+/// \file
+/// The SQLite side of a local index directory (`DIR/index.sqlite`).
+///
+/// Tables: `indexes` (named indexes and the embedding provider recorded for each), `scopes`
+/// (index + repository + branch + snapshot, with an indexing sequence number so "latest snapshot"
+/// is well defined), `files` (content hashes for incremental re-indexing), `nodes` (one row per
+/// symbol: id, location, exact source text, ACL tags, classification labels, metadata, and the
+/// extractor's `facts` used to relink the graph), `edges` (typed, from_id -> to_id) and the FTS5
+/// table `nodes_fts(name, body)` whose rowid is the node's rowid (see code_tokens.h for the body).
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "retrieval/backend.h"
+#include "retrieval/filters.h"
+#include "retrieval/local/sqlite_db.h"
+
+namespace attractor::retrieval {
+
+/// The unit in which node ids are unique.
+struct Scope {
+  std::string index_name = "default";
+  std::string repository;
+  std::string branch;
+  std::string snapshot;
+};
+
+/// A node as stored.
+struct StoredNode {
+  int64_t rowid = 0;
+  std::string id;
+  std::string path;
+  std::string language;
+  std::string kind;
+  std::string name;
+  int start_line = 0;
+  int end_line = 0;
+  std::string text;
+  nlohmann::json acl_tags = nlohmann::json::array();
+  nlohmann::json labels = nlohmann::json::array();
+  nlohmann::json metadata = nlohmann::json::object();
+  nlohmann::json facts = nlohmann::json::object();
+};
+
+/// What the indexes table records about one named index.
+struct IndexRecord {
+  std::string name;
+  std::string provider;
+  std::string model;
+  int dimension = 0;
+  std::string vector_kind;  ///< "flat" | "hnsw"
+};
+
+/// Access to `DIR/index.sqlite`.
+class IndexStore {
+ public:
+  /// Opens the store; `writable` creates the directory, database and schema when missing.
+  IndexStore(const std::string& dir, bool writable);
+
+  static std::string database_path(const std::string& dir);
+  /// The FAISS file of a named index.
+  static std::string vector_path(const std::string& dir, const std::string& index_name);
+
+  const std::string& dir() const { return dir_; }
+  SqliteDb& db() { return *db_; }
+
+  void begin();
+  void commit();
+  void rollback();
+
+  /// The scope for a request: the given snapshot, or the most recently indexed one.
+  /// Throws RetrievalError(kNotFound) when the repository/branch/snapshot was never indexed.
+  Scope resolve_scope(const std::string& index_name, const std::string& repository, const std::string& branch,
+                      const std::optional<std::string>& snapshot);
+
+  std::optional<IndexRecord> index_record(const std::string& name);
+  void put_index_record(const IndexRecord& record);
+
+  /// Marks `scope` as the most recently indexed snapshot of its repository + branch.
+  void touch_scope(const Scope& scope);
+
+  /// path -> sha256 of the files indexed in `scope`.
+  std::map<std::string, std::string> file_hashes(const Scope& scope);
+  void put_file(const Scope& scope, const std::string& path, const std::string& sha256, const std::string& language);
+  /// The parse issues recorded per file of `scope`: path -> JSON array of {line, column, message}.
+  std::map<std::string, nlohmann::json> file_issues(const Scope& scope);
+  /// Records `issues` (a JSON array) for `path`, replacing what was there; an empty array clears it.
+  void put_file_issues(const Scope& scope, const std::string& path, const nlohmann::json& issues);
+  /// Deletes a file's record, its nodes and its parse issues; returns the removed node rowids.
+  std::vector<int64_t> delete_file(const Scope& scope, const std::string& path);
+
+  /// Inserts a node (and its FTS row); returns its rowid.
+  int64_t insert_node(const Scope& scope, const StoredNode& node);
+  /// True when `id` exists in `scope`.
+  bool has_node(const Scope& scope, const std::string& id);
+  /// Every node of the scope with its facts (text omitted), ordered by id.
+  std::vector<StoredNode> nodes_for_linking(const Scope& scope);
+  /// (rowid, embedding input) of the given rowids, for the embedder.
+  std::vector<std::pair<int64_t, std::string>> embedding_inputs(const std::vector<int64_t>& rowids);
+  /// Every node rowid of a named index (all scopes).
+  std::vector<int64_t> index_rowids(const std::string& index_name);
+
+  /// Replaces all edges of the scope.
+  void replace_edges(const Scope& scope, const std::vector<GraphEdge>& edges);
+
+  /// Replaces the scope's duplicate SQL definitions (id -> canonical id; search leaves them out)
+  /// and records on each canonical node the paths of the others as `metadata.also_defined_in`.
+  void replace_duplicates(const Scope& scope, const std::map<std::string, std::string>& duplicate_of,
+                          const std::map<std::string, std::vector<std::string>>& other_paths);
+
+  /// Counts for the summary: nodes by kind and edges by type.
+  std::map<std::string, int64_t> node_counts(const Scope& scope);
+  std::map<std::string, int64_t> edge_counts(const Scope& scope);
+
+  // Reads, all filtered.
+  /// Best bm25 matches: (id, score) with score = -bm25() (higher is better), ties by id.
+  std::vector<std::pair<std::string, double>> bm25(const Scope& scope, const NodeFilter& filter,
+                                                   const std::string& match_expression, int limit);
+  /// Rowids of the visible nodes of the scope.
+  std::vector<int64_t> visible_rowids(const Scope& scope, const NodeFilter& filter);
+  /// rowid -> id for the given rowids.
+  std::map<int64_t, std::string> ids_of(const std::vector<int64_t>& rowids);
+  /// id -> text for the visible ids among `ids`.
+  std::map<std::string, std::string> texts(const Scope& scope, const NodeFilter& filter,
+                                           const std::vector<std::string>& ids);
+  /// Visible nodes among `ids` (text omitted), keyed by id.
+  std::map<std::string, NodeInfo> describe(const Scope& scope, const NodeFilter& filter,
+                                           const std::vector<std::string>& ids);
+  bool visible(const Scope& scope, const NodeFilter& filter, const std::string& id);
+  /// Edges leaving (`outgoing`) or entering `id` with the given type, ordered by the other end's id.
+  std::vector<GraphEdge> edges_of(const Scope& scope, const std::string& id, const std::string& edge_type,
+                                  bool outgoing);
+
+ private:
+  /// A statement prepared once per store (hot paths of the indexer).
+  SqliteStatement& cached(std::unique_ptr<SqliteStatement>& slot, const std::string& sql);
+
+  std::string dir_;
+  std::unique_ptr<SqliteDb> db_;
+  std::string not_duplicate_;  ///< the search condition that leaves duplicates out, when the table exists
+  std::unique_ptr<SqliteStatement> insert_node_, insert_fts_, has_node_;
+};
+
+}  // namespace attractor::retrieval

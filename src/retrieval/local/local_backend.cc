@@ -1,0 +1,268 @@
+#include "retrieval/local/local_backend.h"
+
+#include <algorithm>
+#include <deque>
+#include <set>
+#include <unordered_map>
+
+#include "retrieval/local/code_tokens.h"
+#include "retrieval/local/rrf.h"
+
+namespace attractor::retrieval {
+
+namespace {
+
+void require(bool ok, const std::string& message) {
+  if (!ok) throw RetrievalError(RetrievalError::Kind::kInvalidArgument, message);
+}
+
+void require_scope(const std::string& repository, const std::string& branch) {
+  require(!repository.empty(), "repository is required");
+  require(!branch.empty(), "branch is required");
+}
+
+std::vector<SearchHit> rank_hits(std::vector<std::pair<std::string, double>> scored, int top_k) {
+  std::sort(scored.begin(), scored.end(), [](const auto& a, const auto& b) {
+    if (a.second != b.second) return a.second > b.second;
+    return a.first < b.first;
+  });
+  std::vector<SearchHit> hits;
+  for (size_t i = 0; i < scored.size() && static_cast<int>(i) < top_k; ++i) {
+    hits.push_back({scored[i].first, scored[i].second, static_cast<int>(i) + 1});
+  }
+  return hits;
+}
+
+}  // namespace
+
+LocalBackend::LocalBackend(const std::string& index_dir, LocalBackendOptions options)
+    : dir_(index_dir), options_(std::move(options)), store_(std::make_unique<IndexStore>(index_dir, false)) {}
+
+LocalBackend::LocalBackend(const std::string& index_dir, std::unique_ptr<IEmbedder> embedder)
+    : dir_(index_dir), store_(std::make_unique<IndexStore>(index_dir, false)), fixed_embedder_(std::move(embedder)) {}
+
+Scope LocalBackend::scope_for(const std::string& repository, const std::string& branch, const NodeFilter& filter,
+                              const std::optional<std::string>& active_index) {
+  require_scope(repository, branch);
+  std::string index_name = active_index && !active_index->empty() ? *active_index : "default";
+  return store_->resolve_scope(index_name, repository, branch, filter.snapshot);
+}
+
+IEmbedder& LocalBackend::query_embedder(const std::string& index_name) {
+  auto record = store_->index_record(index_name);
+  if (!record) {
+    throw RetrievalError(RetrievalError::Kind::kUnavailable, "named index '" + index_name + "' has no vectors");
+  }
+  IEmbedder* embedder = fixed_embedder_.get();
+  if (!embedder) {
+    auto& slot = embedders_[index_name];
+    if (!slot) {
+      EmbedderSpec spec;
+      if (options_.embedder) {
+        spec = *options_.embedder;
+      } else if (record->provider == "openai") {
+        spec = EmbedderSpec::from_environment();
+        spec.provider = "openai";
+        spec.model = record->model;
+      } else {
+        spec.provider = record->provider;
+        spec.model = record->model;
+        spec.dimension = record->dimension;
+      }
+      slot = make_embedder(spec);
+    }
+    embedder = slot.get();
+  }
+  auto info = embedder->info();
+  if (info.provider != record->provider || info.model != record->model ||
+      (info.dimension != 0 && info.dimension != record->dimension)) {
+    throw RetrievalError(RetrievalError::Kind::kInvalidArgument,
+                         "index '" + index_name + "' was built with embeddings " + record->provider + "/" + record->model +
+                             " (dimension " + std::to_string(record->dimension) + ") but the query uses " +
+                             info.provider + "/" + info.model + " (dimension " + std::to_string(info.dimension) + ")");
+  }
+  return *embedder;
+}
+
+const VectorIndex& LocalBackend::vectors(const std::string& index_name) {
+  auto& slot = vectors_[index_name];
+  if (!slot) slot = std::make_unique<VectorIndex>(VectorIndex::load(IndexStore::vector_path(dir_, index_name)));
+  return *slot;
+}
+
+std::vector<SearchHit> LocalBackend::semantic_hits(const Scope& scope, const NodeFilter& filter,
+                                                   const std::string& query, int top_k) {
+  auto& embedder = query_embedder(scope.index_name);
+  auto qv = embedder.embed({query});
+  const auto& index = vectors(scope.index_name);
+  if (qv.size() != 1 || static_cast<int>(qv[0].size()) != index.dimension()) {
+    throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "query embedding dimension does not match the index");
+  }
+  auto allowed = store_->visible_rowids(scope, filter);
+  // When every vector of the named index is visible the selector is skipped (same result, faster).
+  bool everything = static_cast<int64_t>(allowed.size()) == index.size();
+  // A few extra candidates so equal scores at the cut are decided by id, not by FAISS order.
+  auto found = index.search(qv[0], top_k + 8, everything ? nullptr : &allowed);
+  std::vector<int64_t> rowids;
+  for (const auto& f : found) rowids.push_back(f.first);
+  auto ids = store_->ids_of(rowids);
+  std::vector<std::pair<std::string, double>> scored;
+  for (const auto& [rowid, score] : found) {
+    auto it = ids.find(rowid);
+    if (it != ids.end()) scored.emplace_back(it->second, static_cast<double>(score));
+  }
+  return rank_hits(std::move(scored), top_k);
+}
+
+std::vector<SearchHit> LocalBackend::bm25_hits(const Scope& scope, const NodeFilter& filter, const std::string& query,
+                                               int top_k, MatchOperator op) {
+  auto expr = fts_match_expression(query, op);
+  return rank_hits(store_->bm25(scope, filter, expr, top_k), top_k);
+}
+
+SearchResponse LocalBackend::search(const SearchRequest& request) {
+  require(request.top_k >= 1, "top_k must be >= 1");
+  require(request.rrf_k >= 1, "rrf_k must be an integer >= 1");
+  std::string query = request.query;
+  query.erase(0, query.find_first_not_of(" \t\r\n"));
+  require(!query.empty(), "query is empty");
+  auto filter = NodeFilter::parse(request.retrieval_filters);
+  auto scope = scope_for(request.repository, request.branch, filter, request.active_index);
+  auto op = request.match_operator.value_or(MatchOperator::kOr);
+
+  SearchResponse response;
+  response.debug["search_type"] = std::string(to_string(request.search_type));
+  response.debug["active_index"] = scope.index_name;
+  response.debug["snapshot"] = scope.snapshot;
+  switch (request.search_type) {
+    case SearchType::kBm25:
+      response.hits = bm25_hits(scope, filter, query, request.top_k, op);
+      response.debug["match_operator"] = op == MatchOperator::kAnd ? "and" : "or";
+      break;
+    case SearchType::kSemantic:
+      response.hits = semantic_hits(scope, filter, query, request.top_k);
+      break;
+    case SearchType::kHybrid: {
+      auto semantic = semantic_hits(scope, filter, query, request.top_k);
+      auto bm25 = bm25_hits(scope, filter, query, request.top_k, op);
+      response.debug["semantic_count"] = semantic.size();
+      response.debug["bm25_count"] = bm25.size();
+      response.debug["rrf_k"] = request.rrf_k;
+      response.hits = fuse_rrf(semantic, bm25, request.rrf_k, request.top_k);
+      break;
+    }
+  }
+  return response;
+}
+
+std::map<std::string, std::string> LocalBackend::fetch_texts(const std::vector<std::string>& ids,
+                                                             const std::string& repository, const std::string& branch,
+                                                             const nlohmann::json& retrieval_filters,
+                                                             const std::optional<std::string>& active_index) {
+  auto filter = NodeFilter::parse(retrieval_filters);
+  auto scope = scope_for(repository, branch, filter, active_index);
+  return store_->texts(scope, filter, ids);
+}
+
+std::vector<NodeInfo> LocalBackend::describe(const std::vector<std::string>& ids, const std::string& repository,
+                                             const std::string& branch, const nlohmann::json& retrieval_filters,
+                                             const std::optional<std::string>& active_index) {
+  auto filter = NodeFilter::parse(retrieval_filters);
+  auto scope = scope_for(repository, branch, filter, active_index);
+  auto found = store_->describe(scope, filter, ids);
+  std::vector<NodeInfo> out;
+  for (const auto& id : ids) {
+    if (auto it = found.find(id); it != found.end()) out.push_back(it->second);
+  }
+  return out;
+}
+
+ExpandResult LocalBackend::expand(const ExpandRequest& request) {
+  require(request.max_depth >= 0, "max_depth must be >= 0");
+  require(request.max_nodes >= 1, "max_nodes must be >= 1");
+  auto filter = NodeFilter::parse(request.retrieval_filters);
+  auto scope = scope_for(request.repository, request.branch, filter, request.active_index);
+
+  std::set<std::pair<std::string, bool>> allow;  // (edge type, outgoing)
+  for (const auto& entry : request.edge_allowlist) {
+    require(!entry.empty() && entry != "~", "empty edge type in edge_allowlist");
+    if (entry[0] == '~') allow.insert({entry.substr(1), false});
+    else allow.insert({entry, true});
+  }
+
+  std::unordered_map<std::string, bool> visibility;
+  auto visible = [&](const std::string& id) {
+    auto it = visibility.find(id);
+    if (it != visibility.end()) return it->second;
+    bool v = store_->visible(scope, filter, id);
+    visibility[id] = v;
+    return v;
+  };
+
+  ExpandResult result;
+  std::unordered_map<std::string, int> depth_of;
+  for (const auto& id : request.seed_ids) {
+    if (depth_of.count(id) || !visible(id)) continue;
+    if (static_cast<int>(result.nodes.size()) >= request.max_nodes) {
+      result.truncated = true;
+      break;
+    }
+    depth_of[id] = 0;
+    result.seed_ids.push_back(id);
+    result.nodes.push_back({id, 0, std::nullopt});
+  }
+  if (result.seed_ids.empty()) {
+    result.reason = "no_seeds";
+    return result;
+  }
+
+  std::set<std::tuple<std::string, std::string, std::string>> seen_edges;
+  std::deque<std::string> queue(result.seed_ids.begin(), result.seed_ids.end());
+  while (!queue.empty() && !result.truncated) {
+    std::string current = queue.front();
+    queue.pop_front();
+    int depth = depth_of[current];
+    if (depth >= request.max_depth) continue;
+    struct Step {
+      std::string edge_type;
+      std::string other;
+      bool outgoing;
+      GraphEdge edge;
+    };
+    std::vector<Step> steps;
+    for (const auto& [type, outgoing] : allow) {
+      for (auto& e : store_->edges_of(scope, current, type, outgoing)) {
+        std::string other = outgoing ? e.to_id : e.from_id;
+        steps.push_back({type, other, outgoing, std::move(e)});
+      }
+    }
+    std::sort(steps.begin(), steps.end(), [](const Step& a, const Step& b) {
+      return std::tie(a.edge_type, a.other, b.outgoing) < std::tie(b.edge_type, b.other, a.outgoing);
+    });
+    for (auto& step : steps) {
+      if (!visible(step.other)) continue;
+      if (!depth_of.count(step.other)) {
+        if (static_cast<int>(result.nodes.size()) >= request.max_nodes) {
+          result.truncated = true;
+          break;
+        }
+        depth_of[step.other] = depth + 1;
+        result.nodes.push_back({step.other, depth + 1, current});
+        queue.push_back(step.other);
+      }
+      if (seen_edges.insert({step.edge.from_id, step.edge.to_id, step.edge.edge_type}).second) {
+        result.edges.push_back(step.edge);
+      }
+    }
+  }
+  result.reason = result.truncated ? "limit_reached" : "ok";
+  return result;
+}
+
+std::unique_ptr<IRetrievalBackend> make_local_backend(std::string_view kind, const std::string& index_dir) {
+  if (kind == "local") return std::make_unique<LocalBackend>(index_dir);
+  throw RetrievalError(RetrievalError::Kind::kInvalidArgument,
+                       "unknown retrieval backend '" + std::string(kind) + "' (available: local)");
+}
+
+}  // namespace attractor::retrieval

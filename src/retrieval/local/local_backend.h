@@ -1,0 +1,67 @@
+#pragma once
+/// \file
+/// The embedded local backend: SQLite FTS5 (bm25) + FAISS (semantic) + RRF (hybrid) over one index
+/// directory written by the indexer. Not thread-safe: use one instance per thread.
+
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "retrieval/backend.h"
+#include "retrieval/local/embedder.h"
+#include "retrieval/local/index_store.h"
+#include "retrieval/local/vector_index.h"
+
+namespace attractor::retrieval {
+
+/// Options of the local backend.
+struct LocalBackendOptions {
+  /// The query embedder. nullopt: built from what the index recorded (lexical as recorded; openai
+  /// with the recorded model and the endpoint/key from the environment). When given, it must match
+  /// the recorded provider, model and dimension, otherwise semantic search fails.
+  std::optional<EmbedderSpec> embedder;
+};
+
+class LocalBackend : public IRetrievalBackend {
+ public:
+  /// Opens `index_dir` read-only; throws RetrievalError(kUnavailable) when there is no index.
+  explicit LocalBackend(const std::string& index_dir, LocalBackendOptions options = {});
+  /// Uses an already constructed embedder for queries (tests, benchmarks).
+  LocalBackend(const std::string& index_dir, std::unique_ptr<IEmbedder> embedder);
+
+  SearchResponse search(const SearchRequest& request) override;
+  std::map<std::string, std::string> fetch_texts(const std::vector<std::string>& ids, const std::string& repository,
+                                                 const std::string& branch, const nlohmann::json& retrieval_filters,
+                                                 const std::optional<std::string>& active_index) override;
+  ExpandResult expand(const ExpandRequest& request) override;
+  std::vector<NodeInfo> describe(const std::vector<std::string>& ids, const std::string& repository,
+                                 const std::string& branch, const nlohmann::json& retrieval_filters,
+                                 const std::optional<std::string>& active_index) override;
+
+  /// Ranked semantic hits (used by search for semantic and hybrid).
+  std::vector<SearchHit> semantic_hits(const Scope& scope, const NodeFilter& filter, const std::string& query, int top_k);
+  /// Ranked bm25 hits.
+  std::vector<SearchHit> bm25_hits(const Scope& scope, const NodeFilter& filter, const std::string& query, int top_k,
+                                   MatchOperator op);
+
+ private:
+  Scope scope_for(const std::string& repository, const std::string& branch, const NodeFilter& filter,
+                  const std::optional<std::string>& active_index);
+  IEmbedder& query_embedder(const std::string& index_name);
+  const VectorIndex& vectors(const std::string& index_name);
+
+  std::string dir_;
+  LocalBackendOptions options_;
+  std::unique_ptr<IndexStore> store_;
+  std::map<std::string, std::unique_ptr<IEmbedder>> embedders_;
+  std::unique_ptr<IEmbedder> fixed_embedder_;
+  std::map<std::string, std::unique_ptr<VectorIndex>> vectors_;
+};
+
+/// make_retrieval_backend inside the retrieval module: kind "local" opens `index_dir` as a
+/// LocalBackend; any other kind is RetrievalError(kInvalidArgument).
+std::unique_ptr<IRetrievalBackend> make_local_backend(std::string_view kind, const std::string& index_dir);
+
+}  // namespace attractor::retrieval

@@ -1,0 +1,332 @@
+#include "retrieval/local/local_indexer.h"
+
+#include <algorithm>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <iomanip>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <spdlog/spdlog.h>
+
+#include "retrieval/local/acl_rules.h"
+#include "retrieval/local/csharp_extractor.h"
+#include "retrieval/local/gitignore.h"
+#include "retrieval/local/graph_linker.h"
+#include "retrieval/local/index_store.h"
+#include "retrieval/local/sql_extractor.h"
+#include "retrieval/local/vector_sync.h"
+
+namespace attractor::retrieval {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// The process logger of attractor/base/log.h when the program set it up (this layer does not
+/// see that header); nullptr otherwise.
+std::shared_ptr<spdlog::logger> process_logger() { return spdlog::get("attractor"); }
+
+std::string read_file(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+
+/// Part of every file's hash: raised whenever extraction changes, so that re-indexing an index
+/// written by an older attractor re-reads every file instead of keeping its old nodes.
+constexpr const char* kExtractorVersion = "extractors-2 (T-SQL recognizer)";
+
+std::string content_hash(const std::string& content, const std::string& extra) {
+  uint64_t h = 1469598103934665603ULL;
+  auto mix = [&](const std::string& s) {
+    for (unsigned char c : s) {
+      h ^= c;
+      h *= 1099511628211ULL;
+    }
+  };
+  mix(content);
+  mix(std::string(1, '\0'));
+  mix(extra);
+  mix(kExtractorVersion);
+  return fmt::format("fnv1a64:{:016x}:{}", h, content.size());
+}
+
+std::string language_of(const fs::path& p) {
+  auto ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (ext == ".cs") return "csharp";
+  if (ext == ".sql") return "sql";
+  return "";
+}
+
+/// Relative paths of indexable files, sorted.
+std::vector<std::string> walk(const fs::path& root) {
+  std::vector<std::string> files;
+  GitIgnore ignore;
+  std::vector<std::string> stack{""};
+  while (!stack.empty()) {
+    std::string rel = stack.back();
+    stack.pop_back();
+    fs::path dir = rel.empty() ? root : root / rel;
+    if (fs::exists(dir / ".gitignore")) ignore.add_file(rel, read_file(dir / ".gitignore"));
+    std::vector<fs::directory_entry> entries;
+    for (const auto& e : fs::directory_iterator(dir)) entries.push_back(e);
+    std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.path() < b.path(); });
+    std::vector<std::string> subdirs;
+    for (const auto& e : entries) {
+      std::string name = e.path().filename().string();
+      std::string child = rel.empty() ? name : rel + "/" + name;
+      bool is_dir = e.is_directory() && !e.is_symlink();
+      if (ignore.ignored(child, is_dir)) continue;
+      if (is_dir) subdirs.push_back(child);
+      else if (e.is_regular_file() && !language_of(e.path()).empty()) files.push_back(child);
+    }
+    for (auto it = subdirs.rbegin(); it != subdirs.rend(); ++it) stack.push_back(*it);
+  }
+  std::sort(files.begin(), files.end());
+  return files;
+}
+
+int64_t dir_size(const std::string& dir) {
+  int64_t total = 0;
+  std::error_code ec;
+  for (const auto& e : fs::directory_iterator(dir, ec)) {
+    if (e.is_regular_file()) total += static_cast<int64_t>(e.file_size());
+  }
+  return total;
+}
+
+void draw_progress(std::ostream& out, size_t done, size_t total, int64_t nodes, double seconds) {
+  constexpr int kWidth = 30;
+  int filled = total ? static_cast<int>(kWidth * done / total) : kWidth;
+  double rate = seconds > 0 ? static_cast<double>(done) / seconds : 0.0;
+  out << "\r[" << std::string(filled, '#') << std::string(kWidth - filled, ' ') << "] " << done << "/" << total
+      << " files  " << nodes << " nodes  " << std::fixed << std::setprecision(0) << rate << " files/s" << std::flush;
+}
+
+void check_index_options(const IndexOptions& o) {
+  if (o.repository.empty() || o.branch.empty()) {
+    throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "--repository and --branch are required");
+  }
+  if (!fs::is_directory(o.src_dir)) {
+    throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "source directory not found: " + o.src_dir);
+  }
+  if (o.vector_kind != "flat" && o.vector_kind != "hnsw") {
+    throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "vector index kind must be flat or hnsw");
+  }
+}
+
+AclRules load_acl(const IndexOptions& o) {
+  if (o.acl_file.empty()) return {};
+  if (!fs::exists(o.acl_file)) throw std::invalid_argument("ACL file not found: " + o.acl_file);
+  return AclRules::parse(read_file(o.acl_file));
+}
+
+/// One indexing pass: the options, the open store and what the pass has changed so far.
+struct IndexPass {
+  const IndexOptions& options;
+  const AclRules& acl;
+  IndexStore& store;
+  Scope scope;
+  std::ostream* progress;
+  bool interactive;
+  IndexSummary& summary;
+  std::vector<int64_t> added;
+  std::vector<int64_t> removed;
+  std::map<std::string, nlohmann::json> recorded_issues;  ///< per file, from earlier runs
+};
+
+/// Deletes the files the index knows but the walk no longer found.
+void remove_gone_files(IndexPass& pass, const std::map<std::string, std::string>& known,
+                       const std::vector<std::string>& files) {
+  std::set<std::string> present(files.begin(), files.end());
+  for (const auto& [path, hash] : known) {
+    if (present.count(path)) continue;
+    auto gone = pass.store.delete_file(pass.scope, path);
+    pass.removed.insert(pass.removed.end(), gone.begin(), gone.end());
+    ++pass.summary.files_removed;
+  }
+}
+
+void report_issues(IndexPass& pass, const std::string& path, const std::vector<ParseIssue>& issues) {
+  for (const auto& issue : issues) {
+    pass.summary.issues.push_back({path, issue.line, issue.column, issue.message});
+    if (auto logger = process_logger()) logger->debug("index: {}:{}:{}: {}", path, issue.line, issue.column, issue.message);
+    if (!pass.progress) continue;
+    if (pass.interactive) *pass.progress << "\r\033[K";
+    *pass.progress << path << ":" << issue.line << ":" << issue.column << ": warning: " << issue.message << "\n";
+  }
+}
+
+/// `id`, else `id@path`, else `id@path#k` for the first k >= 2 that no node of the file or scope has.
+std::string unique_node_id(IndexPass& pass, std::set<std::string>& ids_in_file, const std::string& id,
+                           const std::string& path) {
+  auto taken = [&](const std::string& candidate) {
+    return ids_in_file.count(candidate) || pass.store.has_node(pass.scope, candidate);
+  };
+  std::string unique = id;
+  if (taken(unique)) unique = id + "@" + path;
+  for (int k = 2; taken(unique); ++k) unique = id + "@" + path + "#" + std::to_string(k);
+  ids_in_file.insert(unique);
+  return unique;
+}
+
+StoredNode stored_node(ExtractedNode& n, const std::string& path, const std::string& language,
+                       const AclDecision& decision) {
+  StoredNode node;
+  node.path = path;
+  node.language = language;
+  node.kind = n.kind;
+  node.name = n.name;
+  node.start_line = n.start_line;
+  node.end_line = n.end_line;
+  node.text = std::move(n.text);
+  node.acl_tags = decision.acl_tags;
+  node.labels = decision.classification_labels;
+  node.metadata = {{"data_type", language == "sql" ? "sql" : "code"}};
+  for (const auto& [k, v] : decision.metadata.items()) node.metadata[k] = v;
+  node.facts = std::move(n.facts);
+  return node;
+}
+
+/// Extracts the nodes of one new or changed file and stores them with the file's hash.
+void index_file(IndexPass& pass, const std::string& path, const std::string& content, const std::string& hash,
+                const AclDecision& decision) {
+  std::string language = language_of(path);
+  ExtractedFile extracted = language == "csharp" ? extract_csharp(content) : extract_sql(content);
+  report_issues(pass, path, extracted.issues);
+  nlohmann::json recorded = nlohmann::json::array();
+  for (const auto& issue : extracted.issues) {
+    recorded.push_back({{"line", issue.line}, {"column", issue.column}, {"message", issue.message}});
+  }
+  pass.store.put_file_issues(pass.scope, path, recorded);
+  std::set<std::string> ids_in_file;
+  for (auto& n : extracted.nodes) {
+    // A partial definition (ALTER TABLE) never takes the plain id the definition itself should have.
+    bool partial = n.facts.value("partial", false);
+    std::string id = unique_node_id(pass, ids_in_file, partial ? n.id + "@" + path : n.id, path);
+    StoredNode node = stored_node(n, path, language, decision);
+    node.id = std::move(id);
+    pass.added.push_back(pass.store.insert_node(pass.scope, node));
+  }
+  pass.store.put_file(pass.scope, path, hash, language);
+  ++pass.summary.files_indexed;
+}
+
+/// Adds the issues recorded for unchanged file `path` to the summary (not printed again).
+void count_recorded_issues(IndexPass& pass, const std::string& path) {
+  auto it = pass.recorded_issues.find(path);
+  if (it == pass.recorded_issues.end() || !it->second.is_array()) return;
+  for (const nlohmann::json& issue : it->second) {
+    pass.summary.issues.push_back({path, issue.value("line", 0), issue.value("column", 0), issue.value("message", "")});
+    ++pass.summary.issues_unchanged;
+  }
+}
+
+/// Indexes every new or changed file of `files`, drawing the progress bar as it goes.
+void scan_files(IndexPass& pass, const std::vector<std::string>& files, const std::map<std::string, std::string>& known,
+                const std::function<double()>& elapsed) {
+  for (size_t i = 0; i < files.size(); ++i) {
+    const auto& path = files[i];
+    std::string content = read_file(fs::path(pass.options.src_dir) / path);
+    auto decision = pass.acl.decide(path);
+    std::string hash = content_hash(content, decision.fingerprint());
+    auto it = known.find(path);
+    if (it != known.end() && it->second == hash) {
+      ++pass.summary.files_unchanged;
+      count_recorded_issues(pass, path);
+    } else {
+      if (it != known.end()) {
+        auto gone = pass.store.delete_file(pass.scope, path);
+        pass.removed.insert(pass.removed.end(), gone.begin(), gone.end());
+      }
+      index_file(pass, path, content, hash, decision);
+    }
+    if (pass.progress && pass.interactive && (i % 25 == 0 || i + 1 == files.size())) {
+      draw_progress(*pass.progress, i + 1, files.size(), static_cast<int64_t>(pass.added.size()), elapsed());
+    }
+  }
+  if (pass.progress && pass.interactive) *pass.progress << "\n";
+}
+
+/// Relinks the scope's graph and brings its vectors up to date; sets `vectors_written` once the
+/// vector file may have changed.
+void link_and_embed(IndexPass& pass, IEmbedder& embedder, bool& vectors_written) {
+  auto nodes = pass.store.nodes_for_linking(pass.scope);
+  auto canonical = choose_canonical_sql(nodes);
+  pass.store.replace_duplicates(pass.scope, canonical.duplicate_of, canonical.other_paths);
+  pass.store.replace_edges(pass.scope, link_graph(nodes, std::move(canonical)));
+  pass.store.touch_scope(pass.scope);
+  auto on_vectors = [&](int64_t done, int64_t total) {
+    if (pass.progress && pass.interactive) {
+      *pass.progress << "\rembedding " << done << "/" << total << " nodes" << std::flush;
+    }
+  };
+  auto vs = sync_vectors(pass.store, pass.scope.index_name, embedder, pass.options.vector_kind, pass.added,
+                         pass.removed, on_vectors);
+  vectors_written = true;
+  if (pass.progress && pass.interactive && vs.embedded > 0) *pass.progress << "\n";
+  pass.summary.vectors_embedded = vs.embedded;
+}
+
+}  // namespace
+
+IndexSummary run_local_indexer(const IndexOptions& o, std::ostream* progress, bool interactive) {
+  auto started = std::chrono::steady_clock::now();
+  std::function<double()> elapsed = [&] {
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  };
+  check_index_options(o);
+  AclRules acl = load_acl(o);
+  auto embedder = make_embedder(o.embedder);
+
+  IndexSummary summary;
+  auto files = walk(o.src_dir);
+  summary.files_seen = static_cast<int64_t>(files.size());
+
+  IndexStore store(o.index_dir, true);
+  IndexPass pass{o, acl, store, {o.active_index.empty() ? "default" : o.active_index, o.repository, o.branch,
+                 o.snapshot}, progress, interactive, summary, {}, {}};
+  store.begin();
+  bool vectors_written = false;
+  try {
+    auto known = store.file_hashes(pass.scope);
+    pass.recorded_issues = store.file_issues(pass.scope);
+    remove_gone_files(pass, known, files);
+    scan_files(pass, files, known, elapsed);
+    summary.nodes_added = static_cast<int64_t>(pass.added.size());
+    summary.nodes_removed = static_cast<int64_t>(pass.removed.size());
+    link_and_embed(pass, *embedder, vectors_written);
+    store.commit();
+    store.db().exec("PRAGMA wal_checkpoint(TRUNCATE)");
+  } catch (...) {
+    store.rollback();
+    // The FAISS file may now disagree with the rolled-back rows: drop it so the next run rebuilds it.
+    if (vectors_written) {
+      const std::string vectors = IndexStore::vector_path(o.index_dir, pass.scope.index_name);
+      std::error_code ec;
+      fs::remove(vectors, ec);
+      if (auto logger = process_logger()) {
+        logger->warn("index update rolled back; removed {} so the next index run rebuilds it", vectors);
+      }
+    }
+    throw;
+  }
+  summary.nodes_by_kind = store.node_counts(pass.scope);
+  summary.edges_by_type = store.edge_counts(pass.scope);
+  summary.seconds = elapsed();
+  summary.index_bytes = dir_size(o.index_dir);
+  if (auto logger = process_logger()) {
+    logger->info("index {}: {} files indexed, {} unchanged, {} removed, {} parse issues in {:.1f}s", o.index_dir,
+                 summary.files_indexed, summary.files_unchanged, summary.files_removed, summary.issues.size(),
+                 summary.seconds);
+  }
+  return summary;
+}
+
+}  // namespace attractor::retrieval
