@@ -18,12 +18,14 @@ configure: deps $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The binary and the data it reads (token rank files), nothing else: what `make run` needs.
+# The binary, the retrieval module beside it (a dependency of the attractor target) and the data it
+# reads (token rank files), nothing else: what `make run` needs.
 binary: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target attractor attractor_token_data
 
-# Installs $(PREFIX)/bin/attractor; the binary is self-contained (token data linked in), so a
-# copy of it anywhere works too.
+# Installs $(PREFIX)/bin/attractor (token data linked in) and $(PREFIX)/lib/attractor/
+# libattractor_retrieval.so, the code index it loads on first use (docs/architecture.md section 8);
+# a copy of the binary alone anywhere works for everything but index, search and retrieval steps.
 PREFIX ?= /usr/local
 install: binary
 	cmake --install $(BUILD_DIR) --prefix $(PREFIX)

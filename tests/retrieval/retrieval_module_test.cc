@@ -106,7 +106,7 @@ TEST(RetrievalModuleTest, IndexesAndSearchesThroughTheModule) {
   EXPECT_EQ(summary.files_seen, 30);
   auto backend = module.make_backend("local", dir.str());
   SearchRequest request;
-  request.query = "customer";
+  request.query = "get meeting by id";
   request.repository = "acme";
   request.branch = "main";
   EXPECT_FALSE(backend->search(request).hits.empty());
