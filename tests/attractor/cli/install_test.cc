@@ -84,6 +84,19 @@ TEST(InstallTest, ACopiedBinaryWithoutTheRetrievalModuleRefusesIndexAndSearchCle
                                       "main", "customer"});
   EXPECT_EQ(search.exit_code, 3);
   EXPECT_EQ(search.err, missing_module_message("search", copy));
+  // A retrieval stage fails the way it fails on an unreadable index, with the same text.
+  ASSERT_EQ(index_test_repository(ATTRACTOR_BINARY_PATH, dir).exit_code, 0);
+  const std::string root = ATTRACTOR_SOURCE_DIR;
+  ProcessResult run = run_program({copy, "run", root + "/graphs/code_rag.dot", "--simulate", "--index", dir.sub("index"),
+                                   "--context", root + "/graphs/code_rag.context.json", "--logs-root", dir.sub("run"),
+                                   "-q"});
+  EXPECT_EQ(run.exit_code, 1);
+  std::string message = missing_module_message("index", copy);
+  message = message.substr(message.find("the retrieval module"));
+  message.pop_back();  // the newline
+  EXPECT_NE((run.out + run.err).find("cannot open retrieval backend 'local' at " + dir.sub("index") + ": " + message),
+            std::string::npos)
+      << run.out << run.err;
 }
 
 TEST(InstallTest, MakeInstallPutsAWorkingBinaryUnderThePrefix) {
