@@ -128,6 +128,7 @@ void CheckpointWriter::AppendedArray::extend(const std::vector<std::string>& ite
 }
 
 void CheckpointWriter::start_over(const Checkpoint& checkpoint) {
+  delta_parts_.whole = true;
   run_id_ = checkpoint.run_id;
   completed_ = {};
   statuses_ = {};
@@ -143,10 +144,14 @@ void CheckpointWriter::refresh_entries(const Checkpoint& checkpoint, std::size_t
   for (std::size_t i = first_new; i < checkpoint.completed_nodes.size(); ++i) {
     const std::string& id = checkpoint.completed_nodes[i];
     if (auto it = checkpoint.node_outcomes.find(id); it != checkpoint.node_outcomes.end()) {
-      outcomes_.set(id, outcome_member(id, it->second));
+      std::string member = outcome_member(id, it->second);
+      delta_parts_.outcomes[id] = member;
+      outcomes_.set(id, std::move(member));
     }
     if (auto it = checkpoint.visit_counts.find(id); it != checkpoint.visit_counts.end()) {
-      visits_.set(id, visit_member(id, it->second));
+      std::string member = visit_member(id, it->second);
+      delta_parts_.visits[id] = member;
+      visits_.set(id, std::move(member));
     }
   }
 }
@@ -192,6 +197,7 @@ void CheckpointWriter::append_context(const nlohmann::json& context) {
 void CheckpointWriter::read_live(const Context& context) {
   ContextChanges changes = context.changes_since(live_cursor_);
   if (changes.all || context_all_ || live_ != &context) {
+    delta_parts_.whole = true;
     live_ = &context;
     context_.clear();
     nlohmann::json values = context.snapshot();
@@ -200,15 +206,21 @@ void CheckpointWriter::read_live(const Context& context) {
   } else {
     for (const std::string& key : changes.keys) {
       if (auto value = context.get(key)) {
-        context_.set(key, json_key(key) + value->dump());
+        std::string member = json_key(key) + value->dump();
+        std::erase(delta_parts_.removed, key);
+        delta_parts_.context[key] = member;
+        context_.set(key, std::move(member));
       } else {
+        delta_parts_.context.erase(key);
+        delta_parts_.removed.push_back(key);
         context_.erase(key);
       }
     }
   }
   context_all_ = false;
   context_dirty_.clear();
-  logs_.extend(context.logs_from(logs_.count));
+  delta_parts_.logs = context.logs_from(logs_.count);
+  logs_.extend(delta_parts_.logs);
 }
 
 const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Checkpoint& c) {
@@ -217,6 +229,10 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
 
 const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Checkpoint& c, const Context* live) {
   wait_for_queued_save();
+  delta_parts_ = {};
+  delta_parts_.whole = live == nullptr || run_id_.empty();
+  const std::size_t first_completed = completed_.count;
+  const std::size_t first_status = statuses_.count;
   if (c.run_id != run_id_ || c.completed_nodes.size() < completed_.count) start_over(c);
   refresh_entries(c, completed_.count);
   if (outcomes_.size() != c.node_outcomes.size() || visits_.size() != c.visit_counts.size()) start_over(c);
@@ -240,9 +256,11 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
     views_.push_back(name);
     views_.push_back("\":");
   };
+  std::vector<std::pair<std::string_view, std::string_view>> set;
   auto member = [&](std::string_view name, std::string value) {
     key(name);
     views_.push_back(own(std::move(value)));
+    set.emplace_back(name, views_.back());
   };
   key("completed_nodes");
   views_.insert(views_.end(), {"[", completed_.text, "]"});
@@ -275,7 +293,63 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
   key("visit_counts");
   visits_.append_views(views_);
   views_.push_back("}");
+  build_delta(c, first_completed, first_status, set);
   return views_;
+}
+
+void CheckpointWriter::build_delta(const Checkpoint& c, std::size_t first_completed, std::size_t first_status,
+                                   const std::vector<std::pair<std::string_view, std::string_view>>& set) {
+  delta_.clear();
+  if (delta_parts_.whole) return;
+  auto list = [this](std::string_view name, auto begin, auto end, bool& first) {
+    if (begin == end) return;
+    delta_ += first ? "\"" : ",\"";
+    first = false;
+    delta_ += name;
+    delta_ += "\":[";
+    for (auto it = begin; it != end; ++it) {
+      if (it != begin) delta_ += ',';
+      delta_ += nlohmann::json(*it).dump();
+    }
+    delta_ += ']';
+  };
+  auto object = [this](std::string_view name, const std::map<std::string, std::string>& members, bool& first) {
+    if (members.empty()) return;
+    delta_ += first ? "\"" : ",\"";
+    first = false;
+    delta_ += name;
+    delta_ += "\":{";
+    bool first_member = true;
+    for (const auto& [id, text] : members) {
+      if (!first_member) delta_ += ',';
+      first_member = false;
+      delta_ += text;
+    }
+    delta_ += '}';
+  };
+  delta_ += "{\"append\":{";
+  bool first = true;
+  list("completed_nodes", c.completed_nodes.begin() + static_cast<std::ptrdiff_t>(first_completed),
+       c.completed_nodes.end(), first);
+  list("completed_statuses", c.completed_statuses.begin() + static_cast<std::ptrdiff_t>(first_status),
+       c.completed_statuses.end(), first);
+  list("logs", delta_parts_.logs.begin(), delta_parts_.logs.end(), first);
+  delta_ += "},\"merge\":{";
+  first = true;
+  object("context", delta_parts_.context, first);
+  object("node_outcomes", delta_parts_.outcomes, first);
+  object("visit_counts", delta_parts_.visits, first);
+  delta_ += "},\"remove\":{";
+  first = true;
+  list("context", delta_parts_.removed.begin(), delta_parts_.removed.end(), first);
+  delta_ += "},\"set\":{";
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    delta_ += i == 0 ? "\"" : ",\"";
+    delta_ += set[i].first;
+    delta_ += "\":";
+    delta_ += set[i].second;
+  }
+  delta_ += "}}";
 }
 
 std::string CheckpointWriter::serialize(const Checkpoint& checkpoint) {

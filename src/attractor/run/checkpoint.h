@@ -104,6 +104,12 @@ class CheckpointWriter {
   /// is read before this returns, not by the queued operation.
   void save(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir, WriteBehind& writer);
 
+  /// The journal record (checkpoint_journal.h) of the last serialization from a live context:
+  /// what changed since the serialization before it, as compact JSON. Empty when the last
+  /// serialization was the first, started over, rebuilt the whole context or did not read a
+  /// live context: then only a snapshot can carry the state.
+  const std::string& journal_delta() const { return delta_; }
+
  private:
   /// A JSON array of strings kept as text, extended with the elements added since the last call.
   struct AppendedArray {
@@ -132,6 +138,22 @@ class CheckpointWriter {
   /// Keeps `text` alive until the next serialization and returns a view of it.
   std::string_view own(std::string text);
 
+  /// What one serialization changed, collected while it runs (see journal_delta).
+  struct DeltaParts {
+    bool whole = false;  ///< started over or rebuilt the context: no delta
+    std::vector<std::string> logs;
+    std::map<std::string, std::string> outcomes;  ///< id -> `"id":{...}`
+    std::map<std::string, std::string> visits;    ///< id -> `"id":n`
+    std::map<std::string, std::string> context;   ///< key -> `"key":value`
+    std::vector<std::string> removed;             ///< context keys
+  };
+  /// Builds delta_ from delta_parts_, the checkpoint's new list entries from `first_completed`
+  /// and `first_status`, and the top-level members in `set`.
+  void build_delta(const Checkpoint& checkpoint, std::size_t first_completed, std::size_t first_status,
+                   const std::vector<std::pair<std::string_view, std::string_view>>& set);
+
+  DeltaParts delta_parts_;
+  std::string delta_;
   std::string run_id_;
   AppendedArray completed_;
   AppendedArray statuses_;

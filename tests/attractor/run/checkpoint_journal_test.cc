@@ -5,6 +5,7 @@
 
 #include <gtest/gtest.h>
 
+#include "attractor/run/checkpoint.h"
 #include "attractor/run/memory_run_disk.h"
 
 namespace attractor {
@@ -114,6 +115,90 @@ TEST(CheckpointJournalTest, TheDocumentIsTheSnapshotWithItsJournalReplayed) {
 
   disk.write_file("/run/checkpoint.json", "{\"completed_nodes\": [");
   EXPECT_THROW(read_checkpoint_document("/run", disk), std::runtime_error);
+}
+
+}  // namespace
+}  // namespace attractor
+
+namespace attractor {
+namespace {
+
+/// A run's checkpoint changing the ways the engine changes it, one save at a time.
+class JournalDeltaTest : public ::testing::Test {
+ protected:
+  void step(std::uint32_t& rng) {
+    auto next = [&rng] { return rng = rng * 1103515245u + 12345u, (rng >> 8) % 1000; };
+    const std::string node = "n" + std::to_string(next() % 40);
+    checkpoint_.completed_nodes.push_back(node);
+    checkpoint_.completed_statuses.push_back(next() % 5 == 0 ? "fail" : "success");
+    checkpoint_.visit_counts[node]++;
+    checkpoint_.node_outcomes[node] = next() % 5 == 0 ? Outcome::fail("broke \"it\"") : Outcome::success("ok");
+    checkpoint_.total_executions++;
+    checkpoint_.current_node = node;
+    checkpoint_.next_node = "n" + std::to_string(next() % 40);
+    checkpoint_.timestamp_ms += 17;
+    if (next() % 3 == 0) checkpoint_.node_retries[node] = next() % 4;
+    context_.set("k" + std::to_string(next() % 30), nlohmann::json{{"v", next()}});
+    if (next() % 4 == 0) context_.remove("k" + std::to_string(next() % 30));
+    if (next() % 6 == 0) {
+      const std::string again = "k" + std::to_string(next() % 30);
+      context_.remove(again);
+      context_.set(again, "back");
+    }
+    if (next() % 2 == 0) context_.append_log("stage " + node + " said \"hi\"\n");
+  }
+
+  Checkpoint checkpoint_;
+  Context context_;
+  CheckpointWriter writer_;
+};
+
+TEST_F(JournalDeltaTest, TheSnapshotWithEveryDeltaReplayedIsTheNextSnapshot) {
+  checkpoint_.run_id = "run-1";
+  context_.set("goal", "test");
+  json replayed = json::parse(writer_.serialize(checkpoint_, context_));
+  EXPECT_EQ(writer_.journal_delta(), "") << "the first save is a snapshot";
+  std::uint32_t rng = 7;
+  for (int i = 0; i < 300; ++i) {
+    SCOPED_TRACE(i);
+    step(rng);
+    const json expected = json::parse(writer_.serialize(checkpoint_, context_));
+    ASSERT_NE(writer_.journal_delta(), "");
+    apply_journal_delta(replayed, json::parse(writer_.journal_delta()));
+    ASSERT_EQ(replayed, expected);
+  }
+}
+
+TEST_F(JournalDeltaTest, ADeltaHoldsWhatChangedNotTheWholeRun) {
+  checkpoint_.run_id = "run-1";
+  std::uint32_t rng = 11;
+  for (int i = 0; i < 2000; ++i) step(rng);
+  writer_.serialize(checkpoint_, context_);
+  std::size_t largest = 0;
+  for (int i = 0; i < 50; ++i) {
+    step(rng);
+    const std::size_t whole = writer_.serialize(checkpoint_, context_).size();
+    largest = std::max(largest, writer_.journal_delta().size());
+    EXPECT_GT(whole, 20 * writer_.journal_delta().size());
+  }
+  EXPECT_LT(largest, 2000u);
+}
+
+TEST_F(JournalDeltaTest, StartingOverOrAnotherContextNeedsASnapshot) {
+  checkpoint_.run_id = "run-1";
+  writer_.serialize(checkpoint_, context_);
+  std::uint32_t rng = 3;
+  step(rng);
+  writer_.serialize(checkpoint_, context_);
+  EXPECT_NE(writer_.journal_delta(), "");
+  checkpoint_.run_id = "run-2";  // loop_restart
+  writer_.serialize(checkpoint_, context_);
+  EXPECT_EQ(writer_.journal_delta(), "");
+  Context other = context_;
+  writer_.serialize(checkpoint_, other);
+  EXPECT_EQ(writer_.journal_delta(), "");
+  writer_.serialize(checkpoint_);
+  EXPECT_EQ(writer_.journal_delta(), "") << "no live context, no delta";
 }
 
 }  // namespace
