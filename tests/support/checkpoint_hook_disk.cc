@@ -17,4 +17,15 @@ void CheckpointHookDisk::write_file_atomic(const std::string& path, std::span<co
   if (after_checkpoint) after_checkpoint(n);
 }
 
+void CheckpointHookDisk::append_synced(const std::string& path, std::string_view data) {
+  if (std::filesystem::path(path).filename() != "checkpoint.journal") {
+    inner_.append_synced(path, data);
+    return;
+  }
+  const std::int64_t n = ++checkpoints_;
+  if (n == fail_checkpoint) throw std::runtime_error("cannot append " + path + ": No space left on device");
+  inner_.append_synced(path, data);
+  if (after_checkpoint) after_checkpoint(n);
+}
+
 }  // namespace attractor::testing

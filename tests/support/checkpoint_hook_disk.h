@@ -30,6 +30,7 @@ class CheckpointHookDisk : public RunDisk {
   void write_file(const std::string& path, std::string_view content) override { inner_.write_file(path, content); }
   void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
                          const std::function<void()>& written = nullptr) override;
+  void append_synced(const std::string& path, std::string_view data) override;
   std::shared_ptr<AppendFile> open_append(const std::string& path) override { return inner_.open_append(path); }
   void remove_file(const std::string& path) override { inner_.remove_file(path); }
   std::string read_file(const std::string& path) override { return inner_.read_file(path); }

@@ -147,7 +147,8 @@ void Engine::Impl::restore_usage(const std::string& events_path) {
 void Engine::Impl::save() {
   state_.timestamp_ms = clock_->now_ms();
   state_.usage = sink_.usage();
-  checkpoint_writer_.save(state_, context_, run_dir_, *writer_);
+  ++state_.journal_seq;
+  checkpoint_writer_.save_journaled(state_, context_, run_dir_, *writer_);
   emit(kCheckpointSavedEvent, {{"node_id", state_.current_node}, {"next_node", state_.next_node}});
 }
 
@@ -288,6 +289,7 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
   state_.state = is_success(outcome.status) ? "success" : "fail";
   state_.final_outcome = outcome_to_json(outcome);
   save();
+  checkpoint_writer_.compact(run_dir_, *writer_);
   std::int64_t duration = clock_->now_ms() - started_ms;
   if (is_success(outcome.status)) {
     emit(kPipelineCompletedEvent, {{"duration_ms", duration},
@@ -315,6 +317,7 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
 
 RunResult Engine::Impl::budget_exhausted(const std::string& reason) {
   emit(kBudgetExhaustedEvent, {{"reason", reason}, {"next_node", state_.next_node}, {"usage", sink_.usage()}});
+  checkpoint_writer_.compact(run_dir_, *writer_);
   writer_->flush();
   log().info("run {} stopped: {}", state_.run_id, reason);
   run_log_.reset();
@@ -348,6 +351,7 @@ RunResult Engine::Impl::interrupted() {
   nlohmann::json fields = {{"current_node", state_.current_node}, {"next_node", state_.next_node}};
   if (std::string why = options_.interrupt_reason ? options_.interrupt_reason() : ""; !why.empty()) fields["reason"] = why;
   emit(kPipelineInterruptedEvent, std::move(fields));
+  checkpoint_writer_.compact(run_dir_, *writer_);
   writer_->flush();
   log().info("run {} interrupted; next node {}", state_.run_id, state_.next_node);
   run_log_.reset();

@@ -5,6 +5,7 @@
 
 #include "attractor/base/clock.h"
 #include "attractor/base/json_limits.h"
+#include "attractor/run/checkpoint_journal.h"
 
 namespace attractor {
 
@@ -44,6 +45,7 @@ nlohmann::json Checkpoint::to_json() const {
   j["seed_context"] = seed_context;
   j["restart_count"] = restart_count;
   j["usage"] = usage;
+  j["journal_seq"] = journal_seq;
   return j;
 }
 
@@ -74,6 +76,7 @@ Checkpoint Checkpoint::from_json(const nlohmann::json& j) {
     if (j.contains("seed_context") && j["seed_context"].is_object()) c.seed_context = j["seed_context"];
     c.restart_count = j.value("restart_count", std::int64_t{0});
     if (j.contains("usage") && j["usage"].is_object()) c.usage = j["usage"];
+    c.journal_seq = j.value("journal_seq", std::uint64_t{0});
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("malformed checkpoint: ") + e.what());
   }
@@ -275,6 +278,7 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
   member("current_node", nlohmann::json(c.current_node).dump());
   member("final_outcome", c.final_outcome.dump());
   member("inbox", c.inbox.dump());
+  member("journal_seq", std::to_string(c.journal_seq));
   member("last_fidelity", nlohmann::json(c.last_fidelity).dump());
   key("logs");
   views_.insert(views_.end(), {"[", logs_.text, "]"});
@@ -390,6 +394,39 @@ void CheckpointWriter::save(const Checkpoint& checkpoint, const Context& context
   enqueue_save(run_dir, writer);
 }
 
+void CheckpointWriter::save_journaled(const Checkpoint& checkpoint, const Context& context,
+                                      const std::string& run_dir, WriteBehind& writer) {
+  serialize_views(checkpoint, &context);
+  const std::size_t record_bytes = delta_.size() + 32;
+  if (delta_.empty() || journal_bytes_ + record_bytes > std::max(kMinJournalBytes, snapshot_bytes_)) {
+    enqueue_snapshot(run_dir, writer);
+    return;
+  }
+  std::string record = encode_journal_record(checkpoint.journal_seq, delta_);
+  journal_bytes_ += record.size();
+  std::string path = (fs::path(run_dir) / kCheckpointJournalFile).string();
+  writer.enqueue([&writer, path = std::move(path), record = std::move(record)] {
+    writer.disk().append_synced(path, record);
+  });
+}
+
+void CheckpointWriter::compact(const std::string& run_dir, WriteBehind& writer) {
+  if (journal_bytes_ == 0 || views_.empty()) return;
+  wait_for_queued_save();
+  if (views_.back() == "\n") views_.pop_back();  // enqueue_snapshot adds it again
+  enqueue_snapshot(run_dir, writer);
+}
+
+void CheckpointWriter::enqueue_snapshot(const std::string& run_dir, WriteBehind& writer) {
+  enqueue_save(run_dir, writer);
+  snapshot_bytes_ = 0;
+  for (std::string_view v : views_) snapshot_bytes_ += v.size();
+  journal_bytes_ = 0;
+  writer.enqueue([&writer, path = (fs::path(run_dir) / kCheckpointJournalFile).string()] {
+    writer.disk().remove_file(path);
+  });
+}
+
 void CheckpointWriter::wait_for_queued_save() {
   if (!queued_on_) return;
   WriteBehind* writer = queued_on_;
@@ -399,7 +436,7 @@ void CheckpointWriter::wait_for_queued_save() {
 
 Checkpoint load_checkpoint(const std::string& run_dir, RunDisk& disk) {
   fs::path path = fs::path(run_dir) / "checkpoint.json";
-  nlohmann::json j = parse_json_limited(disk.read_file(path.string()), path.string());
+  nlohmann::json j = read_checkpoint_document(run_dir, disk);
   try {
     return Checkpoint::from_json(j);
   } catch (const std::runtime_error& e) {

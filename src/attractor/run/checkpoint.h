@@ -55,6 +55,10 @@ struct Checkpoint {
   /// Token usage of the LLM calls so far (UsageTally::to_json), so a resumed run's totals include
   /// the calls made before the interruption.
   nlohmann::json usage = nlohmann::json::object();
+  /// The number of the last journal record this state includes (checkpoint_journal.h): the
+  /// engine counts it up by one for every save, so a save is record `journal_seq` or a snapshot
+  /// holding records up to it.
+  std::uint64_t journal_seq = 0;
 
   nlohmann::json to_json() const;
   /// Throws std::runtime_error on a malformed document.
@@ -104,6 +108,20 @@ class CheckpointWriter {
   /// is read before this returns, not by the queued operation.
   void save(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir, WriteBehind& writer);
 
+  /// Journal policy (docs/run-directory.md, "Checkpoint journal"): after a snapshot, saves append
+  /// records until the journal would outgrow both the snapshot and this many bytes; then the
+  /// save is a snapshot again. Bytes written per save then stay proportional to one save's
+  /// changes, amortized.
+  static constexpr std::size_t kMinJournalBytes = 64 * 1024;
+  /// Saves through the journal, queued on `writer`: the save's record (`journal_delta`, numbered
+  /// `checkpoint.journal_seq`) appended and synced, or, when there is no delta or the policy says
+  /// so, the whole checkpoint written atomically as `checkpoint.json` and the journal removed.
+  void save_journaled(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir,
+                      WriteBehind& writer);
+  /// Queues the last serialization as a snapshot (a compaction): `checkpoint.json` alone then
+  /// holds the last saved state. For the end of a run and interruptions.
+  void compact(const std::string& run_dir, WriteBehind& writer);
+
   /// The journal record (checkpoint_journal.h) of the last serialization from a live context:
   /// what changed since the serialization before it, as compact JSON. Empty when the last
   /// serialization was the first, started over, rebuilt the whole context or did not read a
@@ -152,8 +170,13 @@ class CheckpointWriter {
   void build_delta(const Checkpoint& checkpoint, std::size_t first_completed, std::size_t first_status,
                    const std::vector<std::pair<std::string_view, std::string_view>>& set);
 
+  /// Queues views_ as `checkpoint.json`, then the journal's removal.
+  void enqueue_snapshot(const std::string& run_dir, WriteBehind& writer);
+
   DeltaParts delta_parts_;
   std::string delta_;
+  std::size_t snapshot_bytes_ = 0;  ///< size of the last snapshot queued
+  std::size_t journal_bytes_ = 0;   ///< bytes appended to the journal since then
   std::string run_id_;
   AppendedArray completed_;
   AppendedArray statuses_;

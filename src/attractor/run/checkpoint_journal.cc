@@ -114,23 +114,27 @@ void apply_journal_delta(json& checkpoint, const json& delta) {
   }
 }
 
-json read_checkpoint_document(const std::string& run_dir, RunDisk& disk) {
-  const std::string snapshot_path = (fs::path(run_dir) / "checkpoint.json").string();
-  json checkpoint = parse_json_limited(disk.read_file(snapshot_path), snapshot_path);
-  if (!checkpoint.is_object()) throw std::runtime_error(snapshot_path + ": not a JSON object");
-  const std::uint64_t after = checkpoint.value("journal_seq", std::uint64_t{0});
+void replay_journal(json& snapshot, const std::string& run_dir, RunDisk& disk) {
+  const std::uint64_t after = snapshot.value("journal_seq", std::uint64_t{0});
   const std::string journal_path = (fs::path(run_dir) / kCheckpointJournalFile).string();
   std::uint64_t last = after;
   if (disk.exists(journal_path)) {
     JournalScan scan = scan_journal(disk.read_file(journal_path), after);
     try {
-      for (const JournalRecord& r : scan.records) apply_journal_delta(checkpoint, r.delta);
+      for (const JournalRecord& r : scan.records) apply_journal_delta(snapshot, r.delta);
     } catch (const std::runtime_error& e) {
       throw std::runtime_error(journal_path + ": " + e.what());
     }
     last = scan.last_seq;
   }
-  checkpoint["journal_seq"] = last;
+  snapshot["journal_seq"] = last;
+}
+
+json read_checkpoint_document(const std::string& run_dir, RunDisk& disk) {
+  const std::string snapshot_path = (fs::path(run_dir) / "checkpoint.json").string();
+  json checkpoint = parse_json_limited(disk.read_file(snapshot_path), snapshot_path);
+  if (!checkpoint.is_object()) throw std::runtime_error(snapshot_path + ": not a JSON object");
+  replay_journal(checkpoint, run_dir, disk);
   return checkpoint;
 }
 

@@ -59,6 +59,12 @@ JournalScan scan_journal(std::string_view text, std::uint64_t after_seq);
 /// names a member of the wrong kind (an `append` to something that is not an array, ...).
 void apply_journal_delta(nlohmann::json& checkpoint, const nlohmann::json& delta);
 
+/// Replays the journal of `run_dir` on `snapshot` (its `checkpoint.json`, already parsed) and
+/// sets `journal_seq` to the last record applied. A missing journal changes nothing; a damaged
+/// tail is ignored (invariant 2). Throws std::runtime_error naming the journal when a record
+/// does not fit the snapshot.
+void replay_journal(nlohmann::json& snapshot, const std::string& run_dir, RunDisk& disk);
+
 /// The checkpoint of `run_dir` as a document: `checkpoint.json` with the journal replayed, and
 /// `journal_seq` set to the last record applied. Throws std::runtime_error naming the file when
 /// the snapshot is missing or malformed; a damaged journal tail is ignored (invariant 2).
