@@ -37,7 +37,7 @@ answers="$here/answers.json"
 # measurements, not outcomes), in a stable order.
 snapshot() {
   local dir=$1
-  jq -S 'del(.timestamp, .timestamp_ms, .run_id, .usage) | .context |= del(.["internal.run_id"])' "$dir/checkpoint.json"
+  jq -S 'del(.timestamp, .timestamp_ms, .run_id, .usage, .journal_seq) | .context |= del(.["internal.run_id"])' "$dir/checkpoint.json"
   for status in $(cd "$dir" && ls -d */status.json 2>/dev/null | sort); do
     echo "== $status"
     jq -S '{outcome, preferred_label, suggested_next_ids, context_updates, notes, failure_reason, jump_to,
