@@ -11,6 +11,7 @@
 #include "attractor/engine/inbox.h"
 #include "attractor/model/node_roles.h"
 #include "attractor/model/visit_limit.h"
+#include "attractor/run/checkpoint_journal.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/model/context_keys.h"
@@ -172,6 +173,13 @@ RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
   return execute_loop(state_.next_node, false);
 }
 
+void Engine::Impl::compact_finished_run(const Checkpoint& finished) {
+  const std::string journal = (fs::path(run_dir_) / kCheckpointJournalFile).string();
+  if (!disk_->exists(journal)) return;
+  save_checkpoint(finished, run_dir_, *disk_);
+  disk_->remove_file(journal);
+}
+
 RunResult Engine::Impl::resume() {
   state_ = load_checkpoint(run_dir_, *disk_);
   stage_visits_ = state_.visit_counts;
@@ -192,6 +200,7 @@ RunResult Engine::Impl::resume() {
     r.usage = sink_.usage();
     r.outcome = state_.final_outcome.is_object() ? outcome_from_json(state_.final_outcome)
                                                  : Outcome::fail("run finished without a recorded outcome");
+    compact_finished_run(r.checkpoint);
     log().info("run {} resumed: already finished ({}), nothing to do", state_.run_id, state_.state);
     run_log_.reset();
     return r;

@@ -72,6 +72,9 @@ class Engine::Impl : public BranchRunner {
   // engine.cc
   RunResult execute_loop(std::string next, bool resumed);
   void initialize_run_directory(const std::string& parent_run);
+  /// A run that finished while its last saves were journal records (killed before the final
+  /// compaction): writes `finished` as the snapshot and removes the journal.
+  void compact_finished_run(const Checkpoint& finished);
   /// Attaches `{run_dir_}/run.log` (replacing the previous run directory's) when enabled.
   void open_run_log();
   void seed_context();
