@@ -50,11 +50,9 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   if (backend_->acts_outside_process(request)) env.flush_writes();
   CodergenResult result = backend_->run(request);
   std::string backend_name = result.backend.empty() ? backend_->name() : result.backend;
-  if (conversation.session && !result.exchange.empty()) {
+  if (conversation.session) {
+    if (result.exchange.empty()) conversation.session->append_exchange(prompt, result.response);
     for (ChatMessage& m : result.exchange) conversation.session->append(std::move(m));
-    conversation.session->set_backend(backend_name, result.model);
-  } else if (conversation.session) {
-    conversation.session->append_exchange(prompt, result.response);
     conversation.session->set_backend(backend_name, result.model);
   }
   nlohmann::json fidelity_info = {{"fidelity", env.fidelity},

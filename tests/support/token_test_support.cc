@@ -96,4 +96,18 @@ std::string join_ids(const std::vector<TokenId>& ids) {
   return out;
 }
 
+RankTable byte_table(const std::vector<std::string>& merges) {
+  RankTable table;
+  table.offsets.push_back(0);
+  for (int b = 0; b < 256; ++b) {
+    table.bytes.push_back(static_cast<char>(b));
+    table.offsets.push_back(static_cast<std::uint32_t>(table.bytes.size()));
+  }
+  for (const auto& m : merges) {
+    table.bytes += m;
+    table.offsets.push_back(static_cast<std::uint32_t>(table.bytes.size()));
+  }
+  return table;
+}
+
 }  // namespace attractor::test

@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/tokens/tiktoken_file.h"
 #include "attractor/tokens/token_counter.h"
 
 namespace attractor::test {
@@ -26,5 +27,8 @@ std::string join_ids(const std::vector<TokenId>& ids);
 
 /// Encodes a code point as UTF-8.
 std::string utf8_of(char32_t cp);
+
+/// A small rank table: ranks 0..255 are the single bytes, then `merges` in order.
+RankTable byte_table(const std::vector<std::string>& merges);
 
 }  // namespace attractor::test

@@ -14,8 +14,8 @@ std::size_t ThreadSession::message_count() const {
 
 void ThreadSession::append_exchange(std::string user, std::string assistant) {
   std::lock_guard lock(mutex_);
-  messages_.push_back({"user", std::move(user)});
-  messages_.push_back({"assistant", std::move(assistant)});
+  messages_.push_back({"user", std::move(user), nullptr});
+  messages_.push_back({"assistant", std::move(assistant), nullptr});
 }
 
 void ThreadSession::append(ChatMessage message) {

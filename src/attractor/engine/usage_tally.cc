@@ -87,31 +87,31 @@ std::int64_t UsageTally::calls() const {
 
 nlohmann::json UsageTally::to_json() const {
   std::lock_guard lock(mutex_);
+  return counts_json(input_, output_, calls_, cost_, unpriced_);
+}
+
+nlohmann::json UsageTally::counts_json(std::int64_t input, std::int64_t output, std::int64_t calls, double cost,
+                                       const std::set<std::string>& unpriced) const {
   nlohmann::json j = {
-      {"input_tokens", input_}, {"output_tokens", output_}, {"total_tokens", input_ + output_}, {"llm_calls", calls_}};
-  if (!prices_.empty()) j["cost_usd"] = cost_;
-  if (!unpriced_.empty()) j["unpriced_models"] = unpriced_;
+      {"input_tokens", input}, {"output_tokens", output}, {"total_tokens", input + output}, {"llm_calls", calls}};
+  if (!prices_.empty()) j["cost_usd"] = cost;
+  if (!unpriced.empty()) j["unpriced_models"] = unpriced;
   return j;
 }
 
 nlohmann::json UsageTally::with_call(const nlohmann::json& fields) const {
-  nlohmann::json j = to_json();
-  const std::int64_t in = integer_field(fields, "input_tokens");
-  const std::int64_t out = integer_field(fields, "output_tokens");
-  j["input_tokens"] = j["input_tokens"].get<std::int64_t>() + in;
-  j["output_tokens"] = j["output_tokens"].get<std::int64_t>() + out;
-  j["total_tokens"] = j["total_tokens"].get<std::int64_t>() + in + out;
-  j["llm_calls"] = j["llm_calls"].get<std::int64_t>() + 1;
   std::lock_guard lock(mutex_);
-  if (prices_.empty()) return j;
-  if (std::optional<double> cost = cost_of(fields)) {
-    j["cost_usd"] = j["cost_usd"].get<double>() + *cost;
-  } else {
-    std::set<std::string> unpriced = unpriced_;
-    unpriced.insert(fields.value("model", std::string()));
-    j["unpriced_models"] = unpriced;
+  double cost = cost_;
+  std::set<std::string> unpriced = unpriced_;
+  if (!prices_.empty()) {
+    if (std::optional<double> c = cost_of(fields)) {
+      cost += *c;
+    } else {
+      unpriced.insert(fields.value("model", std::string()));
+    }
   }
-  return j;
+  return counts_json(input_ + integer_field(fields, "input_tokens"), output_ + integer_field(fields, "output_tokens"),
+                     calls_ + 1, cost, unpriced);
 }
 
 }  // namespace attractor

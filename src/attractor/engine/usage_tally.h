@@ -42,6 +42,10 @@ class UsageTally : public EventObserver {
   nlohmann::json with_call(const nlohmann::json& fields) const;
 
  private:
+  /// The `to_json` document of these counts (mutex_ held).
+  nlohmann::json counts_json(std::int64_t input, std::int64_t output, std::int64_t calls, double cost,
+                             const std::set<std::string>& unpriced) const;
+
   mutable std::mutex mutex_;
   std::int64_t input_ = 0;
   std::int64_t output_ = 0;

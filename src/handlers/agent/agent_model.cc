@@ -8,6 +8,12 @@
 
 namespace attractor {
 
+nlohmann::json tool_calls_json(const std::vector<ModelToolCall>& calls) {
+  nlohmann::json out = nlohmann::json::array();
+  for (const ModelToolCall& c : calls) out.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
+  return out;
+}
+
 AgentMessage AgentMessage::user(std::string text) {
   AgentMessage m;
   m.role = Role::kUser;

@@ -23,6 +23,9 @@ struct ModelToolCall {
   nlohmann::json arguments = nlohmann::json::object();
 };
 
+/// `[{"id", "name", "arguments"}, ...]`: how transcripts and thread messages record calls.
+nlohmann::json tool_calls_json(const std::vector<ModelToolCall>& calls);
+
 /// One message of an agent conversation.
 struct AgentMessage {
   enum class Role { kUser, kAssistant, kToolResult };

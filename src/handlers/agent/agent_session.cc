@@ -8,12 +8,6 @@ namespace {
 
 using nlohmann::json;
 
-json calls_json(const std::vector<ModelToolCall>& calls) {
-  json out = json::array();
-  for (const ModelToolCall& c : calls) out.push_back({{"id", c.id}, {"name", c.name}, {"arguments", c.arguments}});
-  return out;
-}
-
 }  // namespace
 
 const char* agent_stop_name(AgentStop stop) {
@@ -109,7 +103,7 @@ AgentRun AgentSession::run(const std::string& system, const std::vector<AgentMes
     run.messages.push_back(said);
     run.transcript.push_back({{"type", "assistant"},
                               {"text", turn.text},
-                              {"tool_calls", calls_json(turn.tool_calls)},
+                              {"tool_calls", tool_calls_json(turn.tool_calls)},
                               {"usage", {{"input_tokens", turn.input_tokens}, {"output_tokens", turn.output_tokens}}}});
     emit(kAgentTurnEvent, {{"text", turn.text}, {"tool_calls", turn.tool_calls.size()}});
     if (!turn.text.empty()) run.final_text = turn.text;

@@ -1,5 +1,7 @@
 #include "handlers/agent/agent_thread.h"
 
+#include <fmt/format.h>
+
 namespace attractor {
 
 namespace {
@@ -9,18 +11,18 @@ using nlohmann::json;
 ChatMessage assistant_message(const AgentMessage& m) {
   ChatMessage c{"assistant", m.text, nullptr};
   if (m.tool_calls.empty()) return c;
-  json calls = json::array();
   for (const ModelToolCall& call : m.tool_calls) {
-    calls.push_back({{"id", call.id}, {"name", call.name}, {"arguments", call.arguments}});
-    c.content += (c.content.empty() ? "" : "\n") + std::string("[tool call ") + call.name + " " +
-                 call.arguments.dump(-1, ' ', false, json::error_handler_t::replace) + "]";
+    if (!c.content.empty()) c.content += '\n';
+    c.content += fmt::format("[tool call {} {}]", call.name,
+                             call.arguments.dump(-1, ' ', false, json::error_handler_t::replace));
   }
-  c.agent = {{"text", m.text}, {"tool_calls", calls}};
+  c.agent = {{"text", m.text}, {"tool_calls", tool_calls_json(m.tool_calls)}};
   return c;
 }
 
 ChatMessage tool_result_message(const AgentMessage& m) {
-  ChatMessage c{"user", "[tool result" + std::string(m.is_error ? ", error" : "") + "]\n" + m.text, nullptr};
+  ChatMessage c{"user", m.is_error ? "[tool result, error]\n" : "[tool result]\n", nullptr};
+  c.content += m.text;
   c.agent = {{"tool_call_id", m.tool_call_id}, {"is_error", m.is_error}, {"output", m.text}};
   return c;
 }

@@ -11,6 +11,7 @@
 
 #include "attractor/tokens/bpe.h"
 #include "attractor/tokens/tiktoken_encoding.h"
+#include "support/token_test_support.h"
 
 namespace attractor {
 namespace {
@@ -19,20 +20,7 @@ namespace {
 constexpr std::size_t kVersionAt = 8, kTokenCountAt = 12, kSlotCountAt = 20, kHashProbeAt = 24;
 const std::string kSha(64, 'a');
 
-/// Ranks 0..255 are the single bytes, then `merges` in order.
-RankTable byte_table(const std::vector<std::string>& merges) {
-  RankTable table;
-  table.offsets.push_back(0);
-  for (int b = 0; b < 256; ++b) {
-    table.bytes.push_back(static_cast<char>(b));
-    table.offsets.push_back(static_cast<std::uint32_t>(table.bytes.size()));
-  }
-  for (const auto& m : merges) {
-    table.bytes += m;
-    table.offsets.push_back(static_cast<std::uint32_t>(table.bytes.size()));
-  }
-  return table;
-}
+using test::byte_table;
 
 std::string small_blob() {
   const OwnedBpeTables tables(byte_table({"ab", "bc", "abc", "a long token of many bytes"}));

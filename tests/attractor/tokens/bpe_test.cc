@@ -8,24 +8,12 @@
 #include "attractor/tokens/tiktoken_encoding.h"
 #include "attractor/tokens/tiktoken_file.h"
 #include "attractor/tokens/token_data.h"
+#include "support/token_test_support.h"
 
 namespace attractor {
 namespace {
 
-/// Ranks 0..255 are the single bytes, then `merges` in order.
-RankTable byte_table(const std::vector<std::string>& merges) {
-  RankTable table;
-  table.offsets.push_back(0);
-  for (int b = 0; b < 256; ++b) {
-    table.bytes.push_back(static_cast<char>(b));
-    table.offsets.push_back(static_cast<std::uint32_t>(table.bytes.size()));
-  }
-  for (const auto& m : merges) {
-    table.bytes += m;
-    table.offsets.push_back(static_cast<std::uint32_t>(table.bytes.size()));
-  }
-  return table;
-}
+using test::byte_table;
 
 std::vector<TokenId> merge(const BytePairEncoder& bpe, std::string_view piece, int path) {
   std::vector<TokenId> out;
