@@ -133,7 +133,7 @@ void replay_journal(json& snapshot, const std::string& run_dir, RunDisk& disk) {
 json read_checkpoint_document(const std::string& run_dir, RunDisk& disk) {
   const std::string snapshot_path = (fs::path(run_dir) / "checkpoint.json").string();
   json checkpoint = parse_json_limited(disk.read_file(snapshot_path), snapshot_path);
-  if (!checkpoint.is_object()) throw std::runtime_error(snapshot_path + ": not a JSON object");
+  if (!checkpoint.is_object()) throw std::runtime_error(snapshot_path + ": checkpoint is not a JSON object");
   replay_journal(checkpoint, run_dir, disk);
   return checkpoint;
 }

@@ -25,6 +25,7 @@ namespace attractor {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::read_checkpoint;
 using testing::read_json;
 using testing::TempDir;
 
@@ -329,7 +330,7 @@ TEST(CliRunTest, AResumedRunPassesOverTheAnswersItsGatesConsumed) {
   Exit killed = run_killed_at_checkpoint(
       3, {"run", kData + "two_gates.dot", "--logs-root", run_dir, "-q", "--answers", dir.sub("answers.json")});
   ASSERT_EQ(killed.signal, SIGKILL);
-  ASSERT_EQ(read_json(run_dir + "/checkpoint.json")["completed_nodes"], (nlohmann::json{"start", "first"}));
+  ASSERT_EQ(read_checkpoint(run_dir)["completed_nodes"], (nlohmann::json{"start", "first"}));
   std::string log = dir.sub("log.txt");
   ASSERT_EQ(run({"resume", run_dir, "-q"}, {}, log).code, 0) << read_text_file(log);
   EXPECT_EQ(read_json(run_dir + "/checkpoint.json")["completed_nodes"],
