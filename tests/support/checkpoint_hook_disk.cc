@@ -28,4 +28,12 @@ void CheckpointHookDisk::append_synced(const std::string& path, std::string_view
   if (after_checkpoint) after_checkpoint(n);
 }
 
+void CheckpointHookDisk::remove_file(const std::string& path) {
+  if (std::filesystem::path(path).filename() == "checkpoint.journal" && inner_.exists(path)) {
+    const std::int64_t n = ++journal_removals_;
+    if (before_journal_removal) before_journal_removal(n);
+  }
+  inner_.remove_file(path);
+}
+
 }  // namespace attractor::testing

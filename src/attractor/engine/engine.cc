@@ -66,6 +66,7 @@ Engine::Impl::Impl(const Graph& graph, const HandlerRegistry& registry, EngineOp
   budget_ = options_.budget.with_graph_defaults(graph_);
   sink_.set_prices(budget_.prices);
   writer_ = std::make_unique<WriteBehind>(*disk_, options_.background_writes);
+  checkpoint_writer_.set_snapshot_every(options_.snapshot_every);
 }
 
 Engine::Impl::~Impl() {
@@ -156,6 +157,7 @@ void Engine::Impl::save() {
 RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
   state_ = Checkpoint{};
   stage_visits_.clear();
+  attempts_.clear();
   state_.run_id = fmt::format("{}-{}", clock_->now_ms(), random_hex6());
   state_.seed_context = initial_context.is_object() ? initial_context : nlohmann::json::object();
   initialize_run_directory("");
@@ -183,6 +185,7 @@ void Engine::Impl::compact_finished_run(const Checkpoint& finished) {
 RunResult Engine::Impl::resume() {
   state_ = load_checkpoint(run_dir_, *disk_);
   stage_visits_ = state_.visit_counts;
+  attempts_ = state_.node_attempts;
   history_.restore(state_, graph_);
   context_.restore(state_.context, std::move(state_.logs));
   state_.context = nlohmann::json::object();
@@ -351,6 +354,11 @@ std::function<std::string(const nlohmann::json&)> Engine::Impl::budget_check_for
   };
 }
 
+void Engine::Impl::record_attempts(const std::string& node_id) {
+  std::lock_guard lock(branch_mutex_);
+  if (auto n = attempts_.find(node_id); n != attempts_.end()) state_.node_attempts[node_id] = n->second;
+}
+
 std::string Engine::Impl::take_budget_stop() {
   std::lock_guard lock(branch_mutex_);
   return std::exchange(budget_stop_, std::string());
@@ -384,6 +392,7 @@ void Engine::Impl::begin_restart(const std::string& target) {
   log().info("run {} restarts at {} (loop_restart {}) in {}-restart{}", run_id, target, restarts, base, restarts);
   state_ = Checkpoint{};
   stage_visits_.clear();
+  attempts_.clear();
   sessions_.clear();
   history_.clear();
   state_.run_id = fmt::format("{}-r{}", run_id, restarts);
@@ -476,6 +485,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
 
     state_.total_executions++;
     state_.visit_counts[node.id]++;
+    record_attempts(node.id);
     state_.completed_nodes.push_back(node.id);
     state_.completed_statuses.push_back(status_name(outcome.status));
     state_.node_outcomes[node.id] = outcome;
@@ -489,6 +499,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
           state_.completed_nodes.push_back(id);
           state_.completed_statuses.push_back(status_name(o.status));
           state_.visit_counts[id]++;
+          if (auto n = attempts_.find(id); n != attempts_.end()) state_.node_attempts[id] = n->second;
           state_.total_executions++;
           state_.node_outcomes[id] = o;
         }

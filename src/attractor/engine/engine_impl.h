@@ -124,6 +124,8 @@ class Engine::Impl : public BranchRunner {
   std::function<std::string(const nlohmann::json&)> budget_check_for(const std::string& node_id);
   /// Takes the reason a stage gave for stopping at the budget ("" when none did).
   std::string take_budget_stop();
+  /// Copies `node_id`'s attempt count into the checkpoint state as its execution is recorded.
+  void record_attempts(const std::string& node_id);
 
   const Graph& graph_;
   const HandlerRegistry& registry_;
@@ -149,6 +151,9 @@ class Engine::Impl : public BranchRunner {
   /// Visits per node whose stage directory was opened in this run directory (guarded by
   /// branch_mutex_): the next visit archives the previous one's files (run/stage_visits.h).
   std::map<std::string, std::int64_t> stage_visits_;
+  /// Handler attempts per node so far (guarded by branch_mutex_), in-flight stages included; a
+  /// node's count reaches `state_.node_attempts` when its execution is recorded.
+  std::map<std::string, std::int64_t> attempts_;
   std::map<std::string, std::vector<std::pair<std::string, Outcome>>> branch_records_;
   /// Messages a parallel branch sent but did not consume itself, keyed by the branch's first node.
   std::map<std::string, nlohmann::json> branch_inboxes_;

@@ -21,6 +21,24 @@ nlohmann::json outcome_entry_json(const Outcome& o) {
   return oj;
 }
 
+namespace {
+
+/// Run directories written before `node_attempts` kept the simulation's call counters in the
+/// context as `internal.codergen_calls.<id>`; resuming one continues from them.
+std::map<std::string, std::int64_t> attempts_from_old_context(const nlohmann::json& context) {
+  constexpr std::string_view kOldPrefix = "internal.codergen_calls.";
+  std::map<std::string, std::int64_t> attempts;
+  if (!context.is_object()) return attempts;
+  for (const auto& [key, value] : context.items()) {
+    if (key.starts_with(kOldPrefix) && value.is_number_integer()) {
+      attempts[key.substr(kOldPrefix.size())] = value.get<std::int64_t>();
+    }
+  }
+  return attempts;
+}
+
+}  // namespace
+
 nlohmann::json Checkpoint::to_json() const {
   nlohmann::json j = nlohmann::json::object();
   j["timestamp"] = format_iso8601(timestamp_ms);
@@ -38,6 +56,7 @@ nlohmann::json Checkpoint::to_json() const {
   for (const auto& [id, o] : node_outcomes) outcomes[id] = outcome_entry_json(o);
   j["node_outcomes"] = std::move(outcomes);
   j["visit_counts"] = visit_counts;
+  j["node_attempts"] = node_attempts;
   j["total_executions"] = total_executions;
   j["last_fidelity"] = last_fidelity;
   j["inbox"] = inbox;
@@ -69,6 +88,11 @@ Checkpoint Checkpoint::from_json(const nlohmann::json& j) {
       for (const auto& [id, o] : j["node_outcomes"].items()) c.node_outcomes[id] = outcome_from_json(o);
     }
     if (j.contains("visit_counts")) c.visit_counts = j["visit_counts"].get<std::map<std::string, std::int64_t>>();
+    if (j.contains("node_attempts")) {
+      c.node_attempts = j["node_attempts"].get<std::map<std::string, std::int64_t>>();
+    } else {
+      c.node_attempts = attempts_from_old_context(c.context);
+    }
     c.total_executions = j.value("total_executions", std::int64_t{0});
     c.last_fidelity = j.value("last_fidelity", std::string());
     if (j.contains("inbox") && j["inbox"].is_array()) c.inbox = j["inbox"];
@@ -138,9 +162,11 @@ void CheckpointWriter::start_over(const Checkpoint& checkpoint) {
   logs_ = {};
   outcomes_.clear();
   visits_.clear();
+  attempts_.clear();
   context_all_ = true;
   for (const auto& [id, outcome] : checkpoint.node_outcomes) outcomes_.set(id, outcome_member(id, outcome));
   for (const auto& [id, count] : checkpoint.visit_counts) visits_.set(id, visit_member(id, count));
+  for (const auto& [id, count] : checkpoint.node_attempts) attempts_.set(id, visit_member(id, count));
 }
 
 void CheckpointWriter::refresh_entries(const Checkpoint& checkpoint, std::size_t first_new) {
@@ -155,6 +181,11 @@ void CheckpointWriter::refresh_entries(const Checkpoint& checkpoint, std::size_t
       std::string member = visit_member(id, it->second);
       delta_parts_.visits[id] = member;
       visits_.set(id, std::move(member));
+    }
+    if (auto it = checkpoint.node_attempts.find(id); it != checkpoint.node_attempts.end()) {
+      std::string member = visit_member(id, it->second);
+      delta_parts_.attempts[id] = member;
+      attempts_.set(id, std::move(member));
     }
   }
 }
@@ -238,7 +269,10 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
   const std::size_t first_status = statuses_.count;
   if (c.run_id != run_id_ || c.completed_nodes.size() < completed_.count) start_over(c);
   refresh_entries(c, completed_.count);
-  if (outcomes_.size() != c.node_outcomes.size() || visits_.size() != c.visit_counts.size()) start_over(c);
+  if (outcomes_.size() != c.node_outcomes.size() || visits_.size() != c.visit_counts.size() ||
+      attempts_.size() != c.node_attempts.size()) {
+    start_over(c);
+  }
   completed_.update(c.completed_nodes);
   statuses_.update(c.completed_statuses);
   if (live) {
@@ -283,6 +317,8 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
   key("logs");
   views_.insert(views_.end(), {"[", logs_.text, "]"});
   member("next_node", nlohmann::json(c.next_node).dump());
+  key("node_attempts");
+  attempts_.append_views(views_);
   key("node_outcomes");
   outcomes_.append_views(views_);
   member("node_retries", nlohmann::json(c.node_retries).dump());
@@ -341,6 +377,7 @@ void CheckpointWriter::build_delta(const Checkpoint& c, std::size_t first_comple
   delta_ += "},\"merge\":{";
   first = true;
   object("context", delta_parts_.context, first);
+  object("node_attempts", delta_parts_.attempts, first);
   object("node_outcomes", delta_parts_.outcomes, first);
   object("visit_counts", delta_parts_.visits, first);
   delta_ += "},\"remove\":{";
@@ -398,12 +435,14 @@ void CheckpointWriter::save_journaled(const Checkpoint& checkpoint, const Contex
                                       const std::string& run_dir, WriteBehind& writer) {
   serialize_views(checkpoint, &context);
   const std::size_t record_bytes = delta_.size() + 32;
-  if (delta_.empty() || journal_bytes_ + record_bytes > std::max(kMinJournalBytes, snapshot_bytes_)) {
+  const bool by_count = snapshot_every_ > 0 && journal_records_ + 1 >= snapshot_every_;
+  if (delta_.empty() || by_count || journal_bytes_ + record_bytes > std::max(kMinJournalBytes, snapshot_bytes_)) {
     enqueue_snapshot(run_dir, writer);
     return;
   }
   std::string record = encode_journal_record(checkpoint.journal_seq, delta_);
   journal_bytes_ += record.size();
+  ++journal_records_;
   std::string path = (fs::path(run_dir) / kCheckpointJournalFile).string();
   writer.enqueue([&writer, path = std::move(path), record = std::move(record)] {
     writer.disk().append_synced(path, record);
@@ -422,6 +461,7 @@ void CheckpointWriter::enqueue_snapshot(const std::string& run_dir, WriteBehind&
   snapshot_bytes_ = 0;
   for (std::string_view v : views_) snapshot_bytes_ += v.size();
   journal_bytes_ = 0;
+  journal_records_ = 0;
   writer.enqueue([&writer, path = (fs::path(run_dir) / kCheckpointJournalFile).string()] {
     writer.disk().remove_file(path);
   });

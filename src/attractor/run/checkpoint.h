@@ -8,7 +8,8 @@
 /// end), `next_node` ("" when finished), `state` ("running", "success", "fail"),
 /// `completed_nodes` (every execution in order), `node_retries`, `context`, `logs`,
 /// `node_outcomes` (id -> `status`/`outcome`, plus `preferred_label`, `failure_reason` and
-/// `error_category` when set; context updates are already in `context`), `visit_counts`, `total_executions`,
+/// `error_category` when set; context updates are already in `context`), `visit_counts`,
+/// `node_attempts` (handler attempts per node, retries included), `total_executions`,
 /// `last_fidelity`, `inbox` (pending messages for later stages), `final_outcome`, `seed_context`,
 /// `restart_count`.
 
@@ -46,6 +47,9 @@ struct Checkpoint {
   std::vector<std::string> logs;
   std::map<std::string, Outcome> node_outcomes;
   std::map<std::string, std::int64_t> visit_counts;
+  /// Handler attempts per node over the run, retries included, as of each node's last recorded
+  /// execution (StageEnv::prior_attempts): bookkeeping kept out of the context.
+  std::map<std::string, std::int64_t> node_attempts;
   std::int64_t total_executions = 0;
   std::string last_fidelity;
   nlohmann::json inbox = nlohmann::json::array();
@@ -113,6 +117,9 @@ class CheckpointWriter {
   /// save is a snapshot again. Bytes written per save then stay proportional to one save's
   /// changes, amortized.
   static constexpr std::size_t kMinJournalBytes = 64 * 1024;
+  /// Also makes every `records`-th save after a snapshot a snapshot (0: only the size policy).
+  /// `run --snapshot-every N`; the crash tests use it to put kills inside compactions.
+  void set_snapshot_every(std::size_t records) { snapshot_every_ = records; }
   /// Saves through the journal, queued on `writer`: the save's record (`journal_delta`, numbered
   /// `checkpoint.journal_seq`) appended and synced, or, when there is no delta or the policy says
   /// so, the whole checkpoint written atomically as `checkpoint.json` and the journal removed.
@@ -162,6 +169,7 @@ class CheckpointWriter {
     std::vector<std::string> logs;
     std::map<std::string, std::string> outcomes;  ///< id -> `"id":{...}`
     std::map<std::string, std::string> visits;    ///< id -> `"id":n`
+    std::map<std::string, std::string> attempts;  ///< id -> `"id":n`
     std::map<std::string, std::string> context;   ///< key -> `"key":value`
     std::vector<std::string> removed;             ///< context keys
   };
@@ -177,12 +185,15 @@ class CheckpointWriter {
   std::string delta_;
   std::size_t snapshot_bytes_ = 0;  ///< size of the last snapshot queued
   std::size_t journal_bytes_ = 0;   ///< bytes appended to the journal since then
+  std::size_t journal_records_ = 0; ///< records appended since then
+  std::size_t snapshot_every_ = 0;  ///< see set_snapshot_every
   std::string run_id_;
   AppendedArray completed_;
   AppendedArray statuses_;
   AppendedArray logs_;
   MemberTable outcomes_;  ///< `"id":{...}` per node
   MemberTable visits_;    ///< `"id":n` per node
+  MemberTable attempts_;  ///< `"id":n` per node
   MemberTable context_;   ///< `"key":value` per context key
   std::vector<std::string> context_dirty_;
   std::deque<std::string> scratch_;       ///< small members of the current serialization

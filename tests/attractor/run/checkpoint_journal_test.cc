@@ -132,6 +132,7 @@ class JournalDeltaTest : public ::testing::Test {
     checkpoint_.completed_nodes.push_back(node);
     checkpoint_.completed_statuses.push_back(next() % 5 == 0 ? "fail" : "success");
     checkpoint_.visit_counts[node]++;
+    checkpoint_.node_attempts[node] += 1 + static_cast<std::int64_t>(next() % 3);
     checkpoint_.node_outcomes[node] = next() % 5 == 0 ? Outcome::fail("broke \"it\"") : Outcome::success("ok");
     checkpoint_.total_executions++;
     checkpoint_.current_node = node;
