@@ -1,9 +1,11 @@
-// The floor for bench/engine: replays the file-system work of a finished run without an engine.
-// For every execution in the run's `completed_nodes` it creates `{out}/{node}/` and writes
-// prompt.md, response.md and status.json with the sizes the engine wrote, then rewrites
-// checkpoint.json atomically (temp file, fsync, rename) at the size the engine's checkpoint had at
-// that point (interpolated linearly between the initial and the final checkpoint size, which is
-// how it grows), and appends the run's average events.jsonl bytes per execution to events.jsonl.
+// The floor for bench/engine: the file-system work any crash-safe engine must do for a finished
+// run, without an engine. For every execution in the run's `completed_nodes` it creates a folder
+// of its own (`{out}/{node}/` for a node's first visit, `{out}/{node}/visits/{k}/` for the k-th
+// after it, since every visit's files are kept) and writes prompt.md, response.md and status.json
+// with the sizes the engine wrote, appends the run's average events.jsonl bytes per execution to events.jsonl, and appends
+// one small durable record (kRecordBytes, then fdatasync) to a journal: the least a run can make
+// durable per stage and still resume after a crash. The final checkpoint is written once,
+// atomically, at the end.
 // Usage: engine_floor RUN_DIR OUT_DIR
 
 #include <fcntl.h>
@@ -12,6 +14,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <string>
 
@@ -47,6 +50,14 @@ void write_atomic(const fs::path& p, std::size_t n) {
   ::close(dfd);
 }
 
+/// Bytes of the per-stage durable record: a node id, a status and a next node.
+constexpr std::size_t kRecordBytes = 128;
+
+void append_synced(int fd, const std::string& record) {
+  if (::write(fd, record.data(), record.size()) < 0) std::perror("write");
+  ::fdatasync(fd);
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -69,8 +80,12 @@ int main(int argc, char** argv) {
   std::FILE* events = std::fopen((out / "events.jsonl").c_str(), "ab");
   std::string event_bytes(events_per_node, 'x');
   write_atomic(out / "checkpoint.json", initial_size);
+  int journal = ::open((out / "checkpoint.journal").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
+  const std::string record(kRecordBytes - 1, 'x');
+  std::map<std::string, std::size_t> visits;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
-    fs::path stage = out / nodes[i];
+    const std::size_t visit = ++visits[nodes[i]];
+    fs::path stage = visit == 1 ? out / nodes[i] : out / nodes[i] / "visits" / std::to_string(visit - 1);
     fs::create_directories(stage);
     for (const char* name : {"prompt.md", "response.md", "status.json"}) {
       std::size_t n = size_or_zero(run / nodes[i] / name);
@@ -78,9 +93,10 @@ int main(int argc, char** argv) {
     }
     std::fwrite(event_bytes.data(), 1, event_bytes.size(), events);
     std::fflush(events);
-    std::size_t size = initial_size + (final_size - initial_size) * (i + 1) / nodes.size();
-    write_atomic(out / "checkpoint.json", size);
+    append_synced(journal, record + "\n");
   }
+  ::close(journal);
   std::fclose(events);
+  write_atomic(out / "checkpoint.json", final_size);
   return 0;
 }

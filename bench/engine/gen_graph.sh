@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Prints a benchmark pipeline. Usage: gen_graph.sh linear N | gen_graph.sh parallel BLOCKS
+# Prints a benchmark pipeline. Usage: gen_graph.sh linear N | parallel BLOCKS | loop N
 # `parallel B` makes B blocks of 10 nodes: a parallel node, 8 branches and a fan-in node.
+# `loop N` is a review loop of N iterations: `work` then `review`, whose simulated outcome is
+# `fail` N-1 times (back to work) and then `success` (to done): 2N stages on two nodes.
 set -euo pipefail
 kind=$1
 n=$2
@@ -16,6 +18,16 @@ if [ "$kind" = linear ]; then
       prev = "n" i
     }
     printf "  %s -> done\n", prev
+  }'
+elif [ "$kind" = loop ]; then
+  awk -v n="$n" 'BEGIN {
+    outcomes = ""
+    for (i = 1; i < n; i++) outcomes = outcomes "fail,"
+    printf "  graph [default_max_visits=%d]\n", n + 1
+    printf "  work [prompt=\"Revise the $goal\"]\n"
+    printf "  review [prompt=\"Review the $goal\", simulate.outcome=\"%ssuccess\"]\n", outcomes
+    printf "  start -> work\n  work -> review\n"
+    printf "  review -> work [condition=\"outcome=fail\"]\n  review -> done [condition=\"outcome=success\"]\n"
   }'
 else
   awk -v n="$n" 'BEGIN {

@@ -4,9 +4,11 @@
 # kill until the run finishes, and compares the final checkpoint and every stage's status.json with an
 # uninterrupted run (timestamps and run ids aside). Seeded and reproducible.
 #
-# Usage: bench/torture/torture.sh [--kills N] [--seed S] [--binary PATH] [--work DIR] [--keep]
+# Usage: bench/torture/torture.sh [--kills N] [--seed S] [--snapshot-every N] [--binary PATH] [--work DIR] [--keep]
 #   --kills N   stop after at least N SIGKILLs (default 200)
 #   --seed S    seed of the kill delays (default 1)
+#   --snapshot-every N  run the killed runs with `--snapshot-every N` (the reference keeps the default
+#               policy): with N=2 every second save is a compaction, so many kills land inside one
 # Exit 0 when every finished run matched the reference; 1 on a mismatch or a resume failure.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -15,10 +17,12 @@ seed=1
 binary="$here/../../build/attractor"
 work=""
 keep=0
+snapshot_every=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --kills) kills_wanted=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
+    --snapshot-every) snapshot_every=(--snapshot-every "$2"); shift 2 ;;
     --binary) binary=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --keep) keep=1; shift ;;
@@ -37,7 +41,7 @@ answers="$here/answers.json"
 # measurements, not outcomes), in a stable order.
 snapshot() {
   local dir=$1
-  jq -S 'del(.timestamp, .timestamp_ms, .run_id, .usage) | .context |= del(.["internal.run_id"])' "$dir/checkpoint.json"
+  jq -S 'del(.timestamp, .timestamp_ms, .run_id, .usage, .journal_seq) | .context |= del(.["internal.run_id"])' "$dir/checkpoint.json"
   for status in $(cd "$dir" && ls -d */status.json 2>/dev/null | sort); do
     echo "== $status"
     jq -S '{outcome, preferred_label, suggested_next_ids, context_updates, notes, failure_reason, jump_to,
@@ -68,7 +72,7 @@ window=$(( duration + duration / 5 + 1 ))
 while [ $kills -lt "$kills_wanted" ]; do
   runs=$((runs + 1))
   dir="$work/run$runs"
-  command=(run "$graph" --simulate --logs-root "$dir")
+  command=(run "$graph" --simulate --logs-root "$dir" "${snapshot_every[@]}")
   finished=0
   while [ $finished -eq 0 ]; do
     delay=$(( (RANDOM * 32768 + RANDOM) % window ))
@@ -80,7 +84,7 @@ while [ $kills -lt "$kills_wanted" ]; do
       kills=$((kills + 1))
       if [ ! -f "$dir/checkpoint.json" ]; then
         # Killed before the first checkpoint: nothing to resume, the run starts again.
-        rm -rf "$dir"; command=(run "$graph" --simulate --logs-root "$dir"); restarts=$((restarts + 1))
+        rm -rf "$dir"; command=(run "$graph" --simulate --logs-root "$dir" "${snapshot_every[@]}"); restarts=$((restarts + 1))
       else
         command=(resume "$dir")
       fi

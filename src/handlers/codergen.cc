@@ -24,11 +24,6 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   std::string prompt = conversation.preamble_mode.empty() ? task : conversation.preamble + "\n" + task;
   env.write_file((fs::path(env.stage_dir) / "prompt.md").string(), prompt);
 
-  std::string calls_key = kCodergenCallsKeyPrefix + node.id;
-  std::int64_t call_index = 0;
-  if (auto v = context.get(calls_key); v && v->is_number_integer()) call_index = v->get<std::int64_t>();
-  context.set(calls_key, call_index + 1);
-
   CodergenRequest request;
   request.node = &node;
   request.graph = &graph;
@@ -43,7 +38,7 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   request.timeout_ms = env.timeout_ms;
   request.clock = env.clock;
   request.attempt = env.attempt;
-  request.call_index = call_index;
+  request.call_index = env.prior_attempts;
   request.emit = [&env](const std::string& name, nlohmann::json fields) { env.emit(name, std::move(fields)); };
   request.budget_check = env.budget_check;
   if (!backend_) return Outcome::fail("no LLM backend configured", ErrorCategory::kTerminal);

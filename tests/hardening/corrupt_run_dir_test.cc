@@ -1,5 +1,6 @@
 // `attractor resume` on damaged run directories: every case is refused with exit 2 and a message
-// naming the file and the problem, and the checkpoint on disk is left byte-for-byte as it was.
+// naming the file and the problem, and the checkpoint on disk (snapshot and journal) is left
+// byte-for-byte as it was.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -10,6 +11,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/run/checkpoint_journal.h"
+#include "attractor/run/posix_run_disk.h"
 #include "support/hardening_support.h"
 
 namespace attractor::hardening {
@@ -23,11 +26,23 @@ struct Corruption {
   std::string message;  ///< expected in stderr; RUN stands for the run directory
 };
 
+/// Folds the journal into the snapshot (as a compaction would), then edits the snapshot: the
+/// damage must be in `checkpoint.json`, not hidden under records replayed after it.
 void edit_checkpoint(const std::string& run_dir, const std::function<void(nlohmann::json&)>& edit) {
-  nlohmann::json j = nlohmann::json::parse(slurp(run_dir + "/checkpoint.json"));
+  nlohmann::json j = read_checkpoint_document(run_dir, posix_run_disk());
+  fs::remove(run_dir + "/" + std::string(kCheckpointJournalFile));
   edit(j);
   spit(run_dir + "/checkpoint.json", j.dump());
 }
+
+/// Appends a record with a valid checksum after the journal's last one.
+void append_journal_record(const std::string& run_dir, const std::string& delta) {
+  const std::string journal = run_dir + "/" + std::string(kCheckpointJournalFile);
+  const std::uint64_t seq = read_checkpoint_document(run_dir, posix_run_disk())["journal_seq"].get<std::uint64_t>();
+  spit(journal, slurp(journal) + encode_journal_record(seq + 1, delta));
+}
+
+std::string slurp_if_exists(const std::string& path) { return fs::exists(path) ? slurp(path) : std::string("<none>"); }
 
 std::vector<Corruption> corruptions() {
   return {
@@ -101,6 +116,16 @@ std::vector<Corruption> corruptions() {
        },
        "attractor resume: RUN/checkpoint.json: checkpoint visit_counts names node \"old_node\", which is not in graph "
        "\"kill_resume\""},
+      {"journal_record_of_the_wrong_kind",
+       [](const std::string& run, const std::string&) {
+         append_journal_record(run, R"({"append":{"context":["x"]}})");
+       },
+       "attractor resume: RUN/checkpoint.journal: journal: checkpoint member `context` is not an array"},
+      {"journal_names_an_unknown_node",
+       [](const std::string& run, const std::string&) {
+         append_journal_record(run, R"({"append":{"completed_nodes":["removed_step"]}})");
+       },
+       "checkpoint completed_nodes names node \"removed_step\", which is not in graph \"kill_resume\""},
       {"invalid_state",
        [](const std::string& run, const std::string&) {
          edit_checkpoint(run, [](nlohmann::json& j) { j["state"] = "exploded"; });
@@ -133,6 +158,8 @@ TEST(CorruptRunDirTest, ResumeRefusesWithExitTwoAndLeavesTheCheckpointUntouched)
     c.apply(run, graph);
     const bool had_checkpoint = fs::exists(run + "/checkpoint.json");
     const std::string before = had_checkpoint ? slurp(run + "/checkpoint.json") : "";
+    const std::string journal = run + "/" + std::string(kCheckpointJournalFile);
+    const std::string journal_before = slurp_if_exists(journal);
 
     ProcessResult resumed = run_attractor({"resume", run, "-q"});
     EXPECT_EQ(resumed.exit_code, 2) << resumed.err;
@@ -140,12 +167,15 @@ TEST(CorruptRunDirTest, ResumeRefusesWithExitTwoAndLeavesTheCheckpointUntouched)
     EXPECT_NE(resumed.err.find(expected), std::string::npos) << "expected: " << expected << "\nstderr: " << resumed.err;
     EXPECT_EQ(fs::exists(run + "/checkpoint.json"), had_checkpoint);
     if (had_checkpoint) EXPECT_EQ(slurp(run + "/checkpoint.json"), before);
+    EXPECT_EQ(slurp_if_exists(journal), journal_before);
     EXPECT_FALSE(fs::exists(run + "/checkpoint.json.tmp"));
 
     if (fs::exists(graph + ".gone")) fs::rename(graph + ".gone", graph);
     spit(graph, original_graph);
   }
 
+  // The killed run stopped between snapshots: its last stages are only in the journal.
+  ASSERT_TRUE(fs::exists(pristine + "/" + std::string(kCheckpointJournalFile)));
   // The untouched copy still resumes to the end.
   ProcessResult resumed = run_attractor({"resume", pristine, "-q"});
   EXPECT_EQ(resumed.exit_code, 0) << resumed.err;

@@ -3,6 +3,7 @@
 // stops with exit 3 and a message naming the file and the error, the last checkpoint written stays
 // valid, and resuming once the disk is writable again finishes exactly like an uninterrupted run.
 // The same for a checkpoint write made to fail by the test executable attractor_checkpoint_fault.
+// Mid-run the checkpoint is the snapshot plus its journal, so it is read the way resume reads it.
 #include <gtest/gtest.h>
 
 #include <csignal>
@@ -11,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/run/checkpoint_journal.h"
+#include "attractor/run/posix_run_disk.h"
 #include "support/hardening_support.h"
 
 namespace attractor::hardening {
@@ -19,6 +22,16 @@ namespace {
 namespace fs = std::filesystem;
 
 const std::string kGraph = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/engine/kill_resume.dot";
+
+nlohmann::json saved_checkpoint(const std::string& run_dir) {
+  return read_checkpoint_document(run_dir, posix_run_disk());
+}
+
+/// The snapshot and the journal, as bytes: what a refused resume must leave as it found it.
+std::string checkpoint_bytes(const std::string& run_dir) {
+  const std::string journal = run_dir + "/" + std::string(kCheckpointJournalFile);
+  return slurp(run_dir + "/checkpoint.json") + "\n--journal--\n" + (fs::exists(journal) ? slurp(journal) : "");
+}
 
 nlohmann::json comparable(const std::string& run_dir) {
   nlohmann::json j = nlohmann::json::parse(slurp(run_dir + "/checkpoint.json"));
@@ -37,12 +50,13 @@ TEST(DiskFullTest, FileSizeLimitStopsTheRunWithExitThreeAndAnIntactCheckpoint) {
     const std::string run = dir.sub("limited" + std::to_string(limit));
     ProcessResult full = run_attractor({"run", kGraph, "--simulate", "--logs-root", run, "-q"}, {.file_size_limit = limit});
     EXPECT_EQ(full.exit_code, 3) << full.err;
-    EXPECT_NE(full.err.find("attractor: runtime error: cannot write " + run + "/"), std::string::npos) << full.err;
+    const bool names_the_file = full.err.find("attractor: runtime error: cannot write " + run + "/") != std::string::npos ||
+                                full.err.find("attractor: runtime error: cannot append " + run + "/") != std::string::npos;
+    EXPECT_TRUE(names_the_file) << full.err;
     EXPECT_NE(full.err.find(": File too large"), std::string::npos) << full.err;
     EXPECT_FALSE(fs::exists(run + "/checkpoint.json.tmp"));
-    nlohmann::json saved = nlohmann::json::parse(slurp(run + "/checkpoint.json"));
-    EXPECT_EQ(saved["state"], "running");
-    const std::string before = slurp(run + "/checkpoint.json");
+    EXPECT_EQ(saved_checkpoint(run)["state"], "running");
+    const std::string before = checkpoint_bytes(run);
 
     // Still full: resume stops again, leaving the checkpoint as it was. (With limit 1024 the next
     // stage is the parallel block: a branch's failed write used to unwind past joinable threads and
@@ -50,7 +64,7 @@ TEST(DiskFullTest, FileSizeLimitStopsTheRunWithExitThreeAndAnIntactCheckpoint) {
     ProcessResult again = run_attractor({"resume", run, "-q"}, {.file_size_limit = 1});
     EXPECT_EQ(again.signal, 0) << again.err;
     EXPECT_EQ(again.exit_code, 3) << again.err;
-    EXPECT_EQ(slurp(run + "/checkpoint.json"), before);
+    EXPECT_EQ(checkpoint_bytes(run), before);
 
     ProcessResult resumed = run_attractor({"resume", run, "-q"});
     EXPECT_EQ(resumed.exit_code, 0) << resumed.err;
@@ -62,14 +76,15 @@ TEST(DiskFullTest, AnInjectedCheckpointWriteFailureExitsThreeWithThePreviousChec
   ScratchDir dir;
   ASSERT_EQ(run_attractor({"run", kGraph, "--simulate", "--logs-root", dir.sub("reference"), "-q"}).exit_code, 0);
   const std::string run = dir.sub("failed");
-  // The fourth checkpoint (initial, start, prep, then the one recording work) fails like a full disk.
+  // The fourth checkpoint (initial, start, prep, then the one recording work) fails like a full disk:
+  // it is the third record appended to the journal after the initial snapshot.
   ProcessResult failed = run_program({ATTRACTOR_FAULT_BINARY_PATH, "fail", "4", "run", kGraph, "--simulate", "--logs-root", run, "-q"});
   EXPECT_EQ(failed.signal, 0) << failed.err;
   EXPECT_EQ(failed.exit_code, 3) << failed.err;
-  EXPECT_NE(failed.err.find("attractor: runtime error: cannot write " + run + "/checkpoint.json.tmp: No space left on device"),
+  EXPECT_NE(failed.err.find("attractor: runtime error: cannot append " + run + "/checkpoint.journal: No space left on device"),
             std::string::npos)
       << failed.err;
-  nlohmann::json saved = nlohmann::json::parse(slurp(run + "/checkpoint.json"));
+  nlohmann::json saved = saved_checkpoint(run);
   EXPECT_EQ(saved["state"], "running");
   EXPECT_EQ(saved["completed_nodes"], (nlohmann::json{"start", "prep"}));
   EXPECT_FALSE(fs::exists(run + "/checkpoint.json.tmp"));
@@ -89,7 +104,7 @@ TEST(ReadOnlyRunDirTest, ResumeIntoAReadOnlyRunDirectoryStopsWithExitThree) {
   const std::string run = dir.sub("run");
   ProcessResult killed = run_program({ATTRACTOR_FAULT_BINARY_PATH, "kill", "4", "run", kGraph, "--simulate", "--logs-root", run, "-q"});
   ASSERT_EQ(killed.signal, SIGKILL);
-  const std::string before = slurp(run + "/checkpoint.json");
+  const std::string before = checkpoint_bytes(run);
 
   // chmod does not stop root, so the directory is made read-only with a private bind mount.
   ProcessResult ro = run_program({"unshare", "-m", "sh", "-c",
@@ -97,7 +112,7 @@ TEST(ReadOnlyRunDirTest, ResumeIntoAReadOnlyRunDirectoryStopsWithExitThree) {
                                   ATTRACTOR_BINARY_PATH});
   EXPECT_EQ(ro.exit_code, 3) << ro.err;
   EXPECT_NE(ro.err.find("Read-only file system"), std::string::npos) << ro.err;
-  EXPECT_EQ(slurp(run + "/checkpoint.json"), before);
+  EXPECT_EQ(checkpoint_bytes(run), before);
 
   ProcessResult resumed = run_attractor({"resume", run, "-q"});
   EXPECT_EQ(resumed.exit_code, 0) << resumed.err;

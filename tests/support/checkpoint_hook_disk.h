@@ -23,6 +23,9 @@ class CheckpointHookDisk : public RunDisk {
 
   std::function<void(std::int64_t n)> after_checkpoint;
   std::int64_t fail_checkpoint = 0;  ///< 0: none fails
+  /// Called before the n-th removal of `checkpoint.journal` (1, 2, ...): a compaction whose
+  /// snapshot is already in place, with the journal it folded still on disk.
+  std::function<void(std::int64_t n)> before_journal_removal;
   /// Checkpoint writes attempted so far.
   std::int64_t checkpoints() const { return checkpoints_; }
 
@@ -30,8 +33,9 @@ class CheckpointHookDisk : public RunDisk {
   void write_file(const std::string& path, std::string_view content) override { inner_.write_file(path, content); }
   void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
                          const std::function<void()>& written = nullptr) override;
+  void append_synced(const std::string& path, std::string_view data) override;
   std::shared_ptr<AppendFile> open_append(const std::string& path) override { return inner_.open_append(path); }
-  void remove_file(const std::string& path) override { inner_.remove_file(path); }
+  void remove_file(const std::string& path) override;
   std::string read_file(const std::string& path) override { return inner_.read_file(path); }
   bool exists(const std::string& path) override { return inner_.exists(path); }
   bool is_directory(const std::string& path) override { return inner_.is_directory(path); }
@@ -41,6 +45,7 @@ class CheckpointHookDisk : public RunDisk {
  private:
   RunDisk& inner_;
   std::atomic<std::int64_t> checkpoints_{0};
+  std::atomic<std::int64_t> journal_removals_{0};
 };
 
 }  // namespace attractor::testing

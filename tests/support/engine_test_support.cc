@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "attractor/run/checkpoint_journal.h"
 #include "attractor/run/run_directory.h"
 
 namespace attractor::testing {
@@ -84,5 +85,9 @@ RunResult TestRun::resume(const Graph& graph, const HandlerRegistry& registry) {
 }
 
 nlohmann::json read_json(const std::string& path) { return nlohmann::json::parse(read_text_file(path)); }
+
+nlohmann::json read_checkpoint(const std::string& run_dir) {
+  return read_checkpoint_document(run_dir, posix_run_disk());
+}
 
 }  // namespace attractor::testing

@@ -61,4 +61,8 @@ struct TestRun {
 /// Reads and parses a JSON file.
 nlohmann::json read_json(const std::string& path);
 
+/// The checkpoint of `run_dir` as resume sees it: `checkpoint.json` with `checkpoint.journal`
+/// replayed. Mid-run the snapshot alone lags behind; tests of killed runs read through this.
+nlohmann::json read_checkpoint(const std::string& run_dir);
+
 }  // namespace attractor::testing

@@ -11,6 +11,7 @@
 #include "attractor/engine/inbox.h"
 #include "attractor/model/node_roles.h"
 #include "attractor/model/visit_limit.h"
+#include "attractor/run/checkpoint_journal.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/model/context_keys.h"
@@ -65,6 +66,7 @@ Engine::Impl::Impl(const Graph& graph, const HandlerRegistry& registry, EngineOp
   budget_ = options_.budget.with_graph_defaults(graph_);
   sink_.set_prices(budget_.prices);
   writer_ = std::make_unique<WriteBehind>(*disk_, options_.background_writes);
+  checkpoint_writer_.set_snapshot_every(options_.snapshot_every);
 }
 
 Engine::Impl::~Impl() {
@@ -147,13 +149,15 @@ void Engine::Impl::restore_usage(const std::string& events_path) {
 void Engine::Impl::save() {
   state_.timestamp_ms = clock_->now_ms();
   state_.usage = sink_.usage();
-  checkpoint_writer_.save(state_, context_, run_dir_, *writer_);
+  ++state_.journal_seq;
+  checkpoint_writer_.save_journaled(state_, context_, run_dir_, *writer_);
   emit(kCheckpointSavedEvent, {{"node_id", state_.current_node}, {"next_node", state_.next_node}});
 }
 
 RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
   state_ = Checkpoint{};
   stage_visits_.clear();
+  attempts_.clear();
   state_.run_id = fmt::format("{}-{}", clock_->now_ms(), random_hex6());
   state_.seed_context = initial_context.is_object() ? initial_context : nlohmann::json::object();
   initialize_run_directory("");
@@ -171,9 +175,17 @@ RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
   return execute_loop(state_.next_node, false);
 }
 
+void Engine::Impl::compact_finished_run(const Checkpoint& finished) {
+  const std::string journal = (fs::path(run_dir_) / kCheckpointJournalFile).string();
+  if (!disk_->exists(journal)) return;
+  save_checkpoint(finished, run_dir_, *disk_);
+  disk_->remove_file(journal);
+}
+
 RunResult Engine::Impl::resume() {
   state_ = load_checkpoint(run_dir_, *disk_);
   stage_visits_ = state_.visit_counts;
+  attempts_ = state_.node_attempts;
   history_.restore(state_, graph_);
   context_.restore(state_.context, std::move(state_.logs));
   state_.context = nlohmann::json::object();
@@ -191,6 +203,7 @@ RunResult Engine::Impl::resume() {
     r.usage = sink_.usage();
     r.outcome = state_.final_outcome.is_object() ? outcome_from_json(state_.final_outcome)
                                                  : Outcome::fail("run finished without a recorded outcome");
+    compact_finished_run(r.checkpoint);
     log().info("run {} resumed: already finished ({}), nothing to do", state_.run_id, state_.state);
     run_log_.reset();
     return r;
@@ -288,6 +301,7 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
   state_.state = is_success(outcome.status) ? "success" : "fail";
   state_.final_outcome = outcome_to_json(outcome);
   save();
+  checkpoint_writer_.compact(run_dir_, *writer_);
   std::int64_t duration = clock_->now_ms() - started_ms;
   if (is_success(outcome.status)) {
     emit(kPipelineCompletedEvent, {{"duration_ms", duration},
@@ -315,6 +329,7 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
 
 RunResult Engine::Impl::budget_exhausted(const std::string& reason) {
   emit(kBudgetExhaustedEvent, {{"reason", reason}, {"next_node", state_.next_node}, {"usage", sink_.usage()}});
+  checkpoint_writer_.compact(run_dir_, *writer_);
   writer_->flush();
   log().info("run {} stopped: {}", state_.run_id, reason);
   run_log_.reset();
@@ -339,6 +354,11 @@ std::function<std::string(const nlohmann::json&)> Engine::Impl::budget_check_for
   };
 }
 
+void Engine::Impl::record_attempts(const std::string& node_id) {
+  std::lock_guard lock(branch_mutex_);
+  if (auto n = attempts_.find(node_id); n != attempts_.end()) state_.node_attempts[node_id] = n->second;
+}
+
 std::string Engine::Impl::take_budget_stop() {
   std::lock_guard lock(branch_mutex_);
   return std::exchange(budget_stop_, std::string());
@@ -348,6 +368,7 @@ RunResult Engine::Impl::interrupted() {
   nlohmann::json fields = {{"current_node", state_.current_node}, {"next_node", state_.next_node}};
   if (std::string why = options_.interrupt_reason ? options_.interrupt_reason() : ""; !why.empty()) fields["reason"] = why;
   emit(kPipelineInterruptedEvent, std::move(fields));
+  checkpoint_writer_.compact(run_dir_, *writer_);
   writer_->flush();
   log().info("run {} interrupted; next node {}", state_.run_id, state_.next_node);
   run_log_.reset();
@@ -371,6 +392,7 @@ void Engine::Impl::begin_restart(const std::string& target) {
   log().info("run {} restarts at {} (loop_restart {}) in {}-restart{}", run_id, target, restarts, base, restarts);
   state_ = Checkpoint{};
   stage_visits_.clear();
+  attempts_.clear();
   sessions_.clear();
   history_.clear();
   state_.run_id = fmt::format("{}-r{}", run_id, restarts);
@@ -463,6 +485,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
 
     state_.total_executions++;
     state_.visit_counts[node.id]++;
+    record_attempts(node.id);
     state_.completed_nodes.push_back(node.id);
     state_.completed_statuses.push_back(status_name(outcome.status));
     state_.node_outcomes[node.id] = outcome;
@@ -476,6 +499,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
           state_.completed_nodes.push_back(id);
           state_.completed_statuses.push_back(status_name(o.status));
           state_.visit_counts[id]++;
+          if (auto n = attempts_.find(id); n != attempts_.end()) state_.node_attempts[id] = n->second;
           state_.total_executions++;
           state_.node_outcomes[id] = o;
         }

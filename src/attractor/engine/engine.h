@@ -61,6 +61,9 @@ struct EngineOptions {
   /// Where the run directory is written and read (it must outlive the engine); nullptr = the real
   /// file system (`posix_run_disk()`). Tests pass an in-memory disk or one that fails on purpose.
   RunDisk* disk = nullptr;
+  /// A full `checkpoint.json` snapshot at least every this many saves (0: when the journal
+  /// outgrows the snapshot and 64 KiB; docs/run-directory.md, "Checkpoint journal").
+  std::size_t snapshot_every = 0;
 };
 
 /// The result of `run` or `resume`.

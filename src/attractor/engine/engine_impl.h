@@ -72,6 +72,9 @@ class Engine::Impl : public BranchRunner {
   // engine.cc
   RunResult execute_loop(std::string next, bool resumed);
   void initialize_run_directory(const std::string& parent_run);
+  /// A run that finished while its last saves were journal records (killed before the final
+  /// compaction): writes `finished` as the snapshot and removes the journal.
+  void compact_finished_run(const Checkpoint& finished);
   /// Attaches `{run_dir_}/run.log` (replacing the previous run directory's) when enabled.
   void open_run_log();
   void seed_context();
@@ -121,6 +124,8 @@ class Engine::Impl : public BranchRunner {
   std::function<std::string(const nlohmann::json&)> budget_check_for(const std::string& node_id);
   /// Takes the reason a stage gave for stopping at the budget ("" when none did).
   std::string take_budget_stop();
+  /// Copies `node_id`'s attempt count into the checkpoint state as its execution is recorded.
+  void record_attempts(const std::string& node_id);
 
   const Graph& graph_;
   const HandlerRegistry& registry_;
@@ -146,6 +151,9 @@ class Engine::Impl : public BranchRunner {
   /// Visits per node whose stage directory was opened in this run directory (guarded by
   /// branch_mutex_): the next visit archives the previous one's files (run/stage_visits.h).
   std::map<std::string, std::int64_t> stage_visits_;
+  /// Handler attempts per node so far (guarded by branch_mutex_), in-flight stages included; a
+  /// node's count reaches `state_.node_attempts` when its execution is recorded.
+  std::map<std::string, std::int64_t> attempts_;
   std::map<std::string, std::vector<std::pair<std::string, Outcome>>> branch_records_;
   /// Messages a parallel branch sent but did not consume itself, keyed by the branch's first node.
   std::map<std::string, nlohmann::json> branch_inboxes_;

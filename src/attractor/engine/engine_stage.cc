@@ -123,6 +123,10 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   env.artifacts = artifacts_.get();
   env.branches = this;
   env.attempt = attempt;
+  {
+    std::lock_guard lock(branch_mutex_);
+    env.prior_attempts = attempts_[node.id]++;
+  }
   env.fidelity = effective_fidelity(fidelity.mode);
   env.thread_id = fidelity.thread_id;
   env.previous_node = fidelity.previous_node;

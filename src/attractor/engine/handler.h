@@ -70,6 +70,9 @@ struct StageEnv {
   ArtifactStore* artifacts = nullptr;
   BranchRunner* branches = nullptr;
   std::int64_t attempt = 1;         ///< 1-based attempt number of this execution
+  /// Attempts of this node's handler earlier in the run, all visits and retries counted (the
+  /// checkpoint's `node_attempts`): the simulation backend scripts its n-th call with it.
+  std::int64_t prior_attempts = 0;
   /// The fidelity mode this stage runs in (docs/fidelity.md §2): incoming edge `fidelity`, else
   /// node `fidelity`, else graph `default_fidelity`, else `compact`; an invalid value runs as
   /// `compact`, and the first `full` LLM stage after a resume that lost its sessions as

@@ -73,6 +73,10 @@ void add_common_options(CLI::App& app, RunFlags& f) {
   app.add_option("--prices", f.prices,
                  "price table JSON: {\"MODEL\": {\"input\": USD, \"output\": USD}} per million tokens (\"*\" for "
                  "any other model); costs appear in status files, events and the summary");
+  app.add_option("--snapshot-every", f.snapshot_every,
+                 "rewrite checkpoint.json whole at least every N stages (default 0: only when the checkpoint "
+                 "journal outgrows it and 64 KiB)")
+      ->check(CLI::NonNegativeNumber);
 }
 
 RunBudget run_budget(const RunFlags& f) {
@@ -124,7 +128,8 @@ nlohmann::json manifest_options(const RunFlags& f) {
           {"strict", f.strict},
           {"max_total_tokens", f.max_total_tokens ? nlohmann::json(*f.max_total_tokens) : nlohmann::json()},
           {"max_cost", f.max_cost ? nlohmann::json(*f.max_cost) : nlohmann::json()},
-          {"prices", absolute(f.prices)}};
+          {"prices", absolute(f.prices)},
+          {"snapshot_every", f.snapshot_every}};
 }
 
 std::vector<std::string> restore_manifest_options(const nlohmann::json& options, const CLI::App& app, RunFlags& f) {
@@ -162,6 +167,11 @@ std::vector<std::string> restore_manifest_options(const nlohmann::json& options,
   if (!given(app, "--max-cost") && options.contains("max_cost") && options["max_cost"].is_number()) {
     f.max_cost = options["max_cost"].get<double>();
     restored.push_back("--max-cost " + options["max_cost"].dump());
+  }
+  if (!given(app, "--snapshot-every") && options.contains("snapshot_every") &&
+      options["snapshot_every"].is_number_unsigned() && options["snapshot_every"].get<std::size_t>() > 0) {
+    f.snapshot_every = options["snapshot_every"].get<std::size_t>();
+    restored.push_back("--snapshot-every " + std::to_string(f.snapshot_every));
   }
   if (!given(app, "--prices")) {
     f.prices = string_option(options, "prices");

@@ -35,6 +35,7 @@ struct RunFlags {
   std::optional<std::int64_t> max_total_tokens;  ///< `--max-total-tokens N`
   std::optional<double> max_cost;                ///< `--max-cost USD`
   std::string prices;                            ///< `--prices FILE.json`
+  std::size_t snapshot_every = 0;                ///< `--snapshot-every N` (0: size policy)
   bool dry_run = false;    ///< `run --dry-run`: print the plan, run nothing
   bool plan_json = false;  ///< `run --dry-run --json`
 };

@@ -188,6 +188,7 @@ EngineOptions engine_options(const LaunchRequest& request, PreparedRun& prepared
   options.graph_sha256 = sha256_hex(prepared.pipeline.source ? prepared.pipeline.source->text()
                                                              : read_text_file(request.graph_path));
   options.run_options = manifest_options(request.flags);
+  options.snapshot_every = request.flags.snapshot_every;
   return options;
 }
 

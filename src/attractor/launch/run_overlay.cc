@@ -5,6 +5,8 @@
 #include <nlohmann/json.hpp>
 
 #include "attractor/base/input_file.h"
+#include "attractor/run/checkpoint_journal.h"
+#include "attractor/run/posix_run_disk.h"
 
 namespace attractor {
 namespace {
@@ -29,6 +31,12 @@ RunOverlay load_run_overlay(const std::string& run_dir) {
     throw RunDirectoryError(checkpoint_path.string() + ": no checkpoint; is '" + run_dir + "' a run directory?");
   }
   nlohmann::json checkpoint = read_json(checkpoint_path);
+  if (!checkpoint.is_object()) throw RunDirectoryError(checkpoint_path.string() + ": not a JSON object");
+  try {
+    replay_journal(checkpoint, run_dir, posix_run_disk());
+  } catch (const std::runtime_error& e) {
+    throw RunDirectoryError(e.what());
+  }
   RunOverlay overlay;
   if (checkpoint.contains("completed_nodes") && checkpoint["completed_nodes"].is_array()) {
     for (const auto& id : checkpoint["completed_nodes"]) {

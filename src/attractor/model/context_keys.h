@@ -25,8 +25,6 @@ inline constexpr char kInternalKeyPrefix[] = "internal.";
 inline constexpr char kRunIdKey[] = "internal.run_id";
 /// Prefix of a node's retry counter (`internal.retry_count.` + node id).
 inline constexpr char kRetryCountKeyPrefix[] = "internal.retry_count.";
-/// Prefix of a codergen node's call counter (`internal.codergen_calls.` + node id).
-inline constexpr char kCodergenCallsKeyPrefix[] = "internal.codergen_calls.";
 /// The sorted ids of the threads that have a session, so that a resumed run knows conversations
 /// were lost (docs/fidelity.md §6).
 inline constexpr char kSessionThreadsContextKey[] = "internal.thread_sessions";

@@ -5,6 +5,7 @@
 
 #include "attractor/base/clock.h"
 #include "attractor/base/json_limits.h"
+#include "attractor/run/checkpoint_journal.h"
 
 namespace attractor {
 
@@ -19,6 +20,24 @@ nlohmann::json outcome_entry_json(const Outcome& o) {
   }
   return oj;
 }
+
+namespace {
+
+/// Run directories written before `node_attempts` kept the simulation's call counters in the
+/// context as `internal.codergen_calls.<id>`; resuming one continues from them.
+std::map<std::string, std::int64_t> attempts_from_old_context(const nlohmann::json& context) {
+  constexpr std::string_view kOldPrefix = "internal.codergen_calls.";
+  std::map<std::string, std::int64_t> attempts;
+  if (!context.is_object()) return attempts;
+  for (const auto& [key, value] : context.items()) {
+    if (key.starts_with(kOldPrefix) && value.is_number_integer()) {
+      attempts[key.substr(kOldPrefix.size())] = value.get<std::int64_t>();
+    }
+  }
+  return attempts;
+}
+
+}  // namespace
 
 nlohmann::json Checkpoint::to_json() const {
   nlohmann::json j = nlohmann::json::object();
@@ -37,6 +56,7 @@ nlohmann::json Checkpoint::to_json() const {
   for (const auto& [id, o] : node_outcomes) outcomes[id] = outcome_entry_json(o);
   j["node_outcomes"] = std::move(outcomes);
   j["visit_counts"] = visit_counts;
+  j["node_attempts"] = node_attempts;
   j["total_executions"] = total_executions;
   j["last_fidelity"] = last_fidelity;
   j["inbox"] = inbox;
@@ -44,6 +64,7 @@ nlohmann::json Checkpoint::to_json() const {
   j["seed_context"] = seed_context;
   j["restart_count"] = restart_count;
   j["usage"] = usage;
+  j["journal_seq"] = journal_seq;
   return j;
 }
 
@@ -67,6 +88,11 @@ Checkpoint Checkpoint::from_json(const nlohmann::json& j) {
       for (const auto& [id, o] : j["node_outcomes"].items()) c.node_outcomes[id] = outcome_from_json(o);
     }
     if (j.contains("visit_counts")) c.visit_counts = j["visit_counts"].get<std::map<std::string, std::int64_t>>();
+    if (j.contains("node_attempts")) {
+      c.node_attempts = j["node_attempts"].get<std::map<std::string, std::int64_t>>();
+    } else {
+      c.node_attempts = attempts_from_old_context(c.context);
+    }
     c.total_executions = j.value("total_executions", std::int64_t{0});
     c.last_fidelity = j.value("last_fidelity", std::string());
     if (j.contains("inbox") && j["inbox"].is_array()) c.inbox = j["inbox"];
@@ -74,6 +100,7 @@ Checkpoint Checkpoint::from_json(const nlohmann::json& j) {
     if (j.contains("seed_context") && j["seed_context"].is_object()) c.seed_context = j["seed_context"];
     c.restart_count = j.value("restart_count", std::int64_t{0});
     if (j.contains("usage") && j["usage"].is_object()) c.usage = j["usage"];
+    c.journal_seq = j.value("journal_seq", std::uint64_t{0});
   } catch (const nlohmann::json::exception& e) {
     throw std::runtime_error(std::string("malformed checkpoint: ") + e.what());
   }
@@ -128,25 +155,37 @@ void CheckpointWriter::AppendedArray::extend(const std::vector<std::string>& ite
 }
 
 void CheckpointWriter::start_over(const Checkpoint& checkpoint) {
+  delta_parts_.whole = true;
   run_id_ = checkpoint.run_id;
   completed_ = {};
   statuses_ = {};
   logs_ = {};
   outcomes_.clear();
   visits_.clear();
+  attempts_.clear();
   context_all_ = true;
   for (const auto& [id, outcome] : checkpoint.node_outcomes) outcomes_.set(id, outcome_member(id, outcome));
   for (const auto& [id, count] : checkpoint.visit_counts) visits_.set(id, visit_member(id, count));
+  for (const auto& [id, count] : checkpoint.node_attempts) attempts_.set(id, visit_member(id, count));
 }
 
 void CheckpointWriter::refresh_entries(const Checkpoint& checkpoint, std::size_t first_new) {
   for (std::size_t i = first_new; i < checkpoint.completed_nodes.size(); ++i) {
     const std::string& id = checkpoint.completed_nodes[i];
     if (auto it = checkpoint.node_outcomes.find(id); it != checkpoint.node_outcomes.end()) {
-      outcomes_.set(id, outcome_member(id, it->second));
+      std::string member = outcome_member(id, it->second);
+      delta_parts_.outcomes[id] = member;
+      outcomes_.set(id, std::move(member));
     }
     if (auto it = checkpoint.visit_counts.find(id); it != checkpoint.visit_counts.end()) {
-      visits_.set(id, visit_member(id, it->second));
+      std::string member = visit_member(id, it->second);
+      delta_parts_.visits[id] = member;
+      visits_.set(id, std::move(member));
+    }
+    if (auto it = checkpoint.node_attempts.find(id); it != checkpoint.node_attempts.end()) {
+      std::string member = visit_member(id, it->second);
+      delta_parts_.attempts[id] = member;
+      attempts_.set(id, std::move(member));
     }
   }
 }
@@ -192,6 +231,7 @@ void CheckpointWriter::append_context(const nlohmann::json& context) {
 void CheckpointWriter::read_live(const Context& context) {
   ContextChanges changes = context.changes_since(live_cursor_);
   if (changes.all || context_all_ || live_ != &context) {
+    delta_parts_.whole = true;
     live_ = &context;
     context_.clear();
     nlohmann::json values = context.snapshot();
@@ -200,15 +240,21 @@ void CheckpointWriter::read_live(const Context& context) {
   } else {
     for (const std::string& key : changes.keys) {
       if (auto value = context.get(key)) {
-        context_.set(key, json_key(key) + value->dump());
+        std::string member = json_key(key) + value->dump();
+        std::erase(delta_parts_.removed, key);
+        delta_parts_.context[key] = member;
+        context_.set(key, std::move(member));
       } else {
+        delta_parts_.context.erase(key);
+        delta_parts_.removed.push_back(key);
         context_.erase(key);
       }
     }
   }
   context_all_ = false;
   context_dirty_.clear();
-  logs_.extend(context.logs_from(logs_.count));
+  delta_parts_.logs = context.logs_from(logs_.count);
+  logs_.extend(delta_parts_.logs);
 }
 
 const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Checkpoint& c) {
@@ -217,9 +263,16 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
 
 const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Checkpoint& c, const Context* live) {
   wait_for_queued_save();
+  delta_parts_ = {};
+  delta_parts_.whole = live == nullptr || run_id_.empty();
+  const std::size_t first_completed = completed_.count;
+  const std::size_t first_status = statuses_.count;
   if (c.run_id != run_id_ || c.completed_nodes.size() < completed_.count) start_over(c);
   refresh_entries(c, completed_.count);
-  if (outcomes_.size() != c.node_outcomes.size() || visits_.size() != c.visit_counts.size()) start_over(c);
+  if (outcomes_.size() != c.node_outcomes.size() || visits_.size() != c.visit_counts.size() ||
+      attempts_.size() != c.node_attempts.size()) {
+    start_over(c);
+  }
   completed_.update(c.completed_nodes);
   statuses_.update(c.completed_statuses);
   if (live) {
@@ -240,9 +293,11 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
     views_.push_back(name);
     views_.push_back("\":");
   };
+  std::vector<std::pair<std::string_view, std::string_view>> set;
   auto member = [&](std::string_view name, std::string value) {
     key(name);
     views_.push_back(own(std::move(value)));
+    set.emplace_back(name, views_.back());
   };
   key("completed_nodes");
   views_.insert(views_.end(), {"[", completed_.text, "]"});
@@ -257,10 +312,13 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
   member("current_node", nlohmann::json(c.current_node).dump());
   member("final_outcome", c.final_outcome.dump());
   member("inbox", c.inbox.dump());
+  member("journal_seq", std::to_string(c.journal_seq));
   member("last_fidelity", nlohmann::json(c.last_fidelity).dump());
   key("logs");
   views_.insert(views_.end(), {"[", logs_.text, "]"});
   member("next_node", nlohmann::json(c.next_node).dump());
+  key("node_attempts");
+  attempts_.append_views(views_);
   key("node_outcomes");
   outcomes_.append_views(views_);
   member("node_retries", nlohmann::json(c.node_retries).dump());
@@ -275,7 +333,64 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
   key("visit_counts");
   visits_.append_views(views_);
   views_.push_back("}");
+  build_delta(c, first_completed, first_status, set);
   return views_;
+}
+
+void CheckpointWriter::build_delta(const Checkpoint& c, std::size_t first_completed, std::size_t first_status,
+                                   const std::vector<std::pair<std::string_view, std::string_view>>& set) {
+  delta_.clear();
+  if (delta_parts_.whole) return;
+  auto list = [this](std::string_view name, auto begin, auto end, bool& first) {
+    if (begin == end) return;
+    delta_ += first ? "\"" : ",\"";
+    first = false;
+    delta_ += name;
+    delta_ += "\":[";
+    for (auto it = begin; it != end; ++it) {
+      if (it != begin) delta_ += ',';
+      delta_ += nlohmann::json(*it).dump();
+    }
+    delta_ += ']';
+  };
+  auto object = [this](std::string_view name, const std::map<std::string, std::string>& members, bool& first) {
+    if (members.empty()) return;
+    delta_ += first ? "\"" : ",\"";
+    first = false;
+    delta_ += name;
+    delta_ += "\":{";
+    bool first_member = true;
+    for (const auto& [id, text] : members) {
+      if (!first_member) delta_ += ',';
+      first_member = false;
+      delta_ += text;
+    }
+    delta_ += '}';
+  };
+  delta_ += "{\"append\":{";
+  bool first = true;
+  list("completed_nodes", c.completed_nodes.begin() + static_cast<std::ptrdiff_t>(first_completed),
+       c.completed_nodes.end(), first);
+  list("completed_statuses", c.completed_statuses.begin() + static_cast<std::ptrdiff_t>(first_status),
+       c.completed_statuses.end(), first);
+  list("logs", delta_parts_.logs.begin(), delta_parts_.logs.end(), first);
+  delta_ += "},\"merge\":{";
+  first = true;
+  object("context", delta_parts_.context, first);
+  object("node_attempts", delta_parts_.attempts, first);
+  object("node_outcomes", delta_parts_.outcomes, first);
+  object("visit_counts", delta_parts_.visits, first);
+  delta_ += "},\"remove\":{";
+  first = true;
+  list("context", delta_parts_.removed.begin(), delta_parts_.removed.end(), first);
+  delta_ += "},\"set\":{";
+  for (std::size_t i = 0; i < set.size(); ++i) {
+    delta_ += i == 0 ? "\"" : ",\"";
+    delta_ += set[i].first;
+    delta_ += "\":";
+    delta_ += set[i].second;
+  }
+  delta_ += "}}";
 }
 
 std::string CheckpointWriter::serialize(const Checkpoint& checkpoint) {
@@ -316,6 +431,42 @@ void CheckpointWriter::save(const Checkpoint& checkpoint, const Context& context
   enqueue_save(run_dir, writer);
 }
 
+void CheckpointWriter::save_journaled(const Checkpoint& checkpoint, const Context& context,
+                                      const std::string& run_dir, WriteBehind& writer) {
+  serialize_views(checkpoint, &context);
+  const std::size_t record_bytes = delta_.size() + 32;
+  const bool by_count = snapshot_every_ > 0 && journal_records_ + 1 >= snapshot_every_;
+  if (delta_.empty() || by_count || journal_bytes_ + record_bytes > std::max(kMinJournalBytes, snapshot_bytes_)) {
+    enqueue_snapshot(run_dir, writer);
+    return;
+  }
+  std::string record = encode_journal_record(checkpoint.journal_seq, delta_);
+  journal_bytes_ += record.size();
+  ++journal_records_;
+  std::string path = (fs::path(run_dir) / kCheckpointJournalFile).string();
+  writer.enqueue([&writer, path = std::move(path), record = std::move(record)] {
+    writer.disk().append_synced(path, record);
+  });
+}
+
+void CheckpointWriter::compact(const std::string& run_dir, WriteBehind& writer) {
+  if (journal_bytes_ == 0 || views_.empty()) return;
+  wait_for_queued_save();
+  if (views_.back() == "\n") views_.pop_back();  // enqueue_snapshot adds it again
+  enqueue_snapshot(run_dir, writer);
+}
+
+void CheckpointWriter::enqueue_snapshot(const std::string& run_dir, WriteBehind& writer) {
+  enqueue_save(run_dir, writer);
+  snapshot_bytes_ = 0;
+  for (std::string_view v : views_) snapshot_bytes_ += v.size();
+  journal_bytes_ = 0;
+  journal_records_ = 0;
+  writer.enqueue([&writer, path = (fs::path(run_dir) / kCheckpointJournalFile).string()] {
+    writer.disk().remove_file(path);
+  });
+}
+
 void CheckpointWriter::wait_for_queued_save() {
   if (!queued_on_) return;
   WriteBehind* writer = queued_on_;
@@ -325,7 +476,7 @@ void CheckpointWriter::wait_for_queued_save() {
 
 Checkpoint load_checkpoint(const std::string& run_dir, RunDisk& disk) {
   fs::path path = fs::path(run_dir) / "checkpoint.json";
-  nlohmann::json j = parse_json_limited(disk.read_file(path.string()), path.string());
+  nlohmann::json j = read_checkpoint_document(run_dir, disk);
   try {
     return Checkpoint::from_json(j);
   } catch (const std::runtime_error& e) {

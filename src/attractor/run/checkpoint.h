@@ -8,7 +8,8 @@
 /// end), `next_node` ("" when finished), `state` ("running", "success", "fail"),
 /// `completed_nodes` (every execution in order), `node_retries`, `context`, `logs`,
 /// `node_outcomes` (id -> `status`/`outcome`, plus `preferred_label`, `failure_reason` and
-/// `error_category` when set; context updates are already in `context`), `visit_counts`, `total_executions`,
+/// `error_category` when set; context updates are already in `context`), `visit_counts`,
+/// `node_attempts` (handler attempts per node, retries included), `total_executions`,
 /// `last_fidelity`, `inbox` (pending messages for later stages), `final_outcome`, `seed_context`,
 /// `restart_count`.
 
@@ -46,6 +47,9 @@ struct Checkpoint {
   std::vector<std::string> logs;
   std::map<std::string, Outcome> node_outcomes;
   std::map<std::string, std::int64_t> visit_counts;
+  /// Handler attempts per node over the run, retries included, as of each node's last recorded
+  /// execution (StageEnv::prior_attempts): bookkeeping kept out of the context.
+  std::map<std::string, std::int64_t> node_attempts;
   std::int64_t total_executions = 0;
   std::string last_fidelity;
   nlohmann::json inbox = nlohmann::json::array();
@@ -55,6 +59,10 @@ struct Checkpoint {
   /// Token usage of the LLM calls so far (UsageTally::to_json), so a resumed run's totals include
   /// the calls made before the interruption.
   nlohmann::json usage = nlohmann::json::object();
+  /// The number of the last journal record this state includes (checkpoint_journal.h): the
+  /// engine counts it up by one for every save, so a save is record `journal_seq` or a snapshot
+  /// holding records up to it.
+  std::uint64_t journal_seq = 0;
 
   nlohmann::json to_json() const;
   /// Throws std::runtime_error on a malformed document.
@@ -104,6 +112,29 @@ class CheckpointWriter {
   /// is read before this returns, not by the queued operation.
   void save(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir, WriteBehind& writer);
 
+  /// Journal policy (docs/run-directory.md, "Checkpoint journal"): after a snapshot, saves append
+  /// records until the journal would outgrow both the snapshot and this many bytes; then the
+  /// save is a snapshot again. Bytes written per save then stay proportional to one save's
+  /// changes, amortized.
+  static constexpr std::size_t kMinJournalBytes = 64 * 1024;
+  /// Also makes every `records`-th save after a snapshot a snapshot (0: only the size policy).
+  /// `run --snapshot-every N`; the crash tests use it to put kills inside compactions.
+  void set_snapshot_every(std::size_t records) { snapshot_every_ = records; }
+  /// Saves through the journal, queued on `writer`: the save's record (`journal_delta`, numbered
+  /// `checkpoint.journal_seq`) appended and synced, or, when there is no delta or the policy says
+  /// so, the whole checkpoint written atomically as `checkpoint.json` and the journal removed.
+  void save_journaled(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir,
+                      WriteBehind& writer);
+  /// Queues the last serialization as a snapshot (a compaction): `checkpoint.json` alone then
+  /// holds the last saved state. For the end of a run and interruptions.
+  void compact(const std::string& run_dir, WriteBehind& writer);
+
+  /// The journal record (checkpoint_journal.h) of the last serialization from a live context:
+  /// what changed since the serialization before it, as compact JSON. Empty when the last
+  /// serialization was the first, started over, rebuilt the whole context or did not read a
+  /// live context: then only a snapshot can carry the state.
+  const std::string& journal_delta() const { return delta_; }
+
  private:
   /// A JSON array of strings kept as text, extended with the elements added since the last call.
   struct AppendedArray {
@@ -132,12 +163,37 @@ class CheckpointWriter {
   /// Keeps `text` alive until the next serialization and returns a view of it.
   std::string_view own(std::string text);
 
+  /// What one serialization changed, collected while it runs (see journal_delta).
+  struct DeltaParts {
+    bool whole = false;  ///< started over or rebuilt the context: no delta
+    std::vector<std::string> logs;
+    std::map<std::string, std::string> outcomes;  ///< id -> `"id":{...}`
+    std::map<std::string, std::string> visits;    ///< id -> `"id":n`
+    std::map<std::string, std::string> attempts;  ///< id -> `"id":n`
+    std::map<std::string, std::string> context;   ///< key -> `"key":value`
+    std::vector<std::string> removed;             ///< context keys
+  };
+  /// Builds delta_ from delta_parts_, the checkpoint's new list entries from `first_completed`
+  /// and `first_status`, and the top-level members in `set`.
+  void build_delta(const Checkpoint& checkpoint, std::size_t first_completed, std::size_t first_status,
+                   const std::vector<std::pair<std::string_view, std::string_view>>& set);
+
+  /// Queues views_ as `checkpoint.json`, then the journal's removal.
+  void enqueue_snapshot(const std::string& run_dir, WriteBehind& writer);
+
+  DeltaParts delta_parts_;
+  std::string delta_;
+  std::size_t snapshot_bytes_ = 0;  ///< size of the last snapshot queued
+  std::size_t journal_bytes_ = 0;   ///< bytes appended to the journal since then
+  std::size_t journal_records_ = 0; ///< records appended since then
+  std::size_t snapshot_every_ = 0;  ///< see set_snapshot_every
   std::string run_id_;
   AppendedArray completed_;
   AppendedArray statuses_;
   AppendedArray logs_;
   MemberTable outcomes_;  ///< `"id":{...}` per node
   MemberTable visits_;    ///< `"id":n` per node
+  MemberTable attempts_;  ///< `"id":n` per node
   MemberTable context_;   ///< `"key":value` per context key
   std::vector<std::string> context_dirty_;
   std::deque<std::string> scratch_;       ///< small members of the current serialization

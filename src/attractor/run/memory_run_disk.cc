@@ -87,6 +87,16 @@ void MemoryRunDisk::append(const std::string& path, std::string_view data) {
   files_[path] += data;
 }
 
+void MemoryRunDisk::append_synced(const std::string& path, std::string_view data) {
+  const std::string key = normal(path);
+  std::lock_guard lock(mutex_);
+  const std::string parent = parent_of(key);
+  if (parent != "." && parent != "/" && !directories_.count(parent)) {
+    throw std::runtime_error("cannot append " + path + ": No such file or directory");
+  }
+  files_[key] += data;
+}
+
 void MemoryRunDisk::remove_file(const std::string& path) {
   std::lock_guard lock(mutex_);
   files_.erase(normal(path));

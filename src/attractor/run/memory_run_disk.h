@@ -22,6 +22,7 @@ class MemoryRunDisk : public RunDisk {
   void write_file(const std::string& path, std::string_view content) override;
   void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
                          const std::function<void()>& written = nullptr) override;
+  void append_synced(const std::string& path, std::string_view data) override;
   std::shared_ptr<AppendFile> open_append(const std::string& path) override;
   void remove_file(const std::string& path) override;
   std::string read_file(const std::string& path) override;

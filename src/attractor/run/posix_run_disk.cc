@@ -106,6 +106,33 @@ void PosixRunDisk::write_file_atomic(const std::string& path, std::span<const st
   }
 }
 
+void PosixRunDisk::append_synced(const std::string& path, std::string_view data) {
+  struct stat st;
+  const bool is_new = ::stat(path.c_str(), &st) != 0;
+  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot append " + path + ": " + std::strerror(errno));
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) {
+      int err = errno;
+      ::close(fd);
+      throw std::runtime_error("cannot append " + path + ": " + std::strerror(err));
+    }
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  if (::fdatasync(fd) != 0 || ::close(fd) != 0) {
+    throw std::runtime_error("cannot sync " + path + ": " + std::strerror(errno));
+  }
+  if (!is_new) return;
+  std::string dir = fs::path(path).parent_path().string();
+  int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (dfd >= 0) {
+    ::fsync(dfd);
+    ::close(dfd);
+  }
+}
+
 std::shared_ptr<AppendFile> PosixRunDisk::open_append(const std::string& path) {
   std::FILE* f = std::fopen(path.c_str(), "a");
   if (!f) return nullptr;

@@ -15,6 +15,7 @@ class PosixRunDisk : public RunDisk {
   void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
                          const std::function<void()>& written = nullptr) override;
   /// A stdio stream opened with mode "a" (fwrite + fflush per append).
+  void append_synced(const std::string& path, std::string_view data) override;
   std::shared_ptr<AppendFile> open_append(const std::string& path) override;
   void remove_file(const std::string& path) override;
   std::string read_file(const std::string& path) override;

@@ -23,6 +23,9 @@ std::optional<std::string> check_checkpoint_against_graph(const Checkpoint& chec
   for (const auto& [id, count] : checkpoint.visit_counts) {
     if (auto e = unknown(id, "visit_counts")) return e;
   }
+  for (const auto& [id, count] : checkpoint.node_attempts) {
+    if (auto e = unknown(id, "node_attempts")) return e;
+  }
   for (const auto& [id, count] : checkpoint.node_retries) {
     if (auto e = unknown(id, "node_retries")) return e;
   }

@@ -43,6 +43,10 @@ class RunDisk {
   /// "cannot write|sync|rename PATH.tmp: REASON".
   virtual void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
                                  const std::function<void()>& written = nullptr) = 0;
+  /// Appends `data` to `path` (created when missing) and makes it durable before returning:
+  /// write, fdatasync, and a sync of the directory when the file was new. Throws
+  /// std::runtime_error "cannot append|sync PATH: REASON". The checkpoint journal's records.
+  virtual void append_synced(const std::string& path, std::string_view data) = 0;
   /// Opens `path` for appending, creating it when missing; nullptr when it cannot be opened.
   virtual std::shared_ptr<AppendFile> open_append(const std::string& path) = 0;
   /// Removes a file; a missing file is not an error, and neither is any other failure.

@@ -11,6 +11,8 @@
 #include "attractor/check/pipeline_loader.h"
 #include "attractor/launch/render_dot.h"
 #include "attractor/launch/run_overlay.h"
+#include "attractor/run/checkpoint_journal.h"
+#include "attractor/run/posix_run_disk.h"
 #include "attractor/run/run_directory.h"
 #include "handlers/registry.h"
 
@@ -95,7 +97,12 @@ std::optional<nlohmann::json> checkpoint_view(const std::string& run_dir) {
   InputFile file = read_input_file((fs::path(run_dir) / "checkpoint.json").string(), kJsonFileRules);
   if (!file.ok()) return std::nullopt;
   nlohmann::json j = nlohmann::json::parse(file.text, nullptr, false);
-  if (j.is_discarded()) return std::nullopt;
+  if (j.is_discarded() || !j.is_object()) return std::nullopt;
+  try {
+    replay_journal(j, run_dir, posix_run_disk());
+  } catch (const std::runtime_error&) {
+    return std::nullopt;
+  }
   return j;
 }
 

@@ -45,7 +45,7 @@ struct CodergenRequest {
   /// test's FakeClock records the waits); nullptr = the system clock.
   Clock* clock = nullptr;
   std::int64_t attempt = 1;     ///< retry attempt of this execution
-  std::int64_t call_index = 0;  ///< how many times this node called the backend before in this run
+  std::int64_t call_index = 0;  ///< attempts of this node before this one in the run (StageEnv::prior_attempts)
   /// The model to use instead of the node's (set by a fallback chain); "" = the node's.
   std::string model_override;
   /// Emits a run event from inside the backend (the agent's tool calls); empty = nowhere.

@@ -14,8 +14,8 @@
 ///    `error` ("terminal" makes a failure terminal).
 /// 2. Node attributes `simulate.response`, `simulate.outcome` and `simulate.preferred_label`;
 ///    `simulate.outcome` may list one status per call, comma-separated ("fail,fail,success").
-/// Calls are counted per node through the context (`internal.codergen_calls.<id>`), so a resumed
-/// run continues the same script.
+/// Calls are counted per node by the engine (StageEnv::prior_attempts, the checkpoint's
+/// `node_attempts`), so a resumed run continues the same script.
 
 #include <string>
 

@@ -25,6 +25,7 @@ namespace attractor {
 namespace {
 
 namespace fs = std::filesystem;
+using testing::read_checkpoint;
 using testing::read_json;
 using testing::TempDir;
 
@@ -57,8 +58,8 @@ Exit run(const std::vector<std::string>& args, const std::vector<std::string>& e
 
 /// Runs `attractor args...` killed by SIGKILL once its k-th checkpoint is durable
 /// (support/checkpoint_fault/main.cc).
-Exit run_killed_at_checkpoint(int k, const std::vector<std::string>& args) {
-  std::vector<std::string> fault_args = {"kill", std::to_string(k)};
+Exit run_killed_at_checkpoint(int k, const std::vector<std::string>& args, const std::string& mode = "kill") {
+  std::vector<std::string> fault_args = {mode, std::to_string(k)};
   fault_args.insert(fault_args.end(), args.begin(), args.end());
   return wait_for(hardening::spawn_program(ATTRACTOR_FAULT_BINARY_PATH, fault_args));
 }
@@ -173,6 +174,38 @@ TEST(CliRunTest, KillAtEveryCheckpointThenResumeMatchesUninterruptedRun) {
     }
     EXPECT_EQ(tree_listing(run_dir + "/work"), tree_listing(reference + "/work")) << "k=" << k;
     EXPECT_FALSE(fs::exists(run_dir + "/checkpoint.json.tmp"));
+  }
+}
+
+TEST(CliRunTest, KillsAroundAndInsideEveryCompactionThenResumeMatchesUninterruptedRun) {
+  TempDir dir;
+  std::string graph = kData + "kill_resume.dot";
+  std::string reference = dir.sub("reference");
+  ASSERT_EQ(run({"run", graph, "--simulate", "--logs-root", reference, "-q"}).code, 0);
+  nlohmann::json expected = comparable(reference);
+  // Every second save is a snapshot, so kills land right after snapshots, right after records,
+  // and (kill-compaction) between a new snapshot and the removal of the journal it folded.
+  for (const std::string mode : {"kill", "kill-compaction"}) {
+    int killed_runs = 0;
+    for (int k = 1;; ++k) {
+      std::string run_dir = dir.sub(mode + std::to_string(k));
+      Exit killed = run_killed_at_checkpoint(
+          k, {"run", graph, "--simulate", "--logs-root", run_dir, "-q", "--snapshot-every", "2"}, mode);
+      if (killed.signal != SIGKILL) {
+        ASSERT_EQ(killed.code, 0) << mode << " k=" << k;
+        break;
+      }
+      ++killed_runs;
+      if (mode == "kill-compaction") {
+        ASSERT_TRUE(fs::exists(run_dir + "/checkpoint.journal")) << k;  // killed before its removal
+      }
+      std::string log = dir.sub(mode + std::to_string(k) + ".log");
+      ASSERT_EQ(run({"resume", run_dir}, {}, log).code, 0) << mode << " k=" << k << read_text_file(log);
+      EXPECT_NE(read_text_file(log).find("--snapshot-every 2"), std::string::npos) << read_text_file(log);
+      EXPECT_EQ(comparable(run_dir), expected) << mode << " k=" << k;
+      EXPECT_FALSE(fs::exists(run_dir + "/checkpoint.journal")) << mode << " k=" << k;  // compacted at the end
+    }
+    EXPECT_GE(killed_runs, mode == "kill" ? 12 : 5) << mode;
   }
 }
 
@@ -329,7 +362,7 @@ TEST(CliRunTest, AResumedRunPassesOverTheAnswersItsGatesConsumed) {
   Exit killed = run_killed_at_checkpoint(
       3, {"run", kData + "two_gates.dot", "--logs-root", run_dir, "-q", "--answers", dir.sub("answers.json")});
   ASSERT_EQ(killed.signal, SIGKILL);
-  ASSERT_EQ(read_json(run_dir + "/checkpoint.json")["completed_nodes"], (nlohmann::json{"start", "first"}));
+  ASSERT_EQ(read_checkpoint(run_dir)["completed_nodes"], (nlohmann::json{"start", "first"}));
   std::string log = dir.sub("log.txt");
   ASSERT_EQ(run({"resume", run_dir, "-q"}, {}, log).code, 0) << read_text_file(log);
   EXPECT_EQ(read_json(run_dir + "/checkpoint.json")["completed_nodes"],

@@ -14,6 +14,7 @@
 #include <nlohmann/json.hpp>
 
 #include "support/cli_test_support.h"
+#include "support/engine_test_support.h"
 
 namespace attractor {
 namespace {
@@ -127,7 +128,7 @@ TEST_F(CodeRagTest, KillAtEveryCheckpointThenResumeMatchesTheUninterruptedRun) {
     auto killed = run_killed_at_checkpoint(run_dir, k);
     ASSERT_EQ(killed.exit_code, 128 + 9) << "k=" << k;
     if (k == 4) {  // initial, start, router, ask_compact_sql: the message waits in the checkpoint
-      EXPECT_EQ(checkpoint_of(run_dir)["inbox"],
+      EXPECT_EQ(testing::read_checkpoint(run_dir)["inbox"],
                 (json::array({{{"target_step_id", "manage_budget"},
                                {"topic", "compact_sql"},
                                {"payload", {{"reason", "procedure bodies are long; keep signatures and object names"}}},

@@ -10,7 +10,9 @@
 #include <gtest/gtest.h>
 
 #include "attractor/engine/engine.h"
+#include "attractor/run/checkpoint_journal.h"
 #include "attractor/run/memory_run_disk.h"
+#include "attractor/run/posix_run_disk.h"
 #include "attractor/run/run_directory.h"
 #include "support/checkpoint_hook_disk.h"
 #include "support/engine_test_support.h"
@@ -25,8 +27,8 @@ using testing::TestRun;
 
 /// The checkpoint without what differs between runs.
 nlohmann::json comparable(const std::string& run_dir) {
-  nlohmann::json j = read_json(run_dir + "/checkpoint.json");
-  for (const char* k : {"timestamp", "timestamp_ms", "run_id", "usage"}) j.erase(k);
+  nlohmann::json j = read_checkpoint_document(run_dir, posix_run_disk());
+  for (const char* k : {"timestamp", "timestamp_ms", "run_id", "usage", "journal_seq"}) j.erase(k);
   j["context"].erase("internal.run_id");
   return j;
 }
@@ -41,16 +43,17 @@ TEST(DiskFailureTest, AFailedCheckpointWriteStopsTheRunAndKeepsThePreviousCheckp
     TestRun t;
     t.background_writes = background;
     CheckpointHookDisk disk;
-    disk.fail_checkpoint = 4;  // initial, start, a, then b's checkpoint fails
+    disk.fail_checkpoint = 4;  // initial, start, a, then b's save (a journal record) fails
     t.disk = &disk;
     const std::string path = t.run_dir() + "/checkpoint.json";
     try {
       t.run(graph);
       FAIL() << "the run did not stop";
     } catch (const std::runtime_error& e) {
-      EXPECT_EQ(std::string(e.what()), "cannot write " + path + ".tmp: No space left on device");
+      EXPECT_EQ(std::string(e.what()),
+                "cannot append " + t.run_dir() + "/checkpoint.journal: No space left on device");
     }
-    nlohmann::json saved = read_json(path);
+    nlohmann::json saved = read_checkpoint_document(t.run_dir(), posix_run_disk());
     EXPECT_EQ(saved["state"], "running");
     EXPECT_EQ(saved["completed_nodes"], (nlohmann::json{"start", "a"}));
     EXPECT_EQ(saved["next_node"], "b");

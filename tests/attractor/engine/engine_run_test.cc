@@ -103,6 +103,12 @@ TEST(EngineRunTest, RetryOnFailureWithBackoff) {
   auto names = t.events->names();
   EXPECT_EQ(std::count(names.begin(), names.end(), "StageRetrying"), 2);
   EXPECT_EQ(r.checkpoint.node_retries.count("flaky"), 0u);  // reset on success
+  // Three attempts in one visit: the per-node counter is in the checkpoint, not the context.
+  EXPECT_EQ(r.checkpoint.node_attempts.at("flaky"), 3);
+  EXPECT_EQ(r.checkpoint.visit_counts.at("flaky"), 1);
+  for (const auto& [key, value] : r.checkpoint.context.items()) {
+    EXPECT_FALSE(key.starts_with("internal.codergen_calls")) << key;
+  }
 }
 
 TEST(EngineRunTest, RetriesExhaustedEndsInFail) {

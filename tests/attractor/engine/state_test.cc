@@ -138,6 +138,18 @@ TEST(CheckpointTest, SaveLoadRoundTripAndAtomicity) {
   EXPECT_THROW(load_checkpoint(dir.sub("nope")), std::runtime_error);
 }
 
+TEST(CheckpointTest, AttemptCountersOfAnOlderRunComeFromItsContext) {
+  nlohmann::json old = {{"run_id", "r"},
+                        {"context",
+                         {{"internal.codergen_calls.plan", 2},
+                          {"internal.codergen_calls.review", 5},
+                          {"internal.codergen_calls.odd", "x"},
+                          {"internal.retry_count.plan", 1}}}};
+  EXPECT_EQ(Checkpoint::from_json(old).node_attempts, (std::map<std::string, std::int64_t>{{"plan", 2}, {"review", 5}}));
+  old["node_attempts"] = {{"plan", 7}};
+  EXPECT_EQ(Checkpoint::from_json(old).node_attempts, (std::map<std::string, std::int64_t>{{"plan", 7}}));
+}
+
 TEST(CheckpointTest, WriterMatchesFullSerializationAsTheRunGrows) {
   CheckpointWriter writer;
   Checkpoint c;

@@ -15,7 +15,9 @@
 #include <gtest/gtest.h>
 
 #include "attractor/engine/engine.h"
+#include "attractor/run/checkpoint_journal.h"
 #include "attractor/run/memory_run_disk.h"
+#include "attractor/run/posix_run_disk.h"
 #include "attractor/run/run_directory.h"
 #include "support/checkpoint_hook_disk.h"
 #include "support/engine_test_support.h"
@@ -43,7 +45,7 @@ TEST(WriteOrderTest, EachCheckpointReachesTheDiskAfterItsNodesFilesAndBeforeAnyL
   disk.after_checkpoint = [&](std::int64_t n) {
     std::lock_guard lock(mutex);
     checkpoints = n;
-    nlohmann::json cp = read_json(t.run_dir() + "/checkpoint.json");
+    nlohmann::json cp = read_checkpoint_document(t.run_dir(), posix_run_disk());
     for (const auto& id : cp["completed_nodes"]) {
       std::string dir = t.run_dir() + "/" + id.get<std::string>();
       for (const char* file : {"status.json", "prompt.md", "response.md"}) {
@@ -59,7 +61,7 @@ TEST(WriteOrderTest, EachCheckpointReachesTheDiskAfterItsNodesFilesAndBeforeAnyL
   RunResult r = t.run(twelve_stages());
   EXPECT_EQ(r.outcome.status, StageStatus::kSuccess);
   std::lock_guard lock(mutex);
-  EXPECT_EQ(checkpoints, 15);  // initial, start, s1..s12, final
+  EXPECT_EQ(checkpoints, 16);  // initial, start, s1..s12, final, and the final save's compaction
   EXPECT_TRUE(problems.empty()) << problems.front();
 }
 

@@ -1,9 +1,11 @@
-// attractor_checkpoint_fault kill|fail N COMMAND ARGS...
+// attractor_checkpoint_fault kill|fail|kill-compaction N COMMAND ARGS...
 //
 // Runs `attractor COMMAND ARGS...` on a disk that acts at the N-th checkpoint of the process
-// (support/checkpoint_hook_disk.h): `kill` SIGKILLs the process once that checkpoint is renamed
-// into place and synced, a crash at a real node boundary while the engine may already compute the
-// next stage; `fail` makes that checkpoint's write fail like a full disk. The kill-and-resume and
+// (support/checkpoint_hook_disk.h): `kill` SIGKILLs the process once that checkpoint (a snapshot
+// renamed into place or a journal record appended, and synced) is durable, a crash at a real node
+// boundary while the engine may already compute the next stage; `fail` makes that checkpoint's
+// write fail like a full disk; `kill-compaction` SIGKILLs it inside the N-th compaction, after the
+// new snapshot is in place and before the journal it folded is removed. The kill-and-resume and
 // disk-failure tests run this executable, so the production binary carries no test hook.
 
 #include <signal.h>
@@ -20,14 +22,18 @@
 int main(int argc, char** argv) {
   const std::string mode = argc > 3 ? argv[1] : "";
   const long n = argc > 3 ? std::atol(argv[2]) : 0;
-  if ((mode != "kill" && mode != "fail") || n <= 0) {
-    std::fprintf(stderr, "usage: attractor_checkpoint_fault kill|fail N COMMAND ARGS...\n");
+  if ((mode != "kill" && mode != "fail" && mode != "kill-compaction") || n <= 0) {
+    std::fprintf(stderr, "usage: attractor_checkpoint_fault kill|fail|kill-compaction N COMMAND ARGS...\n");
     return 2;
   }
   attractor::testing::CheckpointHookDisk disk;
   if (mode == "kill") {
     disk.after_checkpoint = [n](std::int64_t written) {
       if (written == n) ::kill(::getpid(), SIGKILL);
+    };
+  } else if (mode == "kill-compaction") {
+    disk.before_journal_removal = [n](std::int64_t removal) {
+      if (removal == n) ::kill(::getpid(), SIGKILL);
     };
   } else {
     disk.fail_checkpoint = n;
