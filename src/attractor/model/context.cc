@@ -135,7 +135,11 @@ void Context::restore(const nlohmann::json& values, std::vector<std::string> log
 }
 
 void Context::journal(const std::string& key) {
-  if (journal_.size() > 2 * values_.size() + 1024) forget_journal();
+  if (journal_.size() > 2 * values_.size() + 1024) {
+    const std::size_t drop = journal_.size() / 2;
+    journal_.erase(journal_.begin(), journal_.begin() + static_cast<std::ptrdiff_t>(drop));
+    journal_base_ += drop;
+  }
   journal_.push_back(key);
 }
 

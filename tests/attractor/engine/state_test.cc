@@ -113,6 +113,22 @@ TEST(ContextTest, ChangesSinceReportsWrittenKeysThenAllAfterRestore) {
   EXPECT_TRUE(context.logs_from(1).empty());
 }
 
+TEST(ContextTest, AReaderThatKeepsUpNeverFallsBackToAll) {
+  // The checkpoint writer reads the changes after every stage; trimming the journal of a long
+  // run must not make it rewrite the whole context (and the whole checkpoint) now and then.
+  Context context;
+  std::uint64_t cursor = 0;
+  context.changes_since(cursor);
+  for (int stage = 0; stage < 20000; ++stage) {
+    for (const char* key : {"a", "b", "c", "d", "e", "f", "g"}) context.set(key, stage);
+    ContextChanges changes = context.changes_since(cursor);
+    ASSERT_FALSE(changes.all) << stage;
+    ASSERT_EQ(changes.keys.size(), 7u) << stage;
+  }
+  std::uint64_t stale = 1;  // a cursor from before the trimmed part
+  EXPECT_TRUE(context.changes_since(stale).all);
+}
+
 TEST(CheckpointTest, SaveLoadRoundTripAndAtomicity) {
   TempDir dir;
   Checkpoint c;
