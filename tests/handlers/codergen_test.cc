@@ -75,7 +75,8 @@ TEST(CodergenTest, ScriptedOutcomesPerCall) {
   EXPECT_EQ(third.status, StageStatus::kSuccess);
   EXPECT_EQ(second.preferred_label, "Next");
   // The engine counts the calls (checkpoint `node_attempts`); the context holds no counter.
-  for (const auto& [key, value] : c.snapshot().items()) EXPECT_FALSE(key.starts_with("internal.")) << key;
+  const nlohmann::json values = c.snapshot();
+  for (const auto& [key, value] : values.items()) EXPECT_FALSE(key.starts_with("internal.")) << key;
 }
 
 TEST(CodergenTest, ResponsesFileEntries) {
