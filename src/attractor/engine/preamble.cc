@@ -287,7 +287,6 @@ StageTotals StageHistory::totals() const {
 std::int64_t StageHistory::graph_stage_count(const Graph& graph) const {
   std::lock_guard lock(mutex_);
   if (counted_graph_ != &graph) {
-    std::int64_t total = 0;
     graph_stages_ = count_graph_stages(graph);
     counted_graph_ = &graph;
   }
