@@ -20,7 +20,7 @@ ALLOWED = {
     "attractor/run": ["attractor/model", "attractor/base"],
     "attractor/engine": ["attractor/check", "attractor/run", "attractor/tokens", "parser", "attractor/model",
                          "attractor/base"],
-    "retrieval": [],
+    "retrieval": ["attractor/base"],
     "retrieval/local": ["retrieval"],
     "retrieval/module": ["retrieval/local", "retrieval"],
     "handlers/services": ["attractor/engine", "attractor/run", "attractor/check", "parser", "attractor/model",

@@ -5,10 +5,10 @@
 /// retrieval (`--version`, `validate`, `run` of a graph without retrieval steps) do not load those
 /// libraries at start-up.
 ///
-/// Lookup rule: the module is searched only relative to the running executable (/proc/self/exe):
-/// its own directory, then `../lib/attractor/` (the `cmake --install` layout). Never a path taken
-/// from the environment, the working directory or a pipeline, so no input can choose which code
-/// is loaded. The first candidate that exists is loaded or the load fails; the others are not tried.
+/// Lookup rule and checks: those of every attractor module (attractor/base/module_loader.h): only
+/// relative to the running executable (/proc/self/exe), its own directory, then
+/// `../lib/attractor/` (the `cmake --install` layout); never a path taken from the environment, the
+/// working directory or a pipeline. The first candidate that exists is loaded or the load fails.
 
 #include <filesystem>
 #include <memory>
@@ -57,6 +57,8 @@ class RetrievalModule {
  private:
   RetrievalModule(std::filesystem::path path, const RetrievalModuleTable* table)
       : path_(std::move(path)), table_(table) {}
+  /// The loader's description of this module.
+  static const ModuleSpec& spec();
 
   std::filesystem::path path_;
   const RetrievalModuleTable* table_;

@@ -7,12 +7,11 @@
 
 namespace rt = ::attractor::retrieval;
 
-extern "C" __attribute__((visibility("default"))) const rt::RetrievalModuleTable* attractor_retrieval_module() {
+extern "C" __attribute__((visibility("default"))) const attractor::ModuleHeader* attractor_retrieval_module() {
   static const rt::RetrievalModuleTable table{
-      rt::kRetrievalModuleAbiVersion,
-      rt::retrieval_module_layout(),
+      {rt::kRetrievalModuleAbiVersion, rt::retrieval_module_layout()},
       &rt::make_local_backend,
       &rt::run_local_indexer,
   };
-  return &table;
+  return &table.header;
 }

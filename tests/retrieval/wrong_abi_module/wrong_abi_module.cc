@@ -5,7 +5,7 @@
 
 namespace rt = ::attractor::retrieval;
 
-extern "C" __attribute__((visibility("default"))) const rt::RetrievalModuleTable* attractor_retrieval_module() {
-  static const rt::RetrievalModuleTable table{999, rt::retrieval_module_layout(), nullptr, nullptr};
-  return &table;
+extern "C" __attribute__((visibility("default"))) const attractor::ModuleHeader* attractor_retrieval_module() {
+  static const rt::RetrievalModuleTable table{{999, rt::retrieval_module_layout()}, nullptr, nullptr};
+  return &table.header;
 }
