@@ -18,14 +18,15 @@ configure: deps $(BUILD_DIR)/build.ninja
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
 
-# The binary, the retrieval module beside it (a dependency of the attractor target) and the data it
-# reads (token rank files), nothing else: what `make run` needs.
+# The binary, the retrieval and HTTP modules beside it (dependencies of the attractor target) and the
+# data it reads (token rank files), nothing else: what `make run` needs.
 binary: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target attractor attractor_token_data
 
-# Installs $(PREFIX)/bin/attractor (token data linked in) and $(PREFIX)/lib/attractor/
-# libattractor_retrieval.so, the code index it loads on first use (docs/architecture.md section 8);
-# a copy of the binary alone anywhere works for everything but index, search and retrieval steps.
+# Installs $(PREFIX)/bin/attractor (token data linked in) and, in $(PREFIX)/lib/attractor/,
+# libattractor_retrieval.so (the code index) and libattractor_http.so (cpp-httplib, OpenSSL), the
+# modules it loads on first use (docs/architecture.md section 8); a copy of the binary alone anywhere
+# works for everything but index, search, retrieval steps, serve and the HTTP LLM backends.
 PREFIX ?= /usr/local
 install: binary
 	cmake --install $(BUILD_DIR) --prefix $(PREFIX)

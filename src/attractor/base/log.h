@@ -6,8 +6,9 @@
 /// CLI sets the level (`--log-level`, `ATTRACTOR_LOG_LEVEL`) and the engine adds a file sink for
 /// each run's `run.log` (docs/run-directory.md).
 ///
-/// The logger is registered with spdlog as "attractor", so code of the layers that do not see
-/// this header (src/retrieval) reaches it through `spdlog::get("attractor")` once it exists.
+/// The logger is registered with spdlog as "attractor", so the code index in the retrieval module
+/// (a shared object, which would have a `log()` of its own) reaches it through the shared
+/// libspdlog's registry, `spdlog::get("attractor")`, once it exists.
 ///
 /// Sinks: stderr with the pattern `attractor: LEVEL: message` at the console level (default
 /// `warn`), and any number of files at `info` or the console level when lower. Logging never

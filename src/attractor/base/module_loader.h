@@ -1,8 +1,9 @@
 #pragma once
 /// \file
 /// Loads one of attractor's modules (shared objects it `dlopen`s on first use so that commands
-/// which never need them start without their libraries), such as `libattractor_retrieval.so` (the
-/// code index, retrieval/retrieval_module.h). docs/architecture.md section 8.
+/// which never need them start without their libraries): `libattractor_retrieval.so` (the code
+/// index, retrieval/retrieval_module.h) and `libattractor_http.so` (cpp-httplib and OpenSSL,
+/// http/http_module.h). docs/architecture.md section 8.
 ///
 /// Lookup rule: a module is searched only relative to the running executable (/proc/self/exe):
 /// its own directory, then `../lib/attractor/` (the `cmake --install` layout). Never a path taken

@@ -7,6 +7,8 @@
 //   one access-log line per request and each run's lifecycle.
 // - SIGINT/SIGTERM stop the server: runs are cancelled at a safe point and keep their
 //   checkpoints; the command then exits 0.
+// - The server runs on the HTTP module (libattractor_http.so, http/http_module.h); when it cannot
+//   be loaded the command prints the loader's one line (paths searched, the fix) and exits 3.
 
 #include <signal.h>
 
@@ -14,11 +16,13 @@
 #include <cstdlib>
 #include <fstream>
 #include <functional>
+#include <memory>
 #include <thread>
 
 #include <CLI/CLI.hpp>
 
 #include "attractor/base/log.h"
+#include "attractor/base/module_loader.h"
 #include "attractor/cli/cli.h"
 #include "attractor/cli/cli_support.h"
 #include "attractor/server/http_server.h"
@@ -87,7 +91,8 @@ class StopOnSignal {
 
 int run_serve_command(int argc, char** argv) {
   CLI::App app{"Serve the HTTP API and the web page: start runs, watch them live, answer human gates "
-               "(docs/server.md). Exit 0 after SIGINT/SIGTERM, 2 on bad options, 3 when it cannot listen."};
+               "(docs/server.md). Exit 0 after SIGINT/SIGTERM, 2 on bad options, 3 when it cannot listen or load "
+               "its HTTP module."};
   app.name("attractor serve");
   std::string listen = "127.0.0.1:8080";
   std::string token_file;
@@ -134,7 +139,14 @@ int run_serve_command(int argc, char** argv) {
   std::filesystem::create_directories(config.logs_root, ec);
 
   RunRegistry runs(config);
-  HttpServer server(runs, http);
+  std::unique_ptr<HttpServer> server_holder;  // after `runs`, so that it goes first
+  try {
+    server_holder = std::make_unique<HttpServer>(runs, http);
+  } catch (const ModuleLoadError& e) {
+    std::fprintf(stderr, "attractor serve: error: %s\n", e.what());
+    return kExitRuntime;
+  }
+  HttpServer& server = *server_holder;
   const int port = server.bind(&error);
   if (port < 0) {
     std::fprintf(stderr, "attractor serve: %s\n", error.c_str());

@@ -1,8 +1,5 @@
 #include "attractor/server/http_server.h"
 
-#include <httplib.h>
-#include <sys/socket.h>
-
 #include <filesystem>
 #include <thread>
 
@@ -14,21 +11,22 @@
 #include "attractor/server/run_views.h"
 #include "attractor/server/web_assets.h"
 #include "handlers/registry.h"
+#include "http/http_module.h"
 
 namespace attractor {
 
 namespace {
 
 namespace fs = std::filesystem;
-using httplib::Request;
-using httplib::Response;
+using Request = ServerRequest;
+using Response = ServerResponse;
 
 constexpr const char* kJson = "application/json";
 
 thread_local std::chrono::steady_clock::time_point t_request_start;
 
 void send_json(Response& res, int status, const nlohmann::json& body) {
-  res.status = status;
+  res.set_status(status);
   res.set_content(body.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n", kJson);
 }
 
@@ -41,7 +39,7 @@ void send_error(Response& res, int status, const std::string& message) {
 /// The request body as JSON, or an error reply already sent.
 std::optional<nlohmann::json> json_body(const Request& req, Response& res) {
   try {
-    return parse_json_limited(req.body, "the request body");
+    return parse_json_limited(req.body(), "the request body");
   } catch (const std::exception& e) {
     send_error(res, 400, e.what());
     return std::nullopt;
@@ -57,13 +55,13 @@ void add_security_headers(Response& res) {
 }
 
 RequestFacts facts_of(const Request& req) {
-  return {req.method,
-          req.path,
-          req.get_header_value("Host"),
-          req.get_header_value("Origin"),
-          req.get_header_value("Sec-Fetch-Site"),
-          req.get_header_value("Authorization"),
-          req.get_header_value("Cookie")};
+  return {req.method(),
+          req.path(),
+          req.header("Host"),
+          req.header("Origin"),
+          req.header("Sec-Fetch-Site"),
+          req.header("Authorization"),
+          req.header("Cookie")};
 }
 
 std::string login_form(const std::string& message) {
@@ -85,12 +83,11 @@ struct StreamState {
   std::chrono::steady_clock::time_point last_write = std::chrono::steady_clock::now();
 };
 
-bool write_event(httplib::DataSink& sink, const StreamEvent& e) {
-  const std::string text = "id: " + std::to_string(e.id) + "\ndata: " + e.json + "\n\n";
-  return sink.write(text.data(), text.size());
+bool write_event(StreamSink& sink, const StreamEvent& e) {
+  return sink.write("id: " + std::to_string(e.id) + "\ndata: " + e.json + "\n\n");
 }
 
-bool write_text(httplib::DataSink& sink, const std::string& text) { return sink.write(text.data(), text.size()); }
+bool write_text(StreamSink& sink, const std::string& text) { return sink.write(text); }
 
 bool is_final_line(const std::string& json) {
   nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
@@ -98,7 +95,7 @@ bool is_final_line(const std::string& json) {
 }
 
 /// Sends a live run's next events (catching up from the file first), a keep-alive, or the end.
-bool pump_live(StreamState& s, httplib::DataSink& sink, std::chrono::milliseconds keepalive) {
+bool pump_live(StreamState& s, StreamSink& sink, std::chrono::milliseconds keepalive) {
   EventBatch batch = s.live->read_after(s.after, 256, keepalive);
   switch (batch.state) {
     case EventBatch::State::kEvents:
@@ -130,7 +127,7 @@ bool pump_live(StreamState& s, httplib::DataSink& sink, std::chrono::millisecond
 }
 
 /// Sends the file's next lines; follows a run another process executes until it ends.
-bool pump_file(StreamState& s, httplib::DataSink& sink, std::chrono::milliseconds keepalive) {
+bool pump_file(StreamState& s, StreamSink& sink, std::chrono::milliseconds keepalive) {
   std::vector<StreamEvent> lines = read_event_lines(s.events_path, s.after, 0, 1024);
   for (const StreamEvent& e : lines) {
     if (!write_event(sink, e)) return false;
@@ -157,39 +154,28 @@ HttpServer::HttpServer(RunRegistry& runs, HttpOptions options)
     : runs_(runs),
       options_(std::move(options)),
       access_(options_.token, is_loopback_address(options_.host)),
-      server_(std::make_unique<httplib::Server>()) {
-  const std::size_t threads = options_.threads;
-  server_->new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
-  server_->set_payload_max_length(options_.max_body_bytes);
-  if (options_.send_buffer_bytes > 0) {
-    const int bytes = options_.send_buffer_bytes;
-    server_->set_socket_options([bytes](int sock) {
-      int yes = 1;
-      ::setsockopt(sock, SOL_SOCKET, SO_REUSEADDR, &yes, sizeof yes);
-      ::setsockopt(sock, SOL_SOCKET, SO_SNDBUF, &bytes, sizeof bytes);
-    });
-  }
-  server_->set_pre_routing_handler([this](const Request& req, Response& res) {
+      server_(HttpModule::get().make_server({options_.threads, options_.max_body_bytes, options_.send_buffer_bytes})) {
+  server_->set_pre_routing([this](const Request& req, Response& res) {
     t_request_start = std::chrono::steady_clock::now();
     add_security_headers(res);
     AccessVerdict verdict = access_.check(facts_of(req));
-    if (verdict.allowed()) return httplib::Server::HandlerResponse::Unhandled;
+    if (verdict.allowed()) return false;
     send_error(res, verdict.status, verdict.reason);
-    return httplib::Server::HandlerResponse::Handled;
+    return true;
   });
-  server_->set_logger([](const Request& req, const Response& res) {
+  server_->set_access_logger([](const Request& req, const Response& res) {
     const auto ms = std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() -
                                                                           t_request_start);
-    log().info("http {} {} {} {} {}B {}ms", req.remote_addr, req.method, req.path, res.status, res.body.size(),
+    log().info("http {} {} {} {} {}B {}ms", req.remote_addr(), req.method(), req.path(), res.status(), res.body_size(),
                ms.count());
   });
   server_->set_error_handler([](const Request& req, Response& res) {
-    if (!res.body.empty()) return;
-    const char* message = res.status == 413   ? "the request body is too large"
-                          : res.status == 404 ? "not found"
-                          : res.status == 400 ? "bad request (a POST needs a Content-Length, even for an empty body)"
-                                              : "request failed";
-    send_error(res, res.status, message);
+    if (res.body_size() > 0) return;
+    const char* message = res.status() == 413   ? "the request body is too large"
+                          : res.status() == 404 ? "not found"
+                          : res.status() == 400 ? "bad request (a POST needs a Content-Length, even for an empty body)"
+                                                : "request failed";
+    send_error(res, res.status(), message);
   });
   install_routes();
 }
@@ -197,8 +183,7 @@ HttpServer::HttpServer(RunRegistry& runs, HttpOptions options)
 HttpServer::~HttpServer() { stop(); }
 
 int HttpServer::bind(std::string* error) {
-  int port = options_.port == 0 ? server_->bind_to_any_port(options_.host)
-                                : (server_->bind_to_port(options_.host, options_.port) ? options_.port : -1);
+  const int port = server_->bind(options_.host, options_.port);
   if (port < 0 && error) *error = "cannot listen on " + options_.host + ":" + std::to_string(options_.port);
   return port;
 }
@@ -230,13 +215,13 @@ void HttpServer::stop() {
 }
 
 void HttpServer::install_routes() {
-  server_->Get("/health", [this](const Request&, Response& res) {
+  server_->get("/health", [this](const Request&, Response& res) {
     nlohmann::json j = runs_.counts();
     j["status"] = "ok";
     j["version"] = ATTRACTOR_VERSION;
     send_json(res, 200, j);
   });
-  server_->Post("/validate", [](const Request& req, Response& res) {
+  server_->post("/validate", [](const Request& req, Response& res) {
     auto body = json_body(req, res);
     if (!body) return;
     if (!body->is_object() || !body->contains("dot") || !(*body)["dot"].is_string()) {
@@ -247,7 +232,7 @@ void HttpServer::install_routes() {
     for (const Diagnostic& d : loaded.diagnostics) out.push_back(diagnostic_to_json(d));
     send_json(res, 200, out);
   });
-  server_->Get("/graphs", [this](const Request&, Response& res) {
+  server_->get("/graphs", [this](const Request&, Response& res) {
     nlohmann::json out = nlohmann::json::array();
     std::error_code ec;
     const fs::path root = runs_.config().graphs_dir;
@@ -271,35 +256,35 @@ void HttpServer::install_routes() {
 }
 
 void HttpServer::install_run_routes() {
-  server_->Get("/pipelines", [this](const Request&, Response& res) { send_json(res, 200, runs_.list()); });
-  server_->Post("/pipelines", [this](const Request& req, Response& res) {
+  server_->get("/pipelines", [this](const Request&, Response& res) { send_json(res, 200, runs_.list()); });
+  server_->post("/pipelines", [this](const Request& req, Response& res) {
     if (auto body = json_body(req, res)) send(res, runs_.start(*body));
   });
-  server_->Get(R"(/pipelines/([^/]+))", [this](const Request& req, Response& res) {
-    auto j = runs_.describe(req.matches[1]);
-    if (!j) return send_error(res, 404, "no run " + std::string(req.matches[1]));
+  server_->get(R"(/pipelines/([^/]+))", [this](const Request& req, Response& res) {
+    auto j = runs_.describe(req.match(1));
+    if (!j) return send_error(res, 404, "no run " + req.match(1));
     send_json(res, 200, *j);
   });
-  server_->Post(R"(/pipelines/([^/]+)/cancel)",
-                [this](const Request& req, Response& res) { send(res, runs_.cancel(req.matches[1])); });
-  server_->Post(R"(/pipelines/([^/]+)/resume)",
-                [this](const Request& req, Response& res) { send(res, runs_.resume(req.matches[1])); });
-  server_->Get(R"(/pipelines/([^/]+)/graph)", [this](const Request& req, Response& res) {
-    auto dir = runs_.run_dir_of(req.matches[1]);
-    if (!dir) return send_error(res, 404, "no run " + std::string(req.matches[1]));
+  server_->post(R"(/pipelines/([^/]+)/cancel)",
+                [this](const Request& req, Response& res) { send(res, runs_.cancel(req.match(1))); });
+  server_->post(R"(/pipelines/([^/]+)/resume)",
+                [this](const Request& req, Response& res) { send(res, runs_.resume(req.match(1))); });
+  server_->get(R"(/pipelines/([^/]+)/graph)", [this](const Request& req, Response& res) {
+    auto dir = runs_.run_dir_of(req.match(1));
+    if (!dir) return send_error(res, 404, "no run " + req.match(1));
     DotProcessRenderer renderer;
-    SvgResult svg = run_graph_svg(*dir, runs_.current_node(req.matches[1]), renderer);
+    SvgResult svg = run_graph_svg(*dir, runs_.current_node(req.match(1)), renderer);
     if (!svg.ok) return send_error(res, 500, svg.error);
     res.set_content(svg.svg, "image/svg+xml");
   });
-  server_->Get(R"(/pipelines/([^/]+)/questions)", [this](const Request& req, Response& res) {
-    if (!runs_.run_dir_of(req.matches[1])) return send_error(res, 404, "no run " + std::string(req.matches[1]));
-    auto run = runs_.served(req.matches[1]);
+  server_->get(R"(/pipelines/([^/]+)/questions)", [this](const Request& req, Response& res) {
+    if (!runs_.run_dir_of(req.match(1))) return send_error(res, 404, "no run " + req.match(1));
+    auto run = runs_.served(req.match(1));
     send_json(res, 200, run && run->interviewer ? run->interviewer->pending() : nlohmann::json::array());
   });
-  server_->Post(R"(/pipelines/([^/]+)/questions/([^/]+)/answer)", [this](const Request& req, Response& res) {
-    auto run = runs_.served(req.matches[1]);
-    if (!run || !run->interviewer) return send_error(res, 404, "no gate is waiting in run " + std::string(req.matches[1]));
+  server_->post(R"(/pipelines/([^/]+)/questions/([^/]+)/answer)", [this](const Request& req, Response& res) {
+    auto run = runs_.served(req.match(1));
+    if (!run || !run->interviewer) return send_error(res, 404, "no gate is waiting in run " + req.match(1));
     auto body = json_body(req, res);
     if (!body) return;
     if (!body->is_object() || !body->contains("answer") || !(*body)["answer"].is_string()) {
@@ -307,54 +292,54 @@ void HttpServer::install_run_routes() {
     }
     std::string error;
     const std::string answer = (*body)["answer"].get<std::string>();
-    switch (run->interviewer->answer(req.matches[2], answer, &error)) {
-      case AnswerResult::kAccepted: return send_json(res, 200, {{"id", req.matches[2]}, {"answer", answer}});
+    switch (run->interviewer->answer(req.match(2), answer, &error)) {
+      case AnswerResult::kAccepted: return send_json(res, 200, {{"id", req.match(2)}, {"answer", answer}});
       case AnswerResult::kNoMatch: return send_error(res, 400, error);
       case AnswerResult::kUnknown: return send_error(res, 404, error);
       case AnswerResult::kAlreadyDone: return send_error(res, 409, error);
     }
   });
-  server_->Get(R"(/pipelines/([^/]+)/(checkpoint|context))", [this](const Request& req, Response& res) {
-    auto dir = runs_.run_dir_of(req.matches[1]);
-    if (!dir) return send_error(res, 404, "no run " + std::string(req.matches[1]));
+  server_->get(R"(/pipelines/([^/]+)/(checkpoint|context))", [this](const Request& req, Response& res) {
+    auto dir = runs_.run_dir_of(req.match(1));
+    if (!dir) return send_error(res, 404, "no run " + req.match(1));
     auto checkpoint = checkpoint_view(*dir);
-    if (!checkpoint) return send_error(res, 404, "run " + std::string(req.matches[1]) + " has no checkpoint yet");
-    if (req.matches[2] == "checkpoint") return send_json(res, 200, *checkpoint);
+    if (!checkpoint) return send_error(res, 404, "run " + req.match(1) + " has no checkpoint yet");
+    if (req.match(2) == "checkpoint") return send_json(res, 200, *checkpoint);
     send_json(res, 200, checkpoint->value("context", nlohmann::json::object()));
   });
-  server_->Get(R"(/pipelines/([^/]+)/stages/([^/]+))", [this](const Request& req, Response& res) {
-    auto dir = runs_.run_dir_of(req.matches[1]);
-    if (!dir) return send_error(res, 404, "no run " + std::string(req.matches[1]));
-    auto stage = stage_view(*dir, req.matches[2]);
-    if (!stage) return send_error(res, 404, "no stage " + std::string(req.matches[2]) + " in this run");
+  server_->get(R"(/pipelines/([^/]+)/stages/([^/]+))", [this](const Request& req, Response& res) {
+    auto dir = runs_.run_dir_of(req.match(1));
+    if (!dir) return send_error(res, 404, "no run " + req.match(1));
+    auto stage = stage_view(*dir, req.match(2));
+    if (!stage) return send_error(res, 404, "no stage " + req.match(2) + " in this run");
     send_json(res, 200, *stage);
   });
 }
 
 void HttpServer::install_stream_route() {
-  server_->Get(R"(/pipelines/([^/]+)/events)", [this](const Request& req, Response& res) {
-    auto dir = runs_.run_dir_of(req.matches[1]);
-    if (!dir) return send_error(res, 404, "no run " + std::string(req.matches[1]));
+  server_->get(R"(/pipelines/([^/]+)/events)", [this](const Request& req, Response& res) {
+    auto dir = runs_.run_dir_of(req.match(1));
+    if (!dir) return send_error(res, 404, "no run " + req.match(1));
     if (streams_.fetch_add(1) >= options_.max_streams) {
       streams_.fetch_sub(1);
       return send_error(res, 503, "too many event streams; try again later");
     }
     auto state = std::make_shared<StreamState>();
-    state->run_id = req.matches[1];
+    state->run_id = req.match(1);
     state->events_path = (fs::path(*dir) / "events.jsonl").string();
     if (auto run = runs_.served(state->run_id)) state->live = run->events;
-    const std::string last = req.get_header_value("Last-Event-ID");
+    const std::string last = req.header("Last-Event-ID");
     if (!last.empty() && last.size() < 19 && std::all_of(last.begin(), last.end(), ::isdigit)) {
       state->after = std::stoull(last);
     }
     res.set_header("Cache-Control", "no-cache");
-    res.set_chunked_content_provider(
+    res.set_stream(
         "text/event-stream",
-        [this, state](std::size_t, httplib::DataSink& sink) {
+        [this, state](StreamSink& sink) {
           if (state->live) return pump_live(*state, sink, options_.keepalive);
           return pump_file(*state, sink, options_.keepalive);
         },
-        [this](bool) { streams_.fetch_sub(1); });
+        [this] { streams_.fetch_sub(1); });
   });
 }
 
@@ -367,28 +352,28 @@ void HttpServer::install_page_routes() {
       res.set_content(a->body, a->content_type);
     };
   };
-  server_->Get("/", asset("index.html"));
-  server_->Get("/index.html", asset("index.html"));
-  server_->Get("/app.js", asset("app.js"));
-  server_->Get("/app.css", asset("app.css"));
-  server_->Get("/login", [this](const Request& req, Response& res) {
+  server_->get("/", asset("index.html"));
+  server_->get("/index.html", asset("index.html"));
+  server_->get("/app.js", asset("app.js"));
+  server_->get("/app.css", asset("app.css"));
+  server_->get("/login", [this](const Request& req, Response& res) {
     if (!access_.requires_token()) return res.set_redirect("/", 303);
-    if (auto session = access_.redeem_code(req.get_param_value("code"))) {
+    if (auto session = access_.redeem_code(req.param("code"))) {
       res.set_header("Set-Cookie", AccessPolicy::session_cookie(*session));
       return res.set_redirect("/", 303);
     }
-    res.status = req.has_param("code") ? 401 : 200;
+    res.set_status(req.has_param("code") ? 401 : 200);
     res.set_content(login_form(req.has_param("code") ? "That login link was used already or is wrong. Paste the "
                                                        "access token instead."
                                                      : "Paste the access token printed by attractor serve."),
                     "text/html; charset=utf-8");
   });
-  server_->Post("/login", [this](const Request& req, Response& res) {
-    if (auto session = access_.login_with_token(req.get_param_value("token"))) {
+  server_->post("/login", [this](const Request& req, Response& res) {
+    if (auto session = access_.login_with_token(req.param("token"))) {
       res.set_header("Set-Cookie", AccessPolicy::session_cookie(*session));
       return res.set_redirect("/", 303);
     }
-    res.status = 401;
+    res.set_status(401);
     res.set_content(login_form("Wrong token."), "text/html; charset=utf-8");
   });
 }

@@ -1,8 +1,9 @@
 #pragma once
 /// \file
-/// The HTTP side of `attractor serve` (cpp-httplib): the routes of docs/server.md over a
-/// RunRegistry, the access checks of access.h before every route, one access-log line per
-/// request, and the Server-Sent Event streams.
+/// The HTTP side of `attractor serve`: the routes of docs/server.md over a RunRegistry, the access
+/// checks of access.h before every route, one access-log line per request, and the Server-Sent
+/// Event streams. The server itself (cpp-httplib) is in the HTTP module (http/http_module.h),
+/// loaded when the first HttpServer is made; this header shows none of its types.
 
 #include <atomic>
 #include <chrono>
@@ -13,11 +14,9 @@
 #include "attractor/server/access.h"
 #include "attractor/server/run_registry.h"
 
-namespace httplib {
-class Server;
-}
-
 namespace attractor {
+
+class HttpServerBackend;
 
 struct HttpOptions {
   std::string host = "127.0.0.1";
@@ -34,6 +33,8 @@ struct HttpOptions {
 
 class HttpServer {
  public:
+  /// Loads the HTTP module if needed (throws ModuleLoadError, attractor/base/module_loader.h, when
+  /// it cannot) and installs the routes.
   HttpServer(RunRegistry& runs, HttpOptions options);
   ~HttpServer();
 
@@ -56,7 +57,7 @@ class HttpServer {
   RunRegistry& runs_;
   HttpOptions options_;
   AccessPolicy access_;
-  std::unique_ptr<httplib::Server> server_;
+  std::unique_ptr<HttpServerBackend> server_;
   std::atomic<std::size_t> streams_{0};
   std::mutex serve_mutex_;
   bool serving_ = false;  ///< serve() has begun listening (guarded by serve_mutex_)

@@ -13,6 +13,7 @@
 #include "handlers/llm/cli_backend.h"
 #include "handlers/llm/openai_backend.h"
 #include "handlers/llm/simulation_backend.h"
+#include "http/http_module.h"
 
 namespace attractor {
 
@@ -170,7 +171,9 @@ std::string RoutingBackend::provider_problem(const std::string& provider) const 
     if (auto retries = env(kProviderMaxRetriesVariable); retries && !parse_max_retries(*retries)) {
       return std::string(kProviderMaxRetriesVariable) + "='" + *retries + "' is not a whole number from 0 to 100";
     }
-    return "";
+    // The default transport posts through the HTTP module: a run that cannot load it is refused
+    // before its first stage, like one without a key.
+    return config_.transport ? "" : http_module_problem();
   }
   if (starts_with(provider, "cli:")) {
     std::string agent = provider.substr(4);

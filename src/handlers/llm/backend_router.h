@@ -113,7 +113,9 @@ class RoutingBackend : public CodergenBackend {
   /// simulation and "" for a cli agent's own default.
   std::string model_for(const NodeData& node, const Graph& graph) const;
   /// What stops `graph` from running, one message per problem, naming the environment variable
-  /// (or command) and the nodes: missing keys, unknown providers, agents not on PATH.
+  /// (or command) and the nodes: missing keys, unknown providers, agents not on PATH, an HTTP
+  /// module that cannot be loaded (for openai, anthropic and agent stages without an injected
+  /// transport; this loads the module).
   std::vector<std::string> check(const Graph& graph, const HandlerCatalog& handlers) const;
 
  private:

@@ -63,7 +63,11 @@ StageError provider_http_error(const std::string& provider, const HttpResponse& 
 }
 
 StageError provider_transport_error(const std::string& provider, const TransportError& error) {
-  return StageError(provider + ": " + error.what(), ErrorCategory::kRetryable);
+  // Without the HTTP module no request can be sent: retrying or falling back to another HTTP
+  // provider would fail the same way.
+  const ErrorCategory category =
+      error.kind() == TransportError::Kind::kUnavailable ? ErrorCategory::kTerminal : ErrorCategory::kRetryable;
+  return StageError(provider + ": " + error.what(), category);
 }
 
 std::optional<std::int64_t> backstop_timeout(std::optional<std::int64_t> node_timeout_ms) {

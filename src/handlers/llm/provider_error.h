@@ -27,7 +27,7 @@ bool is_terminal_http_status(int status);
 /// The StageError for a non-2xx response, e.g. "openai: HTTP 401: Incorrect API key provided".
 StageError provider_http_error(const std::string& provider, const HttpResponse& response, std::int64_t now_ms);
 
-/// The StageError for a transport failure (always retryable).
+/// The StageError for a transport failure: retryable, except a missing HTTP module (terminal).
 StageError provider_transport_error(const std::string& provider, const TransportError& error);
 
 /// Posts `request` through `transport` and returns the 2xx response; a transport failure or any

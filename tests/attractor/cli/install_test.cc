@@ -1,7 +1,8 @@
 // `make install` and copied binaries: the binary needs nothing beside it for everything but the
-// code index (the token rank data is linked in), so an installed copy and a copy alone in an empty
-// directory both count tokens and run LLM stages. `index` and `search` need the retrieval module:
-// an installed copy finds it in PREFIX/lib/attractor/; a copy alone fails with a clear error, exit 3.
+// code index and HTTP (the token rank data is linked in), so an installed copy and a copy alone in
+// an empty directory both validate, count tokens and run simulated LLM stages. `index` and `search`
+// need the retrieval module, `serve` and the OpenAI/Anthropic backends the HTTP module: an
+// installed copy finds both in PREFIX/lib/attractor/; a copy alone fails with a clear error, exit 3.
 
 #include <algorithm>
 #include <filesystem>
@@ -12,6 +13,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include "support/fake_llm_server.h"
 #include "support/hardening_support.h"
 
 namespace attractor {
@@ -48,14 +50,33 @@ ProcessResult index_test_repository(const std::string& binary, const ScratchDir&
                       "-q"});
 }
 
-/// The one line `attractor CMD` prints when the module is missing beside `binary` and in ../lib/attractor/.
-std::string missing_module_message(const std::string& command, const std::string& binary) {
+/// What the loader says when module `file` (the `noun`, built by `target`) is missing beside
+/// `binary` and in ../lib/attractor/.
+std::string missing_module_text(const std::string& noun, const std::string& file, const std::string& target,
+                                const std::string& binary) {
   const fs::path bin_dir = fs::path(binary).parent_path();
-  return "attractor " + command + ": error: the retrieval module libattractor_retrieval.so is missing (searched " +
-         (bin_dir / "libattractor_retrieval.so").string() + ", " +
-         (bin_dir / ".." / "lib" / "attractor" / "libattractor_retrieval.so").lexically_normal().string() +
-         "); build the attractor_retrieval_module target next to the attractor binary (make binary), or install "
-         "attractor with `make install` / `cmake --install`, which puts it in PREFIX/lib/attractor/\n";
+  return "the " + noun + " " + file + " is missing (searched " + (bin_dir / file).string() + ", " +
+         (bin_dir / ".." / "lib" / "attractor" / file).lexically_normal().string() + "); build the " + target +
+         " target next to the attractor binary (make binary), or install attractor with `make install` / "
+         "`cmake --install`, which puts it in PREFIX/lib/attractor/";
+}
+
+/// The one line `attractor CMD` prints when the retrieval module is missing.
+std::string missing_module_message(const std::string& command, const std::string& binary) {
+  return "attractor " + command + ": error: " +
+         missing_module_text("retrieval module", "libattractor_retrieval.so", "attractor_retrieval_module", binary) +
+         "\n";
+}
+
+/// What the loader says when the HTTP module is missing.
+std::string missing_http_module(const std::string& binary) {
+  return missing_module_text("HTTP module", "libattractor_http.so", "attractor_http_module", binary);
+}
+
+/// `binary run graphs/simple.dot --backend openai` against `base_url`, logs under DIR/real-run.
+ProcessResult run_with_openai(const std::string& binary, const std::string& base_url, const ScratchDir& dir) {
+  return run_program({binary, "run", kGraph, "--backend", "openai", "-q", "--logs-root", dir.sub("real-run")},
+                     {.env = {"OPENAI_API_KEY=test-key", "OPENAI_BASE_URL=" + base_url}});
 }
 
 TEST(InstallTest, ACopiedBinaryAloneInADirectoryWorks) {
@@ -99,6 +120,22 @@ TEST(InstallTest, ACopiedBinaryWithoutTheRetrievalModuleRefusesIndexAndSearchCle
       << run.out << run.err;
 }
 
+TEST(InstallTest, ACopiedBinaryWithoutTheHttpModuleRefusesServeAndRealBackendsClearly) {
+  ScratchDir dir;
+  const std::string copy = dir.sub("attractor");
+  fs::copy_file(ATTRACTOR_BINARY_PATH, copy);
+  ProcessResult serve = run_program({copy, "serve", "--listen", "127.0.0.1:0", "--logs-root", dir.sub("runs")},
+                                    {.timeout_seconds = 30});
+  EXPECT_EQ(serve.exit_code, 3);
+  EXPECT_EQ(serve.err, "attractor serve: error: " + missing_http_module(copy) + "\n");
+  // A run whose LLM stages need HTTP is refused before its first stage, like one without a key.
+  ProcessResult run = run_with_openai(copy, "http://127.0.0.1:1", dir);
+  EXPECT_EQ(run.exit_code, 3);
+  EXPECT_EQ(run.err, "attractor: " + missing_http_module(copy) +
+                         " [nodes: run_tests, report]\nattractor: not run: LLM backend configuration is incomplete\n");
+  EXPECT_FALSE(fs::exists(dir.sub("real-run")));
+}
+
 TEST(InstallTest, MakeInstallPutsAWorkingBinaryUnderThePrefix) {
   ScratchDir dir;
   const std::string build_dir = fs::path(ATTRACTOR_BINARY_PATH).parent_path().string();
@@ -110,12 +147,18 @@ TEST(InstallTest, MakeInstallPutsAWorkingBinaryUnderThePrefix) {
     if (entry.is_regular_file()) installed.push_back(fs::relative(entry.path(), prefix).string());
   }
   std::sort(installed.begin(), installed.end());
-  EXPECT_EQ(installed, (std::vector<std::string>{"bin/attractor", "lib/attractor/libattractor_retrieval.so"}));
+  EXPECT_EQ(installed, (std::vector<std::string>{"bin/attractor", "lib/attractor/libattractor_http.so",
+                                                 "lib/attractor/libattractor_retrieval.so"}));
   expect_llm_run_works(prefix + "/bin/attractor", dir);
   // The installed binary finds the module in PREFIX/lib/attractor/.
   ProcessResult index = index_test_repository(prefix + "/bin/attractor", dir);
   EXPECT_EQ(index.exit_code, 0) << index.err;
   EXPECT_NE(index.out.find("files: 30 seen, 30 indexed"), std::string::npos) << index.out;
+  // ... and the HTTP module there too: a run with a real backend talks to the provider.
+  testing::FakeLlmServer provider;
+  ProcessResult run = run_with_openai(prefix + "/bin/attractor", provider.url(), dir);
+  EXPECT_EQ(run.exit_code, 0) << run.err;
+  EXPECT_EQ(provider.requests().size(), 2u);
 }
 
 }  // namespace

@@ -165,5 +165,31 @@ TEST(TransportRetryPolicyTest, NoWaitPastTheRequestDeadline) {
   EXPECT_EQ(transport.timeouts, std::vector<std::int64_t>({2500, 1500}));  // each attempt gets what is left
 }
 
+/// Fails every POST the way HttplibTransport does in a process without the HTTP module.
+class ModulelessTransport : public HttpTransport {
+ public:
+  HttpResponse post(const HttpRequest&) override {
+    ++calls;
+    throw TransportError(TransportError::Kind::kUnavailable, "the HTTP module libattractor_http.so is missing");
+  }
+  int calls = 0;
+};
+
+TEST(TransportRetryPolicyTest, AMissingHttpModuleIsTerminalAndNotRetried) {
+  ModulelessTransport transport;
+  FakeClock clock;
+  HttpRequest request;
+  request.url = "http://example.invalid/v1/chat/completions";
+  try {
+    post_with_retries(transport, request, "openai", {}, clock, {});
+    FAIL() << "no exception";
+  } catch (const StageError& e) {
+    EXPECT_EQ(e.category(), ErrorCategory::kTerminal);
+    EXPECT_STREQ(e.what(), "openai: the HTTP module libattractor_http.so is missing");
+  }
+  EXPECT_EQ(transport.calls, 1);
+  EXPECT_TRUE(clock.sleeps().empty());
+}
+
 }  // namespace
 }  // namespace attractor

@@ -1,0 +1,105 @@
+#include "http/httplib/httplib_client.h"
+
+#include <httplib.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <condition_variable>
+#include <mutex>
+#include <thread>
+
+namespace attractor {
+
+namespace {
+
+void set_timeouts(httplib::Client& client, std::int64_t ms) {
+  std::int64_t connect_ms = std::min<std::int64_t>(ms, 10'000);
+  client.set_connection_timeout(static_cast<time_t>(connect_ms / 1000), static_cast<time_t>((connect_ms % 1000) * 1000));
+  client.set_read_timeout(static_cast<time_t>(ms / 1000), static_cast<time_t>((ms % 1000) * 1000));
+  client.set_write_timeout(static_cast<time_t>(ms / 1000), static_cast<time_t>((ms % 1000) * 1000));
+}
+
+/// Stops `client` when the request's token fires or its deadline passes, until `finish()`.
+class Watchdog {
+ public:
+  Watchdog(httplib::Client& client, const CancelToken& cancel, std::chrono::steady_clock::time_point deadline)
+      : thread_([this, &client, cancel, deadline] { watch(client, cancel, deadline); }) {}
+  Watchdog(const Watchdog&) = delete;
+  Watchdog& operator=(const Watchdog&) = delete;
+  ~Watchdog() { finish(); }
+
+  /// The request returned: stops watching. Idempotent.
+  void finish() {
+    {
+      std::lock_guard lock(mutex_);
+      done_ = true;
+    }
+    cv_.notify_all();
+    if (thread_.joinable()) thread_.join();
+  }
+  /// The deadline (not the token) stopped the request.
+  bool expired() const { return expired_; }
+
+ private:
+  void watch(httplib::Client& client, const CancelToken& cancel, std::chrono::steady_clock::time_point deadline) {
+    std::unique_lock lock(mutex_);
+    while (!done_) {
+      if (cancel.cancelled() || std::chrono::steady_clock::now() >= deadline) {
+        expired_ = !cancel.cancelled();
+        lock.unlock();
+        client.stop();
+        lock.lock();
+      }
+      cv_.wait_for(lock, std::chrono::milliseconds(10), [&] { return done_; });
+    }
+  }
+
+  std::mutex mutex_;
+  std::condition_variable cv_;
+  bool done_ = false;
+  std::atomic<bool> expired_{false};
+  std::thread thread_;
+};
+
+HttpResponse to_response(const httplib::Response& result) {
+  HttpResponse response;
+  response.status = result.status;
+  response.body = result.body;
+  for (const auto& [k, v] : result.headers) response.headers.emplace(lower_ascii(k), v);
+  return response;
+}
+
+}  // namespace
+
+HttpResponse httplib_post(const HttpRequest& request, std::int64_t default_timeout_ms) {
+  auto [origin, path] = split_url(request.url);
+  if (path.empty()) path = "/";
+  std::int64_t timeout_ms = std::max<std::int64_t>(1, request.timeout_ms.value_or(default_timeout_ms));
+  httplib::Client client(origin);
+  if (!client.is_valid()) throw TransportError(TransportError::Kind::kConnection, "invalid URL " + request.url);
+  set_timeouts(client, timeout_ms);
+  httplib::Headers headers;
+  for (const auto& [k, v] : request.headers) headers.emplace(k, v);
+
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  Watchdog watchdog(client, request.cancel, deadline);
+  httplib::Result result = client.Post(path, headers, request.body, "application/json");
+  watchdog.finish();
+
+  if (request.cancel.cancelled()) throw TransportError(TransportError::Kind::kCancelled, "request cancelled");
+  if (!result) {
+    httplib::Error error = result.error();
+    if (watchdog.expired() || error == httplib::Error::Read || error == httplib::Error::Write) {
+      if (watchdog.expired() || std::chrono::steady_clock::now() >= deadline) {
+        throw TransportError(TransportError::Kind::kTimeout,
+                             "no response from " + origin + " within " + std::to_string(timeout_ms) + "ms");
+      }
+    }
+    throw TransportError(TransportError::Kind::kConnection,
+                         "request to " + origin + path + " failed: " + httplib::to_string(error));
+  }
+  return to_response(*result);
+}
+
+}  // namespace attractor

@@ -1,0 +1,15 @@
+#pragma once
+/// \file
+/// The HTTP module's server: http/http_server_backend.h over cpp-httplib's Server, a thread pool of
+/// `HttpServerSettings::threads` connection threads.
+
+#include <memory>
+
+#include "http/http_server_backend.h"
+
+namespace attractor {
+
+/// A new cpp-httplib server, not yet bound.
+std::unique_ptr<HttpServerBackend> make_httplib_server(const HttpServerSettings& settings);
+
+}  // namespace attractor
