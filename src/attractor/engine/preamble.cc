@@ -14,6 +14,7 @@
 #include "attractor/engine/retry.h"
 #include "attractor/model/context_keys.h"
 #include "attractor/model/prompt_variables.h"
+#include "attractor/tokens/chunked_counter.h"
 
 namespace attractor {
 
@@ -471,11 +472,13 @@ Preamble build_preamble(std::string_view mode, const PreambleInput& input, const
     return s;
   };
   std::map<std::size_t, std::pair<std::string, std::size_t>> tried;
+  // Probes and successive stages share most of their text: counted by chunks, each counted once.
+  thread_local ChunkedCounter chunked;
   auto attempt = [&](std::size_t dropped) -> const std::pair<std::string, std::size_t>& {
     auto it = tried.find(dropped);
     if (it != tried.end()) return it->second;
     std::string text = render(p.mode, input, select(dropped));
-    std::size_t tokens = counter.count(text);
+    std::size_t tokens = chunked.count(counter, text);
     return tried.emplace(dropped, std::make_pair(std::move(text), tokens)).first->second;
   };
 
