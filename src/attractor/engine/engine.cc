@@ -356,6 +356,10 @@ std::function<std::string(const nlohmann::json&)> Engine::Impl::budget_check_for
 
 void Engine::Impl::record_attempts(const std::string& node_id) {
   std::lock_guard lock(branch_mutex_);
+  record_attempts_locked(node_id);
+}
+
+void Engine::Impl::record_attempts_locked(const std::string& node_id) {
   if (auto n = attempts_.find(node_id); n != attempts_.end()) state_.node_attempts[node_id] = n->second;
 }
 
@@ -499,7 +503,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
           state_.completed_nodes.push_back(id);
           state_.completed_statuses.push_back(status_name(o.status));
           state_.visit_counts[id]++;
-          if (auto n = attempts_.find(id); n != attempts_.end()) state_.node_attempts[id] = n->second;
+          record_attempts_locked(id);
           state_.total_executions++;
           state_.node_outcomes[id] = o;
         }

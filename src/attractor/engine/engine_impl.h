@@ -126,6 +126,8 @@ class Engine::Impl : public BranchRunner {
   std::string take_budget_stop();
   /// Copies `node_id`'s attempt count into the checkpoint state as its execution is recorded.
   void record_attempts(const std::string& node_id);
+  /// The same, with branch_mutex_ already held.
+  void record_attempts_locked(const std::string& node_id);
 
   const Graph& graph_;
   const HandlerRegistry& registry_;

@@ -1,6 +1,7 @@
 #include "attractor/engine/events.h"
 
 #include "attractor/base/clock.h"
+#include "attractor/base/json_text.h"
 #include "attractor/engine/event_names.h"
 #include "attractor/run/posix_run_disk.h"
 
@@ -26,30 +27,31 @@ nlohmann::json Event::to_json() const {
 }
 
 std::string Event::to_json_line() const {
-  constexpr auto kReplace = nlohmann::json::error_handler_t::replace;
   std::string out = "{";
-  auto member = [&out](std::string_view key, const std::string& value_text) {
+  auto key = [&out](std::string_view name) {
     if (out.size() > 1) out += ',';
-    out += nlohmann::json(key).dump(-1, ' ', false, kReplace);
+    append_json_string(out, name);
     out += ':';
-    out += value_text;
   };
   // The fields' keys are sorted; "event" and "ts" go in their sorted places unless a field of the
   // same name replaces them (as in to_json).
-  std::pair<std::string_view, std::string> own[] = {{"event", nlohmann::json(name).dump(-1, ' ', false, kReplace)},
-                                                    {"ts", nlohmann::json(format_iso8601(timestamp_ms)).dump()}};
+  auto own = [&](std::size_t which) {
+    key(which == 0 ? "event" : "ts");
+    append_json_string(out, which == 0 ? name : format_iso8601(timestamp_ms));
+  };
+  const std::string_view own_keys[] = {"event", "ts"};
   std::size_t next_own = 0;
   if (fields.is_object()) {
     for (auto it = fields.begin(); it != fields.end(); ++it) {
-      const std::string& key = it.key();
-      while (next_own < 2 && own[next_own].first <= key) {
-        if (own[next_own].first != key) member(own[next_own].first, own[next_own].second);
-        ++next_own;
+      const std::string& field = it.key();
+      for (; next_own < 2 && own_keys[next_own] <= field; ++next_own) {
+        if (own_keys[next_own] != field) own(next_own);
       }
-      member(key, it.value().dump(-1, ' ', false, kReplace));
+      key(field);
+      append_json(out, it.value());
     }
   }
-  for (; next_own < 2; ++next_own) member(own[next_own].first, own[next_own].second);
+  for (; next_own < 2; ++next_own) own(next_own);
   out += "}\n";
   return out;
 }

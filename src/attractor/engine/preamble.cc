@@ -14,6 +14,7 @@
 #include "attractor/engine/retry.h"
 #include "attractor/model/context_keys.h"
 #include "attractor/model/prompt_variables.h"
+#include "attractor/tokens/chunked_counter.h"
 
 namespace attractor {
 
@@ -43,6 +44,8 @@ struct ContextEntry {
   std::string key;
   nlohmann::json value;
   std::size_t size = 0;
+  std::string line_120;  ///< the value on one line, at most 120 characters (compact mode)
+  std::string line_200;  ///< the same, at most 200 characters (summary:medium)
 };
 
 /// What survives the budget: indices of kept stages (oldest first) and kept context entries.
@@ -69,15 +72,20 @@ std::string render_truncate(const PreambleInput& in) {
 std::string render_compact(const PreambleInput& in, const Selection& s) {
   std::string out = fmt::format("## Pipeline State\n\n- Pipeline: {}\n- Goal: {}\n- Completed stages: ", in.pipeline_name,
                                 in.goal);
-  std::vector<std::string> items;
-  if (s.omitted_stages > 0) items.push_back(omitted_stages_text(s.omitted_stages));
-  for (std::size_t i : s.stages) items.push_back(in.completed[i]->node_id + " (" + in.completed[i]->status + ")");
-  if (items.empty()) items.push_back("none");
-  for (std::size_t i = 0; i < items.size(); ++i) out += (i ? ", " : "") + items[i];
-  out += "\n- Current stage: " + in.current_node + "\n";
+  std::string_view separator;
+  if (s.omitted_stages > 0) {
+    out += omitted_stages_text(s.omitted_stages);
+    separator = ", ";
+  }
+  for (std::size_t i : s.stages) {
+    out.append(separator).append(in.completed[i]->node_id).append(" (").append(in.completed[i]->status).append(")");
+    separator = ", ";
+  }
+  if (separator.empty()) out += "none";
+  out.append("\n- Current stage: ").append(in.current_node).append("\n");
   if (!s.context.empty() || s.omitted_context > 0) {
     out += "- Key context values:\n";
-    for (const ContextEntry* e : s.context) out += "  - " + e->key + ": " + excerpt(one_line(dump_json(e->value)), 120) + "\n";
+    for (const ContextEntry* e : s.context) out.append("  - ").append(e->key).append(": ").append(e->line_120).append("\n");
     if (s.omitted_context > 0) out += "  - " + omitted_context_text(s.omitted_context) + "\n";
   }
   return out;
@@ -131,7 +139,7 @@ std::string render_summary_medium(const PreambleInput& in, const Selection& s) {
   }
   if (!s.context.empty() || s.omitted_context > 0) {
     out += "\n### Active Context\n";
-    for (const ContextEntry* e : s.context) out += "- " + e->key + ": " + excerpt(one_line(dump_json(e->value)), 200) + "\n";
+    for (const ContextEntry* e : s.context) out.append("- ").append(e->key).append(": ").append(e->line_200).append("\n");
     if (s.omitted_context > 0) out += "- " + omitted_context_text(s.omitted_context) + "\n";
   }
   if (!notable.empty()) out += "\n### Notable Events\n" + notable;
@@ -190,7 +198,10 @@ std::vector<ContextEntry> context_entries(const nlohmann::json& context) {
     e.value = value.is_string() ? nlohmann::json(excerpt(value.get<std::string>(), 1000)) : value;
     std::string text = dump_json(e.value);
     if (text.size() > 4000) e.value = excerpt(text, 1000);
-    e.size = key.size() + dump_json(e.value).size();
+    std::string shown = one_line(dump_json(e.value));
+    e.size = key.size() + shown.size();
+    e.line_120 = excerpt(shown, 120);
+    e.line_200 = excerpt(shown, 200);
     entries.push_back(std::move(e));
   }
   return entries;
@@ -471,11 +482,13 @@ Preamble build_preamble(std::string_view mode, const PreambleInput& input, const
     return s;
   };
   std::map<std::size_t, std::pair<std::string, std::size_t>> tried;
+  // Probes and successive stages share most of their text: counted by chunks, each counted once.
+  thread_local ChunkedCounter chunked;
   auto attempt = [&](std::size_t dropped) -> const std::pair<std::string, std::size_t>& {
     auto it = tried.find(dropped);
     if (it != tried.end()) return it->second;
     std::string text = render(p.mode, input, select(dropped));
-    std::size_t tokens = counter.count(text);
+    std::size_t tokens = chunked.count(counter, text);
     return tried.emplace(dropped, std::make_pair(std::move(text), tokens)).first->second;
   };
 

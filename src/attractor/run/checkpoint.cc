@@ -5,6 +5,7 @@
 
 #include "attractor/base/clock.h"
 #include "attractor/base/json_limits.h"
+#include "attractor/base/json_text.h"
 #include "attractor/run/checkpoint_journal.h"
 
 namespace attractor {
@@ -126,12 +127,24 @@ void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir, R
 namespace {
 
 /// `"key":` in compact JSON.
-std::string json_key(const std::string& key) { return nlohmann::json(key).dump() + ":"; }
+std::string json_key(const std::string& key) {
+  std::string out;
+  append_json_string(out, key, JsonInvalidUtf8::strict);
+  out += ':';
+  return out;
+}
+
+/// `"key":value` as compact JSON (invalid UTF-8 throws, as `dump()` does).
+std::string json_member(const std::string& key, const nlohmann::json& value) {
+  std::string out = json_key(key);
+  append_json(out, value, JsonInvalidUtf8::strict);
+  return out;
+}
 
 std::string visit_member(const std::string& id, std::int64_t count) { return json_key(id) + std::to_string(count); }
 
 std::string outcome_member(const std::string& id, const Outcome& outcome) {
-  return json_key(id) + outcome_entry_json(outcome).dump();
+  return json_member(id, outcome_entry_json(outcome));
 }
 
 }  // namespace
@@ -143,14 +156,14 @@ void CheckpointWriter::AppendedArray::update(const std::vector<std::string>& ite
   }
   for (; count < items.size(); ++count) {
     if (count > 0) text += ',';
-    text += nlohmann::json(items[count]).dump();
+    append_json_string(text, items[count], JsonInvalidUtf8::strict);
   }
 }
 
 void CheckpointWriter::AppendedArray::extend(const std::vector<std::string>& items) {
   for (const std::string& item : items) {
     if (count++ > 0) text += ',';
-    text += nlohmann::json(item).dump();
+    append_json_string(text, item, JsonInvalidUtf8::strict);
   }
 }
 
@@ -199,14 +212,10 @@ void CheckpointWriter::note_context_changes(const ContextChanges& changes) {
   }
 }
 
-std::string_view CheckpointWriter::own(std::string text) {
-  scratch_.push_back(std::move(text));
-  return scratch_.back();
-}
-
-void CheckpointWriter::append_context(const nlohmann::json& context) {
+void CheckpointWriter::update_context(const nlohmann::json& context) {
+  context_text_.reset();
   if (!context.is_object()) {
-    views_.push_back(own(context.dump()));
+    context_text_ = context.dump();
     return;
   }
   if (!context_all_) {
@@ -215,17 +224,16 @@ void CheckpointWriter::append_context(const nlohmann::json& context) {
       if (it == context.end()) {
         context_.erase(key);
       } else {
-        context_.set(key, json_key(key) + it->dump());
+        context_.set(key, json_member(key, *it));
       }
     }
   }
   if (context_all_ || context_.size() != context.size()) {
     context_.clear();
-    for (auto it = context.begin(); it != context.end(); ++it) context_.set(it.key(), json_key(it.key()) + it->dump());
+    for (auto it = context.begin(); it != context.end(); ++it) context_.set(it.key(), json_member(it.key(), *it));
   }
   context_all_ = false;
   context_dirty_.clear();
-  context_.append_views(views_);
 }
 
 void CheckpointWriter::read_live(const Context& context) {
@@ -235,12 +243,12 @@ void CheckpointWriter::read_live(const Context& context) {
     live_ = &context;
     context_.clear();
     nlohmann::json values = context.snapshot();
-    for (auto it = values.begin(); it != values.end(); ++it) context_.set(it.key(), json_key(it.key()) + it->dump());
+    for (auto it = values.begin(); it != values.end(); ++it) context_.set(it.key(), json_member(it.key(), *it));
     logs_ = {};
   } else {
     for (const std::string& key : changes.keys) {
       if (auto value = context.get(key)) {
-        std::string member = json_key(key) + value->dump();
+        std::string member = json_member(key, *value);
         std::erase(delta_parts_.removed, key);
         delta_parts_.context[key] = member;
         context_.set(key, std::move(member));
@@ -261,7 +269,7 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
   return serialize_views(c, nullptr);
 }
 
-const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Checkpoint& c, const Context* live) {
+void CheckpointWriter::update(const Checkpoint& c, const Context* live) {
   wait_for_queued_save();
   delta_parts_ = {};
   delta_parts_.whole = live == nullptr || run_id_.empty();
@@ -276,6 +284,7 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
   completed_.update(c.completed_nodes);
   statuses_.update(c.completed_statuses);
   if (live) {
+    context_text_.reset();
     read_live(*live);
   } else {
     if (live_) {  // the cached context and logs came from a live context
@@ -284,61 +293,78 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
       logs_ = {};
     }
     logs_.update(c.logs);
+    update_context(c.context);
   }
+  scalars_ = {
+      {"current_node", json_text(c.current_node, JsonInvalidUtf8::strict)},
+      {"final_outcome", json_text(c.final_outcome, JsonInvalidUtf8::strict)},
+      {"inbox", json_text(c.inbox, JsonInvalidUtf8::strict)},
+      {"journal_seq", std::to_string(c.journal_seq)},
+      {"last_fidelity", json_text(c.last_fidelity, JsonInvalidUtf8::strict)},
+      {"next_node", json_text(c.next_node, JsonInvalidUtf8::strict)},
+      {"node_retries", json_text(c.node_retries, JsonInvalidUtf8::strict)},
+      {"restart_count", std::to_string(c.restart_count)},
+      {"run_id", json_text(c.run_id, JsonInvalidUtf8::strict)},
+      {"seed_context", json_text(c.seed_context, JsonInvalidUtf8::strict)},
+      {"state", json_text(c.state, JsonInvalidUtf8::strict)},
+      {"timestamp", json_text(format_iso8601(c.timestamp_ms), JsonInvalidUtf8::strict)},
+      {"timestamp_ms", std::to_string(c.timestamp_ms)},
+      {"total_executions", std::to_string(c.total_executions)},
+      {"usage", json_text(c.usage, JsonInvalidUtf8::strict)},
+  };
+  build_delta(c, first_completed, first_status);
+  views_current_ = false;
+  serialized_ = true;
+}
 
+const std::vector<std::string_view>& CheckpointWriter::views() {
+  if (views_current_) return views_;
   views_.clear();
-  scratch_.clear();
   auto key = [this](std::string_view name) {
     views_.push_back(views_.empty() ? "{\"" : ",\"");
     views_.push_back(name);
     views_.push_back("\":");
   };
-  std::vector<std::pair<std::string_view, std::string_view>> set;
-  auto member = [&](std::string_view name, std::string value) {
-    key(name);
-    views_.push_back(own(std::move(value)));
-    set.emplace_back(name, views_.back());
+  // The members in key order: the scalars (sorted) between the tables and lists.
+  std::size_t next_scalar = 0;
+  auto scalars_before = [&](std::string_view name) {
+    for (; next_scalar < scalars_.size() && scalars_[next_scalar].first < name; ++next_scalar) {
+      key(scalars_[next_scalar].first);
+      views_.push_back(scalars_[next_scalar].second);
+    }
   };
   key("completed_nodes");
   views_.insert(views_.end(), {"[", completed_.text, "]"});
   key("completed_statuses");
   views_.insert(views_.end(), {"[", statuses_.text, "]"});
   key("context");
-  if (live) {
-    context_.append_views(views_);
+  if (context_text_) {
+    views_.push_back(*context_text_);
   } else {
-    append_context(c.context);
+    context_.append_views(views_);
   }
-  member("current_node", nlohmann::json(c.current_node).dump());
-  member("final_outcome", c.final_outcome.dump());
-  member("inbox", c.inbox.dump());
-  member("journal_seq", std::to_string(c.journal_seq));
-  member("last_fidelity", nlohmann::json(c.last_fidelity).dump());
+  scalars_before("logs");
   key("logs");
   views_.insert(views_.end(), {"[", logs_.text, "]"});
-  member("next_node", nlohmann::json(c.next_node).dump());
+  scalars_before("node_attempts");
   key("node_attempts");
   attempts_.append_views(views_);
   key("node_outcomes");
   outcomes_.append_views(views_);
-  member("node_retries", nlohmann::json(c.node_retries).dump());
-  member("restart_count", std::to_string(c.restart_count));
-  member("run_id", nlohmann::json(c.run_id).dump());
-  member("seed_context", c.seed_context.dump());
-  member("state", nlohmann::json(c.state).dump());
-  member("timestamp", nlohmann::json(format_iso8601(c.timestamp_ms)).dump());
-  member("timestamp_ms", std::to_string(c.timestamp_ms));
-  member("total_executions", std::to_string(c.total_executions));
-  member("usage", c.usage.dump());
+  scalars_before("visit_counts");
   key("visit_counts");
   visits_.append_views(views_);
   views_.push_back("}");
-  build_delta(c, first_completed, first_status, set);
+  views_current_ = true;
   return views_;
 }
 
-void CheckpointWriter::build_delta(const Checkpoint& c, std::size_t first_completed, std::size_t first_status,
-                                   const std::vector<std::pair<std::string_view, std::string_view>>& set) {
+const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Checkpoint& c, const Context* live) {
+  update(c, live);
+  return views();
+}
+
+void CheckpointWriter::build_delta(const Checkpoint& c, std::size_t first_completed, std::size_t first_status) {
   delta_.clear();
   if (delta_parts_.whole) return;
   auto list = [this](std::string_view name, auto begin, auto end, bool& first) {
@@ -349,7 +375,7 @@ void CheckpointWriter::build_delta(const Checkpoint& c, std::size_t first_comple
     delta_ += "\":[";
     for (auto it = begin; it != end; ++it) {
       if (it != begin) delta_ += ',';
-      delta_ += nlohmann::json(*it).dump();
+      append_json_string(delta_, *it, JsonInvalidUtf8::strict);
     }
     delta_ += ']';
   };
@@ -384,11 +410,11 @@ void CheckpointWriter::build_delta(const Checkpoint& c, std::size_t first_comple
   first = true;
   list("context", delta_parts_.removed.begin(), delta_parts_.removed.end(), first);
   delta_ += "},\"set\":{";
-  for (std::size_t i = 0; i < set.size(); ++i) {
+  for (std::size_t i = 0; i < scalars_.size(); ++i) {
     delta_ += i == 0 ? "\"" : ",\"";
-    delta_ += set[i].first;
+    delta_ += scalars_[i].first;
     delta_ += "\":";
-    delta_ += set[i].second;
+    delta_ += scalars_[i].second;
   }
   delta_ += "}}";
 }
@@ -411,6 +437,7 @@ void CheckpointWriter::save(const Checkpoint& checkpoint, const std::string& run
 }
 
 void CheckpointWriter::enqueue_save(const std::string& run_dir, WriteBehind& writer) {
+  views();
   views_.push_back("\n");
   std::string path = (fs::path(run_dir) / "checkpoint.json").string();
   queued_seq_ = writer.enqueue([this, &writer, path = std::move(path)] {
@@ -433,7 +460,7 @@ void CheckpointWriter::save(const Checkpoint& checkpoint, const Context& context
 
 void CheckpointWriter::save_journaled(const Checkpoint& checkpoint, const Context& context,
                                       const std::string& run_dir, WriteBehind& writer) {
-  serialize_views(checkpoint, &context);
+  update(checkpoint, &context);
   const std::size_t record_bytes = delta_.size() + 32;
   const bool by_count = snapshot_every_ > 0 && journal_records_ + 1 >= snapshot_every_;
   if (delta_.empty() || by_count || journal_bytes_ + record_bytes > std::max(kMinJournalBytes, snapshot_bytes_)) {
@@ -450,8 +477,9 @@ void CheckpointWriter::save_journaled(const Checkpoint& checkpoint, const Contex
 }
 
 void CheckpointWriter::compact(const std::string& run_dir, WriteBehind& writer) {
-  if (journal_bytes_ == 0 || views_.empty()) return;
+  if (journal_bytes_ == 0 || !serialized_) return;
   wait_for_queued_save();
+  views();
   if (views_.back() == "\n") views_.pop_back();  // enqueue_snapshot adds it again
   enqueue_snapshot(run_dir, writer);
 }

@@ -14,7 +14,7 @@
 /// `restart_count`.
 
 #include <cstdint>
-#include <deque>
+#include <optional>
 #include <functional>
 #include <map>
 #include <span>
@@ -152,16 +152,19 @@ class CheckpointWriter {
   /// Brings the cached `context` members and `logs` up to date with the live `context`.
   void read_live(const Context& context);
   void refresh_entries(const Checkpoint& checkpoint, std::size_t first_new);
-  /// The serialized checkpoint as views of cached text and of scratch_, valid until the next call.
+  /// The serialized checkpoint as views of cached text, valid until the next call.
   const std::vector<std::string_view>& serialize_views(const Checkpoint& checkpoint);
-  /// Appends the serialized `context`, re-serializing only the noted keys.
-  void append_context(const nlohmann::json& context);
+  /// Brings the cached parts and the journal delta up to date with `checkpoint` (and `live`),
+  /// without assembling the whole document: a journaled save needs only the delta.
+  void update(const Checkpoint& checkpoint, const Context* live);
+  /// views_ for the last update, assembled on first use after it.
+  const std::vector<std::string_view>& views();
+  /// Brings the cached `context` members up to date, re-serializing only the noted keys.
+  void update_context(const nlohmann::json& context);
   /// Queues the atomic write of views_ plus a newline to `{run_dir}/checkpoint.json` on `writer`.
   void enqueue_save(const std::string& run_dir, WriteBehind& writer);
   /// Waits until the last queued save has read views_ (they are about to change).
   void wait_for_queued_save();
-  /// Keeps `text` alive until the next serialization and returns a view of it.
-  std::string_view own(std::string text);
 
   /// What one serialization changed, collected while it runs (see journal_delta).
   struct DeltaParts {
@@ -174,9 +177,8 @@ class CheckpointWriter {
     std::vector<std::string> removed;             ///< context keys
   };
   /// Builds delta_ from delta_parts_, the checkpoint's new list entries from `first_completed`
-  /// and `first_status`, and the top-level members in `set`.
-  void build_delta(const Checkpoint& checkpoint, std::size_t first_completed, std::size_t first_status,
-                   const std::vector<std::pair<std::string_view, std::string_view>>& set);
+  /// and `first_status`, and the top-level members in scalars_.
+  void build_delta(const Checkpoint& checkpoint, std::size_t first_completed, std::size_t first_status);
 
   /// Queues views_ as `checkpoint.json`, then the journal's removal.
   void enqueue_snapshot(const std::string& run_dir, WriteBehind& writer);
@@ -196,8 +198,12 @@ class CheckpointWriter {
   MemberTable attempts_;  ///< `"id":n` per node
   MemberTable context_;   ///< `"key":value` per context key
   std::vector<std::string> context_dirty_;
-  std::deque<std::string> scratch_;       ///< small members of the current serialization
+  /// The members that are neither lists nor tables, serialized, in key order.
+  std::vector<std::pair<std::string_view, std::string>> scalars_;
+  std::optional<std::string> context_text_;  ///< a `context` that is not an object, serialized
   std::vector<std::string_view> views_;   ///< the current serialization
+  bool views_current_ = false;            ///< views_ shows the last update
+  bool serialized_ = false;               ///< an update has been made
   WriteBehind* queued_on_ = nullptr;      ///< where the last queued save went
   std::uint64_t queued_seq_ = 0;          ///< its operation, which reads views_
   bool context_all_ = true;
