@@ -73,7 +73,7 @@ std::vector<fs::path> module_candidates_of_this_process(const ModuleSpec& spec) 
 
 LoadedModule load_module(const std::vector<fs::path>& candidates, const ModuleSpec& spec) {
   fs::path path = first_existing(candidates, spec);
-  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  void* handle = dlopen(path.c_str(), RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE);
   if (!handle) {
     throw ModuleLoadError("cannot load the " + spec.noun + " " + path.string() + ": " + dl_error() + "; " +
                           spec.how_to_fix);
