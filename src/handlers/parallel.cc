@@ -76,10 +76,10 @@ void check_join_k(const NodeData& node, const Graph& graph, std::vector<Diagnost
   std::size_t branches = graph.out_edges(*graph.find(node.id)).size();
   std::optional<std::int64_t> k = node.get_integer("join_k");
   if (k && *k >= 1 && *k <= static_cast<std::int64_t>(branches)) return;
-  const Value* at = node.find("join_k");
+  auto at = node.find("join_k");
   out.push_back(make_diagnostic("join_k", Severity::kError, join_k_problem(node, branches), node.id,
                                 fmt::format("set join_k=N with 1 <= N <= {} on '{}'", branches, node.id),
-                                at != nullptr && at->location.known() ? at->location : node.location));
+                                value_location(at, node.location)));
 }
 
 }  // namespace

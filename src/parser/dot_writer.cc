@@ -20,7 +20,7 @@ void append_attributes(std::string& out, const AttributeMap& attrs) {
     first = false;
     append_name(out, key);
     out += '=';
-    out += quote_dot_string(value.text);
+    out += quote_dot_string(value.text());
   }
   out += ']';
 }

@@ -29,12 +29,12 @@ std::string first_error(const std::string& text, const ParseLimits& limits = {})
   return formatted.substr(0, formatted.find('\n'));
 }
 
-const Value& attr(const Graph& g, const std::string& node, const std::string& key) {
-  static const Value missing(ValueKind::kString, "<missing>");
+Value attr(const Graph& g, const std::string& node, const std::string& key) {
+  const Value missing(ValueKind::kString, "<missing>");
   const NodeData* n = g.node(node);
   if (n == nullptr) return missing;
-  const Value* v = n->find(key);
-  return v ? *v : missing;
+  auto v = n->find(key);
+  return v ? v->to_value() : missing;
 }
 
 TEST(DotParserTest, ValueKindsBySyntax) {
@@ -98,7 +98,7 @@ TEST(DotParserTest, ValueLocationsPointAtTokenStart) {
   EXPECT_EQ(w.location.line, 2);
   EXPECT_EQ(w.location.column, 22);
   // locate_in_value maps an offset inside the unescaped text back to the file.
-  SourceLocation y = locate_in_value(*g.source(), label, 2);
+  SourceLocation y = locate_in_value(*g.source(), label.location, 2);
   EXPECT_EQ(y.column, 16);
 }
 

@@ -9,6 +9,9 @@
 namespace attractor {
 namespace {
 
+/// The variable expand_goal replaces.
+constexpr std::string_view kGoalVariable = "$goal";
+
 std::mutex& registry_mutex() {
   static std::mutex m;
   return m;
@@ -36,20 +39,19 @@ bool selector_matches(const StyleSelector& selector, const NodeData& node, const
 }  // namespace
 
 std::string expand_goal(std::string text, const std::string& goal) {
-  static constexpr std::string_view kVariable = "$goal";
-  std::size_t pos = text.find(kVariable);
+  std::size_t pos = text.find(kGoalVariable);
   if (pos == std::string::npos) return text;
   // Built once at its final length: replacing in place grows the capacity well past the length,
   // and every prompt of a large pipeline would keep that slack.
   std::size_t count = 0;
-  for (std::size_t p = pos; p != std::string::npos; p = text.find(kVariable, p + kVariable.size())) ++count;
+  for (std::size_t p = pos; p != std::string::npos; p = text.find(kGoalVariable, p + kGoalVariable.size())) ++count;
   std::string out;
-  out.reserve(text.size() - count * kVariable.size() + count * goal.size());
+  out.reserve(text.size() - count * kGoalVariable.size() + count * goal.size());
   std::size_t from = 0;
-  for (; pos != std::string::npos; pos = text.find(kVariable, from)) {
+  for (; pos != std::string::npos; pos = text.find(kGoalVariable, from)) {
     out.append(text, from, pos - from);
     out += goal;
-    from = pos + kVariable.size();
+    from = pos + kGoalVariable.size();
   }
   out.append(text, from);
   return out;
@@ -58,17 +60,20 @@ std::string expand_goal(std::string text, const std::string& goal) {
 void GoalExpansionTransform::apply(Graph& graph, std::vector<Diagnostic>& /*diagnostics*/) const {
   const std::string goal = graph.data().goal();
   for (Vertex v : graph.nodes()) {
-    auto it = graph.node(v).attrs.find("prompt");
-    if (it == graph.node(v).attrs.end()) continue;
-    it->second.text = expand_goal(std::move(it->second.text), goal);
+    NodeData& node = graph.node(v);
+    auto prompt = node.find("prompt");
+    // A prompt without the variable keeps its value as parsed (a view of the file, when it is one).
+    if (!prompt || prompt->text().find(kGoalVariable) == std::string_view::npos) continue;
+    node.attrs.insert_or_assign("prompt", prompt->kind(), expand_goal(std::string(prompt->text()), goal),
+                                prompt->location());
   }
 }
 
 void StylesheetTransform::apply(Graph& graph, std::vector<Diagnostic>& /*diagnostics*/) const {
   static constexpr std::array<std::string_view, 3> kProperties = {"llm_model", "llm_provider", "reasoning_effort"};
-  const Value* source = graph.data().find("model_stylesheet");
-  if (source == nullptr) return;
-  StylesheetParseResult parsed = parse_stylesheet(source->text);
+  auto source = graph.data().find("model_stylesheet");
+  if (!source) return;
+  StylesheetParseResult parsed = parse_stylesheet(source->text());
   if (!parsed.ok()) return;
   const Stylesheet& sheet = *parsed.stylesheet;
   for (Vertex v : graph.nodes()) {

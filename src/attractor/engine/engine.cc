@@ -120,7 +120,9 @@ void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
 
 void Engine::Impl::seed_context() {
   context_.restore(state_.seed_context, {});
-  for (const auto& [key, value] : graph_.data().attrs) context_.set(kGraphKeyPrefix + key, value.text);
+  for (const auto& [key, value] : graph_.data().attrs) {
+    context_.set(kGraphKeyPrefix + std::string(key), std::string(value.text()));
+  }
   context_.set(kGraphGoalKey, graph_.data().goal());
   context_.set(kRunIdKey, state_.run_id);
 }

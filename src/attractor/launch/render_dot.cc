@@ -57,7 +57,7 @@ std::string render_dot(const Graph& graph, const HandlerCatalog& handlers, const
   std::string graph_attrs;
   if (!title.empty()) append_attr(graph_attrs, first, "label", title);
   for (const auto& [key, value] : gd.attrs) {
-    if (graph_presentation_keys().count(key)) append_attr(graph_attrs, first, key, value.text);
+    if (graph_presentation_keys().count(key)) append_attr(graph_attrs, first, key, value.text());
   }
   if (!first) out += "  graph" + graph_attrs + "];\n";
 
@@ -85,7 +85,7 @@ std::string render_dot(const Graph& graph, const HandlerCatalog& handlers, const
     append_attr(attrs, f, "label", node.label());
     for (const auto& [key, value] : node.attrs) {
       if (node_presentation_keys().count(key) && !(overlay && (key == "fillcolor" || key == "style"))) {
-        append_attr(attrs, f, key, value.text);
+        append_attr(attrs, f, key, value.text());
       }
     }
     if (!node.has("shape")) append_attr(attrs, f, "shape", "box");
@@ -116,7 +116,7 @@ std::string render_dot(const Graph& graph, const HandlerCatalog& handlers, const
     if (!condition.empty()) label += (label.empty() ? "" : "\n") + ("[" + condition + "]");
     if (!label.empty()) append_attr(attrs, f, "label", label);
     for (const auto& [key, value] : edge.attrs) {
-      if (edge_presentation_keys().count(key)) append_attr(attrs, f, key, value.text);
+      if (edge_presentation_keys().count(key)) append_attr(attrs, f, key, value.text());
     }
     if (overlay && taken.count({edge.from, edge.to})) {
       append_attr(attrs, f, "penwidth", "3");

@@ -24,9 +24,9 @@ namespace attractor {
 struct AttributeBag {
   AttributeMap attrs;
 
-  /// The attribute's value, or nullptr when it is absent. Valid until the bag is next changed.
-  const Value* find(std::string_view key) const;
-  bool has(std::string_view key) const { return find(key) != nullptr; }
+  /// The attribute's value, or nullopt when it is absent. Valid until the bag is next changed.
+  std::optional<ValueView> find(std::string_view key) const;
+  bool has(std::string_view key) const { return attrs.contains(key); }
   /// Text of the attribute, or `fallback` when absent.
   std::string get(std::string_view key, std::string_view fallback = "") const;
   std::optional<std::int64_t> get_integer(std::string_view key) const;
@@ -34,7 +34,7 @@ struct AttributeBag {
   std::optional<double> get_float(std::string_view key) const;
   std::optional<std::int64_t> get_duration_ms(std::string_view key) const;
   /// Sets (or replaces) an attribute, keeping the location unknown unless given.
-  void set(std::string key, std::string text, ValueKind kind = ValueKind::kString, SourceLocation loc = {});
+  void set(std::string_view key, std::string_view text, ValueKind kind = ValueKind::kString, SourceLocation loc = {});
 };
 
 /// Bundled vertex property: one pipeline stage.
