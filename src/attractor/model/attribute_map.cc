@@ -7,6 +7,13 @@ namespace {
 
 bool key_less(const AttributeEntry& a, const AttributeEntry& b) { return a.key() < b.key(); }
 
+/// Position of the first entry not less than `key` in the sorted `entries`.
+template <typename Entries>
+auto lower_bound(Entries& entries, std::string_view key) {
+  return std::lower_bound(entries.begin(), entries.end(), key,
+                          [](const AttributeEntry& entry, std::string_view k) { return entry.key() < k; });
+}
+
 }  // namespace
 
 AttributeMap::AttributeMap(const AttributeMap& other) : main_(other.main_), source_(other.source_) {
@@ -30,22 +37,17 @@ AttributeMap::const_iterator AttributeMap::at(std::size_t main_index, std::size_
                         source_.get());
 }
 
-AttributeMap::Entries::iterator AttributeMap::lower_bound(Entries& entries, std::string_view key) {
-  return std::lower_bound(entries.begin(), entries.end(), key,
-                          [](const AttributeEntry& entry, std::string_view k) { return entry.key() < k; });
-}
-
 AttributeMap::const_iterator AttributeMap::find(std::string_view key) const {
-  auto& self = const_cast<AttributeMap&>(*this);
-  auto in_main = lower_bound(self.main_, key);
-  std::size_t main_index = static_cast<std::size_t>(in_main - self.main_.begin());
+  auto in_main = lower_bound(main_, key);
+  std::size_t main_index = static_cast<std::size_t>(in_main - main_.begin());
   std::size_t recent_index = 0;
   if (recent_) {
-    auto in_recent = lower_bound(*self.recent_, key);
-    recent_index = static_cast<std::size_t>(in_recent - recent_->begin());
-    if (in_recent != recent_->end() && in_recent->key() == key) return at(main_index, recent_index);
+    const Entries& recent = *recent_;
+    auto in_recent = lower_bound(recent, key);
+    recent_index = static_cast<std::size_t>(in_recent - recent.begin());
+    if (in_recent != recent.end() && in_recent->key() == key) return at(main_index, recent_index);
   }
-  if (in_main == self.main_.end() || in_main->key() != key) return end();
+  if (in_main == main_.end() || in_main->key() != key) return end();
   return at(main_index, recent_index);
 }
 

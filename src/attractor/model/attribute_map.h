@@ -111,6 +111,7 @@ class AttributeMap {
 
   /// Sets `key` to a copy of `text`; true when the key is new. `text` may view this map.
   bool insert_or_assign(std::string_view key, ValueKind kind, std::string_view text, SourceLocation location = {});
+  /// Sets `key` to a copy of `value`; true when the key is new.
   bool insert_or_assign(std::string_view key, const Value& value) {
     return insert_or_assign(key, value.kind, value.text, value.location);
   }
@@ -130,8 +131,6 @@ class AttributeMap {
 
   const_iterator at(std::size_t main_index, std::size_t recent_index) const;
   std::size_t recent_size() const { return recent_ ? recent_->size() : 0; }
-  /// Position of the first entry not less than `key` in `entries`.
-  static Entries::iterator lower_bound(Entries& entries, std::string_view key);
   /// The entry named `key`, or null.
   AttributeEntry* find_entry(std::string_view key);
   /// Inserts or replaces the entry with `entry`'s name; true when the key is new.
