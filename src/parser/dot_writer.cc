@@ -65,9 +65,9 @@ std::string write_dot(const Graph& graph) {
   for (const Edge& e : graph.edges()) {
     const EdgeData& edge = graph.edge(e);
     out += "  ";
-    append_name(out, edge.from);
+    append_name(out, graph.from_id(e));
     out += " -> ";
-    append_name(out, edge.to);
+    append_name(out, graph.to_id(e));
     append_attributes(out, edge.attrs);
     out += ";\n";
   }

@@ -27,17 +27,17 @@ LintRulePtr thread_id_fidelity_rule() {
       const EdgeData& edge = graph.edge(e);
       auto thread = edge.find("thread_id");
       if (!thread || thread->text().empty()) continue;
-      const NodeData* target = graph.node(edge.to);
-      if (!target) continue;
-      std::string mode = edge.fidelity().empty() ? node_fallback_fidelity(*target, graph) : edge.fidelity();
+      const NodeData& target = graph.node(boost::target(e, graph.boost()));
+      const std::string& from = graph.from_id(e);
+      std::string mode = edge.fidelity().empty() ? node_fallback_fidelity(target, graph) : edge.fidelity();
       if (mode == kFidelityFull) continue;
       Diagnostic d = make_diagnostic(
           "thread_id_fidelity", Severity::kWarning,
-          "edge " + edge.from + " -> " + edge.to + " sets thread_id \"" + std::string(thread->text()) +
+          "edge " + from + " -> " + target.id + " sets thread_id \"" + std::string(thread->text()) +
               "\" but the stage it enters never runs with fidelity full (it resolves to '" + mode + "')",
-          "", "set fidelity=full on the edge or on node '" + edge.to + "', or remove thread_id",
+          "", "set fidelity=full on the edge or on node '" + target.id + "', or remove thread_id",
           value_location(thread, edge.location));
-      d.edge = std::make_pair(edge.from, edge.to);
+      d.edge = std::make_pair(from, target.id);
       out.push_back(std::move(d));
     }
   });

@@ -135,11 +135,13 @@ struct Subject {
   const NodeData* node = nullptr;
   const EdgeData* edge = nullptr;
   SourceLocation fallback;
+  const std::string* from = nullptr;  ///< the ids of an edge's ends
+  const std::string* to = nullptr;
 
   std::string node_id() const { return node ? node->id : std::string(); }
-  std::string edge_text() const { return edge->from + " -> " + edge->to; }
+  std::string edge_text() const { return *from + " -> " + *to; }
   void tag(Diagnostic& d) const {
-    if (edge != nullptr) d.edge = std::make_pair(edge->from, edge->to);
+    if (edge != nullptr) d.edge = std::make_pair(*from, *to);
   }
 };
 
@@ -155,7 +157,7 @@ class Scanner {
     graph_has_retry_ = !data.retry_target().empty() || !data.fallback_retry_target().empty();
     scan_graph();
     for (Vertex v : graph_.nodes()) scan_node(v, role[v] != 0);
-    for (Edge e : graph_.edges()) scan_edge(graph_.edge(e));
+    for (Edge e : graph_.edges()) scan_edge(e);
     return std::move(scan_);
   }
 
@@ -252,7 +254,7 @@ class Scanner {
     }
     const BoostGraph& g = graph_.boost();
     for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
-      if (g[*it].to == target) return;
+      if (g[boost::target(*it, g)].id == target) return;
     }
     emit(make_diagnostic("outgoing_route_targets", Severity::kError, prefix + "no edge " + id + " -> " + target, id,
                          "add the edge " + id + " -> " + target, location));
@@ -413,9 +415,10 @@ class Scanner {
     return d != nullptr && d->traits.llm == HandlerTraits::Llm::kAlways;
   }
 
-  void scan_edge(const EdgeData& edge) {
+  void scan_edge(Edge e) {
+    const EdgeData& edge = graph_.edge(e);
     if (edge.attrs.empty()) return;
-    Subject subject{nullptr, &edge, edge.location};
+    Subject subject{nullptr, &edge, edge.location, &graph_.from_id(e), &graph_.to_id(e)};
     for (const auto& [name, value] : edge.attrs) {
       auto it = edge_table_.find(name);
       if (it == edge_table_.end()) {

@@ -494,9 +494,9 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
     if (registry_.traits(node).fans_out) {
       std::lock_guard lock(branch_mutex_);
       for (Edge e : graph_.out_edges(*v)) {
-        auto it = branch_records_.find(graph_.edge(e).to);
+        auto it = branch_records_.find(graph_.to_id(e));
         if (it == branch_records_.end()) continue;
-        history_.adopt_branch(graph_.edge(e).to);
+        history_.adopt_branch(graph_.to_id(e));
         for (auto& [id, o] : it->second) {
           state_.completed_nodes.push_back(id);
           state_.completed_statuses.push_back(status_name(o.status));
@@ -508,7 +508,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
         branch_records_.erase(it);
       }
       for (Edge e : graph_.out_edges(*v)) {
-        auto it = branch_inboxes_.find(graph_.edge(e).to);
+        auto it = branch_inboxes_.find(graph_.to_id(e));
         if (it == branch_inboxes_.end()) continue;
         for (nlohmann::json& m : it->second) state_.inbox.push_back(std::move(m));
         branch_inboxes_.erase(it);

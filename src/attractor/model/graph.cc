@@ -110,8 +110,6 @@ Edge Graph::add_edge(Vertex from, Vertex to, AttributeBag attrs, SourceLocation 
   Edge e = boost::add_edge(from, to, *g_).first;
   EdgeData& data = (*g_)[e];
   data.attrs = std::move(attrs.attrs);
-  data.from = (*g_)[from].id;
-  data.to = (*g_)[to].id;
   data.order = edges_.size();
   data.location = location;
   edges_.push_back(e);

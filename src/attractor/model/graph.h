@@ -63,10 +63,9 @@ struct NodeData : AttributeBag {
   bool allow_partial() const { return get_boolean("allow_partial").value_or(false); }
 };
 
-/// Bundled edge property: one transition.
+/// Bundled edge property: one transition. Its ends are the Boost edge's source and target, whose
+/// ids `Graph::from_id` and `Graph::to_id` read (an edge keeps no copy of them).
 struct EdgeData : AttributeBag {
-  std::string from;
-  std::string to;
   std::size_t order = 0;    ///< declaration order, for deterministic iteration
   SourceLocation location;  ///< position of the edge's source id in the statement
 
@@ -139,6 +138,10 @@ class Graph {
   NodeData* node(std::string_view id);
   EdgeData& edge(Edge e) { return (*g_)[e]; }
   const EdgeData& edge(Edge e) const { return (*g_)[e]; }
+  /// The id of the node an edge leaves.
+  const std::string& from_id(Edge e) const { return node(boost::source(e, *g_)).id; }
+  /// The id of the node an edge enters.
+  const std::string& to_id(Edge e) const { return node(boost::target(e, *g_)).id; }
 
   /// All vertices in insertion order.
   std::vector<Vertex> nodes() const;

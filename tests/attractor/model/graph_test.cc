@@ -40,8 +40,9 @@ TEST(GraphTest, EdgesKeepDeclarationOrder) {
   g.add_edge("b", "c");
   auto out = g.out_edges(*g.find("a"));
   ASSERT_EQ(out.size(), 2u);
-  EXPECT_EQ(g.edge(out[0]).to, "c");
-  EXPECT_EQ(g.edge(out[1]).to, "b");
+  EXPECT_EQ(g.to_id(out[0]), "c");
+  EXPECT_EQ(g.to_id(out[1]), "b");
+  EXPECT_EQ(g.from_id(out[1]), "a");
   EXPECT_EQ(g.in_edges(*g.find("c")).size(), 2u);
   EXPECT_EQ(g.edge_count(), 3u);
   EXPECT_EQ(g.node_count(), 3u);
