@@ -36,36 +36,46 @@ bool selector_matches(const StyleSelector& selector, const NodeData& node, const
   return false;
 }
 
+/// Appends `text` to `out` with every `$goal` replaced by `goal`.
+void append_goal_expanded(std::string_view text, std::string_view goal, std::string& out) {
+  std::size_t from = 0;
+  for (std::size_t pos = text.find(kGoalVariable); pos != std::string_view::npos;
+       pos = text.find(kGoalVariable, from)) {
+    out.append(text, from, pos - from);
+    out += goal;
+    from = pos + kGoalVariable.size();
+  }
+  out.append(text, from);
+}
+
 }  // namespace
 
 std::string expand_goal(std::string text, const std::string& goal) {
   std::size_t pos = text.find(kGoalVariable);
   if (pos == std::string::npos) return text;
   // Built once at its final length: replacing in place grows the capacity well past the length,
-  // and every prompt of a large pipeline would keep that slack.
+  // and every caller that keeps the result would keep that slack.
   std::size_t count = 0;
   for (std::size_t p = pos; p != std::string::npos; p = text.find(kGoalVariable, p + kGoalVariable.size())) ++count;
   std::string out;
   out.reserve(text.size() - count * kGoalVariable.size() + count * goal.size());
-  std::size_t from = 0;
-  for (; pos != std::string::npos; pos = text.find(kGoalVariable, from)) {
-    out.append(text, from, pos - from);
-    out += goal;
-    from = pos + kGoalVariable.size();
-  }
-  out.append(text, from);
+  append_goal_expanded(text, goal, out);
   return out;
 }
 
 void GoalExpansionTransform::apply(Graph& graph, std::vector<Diagnostic>& /*diagnostics*/) const {
   const std::string goal = graph.data().goal();
+  std::string expanded;  // reused: the entry keeps its own copy
   for (Vertex v : graph.nodes()) {
-    NodeData& node = graph.node(v);
-    auto prompt = node.find("prompt");
+    AttributeMap& attrs = graph.node(v).attrs;
+    auto prompt = attrs.find("prompt");
+    if (prompt == attrs.end()) continue;
     // A prompt without the variable keeps its value as parsed (a view of the file, when it is one).
-    if (!prompt || prompt->text().find(kGoalVariable) == std::string_view::npos) continue;
-    node.attrs.insert_or_assign("prompt", prompt->kind(), expand_goal(std::string(prompt->text()), goal),
-                                prompt->location());
+    std::string_view text = prompt->second.text();
+    if (text.find(kGoalVariable) == std::string_view::npos) continue;
+    expanded.clear();
+    append_goal_expanded(text, goal, expanded);
+    attrs.replace_text(prompt, expanded);
   }
 }
 

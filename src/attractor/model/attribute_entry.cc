@@ -147,6 +147,14 @@ SourceLocation AttributeEntry::location(const SourceFile* file) const {
   return file->locate((flags_ & kQuoted) != 0 ? offset - 1 : offset);
 }
 
+void AttributeEntry::replace_text(std::string_view text, const SourceFile* file) {
+  AttributeEntry replacement;
+  replacement.key_ = key_;
+  replacement.kind_ = kind_;
+  replacement.own(key(), text, location(file));
+  *this = std::move(replacement);
+}
+
 void AttributeEntry::own(std::string_view key, std::string_view text, SourceLocation location) {
   size_ = checked_size(text);
   std::uint32_t key_size = key_ == kKeyInBlock ? checked_size(key) : 0;

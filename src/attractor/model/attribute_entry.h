@@ -57,6 +57,9 @@ class AttributeEntry {
   /// Where the value was written. `file` is the file a view's text lies in (unused for owned
   /// values).
   SourceLocation location(const SourceFile* file) const;
+  /// Gives the value a copy of `text` (which may view this entry), keeping name, kind and
+  /// location; `file` as for location().
+  void replace_text(std::string_view text, const SourceFile* file);
 
  private:
   /// The head of an owned value's block; the name (when not in the table) and the text follow.

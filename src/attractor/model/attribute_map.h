@@ -53,8 +53,8 @@ class AttributeMap {
         : main_(main), main_end_(main_end), recent_(recent), recent_end_(recent_end), file_(file) {}
 
     value_type operator*() const {
-      const AttributeEntry& entry = from_main() ? *main_ : *recent_;
-      return {entry.key(), ValueView(entry, file_)};
+      const AttributeEntry& current = *entry();
+      return {current.key(), ValueView(current, file_)};
     }
     pointer operator->() const { return {**this}; }
     const_iterator& operator++() {
@@ -70,6 +70,8 @@ class AttributeMap {
     bool operator==(const const_iterator& other) const { return main_ == other.main_ && recent_ == other.recent_; }
 
    private:
+    friend class AttributeMap;
+    const AttributeEntry* entry() const { return from_main() ? main_ : recent_; }
     bool from_main() const { return recent_ == recent_end_ || (main_ != main_end_ && main_->key() < recent_->key()); }
 
     const AttributeEntry* main_ = nullptr;
@@ -120,6 +122,11 @@ class AttributeMap {
   /// with another source stores a copy. True when the key is new.
   bool insert_or_assign_in_source(std::string_view key, ValueKind kind, std::string_view text, bool quoted,
                                   const SourceFilePtr& file);
+  /// Gives the value at `position` (from find(), not end()) a copy of `text`, which may view this
+  /// map, keeping its name, kind and location: a rewrite without a second lookup.
+  void replace_text(const_iterator position, std::string_view text) {
+    const_cast<AttributeEntry*>(position.entry())->replace_text(text, source_.get());
+  }
   /// Removes `key`; the number of entries removed (0 or 1).
   std::size_t erase(std::string_view key);
 

@@ -154,7 +154,7 @@ TEST(AttributeMapTest, LongNamesAreStoredWithTheirValue) {
   EXPECT_EQ(copy.size(), 2u);
 }
 
-// A value may be replaced by a copy of its own text (the goal transform does so).
+// A value may be replaced by a copy of its own text.
 TEST(AttributeMapTest, AValueCanBeReplacedByItsOwnText) {
   AttributeMap attrs;
   attrs.insert_or_assign("prompt", ValueKind::kString, "a prompt longer than any small-string buffer", {1, 2, 1});
@@ -162,6 +162,30 @@ TEST(AttributeMapTest, AValueCanBeReplacedByItsOwnText) {
   attrs.insert_or_assign("prompt", old.kind(), old.text().substr(2), old.location());
   EXPECT_EQ(attrs.find("prompt")->second.text(), "prompt longer than any small-string buffer");
   EXPECT_EQ(attrs.find("prompt")->second.location().column, 2);
+  attrs.replace_text(attrs.find("prompt"), attrs.find("prompt")->second.text().substr(7));
+  EXPECT_EQ(attrs.find("prompt")->second.text(), "longer than any small-string buffer");
+  EXPECT_EQ(attrs.find("prompt")->second.location().column, 2);
+}
+
+// replace_text keeps what the value was: its name (also one kept with the value), kind and
+// location, even when the value was a view of the file (the goal transform relies on it).
+TEST(AttributeMapTest, ReplacingTheTextKeepsNameKindAndLocation) {
+  const std::string long_name(AttributeEntry::kMaxTableNameBytes + 5, 'p');
+  auto file = std::make_shared<const SourceFile>("f.dot", "a [prompt=\"Do $goal\", n=7]");
+  AttributeMap attrs;
+  attrs.insert_or_assign_in_source("prompt", ValueKind::kString, slice(*file, "Do $goal"), true, file);
+  attrs.insert_or_assign_in_source(long_name, ValueKind::kInteger, slice(*file, "7"), false, file);
+  attrs.replace_text(attrs.find("prompt"), "Do it");
+  attrs.replace_text(attrs.find(long_name), "8");
+  EXPECT_EQ(keys_of(attrs), (std::vector<std::string>{long_name, "prompt"}));
+  ValueView prompt = attrs.find("prompt")->second;
+  EXPECT_EQ(prompt.text(), "Do it");
+  EXPECT_EQ(prompt.kind(), ValueKind::kString);
+  EXPECT_EQ(prompt.location().column, 11);
+  ValueView number = attrs.find(long_name)->second;
+  EXPECT_EQ(number.text(), "8");
+  EXPECT_EQ(number.kind(), ValueKind::kInteger);
+  EXPECT_EQ(number.location().column, 25);
 }
 
 // Issue 19: a 100,000-node pipeline holds 1.2 million attributes, so every byte of an entry is
