@@ -46,14 +46,15 @@ class AttributeEntry {
   AttributeEntry& operator=(AttributeEntry&& other) noexcept;
   ~AttributeEntry() { release(); }
 
+  /// The attribute's name.
   std::string_view key() const;
+  /// How the value was written (see ValueKind).
   ValueKind kind() const { return kind_; }
+  /// The value's text (unescaped for quoted strings).
   std::string_view text() const {
     if (!owned()) return {data_, size_};
     return {data_ + sizeof(Block) + block().key_size, size_};
   }
-  /// True when the text is a view of a source file's text.
-  bool in_source() const { return !owned(); }
   /// Where the value was written. `file` is the file a view's text lies in (unused for owned
   /// values).
   SourceLocation location(const SourceFile* file) const;
