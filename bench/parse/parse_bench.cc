@@ -3,13 +3,16 @@
 // in the same run. Reports in-process numbers and whole-process wall time and peak memory of
 // `attractor validate FILE` (parse + transforms + lint) and `gc FILE`, and their ratios.
 //
-// usage: parse_bench [--sizes 1000,10000,100000] [--repeat N] [--dir DIR] [--binary ATTRACTOR]
+// usage: parse_bench [--sizes 1000,10000,100000] [--repeat N] [--dir DIR] [--binary ATTRACTOR] [--memory 1]
 //   --binary  the attractor executable to time (default: the one built with this bench), e.g. a
 //             build of an older commit, to compare before and after on the same files
+//   --memory  instead of timing, print the heap bytes in use (mallinfo2) after each step of
+//             `attractor validate` in this process: where the memory of a large pipeline goes
 
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <spawn.h>
 #include <unistd.h>
 
@@ -94,6 +97,34 @@ std::vector<std::size_t> parse_sizes(const std::string& text) {
   return out;
 }
 
+/// Bytes the allocator has handed out and not taken back: heap chunks plus mmapped blocks.
+std::size_t bytes_in_use() {
+  struct mallinfo2 info = mallinfo2();
+  return info.uordblks + info.hblkhd;
+}
+
+/// --memory: what each step of `attractor validate` adds to the bytes in use, for one file.
+void print_memory_steps(std::size_t nodes, const std::string& path, const std::string& text) {
+  auto mb = [](std::size_t from, std::size_t to) {
+    return (static_cast<double>(to) - static_cast<double>(from)) / 1e6;
+  };
+  std::size_t start = bytes_in_use();
+  auto source = std::make_shared<const attractor::SourceFile>(path, text);
+  std::size_t read = bytes_in_use();
+  auto parsed = attractor::parse_dot(source);
+  std::size_t parse = bytes_in_use();
+  std::vector<attractor::Diagnostic> diagnostics;
+  attractor::apply_transforms(*parsed.graph, diagnostics);
+  std::size_t transform = bytes_in_use();
+  auto lint = attractor::validate(*parsed.graph, attractor::builtin_handler_catalog());
+  std::size_t checked = bytes_in_use();
+  std::size_t attributes = parsed.graph->data().attrs.size();
+  for (attractor::Vertex v : parsed.graph->nodes()) attributes += parsed.graph->node(v).attrs.size();
+  for (const attractor::Edge& e : parsed.graph->edges()) attributes += parsed.graph->edge(e).attrs.size();
+  std::printf("%-8zu %10zu | %9.1f %9.1f %9.1f %9.1f | %9.1f\n", nodes, attributes, mb(start, read), mb(read, parse),
+              mb(parse, transform), mb(transform, checked), mb(start, checked));
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -101,14 +132,25 @@ int main(int argc, char** argv) {
   int repeat = 5;
   std::string dir = "/tmp/attractor-bench-parse";
   std::string binary = ATTRACTOR_BINARY;
+  bool memory = false;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i];
     if (flag == "--sizes") sizes = parse_sizes(argv[i + 1]);
     else if (flag == "--repeat") repeat = std::max(1, std::atoi(argv[i + 1]));
     else if (flag == "--dir") dir = argv[i + 1];
     else if (flag == "--binary") binary = argv[i + 1];
+    else if (flag == "--memory") memory = std::atoi(argv[i + 1]) != 0;
   }
   std::filesystem::create_directories(dir);
+  if (memory) {
+    std::printf("heap MB in use added by each step (mallinfo2)\n%-8s %10s | %9s %9s %9s %9s | %9s\n", "nodes",
+                "attributes", "text", "parse", "xform", "lint", "total");
+    for (std::size_t n : sizes) {
+      std::string text = attractor::bench::generate_pipeline(n);
+      print_memory_steps(n, dir + "/pipeline_" + std::to_string(n) + ".dot", text);
+    }
+    return 0;
+  }
 
   std::printf("binary: %s\n", binary.c_str());
   std::printf("%-8s %9s %8s | %8s %8s %8s %10s %7s %9s | %12s %8s | %8s %8s | %7s %7s\n", "nodes", "bytes", "edges",

@@ -105,11 +105,11 @@ void check_llm_fallbacks(const NodeData& node, const Graph& graph, std::vector<D
   try {
     parse_llm_fallbacks(text);
   } catch (const std::invalid_argument& e) {
-    const Value* at = own ? node.find("llm_fallbacks") : nullptr;
+    auto at = own ? node.find("llm_fallbacks") : std::nullopt;
     out.push_back(make_diagnostic("llm_fallbacks", Severity::kError, e.what(), node.id,
                                   "write comma-separated provider:model pairs, e.g. llm_fallbacks=\"anthropic:"
                                   "claude-sonnet-4-5, openai:gpt-4o\"",
-                                  at != nullptr && at->location.known() ? at->location : node.location));
+                                  value_location(at, node.location)));
   }
 }
 

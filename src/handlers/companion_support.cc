@@ -28,10 +28,10 @@ Outcome routed_success(const std::string& notes, const std::string& target) {
 
 std::optional<nlohmann::json> json_attribute(const NodeData& node, const std::string& type,
                                              const std::string& field) {
-  const Value* v = node.find(field);
-  if (!v || v->text.find_first_not_of(" \t\r\n") == std::string::npos) return std::nullopt;
-  nlohmann::json j = nlohmann::json::parse(v->text, nullptr, false);
-  if (j.is_discarded()) throw_step_error(node, type, field, "not valid JSON: " + v->text);
+  auto v = node.find(field);
+  if (!v || v->text().find_first_not_of(" \t\r\n") == std::string_view::npos) return std::nullopt;
+  nlohmann::json j = nlohmann::json::parse(v->text(), nullptr, false);
+  if (j.is_discarded()) throw_step_error(node, type, field, "not valid JSON: " + std::string(v->text()));
   return j;
 }
 

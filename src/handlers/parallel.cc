@@ -23,7 +23,9 @@ struct BranchEdges {
   const BoostGraph* g = nullptr;
   const std::vector<char>* fans_in = nullptr;
   const std::string* skip = nullptr;
-  bool operator()(Edge e) const { return !(*fans_in)[boost::source(e, *g)] && (*g)[e].to != *skip; }
+  bool operator()(Edge e) const {
+    return !(*fans_in)[boost::source(e, *g)] && (*g)[boost::target(e, *g)].id != *skip;
+  }
 };
 
 /// Breadth-first distances from `start` to every fan-in node reachable without passing `skip`.
@@ -76,10 +78,10 @@ void check_join_k(const NodeData& node, const Graph& graph, std::vector<Diagnost
   std::size_t branches = graph.out_edges(*graph.find(node.id)).size();
   std::optional<std::int64_t> k = node.get_integer("join_k");
   if (k && *k >= 1 && *k <= static_cast<std::int64_t>(branches)) return;
-  const Value* at = node.find("join_k");
+  auto at = node.find("join_k");
   out.push_back(make_diagnostic("join_k", Severity::kError, join_k_problem(node, branches), node.id,
                                 fmt::format("set join_k=N with 1 <= N <= {} on '{}'", branches, node.id),
-                                at != nullptr && at->location.known() ? at->location : node.location));
+                                value_location(at, node.location)));
 }
 
 }  // namespace
@@ -90,7 +92,7 @@ std::string find_fan_in(const Graph& graph, const HandlerCatalog& handlers, cons
   std::map<std::string, int> common;
   bool first = true;
   for (Edge e : graph.out_edges(*v)) {
-    std::map<std::string, int> d = fan_in_distances(graph, handlers, graph.edge(e).to, parallel_node);
+    std::map<std::string, int> d = fan_in_distances(graph, handlers, graph.to_id(e), parallel_node);
     if (first) {
       common = d;
       first = false;
@@ -117,7 +119,7 @@ std::string find_fan_in(const Graph& graph, const HandlerCatalog& handlers, cons
 Outcome ParallelHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) {
   if (!env.branches) return Outcome::fail("parallel execution is not available here", ErrorCategory::kPipeline);
   std::vector<std::string> targets;
-  for (Edge e : graph.out_edges(*graph.find(node.id))) targets.push_back(graph.edge(e).to);
+  for (Edge e : graph.out_edges(*graph.find(node.id))) targets.push_back(graph.to_id(e));
   if (targets.empty()) return Outcome::fail("parallel node has no branches", ErrorCategory::kTerminal);
   std::string join = node.get("join_policy", "wait_all");
   if (join != "wait_all" && join != "first_success" && join != "k_of_n") {

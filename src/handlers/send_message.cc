@@ -16,9 +16,9 @@ Outcome SendMessageHandler::execute(const NodeData& node, Context& context, cons
     throw_step_error(node, kType, "payload_from", "not allowed together with payload (choose one)");
   }
   nlohmann::json payload;
-  if (const Value* v = node.find("payload")) {
-    payload = nlohmann::json::parse(v->text, nullptr, false);
-    if (payload.is_discarded()) payload = v->text;
+  if (auto v = node.find("payload")) {
+    payload = nlohmann::json::parse(v->text(), nullptr, false);
+    if (payload.is_discarded()) payload = std::string(v->text());
   } else if (node.has("payload_from")) {
     std::string key = node.get("payload_from");
     auto value = key.empty() ? std::nullopt : context.get(key);

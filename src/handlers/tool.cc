@@ -155,10 +155,10 @@ namespace {
 /// A tool node without a command fails at its first execution; lint says so before the run.
 void check_tool_command(const NodeData& node, const Graph&, std::vector<Diagnostic>& out) {
   if (!node.get("tool_command").empty()) return;
-  const Value* at = node.find("tool_command");
+  auto at = node.find("tool_command");
   out.push_back(make_diagnostic("tool_command", Severity::kError, "tool node '" + node.id + "' has no tool_command",
                                 node.id, "add tool_command=\"...\" (run with /bin/sh -c) to '" + node.id + "'",
-                                at != nullptr && at->location.known() ? at->location : node.location));
+                                value_location(at, node.location)));
 }
 
 }  // namespace

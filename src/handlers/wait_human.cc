@@ -85,8 +85,8 @@ std::vector<Choice> edge_choices(const NodeData& node, const Graph& graph) {
   std::vector<Choice> choices;
   for (Edge e : graph.out_edges(*graph.find(node.id))) {
     const EdgeData& edge = graph.edge(e);
-    std::string label = edge.label().empty() ? edge.to : edge.label();
-    choices.push_back({accelerator_key(label), label, edge.to});
+    std::string label = edge.label().empty() ? graph.to_id(e) : edge.label();
+    choices.push_back({accelerator_key(label), label, graph.to_id(e)});
   }
   return choices;
 }

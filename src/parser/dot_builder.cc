@@ -81,8 +81,9 @@ Value make_value(const Token& t, const char* text_begin, SourceLocation loc) {
   return v;
 }
 
-std::string quoted_for_message(const std::string& text) {
-  return quote_dot_string(text.size() > 40 ? text.substr(0, 37) + "..." : text);
+std::string quoted_for_message(std::string_view text) {
+  if (text.size() <= 40) return quote_dot_string(text);
+  return quote_dot_string(std::string(text.substr(0, 37)) + "...");
 }
 
 }  // namespace
@@ -123,9 +124,18 @@ class GraphBuilder::Impl {
 
   SourceLocation loc(const char* p) { return locator_.at(p); }
 
-  Value value(const Token& t) { return make_value(t, text_, loc(t.first)); }
-
-  static std::string key_text(const Token& key) { return std::string(key.inner()); }
+  /// Sets `key` to the value token `t`. Values that need no unescaping stay views of the text.
+  void set_value(AttributeMap& attrs, std::string_view key, const Token& t) {
+    if (t.form == TokenForm::kPlain) {
+      ValueKind kind = ValueKind::kString;
+      if (!classify_unquoted(t.raw(), kind)) kind = ValueKind::kBare;
+      attrs.insert_or_assign_in_source(key, kind, t.raw(), false, source_);
+    } else if (t.form == TokenForm::kQuoted && t.inner().find('\\') == std::string_view::npos) {
+      attrs.insert_or_assign_in_source(key, ValueKind::kString, t.inner(), true, source_);
+    } else {
+      attrs.insert_or_assign(key, make_value(t, text_, loc(t.first)));
+    }
+  }
 
   /// For each entry of `list`, whether an earlier entry has the same key. Short lists compare
   /// pairwise; long ones use a hash set, so no list is quadratic.
@@ -155,7 +165,7 @@ class GraphBuilder::Impl {
             "attribute '" + key + "' is set twice in one attribute list; the last value wins", "",
             "remove one of the two '" + key + "' entries", loc(list[i].key.first)));
       }
-      attrs.insert_or_assign(key_text(list[i].key), value(list[i].value));
+      set_value(attrs, list[i].key.inner(), list[i].value);
     }
   }
 
@@ -189,7 +199,7 @@ class GraphBuilder::Impl {
   }
 
   void assignment(const ast::Assignment& s, bool top) {
-    if (top) graph_.data().attrs.insert_or_assign(key_text(s.key), value(s.value));
+    if (top) set_value(graph_.data().attrs, s.key.inner(), s.value);
   }
 
   /// The subgraph's label, if its body sets one (the last one wins).
@@ -281,8 +291,8 @@ class GraphBuilder::Impl {
     auto& known = explicit_[v];
     if (!known.empty()) return known;
     for (const auto& [key, value] : graph_.node(v).attrs) {
-      std::size_t at = value.location.offset;
-      if (value.location.known() && at >= info.first_begin && at < info.first_end) known.insert(key);
+      SourceLocation at = value.location();
+      if (at.known() && at.offset >= info.first_begin && at.offset < info.first_end) known.emplace(key);
     }
     return known;
   }
@@ -303,7 +313,7 @@ class GraphBuilder::Impl {
       if (later[i]) continue;
       std::string_view key = attrs[i].key.inner();
       if (known.find(key) == known.end()) continue;
-      const std::string& was = node.find(key)->text;
+      std::string_view was = node.find(key)->text();
       std::string now;
       append_token_text(attrs[i].value, text_, now);
       if (was == now) continue;
@@ -351,9 +361,9 @@ class GraphBuilder::Impl {
         if (!joined.empty()) joined += ',';
         joined += c;
       }
-      const Value* old = node.find("class");
-      SourceLocation where = old ? old->location : SourceLocation{};
-      node.set("class", std::move(joined), ValueKind::kString, where);
+      auto old = node.find("class");
+      SourceLocation where = old ? old->location() : SourceLocation{};
+      node.set("class", joined, ValueKind::kString, where);
     }
   }
 

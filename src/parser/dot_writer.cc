@@ -20,7 +20,7 @@ void append_attributes(std::string& out, const AttributeMap& attrs) {
     first = false;
     append_name(out, key);
     out += '=';
-    out += quote_dot_string(value.text);
+    out += quote_dot_string(value.text());
   }
   out += ']';
 }
@@ -65,9 +65,9 @@ std::string write_dot(const Graph& graph) {
   for (const Edge& e : graph.edges()) {
     const EdgeData& edge = graph.edge(e);
     out += "  ";
-    append_name(out, edge.from);
+    append_name(out, graph.from_id(e));
     out += " -> ";
-    append_name(out, edge.to);
+    append_name(out, graph.to_id(e));
     append_attributes(out, edge.attrs);
     out += ";\n";
   }

@@ -125,10 +125,6 @@ LintRulePtr other_handler_checks_rule(std::vector<std::string> builtin_names) {
   });
 }
 
-SourceLocation value_location(const Value* value, SourceLocation fallback) {
-  return value != nullptr && value->location.known() ? value->location : fallback;
-}
-
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) {

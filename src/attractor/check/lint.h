@@ -10,7 +10,7 @@
 ///                                 a loop that no edge leaves is named with its members (Boost.Graph
 ///                                 strong_components; breadth_first_search on the reverse_graph)
 ///   dead_end [error]              every non-exit node the start reaches has an outgoing edge
-///   edge_target_exists [error]    both ends of every edge are nodes
+///   edge_target_exists [error]    both ends of every edge are nodes found by their id
 ///   start_no_incoming [error]     no edge enters the start node
 ///   exit_no_outgoing [error]      no edge leaves the exit node
 ///   condition_syntax [error]      edge `condition` parses (§10); located at the offending character

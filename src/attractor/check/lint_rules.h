@@ -98,9 +98,6 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::string closest_match(std::string_view name, const std::vector<std::string>& candidates,
                           std::size_t max_distance);
 
-/// The location of an attribute value when known, else `fallback`.
-SourceLocation value_location(const Value* value, SourceLocation fallback);
-
 /// "'a', 'b' and 'c'"-free joining: "a, b, c".
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
 

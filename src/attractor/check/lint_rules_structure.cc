@@ -68,20 +68,29 @@ LintRulePtr reachability_rule() {
   });
 }
 
+/// An edge always joins two vertices, but a node whose id was changed after it was added
+/// (`NodeData::id` is writable, e.g. by a transform) can no longer be found by that id, so routes
+/// to it and lookups of it fail: such an end is an unknown node.
 LintRulePtr edge_target_exists_rule() {
   return make_rule("edge_target_exists", [](const Graph& graph, std::vector<Diagnostic>& out) {
+    std::vector<char> unknown(graph.node_count(), 0);
+    bool any = false;
+    for (Vertex v : graph.nodes()) {
+      unknown[v] = !graph.find(graph.node(v).id);
+      any = any || unknown[v];
+    }
+    if (!any) return;
     const BoostGraph& g = graph.boost();
     for (Edge e : graph.edges()) {
-      const EdgeData& edge = graph.edge(e);
-      if (g[boost::source(e, g)].id == edge.from && g[boost::target(e, g)].id == edge.to) continue;
-      for (const std::string* end : {&edge.from, &edge.to}) {
-        if (graph.find(*end)) continue;
+      for (bool is_target : {false, true}) {
+        Vertex end = is_target ? boost::target(e, g) : boost::source(e, g);
+        if (!unknown[end]) continue;
+        const std::string& id = graph.node(end).id;
         Diagnostic d = make_diagnostic("edge_target_exists", Severity::kError,
-                                       "edge " + edge.from + " -> " + edge.to +
-                                           (end == &edge.to ? " targets" : " starts at") + " unknown node '" + *end +
-                                           "'",
-                                       "", "declare node '" + *end + "' or correct the edge", edge.location);
-        d.edge = std::make_pair(edge.from, edge.to);
+                                       "edge " + graph.from_id(e) + " -> " + graph.to_id(e) +
+                                           (is_target ? " targets" : " starts at") + " unknown node '" + id + "'",
+                                       "", "declare node '" + id + "' or correct the edge", graph.edge(e).location);
+        d.edge = std::make_pair(graph.from_id(e), graph.to_id(e));
         out.push_back(std::move(d));
       }
     }
@@ -94,13 +103,14 @@ LintRulePtr start_no_incoming_rule() {
       const NodeData& start = graph.node(v);
       for (Edge e : graph.in_edges(v)) {
         const EdgeData& edge = graph.edge(e);
+        const std::string& from = graph.from_id(e);
         Diagnostic d = make_diagnostic("start_no_incoming", Severity::kError,
-                                       "start node '" + start.id + "' has an incoming edge from '" + edge.from + "'",
+                                       "start node '" + start.id + "' has an incoming edge from '" + from + "'",
                                        start.id,
-                                       "remove the edge " + edge.from + " -> " + start.id +
+                                       "remove the edge " + from + " -> " + start.id +
                                            "; loop back to the first stage after the start node instead",
                                        edge.location.known() ? edge.location : start.location);
-        d.edge = std::make_pair(edge.from, edge.to);
+        d.edge = std::make_pair(from, start.id);
         out.push_back(std::move(d));
       }
     }
@@ -113,12 +123,12 @@ LintRulePtr exit_no_outgoing_rule() {
       const NodeData& exit = graph.node(v);
       for (Edge e : graph.out_edges(v)) {
         const EdgeData& edge = graph.edge(e);
+        const std::string& to = graph.to_id(e);
         Diagnostic d = make_diagnostic("exit_no_outgoing", Severity::kError,
-                                       "exit node '" + exit.id + "' has an outgoing edge to '" + edge.to + "'", exit.id,
-                                       "remove the edge " + exit.id + " -> " + edge.to +
-                                           "; the run ends at the exit node",
+                                       "exit node '" + exit.id + "' has an outgoing edge to '" + to + "'", exit.id,
+                                       "remove the edge " + exit.id + " -> " + to + "; the run ends at the exit node",
                                        edge.location.known() ? edge.location : exit.location);
-        d.edge = std::make_pair(edge.from, edge.to);
+        d.edge = std::make_pair(exit.id, to);
         out.push_back(std::move(d));
       }
     }

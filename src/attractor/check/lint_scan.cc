@@ -21,8 +21,8 @@
 namespace attractor::lint_detail {
 namespace {
 
-SourceLocation inner_location(const Graph& graph, const Value& value, std::size_t offset) {
-  return graph.source() ? locate_in_value(*graph.source(), value, offset) : value.location;
+SourceLocation inner_location(const Graph& graph, ValueView value, std::size_t offset) {
+  return graph.source() ? locate_in_value(*graph.source(), value.location(), offset) : value.location();
 }
 
 std::string suggestion_or(const std::string& guess, std::string otherwise) {
@@ -97,7 +97,8 @@ InfoTable node_table(const HandlerCatalog& handlers) {
 }
 
 /// "" when `text` has the expected type, else the message tail and the fix.
-std::pair<std::string, std::string> type_problem(AttributeType type, std::string_view name, const std::string& text) {
+std::pair<std::string, std::string> type_problem(AttributeType type, std::string_view name, std::string_view value) {
+  const std::string text(value);
   switch (type) {
     case AttributeType::kNonNegativeInteger: {
       auto v = parse_integer(text);
@@ -134,11 +135,13 @@ struct Subject {
   const NodeData* node = nullptr;
   const EdgeData* edge = nullptr;
   SourceLocation fallback;
+  const std::string* from = nullptr;  ///< the ids of an edge's ends
+  const std::string* to = nullptr;
 
   std::string node_id() const { return node ? node->id : std::string(); }
-  std::string edge_text() const { return edge->from + " -> " + edge->to; }
+  std::string edge_text() const { return *from + " -> " + *to; }
   void tag(Diagnostic& d) const {
-    if (edge != nullptr) d.edge = std::make_pair(edge->from, edge->to);
+    if (edge != nullptr) d.edge = std::make_pair(*from, *to);
   }
 };
 
@@ -154,7 +157,7 @@ class Scanner {
     graph_has_retry_ = !data.retry_target().empty() || !data.fallback_retry_target().empty();
     scan_graph();
     for (Vertex v : graph_.nodes()) scan_node(v, role[v] != 0);
-    for (Edge e : graph_.edges()) scan_edge(graph_.edge(e));
+    for (Edge e : graph_.edges()) scan_edge(e);
     return std::move(scan_);
   }
 
@@ -168,72 +171,78 @@ class Scanner {
     return node_ids_;
   }
 
-  void check_spelling(const std::string& name, const Value& value, const Subject& subject) {
-    const std::string& guess = spelling_.suggestion(name);
+  void check_spelling(std::string_view key, ValueView value, const Subject& subject) {
+    const std::string& guess = spelling_.suggestion(key);
     if (guess.empty()) return;
-    if (value.location.known() && !spelling_reported_.emplace(name, value.location.offset).second) return;
+    const std::string name(key);
+    SourceLocation at = value.location();
+    if (at.known() && !spelling_reported_.emplace(name, at.offset).second) return;
     Diagnostic d = make_diagnostic("attribute_spelling", Severity::kWarning,
                                    "unknown attribute '" + name + "'; did you mean '" + guess + "'?",
                                    subject.node_id(), "rename '" + name + "' to '" + guess + "'",
-                                   value_location(&value, subject.fallback));
+                                   value_location(value, subject.fallback));
     subject.tag(d);
     emit(std::move(d));
   }
 
-  void check_type(AttributeType type, const std::string& name, const Value& value, const Subject& subject,
+  void check_type(AttributeType type, std::string_view name, ValueView value, const Subject& subject,
                   const char* what) {
-    auto [problem, fix] = type_problem(type, name, value.text);
+    auto [problem, fix] = type_problem(type, name, value.text());
     if (problem.empty()) return;
     std::string prefix = subject.edge ? "edge " + subject.edge_text()
                                       : subject.node ? "node '" + subject.node->id + "'" : std::string(what);
     Diagnostic d = make_diagnostic("attribute_type", Severity::kError, prefix + ": " + problem, subject.node_id(), fix,
-                                   value_location(&value, subject.fallback));
+                                   value_location(value, subject.fallback));
     subject.tag(d);
     emit(std::move(d));
   }
 
-  void check_fidelity(const Value& value, const Subject& subject, const std::string& what) {
-    if (value.text.empty()) return;
+  void check_fidelity(ValueView value, const Subject& subject, const std::string& what) {
+    const std::string_view text = value.text();
+    if (text.empty()) return;
     const auto& modes = fidelity_modes();
-    if (std::find(modes.begin(), modes.end(), value.text) != modes.end()) return;
+    if (std::find(modes.begin(), modes.end(), text) != modes.end()) return;
     Diagnostic d = make_diagnostic(
         "fidelity_valid", Severity::kWarning,
-        what + " '" + value.text + "'; expected full, truncate, compact, summary:low, summary:medium or summary:high",
-        subject.node_id(), suggestion_or(closest_match(value.text, modes, 2), "use one of: " + join(modes)),
-        value_location(&value, subject.fallback));
+        what + " '" + std::string(text) +
+            "'; expected full, truncate, compact, summary:low, summary:medium or summary:high",
+        subject.node_id(), suggestion_or(closest_match(text, modes, 2), "use one of: " + join(modes)),
+        value_location(value, subject.fallback));
     subject.tag(d);
     emit(std::move(d));
   }
 
-  void check_retry_target(const std::string& name, const Value& value, const Subject& subject,
-                          const std::string& who) {
-    if (value.text.empty() || graph_.find(value.text)) return;
+  void check_retry_target(std::string_view key, ValueView value, const Subject& subject, const std::string& who) {
+    const std::string_view text = value.text();
+    if (text.empty() || graph_.find(text)) return;
+    const std::string name(key);
     emit(make_diagnostic("retry_target_exists", Severity::kWarning,
-                         who + " " + name + " '" + value.text + "', which is not a node", subject.node_id(),
-                         suggestion_or(closest_match(value.text, node_ids(), 2),
+                         who + " " + name + " '" + std::string(text) + "', which is not a node", subject.node_id(),
+                         suggestion_or(closest_match(text, node_ids(), 2),
                                        "set " + name + " to the id of an existing node"),
-                         value_location(&value, subject.fallback)));
+                         value_location(value, subject.fallback)));
   }
 
-  void check_from_settings(const std::string& name, const Value& value, const Subject& subject) {
-    if (!value.text.empty() && graph_.data().has(value.text)) return;
+  void check_from_settings(std::string_view key, ValueView value, const Subject& subject) {
+    const std::string text(value.text());
+    if (!text.empty() && graph_.data().has(text)) return;
     const std::string& id = subject.node->id;
-    std::string message = value.text.empty()
+    const std::string name(key);
+    std::string message = text.empty()
                               ? "node '" + id + "' has an empty " + name + "; it must name a graph attribute"
-                              : "node '" + id + "' has " + name + "='" + value.text +
-                                    "', but the graph has no attribute '" + value.text + "'";
+                              : "node '" + id + "' has " + name + "='" + text +
+                                    "', but the graph has no attribute '" + text + "'";
     emit(make_diagnostic("from_settings_exists", Severity::kError, std::move(message), id,
-                         "add " + (value.text.empty() ? std::string("the setting") : value.text) +
-                             "=... to the graph [...] block",
-                         value_location(&value, subject.fallback)));
+                         "add " + (text.empty() ? std::string("the setting") : text) + "=... to the graph [...] block",
+                         value_location(value, subject.fallback)));
   }
 
-  void check_route(Vertex v, const std::string& name, const Value& value, const Subject& subject) {
-    if (value.text.empty()) return;
+  void check_route(Vertex v, std::string_view name, ValueView value, const Subject& subject) {
+    if (value.text().empty()) return;
     const std::string& id = subject.node->id;
-    const std::string& target = value.text;
-    std::string prefix = "node '" + id + "' has " + name + "='" + target + "', but ";
-    SourceLocation location = value_location(&value, subject.fallback);
+    const std::string target(value.text());
+    std::string prefix = "node '" + id + "' has " + std::string(name) + "='" + target + "', but ";
+    SourceLocation location = value_location(value, subject.fallback);
     if (!graph_.find(target)) {
       std::string guess = closest_match(target, node_ids(), 2);
       emit(make_diagnostic("outgoing_route_targets", Severity::kError,
@@ -245,16 +254,16 @@ class Scanner {
     }
     const BoostGraph& g = graph_.boost();
     for (auto [it, end] = boost::out_edges(v, g); it != end; ++it) {
-      if (g[*it].to == target) return;
+      if (g[boost::target(*it, g)].id == target) return;
     }
     emit(make_diagnostic("outgoing_route_targets", Severity::kError, prefix + "no edge " + id + " -> " + target, id,
                          "add the edge " + id + " -> " + target, location));
   }
 
-  void check_condition(const Value& value, const Subject& subject) {
-    if (clean_conditions_.count(value.text) > 0) return;
+  void check_condition(ValueView value, const Subject& subject) {
+    if (clean_conditions_.count(value.text()) > 0) return;
     const EdgeData& edge = *subject.edge;
-    ConditionParseResult parsed = parse_condition(value.text);
+    ConditionParseResult parsed = parse_condition(value.text());
     if (!parsed.ok()) {
       const ConditionError& error = *parsed.error;
       SourceLocation location = inner_location(graph_, value, error.offset);
@@ -289,12 +298,12 @@ class Scanner {
       subject.tag(d);
       emit(std::move(d));
     }
-    if (clean) clean_conditions_.insert(value.text);
+    if (clean) clean_conditions_.insert(value.text());
   }
 
   /// condition_key_spelling: a bare key one edit away from `outcome`/`preferred_label` that no key
   /// set before the run explains is almost certainly a typo. False when it warned.
-  bool check_condition_key(const ConditionClause& clause, const Value& value, const Subject& subject) {
+  bool check_condition_key(const ConditionClause& clause, ValueView value, const Subject& subject) {
     static const std::vector<std::string> keys = {"outcome", "preferred_label"};
     const std::string& key = clause.key;
     if (key.rfind("context.", 0) == 0 || std::find(keys.begin(), keys.end(), key) != keys.end()) return true;
@@ -315,13 +324,14 @@ class Scanner {
 
   /// shape_known: without `type`, the shape picks the handler; one the catalog does not map would
   /// silently run the default (LLM) handler.
-  void check_shape(const NodeData& node, const Value* type, const Value* shape) {
-    if (shape == nullptr || (type != nullptr && !type->text.empty())) return;
-    if (!catalog_has_shapes_ || !handlers_.type_for_shape(shape->text).empty()) return;
+  void check_shape(const NodeData& node, std::optional<ValueView> type, std::optional<ValueView> shape) {
+    if (!shape || (type && !type->text().empty())) return;
+    if (!catalog_has_shapes_ || !handlers_.type_for_shape(shape->text()).empty()) return;
     std::vector<std::string> shapes = handlers_.shapes();
-    std::string guess = closest_match(shape->text, shapes, 2);
+    std::string guess = closest_match(shape->text(), shapes, 2);
     emit(make_diagnostic("shape_known", Severity::kError,
-                         "node '" + node.id + "' has shape '" + shape->text + "', which selects no handler type",
+                         "node '" + node.id + "' has shape '" + std::string(shape->text()) +
+                             "', which selects no handler type",
                          node.id,
                          guess.empty() ? "use a shape that `attractor help shapes` lists, or set type=NAME (the "
                                          "shape is then only a drawing)"
@@ -347,9 +357,7 @@ class Scanner {
   void scan_node(Vertex v, bool start_or_exit) {
     const NodeData& node = graph_.node(v);
     Subject subject{&node, nullptr, node.location};
-    const Value* type = nullptr;
-    const Value* shape = nullptr;
-    const Value* goal_gate = nullptr;
+    std::optional<ValueView> type, shape, goal_gate;
     bool has_prompt = false, has_label = false, has_retry = false;
     for (const auto& [name, value] : node.attrs) {
       if (ends_with_from_settings(name)) check_from_settings(name, value, subject);
@@ -360,30 +368,30 @@ class Scanner {
       }
       const AttributeInfo& info = it->second;
       switch (info.role) {
-        case Role::kType: type = &value; break;
-        case Role::kShape: shape = &value; break;
-        case Role::kPrompt: has_prompt = !value.text.empty(); break;
-        case Role::kLabel: has_label = !value.text.empty(); break;
+        case Role::kType: type = value; break;
+        case Role::kShape: shape = value; break;
+        case Role::kPrompt: has_prompt = !value.text().empty(); break;
+        case Role::kLabel: has_label = !value.text().empty(); break;
         case Role::kFidelity: check_fidelity(value, subject, "node '" + node.id + "' has invalid fidelity"); break;
         case Role::kRetryTarget:
-          has_retry = has_retry || !value.text.empty();
+          has_retry = has_retry || !value.text().empty();
           check_retry_target(name, value, subject, "node '" + node.id + "' has");
           break;
-        case Role::kGoalGate: goal_gate = &value; break;
+        case Role::kGoalGate: goal_gate = value; break;
         case Role::kRoute: check_route(v, name, value, subject); break;
         default: break;
       }
       check_type(info.type, name, value, subject, "node");
     }
-    if (type != nullptr && !type->text.empty() && handlers_.find(type->text) == nullptr) {
+    if (type && !type->text().empty() && handlers_.find(type->text()) == nullptr) {
       std::vector<std::string> known = handlers_.types();
       emit(make_diagnostic("type_known", Severity::kWarning,
-                           "node '" + node.id + "' has unknown type '" + type->text + "'", node.id,
-                           suggestion_or(closest_match(type->text, known, 2), "known types: " + join(known)),
+                           "node '" + node.id + "' has unknown type '" + std::string(type->text()) + "'", node.id,
+                           suggestion_or(closest_match(type->text(), known, 2), "known types: " + join(known)),
                            value_location(type, node.location)));
     }
     check_shape(node, type, shape);
-    if (goal_gate != nullptr && goal_gate->text == "true" && !has_retry && !graph_has_retry_) {
+    if (goal_gate && goal_gate->text() == "true" && !has_retry && !graph_has_retry_) {
       emit(make_diagnostic("goal_gate_has_retry", Severity::kWarning,
                            "goal gate node '" + node.id + "' has no retry_target or fallback_retry_target", node.id,
                            "add retry_target=<node to re-run> to '" + node.id + "'",
@@ -398,18 +406,19 @@ class Scanner {
 
   /// True when the node's handler always prompts an LLM (its type, else its shape's, else the default).
   /// An unknown shape is shape_known's finding, not an LLM stage.
-  bool is_llm_stage(const Value* type, const Value* shape) const {
-    std::string_view name = type != nullptr && !type->text.empty() ? std::string_view(type->text) : std::string_view();
-    if (name.empty()) name = handlers_.type_for_shape(shape != nullptr ? std::string_view(shape->text) : "box");
+  bool is_llm_stage(std::optional<ValueView> type, std::optional<ValueView> shape) const {
+    std::string_view name = type ? type->text() : std::string_view();
+    if (name.empty()) name = handlers_.type_for_shape(shape ? shape->text() : "box");
     if (name.empty() && catalog_has_shapes_) return false;
     if (name.empty()) name = handlers_.default_type();
     const HandlerDescription* d = handlers_.find(name);
     return d != nullptr && d->traits.llm == HandlerTraits::Llm::kAlways;
   }
 
-  void scan_edge(const EdgeData& edge) {
+  void scan_edge(Edge e) {
+    const EdgeData& edge = graph_.edge(e);
     if (edge.attrs.empty()) return;
-    Subject subject{nullptr, &edge, edge.location};
+    Subject subject{nullptr, &edge, edge.location, &graph_.from_id(e), &graph_.to_id(e)};
     for (const auto& [name, value] : edge.attrs) {
       auto it = edge_table_.find(name);
       if (it == edge_table_.end()) {
@@ -460,9 +469,9 @@ LintRulePtr scanned_rule(const std::string& name) {
 
 LintRulePtr stylesheet_syntax_rule() {
   return make_rule("stylesheet_syntax", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    const Value* value = graph.data().find("model_stylesheet");
-    if (value == nullptr) return;
-    StylesheetParseResult parsed = parse_stylesheet(value->text);
+    auto value = graph.data().find("model_stylesheet");
+    if (!value) return;
+    StylesheetParseResult parsed = parse_stylesheet(value->text());
     if (parsed.ok()) return;
     out.push_back(make_diagnostic("stylesheet_syntax", Severity::kError,
                                   "invalid model_stylesheet: " + parsed.error->message, "",

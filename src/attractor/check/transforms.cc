@@ -9,6 +9,9 @@
 namespace attractor {
 namespace {
 
+/// The variable expand_goal replaces.
+constexpr std::string_view kGoalVariable = "$goal";
+
 std::mutex& registry_mutex() {
   static std::mutex m;
   return m;
@@ -33,42 +36,54 @@ bool selector_matches(const StyleSelector& selector, const NodeData& node, const
   return false;
 }
 
+/// Appends `text` to `out` with every `$goal` replaced by `goal`.
+void append_goal_expanded(std::string_view text, std::string_view goal, std::string& out) {
+  std::size_t from = 0;
+  for (std::size_t pos = text.find(kGoalVariable); pos != std::string_view::npos;
+       pos = text.find(kGoalVariable, from)) {
+    out.append(text, from, pos - from);
+    out += goal;
+    from = pos + kGoalVariable.size();
+  }
+  out.append(text, from);
+}
+
 }  // namespace
 
 std::string expand_goal(std::string text, const std::string& goal) {
-  static constexpr std::string_view kVariable = "$goal";
-  std::size_t pos = text.find(kVariable);
+  std::size_t pos = text.find(kGoalVariable);
   if (pos == std::string::npos) return text;
   // Built once at its final length: replacing in place grows the capacity well past the length,
-  // and every prompt of a large pipeline would keep that slack.
+  // and every caller that keeps the result would keep that slack.
   std::size_t count = 0;
-  for (std::size_t p = pos; p != std::string::npos; p = text.find(kVariable, p + kVariable.size())) ++count;
+  for (std::size_t p = pos; p != std::string::npos; p = text.find(kGoalVariable, p + kGoalVariable.size())) ++count;
   std::string out;
-  out.reserve(text.size() - count * kVariable.size() + count * goal.size());
-  std::size_t from = 0;
-  for (; pos != std::string::npos; pos = text.find(kVariable, from)) {
-    out.append(text, from, pos - from);
-    out += goal;
-    from = pos + kVariable.size();
-  }
-  out.append(text, from);
+  out.reserve(text.size() - count * kGoalVariable.size() + count * goal.size());
+  append_goal_expanded(text, goal, out);
   return out;
 }
 
 void GoalExpansionTransform::apply(Graph& graph, std::vector<Diagnostic>& /*diagnostics*/) const {
   const std::string goal = graph.data().goal();
+  std::string expanded;  // reused: the entry keeps its own copy
   for (Vertex v : graph.nodes()) {
-    auto it = graph.node(v).attrs.find("prompt");
-    if (it == graph.node(v).attrs.end()) continue;
-    it->second.text = expand_goal(std::move(it->second.text), goal);
+    AttributeMap& attrs = graph.node(v).attrs;
+    auto prompt = attrs.find("prompt");
+    if (prompt == attrs.end()) continue;
+    // A prompt without the variable keeps its value as parsed (a view of the file, when it is one).
+    std::string_view text = prompt->second.text();
+    if (text.find(kGoalVariable) == std::string_view::npos) continue;
+    expanded.clear();
+    append_goal_expanded(text, goal, expanded);
+    attrs.replace_text(prompt, expanded);
   }
 }
 
 void StylesheetTransform::apply(Graph& graph, std::vector<Diagnostic>& /*diagnostics*/) const {
   static constexpr std::array<std::string_view, 3> kProperties = {"llm_model", "llm_provider", "reasoning_effort"};
-  const Value* source = graph.data().find("model_stylesheet");
-  if (source == nullptr) return;
-  StylesheetParseResult parsed = parse_stylesheet(source->text);
+  auto source = graph.data().find("model_stylesheet");
+  if (!source) return;
+  StylesheetParseResult parsed = parse_stylesheet(source->text());
   if (!parsed.ok()) return;
   const Stylesheet& sheet = *parsed.stylesheet;
   for (Vertex v : graph.nodes()) {

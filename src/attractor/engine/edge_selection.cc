@@ -65,7 +65,7 @@ bool better(const Graph& graph, const Edge& a, const Edge& b) {
   const EdgeData& ea = graph.edge(a);
   const EdgeData& eb = graph.edge(b);
   if (ea.weight() != eb.weight()) return ea.weight() > eb.weight();
-  if (ea.to != eb.to) return ea.to < eb.to;
+  if (graph.to_id(a) != graph.to_id(b)) return graph.to_id(a) < graph.to_id(b);
   return ea.order < eb.order;
 }
 
@@ -144,7 +144,7 @@ std::optional<Edge> select_edge(const Graph& graph, Vertex from, const Outcome& 
   }
   for (const std::string& id : outcome.suggested_next_ids) {
     for (const Edge& e : unconditional) {
-      if (graph.edge(e).to == id) return e;
+      if (graph.to_id(e) == id) return e;
     }
   }
   return best_by_weight_then_lexical(graph, unconditional);

@@ -120,7 +120,9 @@ void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
 
 void Engine::Impl::seed_context() {
   context_.restore(state_.seed_context, {});
-  for (const auto& [key, value] : graph_.data().attrs) context_.set(kGraphKeyPrefix + key, value.text);
+  for (const auto& [key, value] : graph_.data().attrs) {
+    context_.set(kGraphKeyPrefix + std::string(key), std::string(value.text()));
+  }
   context_.set(kGraphGoalKey, graph_.data().goal());
   context_.set(kRunIdKey, state_.run_id);
 }
@@ -496,9 +498,9 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
     if (registry_.traits(node).fans_out) {
       std::lock_guard lock(branch_mutex_);
       for (Edge e : graph_.out_edges(*v)) {
-        auto it = branch_records_.find(graph_.edge(e).to);
+        auto it = branch_records_.find(graph_.to_id(e));
         if (it == branch_records_.end()) continue;
-        history_.adopt_branch(graph_.edge(e).to);
+        history_.adopt_branch(graph_.to_id(e));
         for (auto& [id, o] : it->second) {
           state_.completed_nodes.push_back(id);
           state_.completed_statuses.push_back(status_name(o.status));
@@ -510,7 +512,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
         branch_records_.erase(it);
       }
       for (Edge e : graph_.out_edges(*v)) {
-        auto it = branch_inboxes_.find(graph_.edge(e).to);
+        auto it = branch_inboxes_.find(graph_.to_id(e));
         if (it == branch_inboxes_.end()) continue;
         for (nlohmann::json& m : it->second) state_.inbox.push_back(std::move(m));
         branch_inboxes_.erase(it);

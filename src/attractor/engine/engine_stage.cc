@@ -285,7 +285,7 @@ Route Engine::Impl::route_after(const NodeData& node, const Outcome& outcome, co
   if (edge) {
     const EdgeData& e = graph_.edge(*edge);
     route.kind = e.loop_restart() ? Route::Kind::kRestart : Route::Kind::kNext;
-    route.target = e.to;
+    route.target = graph_.to_id(*edge);
     route.edge = &e;
     return route;
   }

@@ -57,7 +57,7 @@ std::string render_dot(const Graph& graph, const HandlerCatalog& handlers, const
   std::string graph_attrs;
   if (!title.empty()) append_attr(graph_attrs, first, "label", title);
   for (const auto& [key, value] : gd.attrs) {
-    if (graph_presentation_keys().count(key)) append_attr(graph_attrs, first, key, value.text);
+    if (graph_presentation_keys().count(key)) append_attr(graph_attrs, first, key, value.text());
   }
   if (!first) out += "  graph" + graph_attrs + "];\n";
 
@@ -67,14 +67,12 @@ std::string render_dot(const Graph& graph, const HandlerCatalog& handlers, const
   if (overlay) {
     for (std::size_t i = 1; i < overlay->path.size(); ++i) taken.emplace(overlay->path[i - 1], overlay->path[i]);
     std::set<std::string> visited(overlay->path.begin(), overlay->path.end());
+    const BoostGraph& g = graph.boost();
     for (const Edge& e : graph.edges()) {
-      const EdgeData& edge = graph.edge(e);
-      if (!visited.count(edge.from) || !visited.count(edge.to)) continue;
-      const NodeData* from = graph.node(edge.from);
-      const NodeData* to = graph.node(edge.to);
-      if ((from && handlers.traits(*from).fans_out) || (to && handlers.traits(*to).fans_in)) {
-        taken.emplace(edge.from, edge.to);
-      }
+      const NodeData& from = graph.node(boost::source(e, g));
+      const NodeData& to = graph.node(boost::target(e, g));
+      if (!visited.count(from.id) || !visited.count(to.id)) continue;
+      if (handlers.traits(from).fans_out || handlers.traits(to).fans_in) taken.emplace(from.id, to.id);
     }
   }
 
@@ -85,7 +83,7 @@ std::string render_dot(const Graph& graph, const HandlerCatalog& handlers, const
     append_attr(attrs, f, "label", node.label());
     for (const auto& [key, value] : node.attrs) {
       if (node_presentation_keys().count(key) && !(overlay && (key == "fillcolor" || key == "style"))) {
-        append_attr(attrs, f, key, value.text);
+        append_attr(attrs, f, key, value.text());
       }
     }
     if (!node.has("shape")) append_attr(attrs, f, "shape", "box");
@@ -116,13 +114,15 @@ std::string render_dot(const Graph& graph, const HandlerCatalog& handlers, const
     if (!condition.empty()) label += (label.empty() ? "" : "\n") + ("[" + condition + "]");
     if (!label.empty()) append_attr(attrs, f, "label", label);
     for (const auto& [key, value] : edge.attrs) {
-      if (edge_presentation_keys().count(key)) append_attr(attrs, f, key, value.text);
+      if (edge_presentation_keys().count(key)) append_attr(attrs, f, key, value.text());
     }
-    if (overlay && taken.count({edge.from, edge.to})) {
+    const std::string& from = graph.from_id(e);
+    const std::string& to = graph.to_id(e);
+    if (overlay && taken.count({from, to})) {
       append_attr(attrs, f, "penwidth", "3");
       append_attr(attrs, f, "color", "#1565c0");
     }
-    out += "  " + quote_dot_string(edge.from) + " -> " + quote_dot_string(edge.to) + attrs + (f ? "" : "]") + ";\n";
+    out += "  " + quote_dot_string(from) + " -> " + quote_dot_string(to) + attrs + (f ? "" : "]") + ";\n";
   }
   out += "}\n";
   return out;

@@ -5,38 +5,39 @@
 
 namespace attractor {
 
-const Value* AttributeBag::find(std::string_view key) const {
+std::optional<ValueView> AttributeBag::find(std::string_view key) const {
   auto it = attrs.find(key);
-  return it == attrs.end() ? nullptr : &it->second;
+  if (it == attrs.end()) return std::nullopt;
+  return it->second;
 }
 
 std::string AttributeBag::get(std::string_view key, std::string_view fallback) const {
-  const Value* v = find(key);
-  return v ? v->text : std::string(fallback);
+  auto v = find(key);
+  return std::string(v ? v->text() : fallback);
 }
 
 std::optional<std::int64_t> AttributeBag::get_integer(std::string_view key) const {
-  const Value* v = find(key);
-  return v ? parse_integer(v->text) : std::nullopt;
+  auto v = find(key);
+  return v ? parse_integer(v->text()) : std::nullopt;
 }
 
 std::optional<bool> AttributeBag::get_boolean(std::string_view key) const {
-  const Value* v = find(key);
-  return v ? parse_boolean(v->text) : std::nullopt;
+  auto v = find(key);
+  return v ? parse_boolean(v->text()) : std::nullopt;
 }
 
 std::optional<double> AttributeBag::get_float(std::string_view key) const {
-  const Value* v = find(key);
-  return v ? parse_float(v->text) : std::nullopt;
+  auto v = find(key);
+  return v ? parse_float(v->text()) : std::nullopt;
 }
 
 std::optional<std::int64_t> AttributeBag::get_duration_ms(std::string_view key) const {
-  const Value* v = find(key);
-  return v ? parse_duration_ms(v->text) : std::nullopt;
+  auto v = find(key);
+  return v ? parse_duration_ms(v->text()) : std::nullopt;
 }
 
-void AttributeBag::set(std::string key, std::string text, ValueKind kind, SourceLocation loc) {
-  attrs.insert_or_assign(std::move(key), Value(kind, std::move(text), loc));
+void AttributeBag::set(std::string_view key, std::string_view text, ValueKind kind, SourceLocation loc) {
+  attrs.insert_or_assign(key, kind, text, loc);
 }
 
 std::vector<std::string> NodeData::classes() const {
@@ -109,8 +110,6 @@ Edge Graph::add_edge(Vertex from, Vertex to, AttributeBag attrs, SourceLocation 
   Edge e = boost::add_edge(from, to, *g_).first;
   EdgeData& data = (*g_)[e];
   data.attrs = std::move(attrs.attrs);
-  data.from = (*g_)[from].id;
-  data.to = (*g_)[to].id;
   data.order = edges_.size();
   data.location = location;
   edges_.push_back(e);

@@ -24,9 +24,9 @@ namespace attractor {
 struct AttributeBag {
   AttributeMap attrs;
 
-  /// The attribute's value, or nullptr when it is absent. Valid until the bag is next changed.
-  const Value* find(std::string_view key) const;
-  bool has(std::string_view key) const { return find(key) != nullptr; }
+  /// The attribute's value, or nullopt when it is absent. Valid until the bag is next changed.
+  std::optional<ValueView> find(std::string_view key) const;
+  bool has(std::string_view key) const { return attrs.contains(key); }
   /// Text of the attribute, or `fallback` when absent.
   std::string get(std::string_view key, std::string_view fallback = "") const;
   std::optional<std::int64_t> get_integer(std::string_view key) const;
@@ -34,7 +34,7 @@ struct AttributeBag {
   std::optional<double> get_float(std::string_view key) const;
   std::optional<std::int64_t> get_duration_ms(std::string_view key) const;
   /// Sets (or replaces) an attribute, keeping the location unknown unless given.
-  void set(std::string key, std::string text, ValueKind kind = ValueKind::kString, SourceLocation loc = {});
+  void set(std::string_view key, std::string_view text, ValueKind kind = ValueKind::kString, SourceLocation loc = {});
 };
 
 /// Bundled vertex property: one pipeline stage.
@@ -63,10 +63,9 @@ struct NodeData : AttributeBag {
   bool allow_partial() const { return get_boolean("allow_partial").value_or(false); }
 };
 
-/// Bundled edge property: one transition.
+/// Bundled edge property: one transition. Its ends are the Boost edge's source and target, whose
+/// ids `Graph::from_id` and `Graph::to_id` read (an edge keeps no copy of them).
 struct EdgeData : AttributeBag {
-  std::string from;
-  std::string to;
   std::size_t order = 0;    ///< declaration order, for deterministic iteration
   SourceLocation location;  ///< position of the edge's source id in the statement
 
@@ -139,6 +138,10 @@ class Graph {
   NodeData* node(std::string_view id);
   EdgeData& edge(Edge e) { return (*g_)[e]; }
   const EdgeData& edge(Edge e) const { return (*g_)[e]; }
+  /// The id of the node an edge leaves.
+  const std::string& from_id(Edge e) const { return node(boost::source(e, *g_)).id; }
+  /// The id of the node an edge enters.
+  const std::string& to_id(Edge e) const { return node(boost::target(e, *g_)).id; }
 
   /// All vertices in insertion order.
   std::vector<Vertex> nodes() const;

@@ -8,8 +8,8 @@ std::vector<Vertex> find_role(const Graph& graph, std::string_view shape, std::s
   std::vector<Vertex> by_shape, by_id;
   for (Vertex v : graph.nodes()) {
     const NodeData& node = graph.node(v);
-    const Value* value = node.find("shape");
-    if ((value != nullptr ? std::string_view(value->text) : std::string_view("box")) == shape) by_shape.push_back(v);
+    auto value = node.find("shape");
+    if ((value ? value->text() : std::string_view("box")) == shape) by_shape.push_back(v);
     if (node.id == id_a || node.id == id_b) by_id.push_back(v);
   }
   return by_shape.empty() ? by_id : by_shape;

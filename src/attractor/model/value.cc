@@ -75,10 +75,10 @@ bool is_identifier(std::string_view text) {
 
 namespace attractor {
 
-SourceLocation locate_in_value(const SourceFile& file, const Value& value, std::size_t offset) {
+SourceLocation locate_in_value(const SourceFile& file, SourceLocation value_start, std::size_t offset) {
   const std::string& raw = file.text();
-  std::size_t pos = value.location.offset;
-  if (!value.location.known() || pos >= raw.size()) return value.location;
+  std::size_t pos = value_start.offset;
+  if (!value_start.known() || pos >= raw.size()) return value_start;
   if (raw[pos] != '"') return file.locate(pos + offset);
   ++pos;
   // Walk the raw string the way the lexer unescapes it: \" \\ \n \t give one character,

@@ -13,9 +13,11 @@ namespace attractor {
 
 /// The lexical form a value had in the source. Quoted values are kString even when their content
 /// reads as a number or duration; typed accessors parse the text, so `timeout="900s"` works.
-enum class ValueKind { kString, kInteger, kFloat, kBoolean, kDuration, kBare };
+enum class ValueKind : std::uint8_t { kString, kInteger, kFloat, kBoolean, kDuration, kBare };
 
-/// One attribute value: its text (unescaped for quoted strings) and where it was written.
+/// One attribute value held by its reader or its writer: its text (unescaped for quoted strings) and
+/// where it was written. Graphs store values more compactly and hand them out as ValueView
+/// (attribute_entry.h).
 struct Value {
   ValueKind kind = ValueKind::kString;
   std::string text;
@@ -43,7 +45,8 @@ namespace attractor {
 
 /// Maps a byte offset inside a value's text (after unescaping) back to its position in `file`,
 /// so errors found inside attribute values (conditions, stylesheets) point at the right column.
-/// Falls back to the value's own location when the value did not come from `file`.
-SourceLocation locate_in_value(const SourceFile& file, const Value& value, std::size_t offset);
+/// `value_start` is the value's location; it is returned as is when the value did not come from
+/// `file`.
+SourceLocation locate_in_value(const SourceFile& file, SourceLocation value_start, std::size_t offset);
 
 }  // namespace attractor

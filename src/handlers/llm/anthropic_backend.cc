@@ -41,8 +41,8 @@ nlohmann::json anthropic_messages_body(const CodergenRequest& request, const std
   add("user", request.prompt);
   nlohmann::json body = {{"model", model}, {"max_tokens", max_tokens}, {"messages", messages}};
   if (!system.empty()) body["system"] = system;
-  const Value* effort = request.node ? request.node->find("reasoning_effort") : nullptr;
-  std::int64_t budget = effort ? anthropic_thinking_budget(effort->text) : 0;
+  auto effort = request.node ? request.node->find("reasoning_effort") : std::nullopt;
+  std::int64_t budget = effort ? anthropic_thinking_budget(std::string(effort->text())) : 0;
   if (budget > 0) {
     body["max_tokens"] = max_tokens + budget;
     body["thinking"] = {{"type", "enabled"}, {"budget_tokens", budget}};

@@ -80,7 +80,7 @@ CodergenResult SimulationBackend::run(const CodergenRequest& request) {
       result.outcome = o;
     }
   } else {
-    if (const Value* v = node.find("simulate.response")) result.response = v->text;
+    if (auto v = node.find("simulate.response")) result.response = v->text();
     std::string outcomes = node.get("simulate.outcome");
     std::string label = node.get("simulate.preferred_label");
     if (!outcomes.empty() || !label.empty()) {

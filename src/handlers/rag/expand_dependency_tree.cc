@@ -44,12 +44,12 @@ std::string_view trim(std::string_view s) {
 }
 
 /// The graph attribute named by node attribute `mapping_key`; errors when either is missing.
-const Value& setting_for(const NodeData& node, const Graph& graph, const std::string& mapping_key) {
+ValueView setting_for(const NodeData& node, const Graph& graph, const std::string& mapping_key) {
   std::string setting = node.get(mapping_key);
   if (setting.empty()) {
     config_error(node, fmt::format("{} is required (the name of a graph attribute)", mapping_key));
   }
-  const Value* value = graph.data().find(setting);
+  auto value = graph.data().find(setting);
   if (!value) {
     config_error(node, fmt::format("{}='{}' names a graph attribute that is not set", mapping_key, setting));
   }
@@ -57,11 +57,11 @@ const Value& setting_for(const NodeData& node, const Graph& graph, const std::st
 }
 
 int setting_count(const NodeData& node, const Graph& graph, const std::string& mapping_key, std::int64_t minimum) {
-  const Value& value = setting_for(node, graph, mapping_key);
-  auto number = parse_integer(value.text);
+  ValueView value = setting_for(node, graph, mapping_key);
+  auto number = parse_integer(value.text());
   if (!number || *number < minimum || *number > std::numeric_limits<std::int32_t>::max()) {
     config_error(node, fmt::format("graph attribute {} (from {}) must be an integer >= {}, got '{}'",
-                                   node.get(mapping_key), mapping_key, minimum, value.text));
+                                   node.get(mapping_key), mapping_key, minimum, value.text()));
   }
   return static_cast<int>(*number);
 }
@@ -133,9 +133,9 @@ Outcome ExpandDependencyTreeHandler::execute(const NodeData& node, Context& cont
   RetrievalScope scope = read_retrieval_scope(node, context, graph);
   int max_depth = setting_count(node, graph, "max_depth_from_settings", 0);
   int max_nodes = setting_count(node, graph, "max_nodes_from_settings", 1);
-  const Value& allow_value = setting_for(node, graph, "edge_allowlist_from_settings");
+  ValueView allow_value = setting_for(node, graph, "edge_allowlist_from_settings");
   std::string allow_error;
-  auto allowlist = parse_edge_allowlist(allow_value.text, &allow_error);
+  auto allowlist = parse_edge_allowlist(allow_value.text(), &allow_error);
   if (!allowlist) {
     config_error(node, fmt::format("graph attribute {} (from edge_allowlist_from_settings) {}; allowed entries: {}",
                                    node.get("edge_allowlist_from_settings"), allow_error, allowed_edge_types()));

@@ -294,7 +294,6 @@ namespace {
 
 /// prioritization_mode is one of the three strategies and exactly one budget is set.
 void check_fetch_budget(const NodeData& node, const Graph& graph, std::vector<Diagnostic>& out) {
-  auto located = [&](const Value* at) { return at != nullptr && at->location.known() ? at->location : node.location; };
   std::string mode = node.get("prioritization_mode", "balanced");
   if (!parse_prioritization_mode(mode)) {
     out.push_back(make_diagnostic("context_budget_settings", Severity::kError,
@@ -302,19 +301,19 @@ void check_fetch_budget(const NodeData& node, const Graph& graph, std::vector<Di
                                               "balanced, got '{}'",
                                               node.id, mode),
                                   node.id, "use seed_first, graph_first or balanced",
-                                  located(node.find("prioritization_mode"))));
+                                  value_location(node.find("prioritization_mode"), node.location)));
   }
   try {
     resolve_evidence_budget(node, graph);
   } catch (const StageError& e) {
-    const Value* at = nullptr;
+    std::optional<ValueView> at;
     for (const char* key : {"max_chars", "budget_tokens", "budget_tokens_from_settings"}) {
-      if (at == nullptr) at = node.find(key);
+      if (!at) at = node.find(key);
     }
     out.push_back(make_diagnostic("context_budget_settings", Severity::kError, e.what(), node.id,
                                   "set exactly one of max_chars, budget_tokens, budget_tokens_from_settings, or a "
                                   "graph max_context_tokens > 1 for the implicit 70% budget",
-                                  located(at)));
+                                  value_location(at, node.location)));
   }
 }
 

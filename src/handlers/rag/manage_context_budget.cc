@@ -246,12 +246,12 @@ namespace {
 
 /// `compact_code` is a valid rule list; the caret points inside the value.
 void check_compact_code(const NodeData& node, const Graph& graph, std::vector<Diagnostic>& out) {
-  const Value* value = node.find("compact_code");
-  if (value == nullptr) return;
-  CompactRulesParse parsed = parse_compact_code_rules(value->text);
+  auto value = node.find("compact_code");
+  if (!value) return;
+  CompactRulesParse parsed = parse_compact_code_rules(value->text());
   if (!parsed.error) return;
-  SourceLocation location = graph.source() ? locate_in_value(*graph.source(), *value, parsed.error->offset)
-                                           : value->location;
+  SourceLocation location = graph.source() ? locate_in_value(*graph.source(), value->location(), parsed.error->offset)
+                                           : value->location();
   if (!location.known()) location = node.location;
   out.push_back(make_diagnostic("compact_code_rules", Severity::kError,
                                 fmt::format("node '{}': {}", node.id, parsed.error->message), node.id,
@@ -264,7 +264,7 @@ void check_compact_code(const NodeData& node, const Graph& graph, std::vector<Di
 void check_budget_routes(const NodeData& node, const Graph& graph, std::vector<Diagnostic>& out) {
   std::optional<std::int64_t> max = graph.data().get_integer("max_context_tokens");
   if (!max || *max <= 0) {
-    const Value* at = graph.data().find("max_context_tokens");
+    auto at = graph.data().find("max_context_tokens");
     out.push_back(make_diagnostic(
         "context_budget_settings", Severity::kError,
         fmt::format("node '{}' (manage_context_budget) needs graph attribute max_context_tokens (an integer > 0){}",
@@ -272,7 +272,7 @@ void check_budget_routes(const NodeData& node, const Graph& graph, std::vector<D
                     graph.data().has("max_context_tokens") ? ", got '" + graph.data().get("max_context_tokens") + "'"
                                                            : std::string()),
         node.id, "add max_context_tokens=N to the graph [...] block",
-        at != nullptr && at->location.known() ? at->location : node.location));
+        value_location(at, node.location)));
   }
   for (const char* route : {"on_ok", "on_over"}) {
     if (node.get(route).empty()) {

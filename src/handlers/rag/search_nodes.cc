@@ -26,25 +26,25 @@ using retrieval::SearchType;
 /// A positive count from a node attribute, else from a graph setting (when `setting` is true).
 std::optional<std::int64_t> read_count(const NodeData& node, const Graph& graph, const std::string& key,
                                        bool from_settings) {
-  const Value* value = node.find(key);
+  auto value = node.find(key);
   std::string where = "node attribute";
   if (!value && from_settings) {
     value = graph.data().find(key);
     where = "graph attribute";
   }
   if (!value) return std::nullopt;
-  auto number = parse_integer(value->text);
+  auto number = parse_integer(value->text());
   if (!number || *number < 1 || *number > std::numeric_limits<std::int32_t>::max()) {
-    config_error(node, fmt::format("{} ({}) must be an integer >= 1, got '{}'", key, where, value->text));
+    config_error(node, fmt::format("{} ({}) must be an integer >= 1, got '{}'", key, where, value->text()));
   }
   return number;
 }
 
 bool read_flag(const NodeData& node, const std::string& key) {
-  const Value* value = node.find(key);
+  auto value = node.find(key);
   if (!value) return false;
-  auto flag = parse_boolean(value->text);
-  if (!flag) config_error(node, fmt::format("{} must be one of true | false, got '{}'", key, value->text));
+  auto flag = parse_boolean(value->text());
+  if (!flag) config_error(node, fmt::format("{} must be one of true | false, got '{}'", key, value->text()));
   return *flag;
 }
 

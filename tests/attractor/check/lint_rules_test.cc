@@ -48,7 +48,7 @@ TEST(LintConditionSyntax, ErrorPointsInsideTheValue) {
   auto [file, value] = file_with("  work -> exit [condition=\"outcome=success || outcome=fail\"]", "\"outcome");
   Graph g = valid_pipeline();
   g.set_source(file);
-  g.edge(g.edges()[1]).attrs["condition"] = value;
+  g.edge(g.edges()[1]).attrs.insert_or_assign("condition", value);
   auto d = only(validate(g, builtin_handler_catalog()), "condition_syntax");
   ASSERT_EQ(d.size(), 1u);
   expect_diagnostic(d[0], "condition_syntax", Severity::kError,
@@ -64,7 +64,7 @@ TEST(LintConditionSyntax, ErrorColumnAccountsForEscapes) {
   ASSERT_EQ(value.text, "context.x=\"abc");
   Graph g = valid_pipeline();
   g.set_source(file);
-  g.edge(g.edges()[1]).attrs["condition"] = value;
+  g.edge(g.edges()[1]).attrs.insert_or_assign("condition", value);
   auto d = only(validate(g, builtin_handler_catalog()), "condition_syntax");
   ASSERT_EQ(d.size(), 1u);
   expect_diagnostic(d[0], "condition_syntax", Severity::kError,
@@ -98,7 +98,7 @@ TEST(LintConditionOutcomeValue, UnknownStatusWithSuggestion) {
   auto [file, value] = file_with("  work -> exit [condition=\"context.ok=1 && outcome=SUCCESS\"]", "\"context");
   Graph g = valid_pipeline();
   g.set_source(file);
-  g.edge(g.edges()[1]).attrs["condition"] = value;
+  g.edge(g.edges()[1]).attrs.insert_or_assign("condition", value);
   g.edge(g.edges()[0]).set("condition", "outcome!=failed");
   auto d = only(validate(g, builtin_handler_catalog()), "condition_outcome_value");
   ASSERT_EQ(d.size(), 2u);
@@ -133,7 +133,7 @@ TEST(LintStylesheetSyntax, ErrorPointsInsideTheValue) {
   auto [file, value] = file_with("  model_stylesheet=\"* { llm_model: a; llm_modle: b }\"", "\"*");
   Graph g = valid_pipeline();
   g.set_source(file);
-  g.data().attrs["model_stylesheet"] = value;
+  g.data().attrs.insert_or_assign("model_stylesheet", value);
   auto d = only(validate(g, builtin_handler_catalog()), "stylesheet_syntax");
   ASSERT_EQ(d.size(), 1u);
   expect_diagnostic(d[0], "stylesheet_syntax", Severity::kError,

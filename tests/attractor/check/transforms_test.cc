@@ -76,10 +76,10 @@ TEST(StylesheetTransform, SpecExample) {
 TEST(StylesheetTransform, AppliedValuesHaveNoLocation) {
   Graph g = spec_example();
   run_builtins(g);
-  const Value* v = g.node("plan")->find("llm_model");
-  ASSERT_NE(v, nullptr);
-  EXPECT_EQ(v->kind, ValueKind::kString);
-  EXPECT_FALSE(v->location.known());
+  auto v = g.node("plan")->find("llm_model");
+  ASSERT_TRUE(v.has_value());
+  EXPECT_EQ(v->kind(), ValueKind::kString);
+  EXPECT_FALSE(v->location().known());
 }
 
 Graph one_node(const std::string& stylesheet, const std::string& shape, const std::string& cls) {

@@ -31,7 +31,7 @@ Graph load_dot(const std::string& dot) {
 
 const EdgeData* edge_between(const Graph& g, const std::string& from, const std::string& to) {
   for (Edge e : g.edges()) {
-    if (g.edge(e).from == from && g.edge(e).to == to) return &g.edge(e);
+    if (g.from_id(e) == from && g.to_id(e) == to) return &g.edge(e);
   }
   return nullptr;
 }

@@ -16,7 +16,7 @@ using testing::node;
 std::string selected(const Graph& g, const std::string& from, const Outcome& o, const Context& c,
                      EdgeSelectionMode mode = EdgeSelectionMode::kAll) {
   auto e = select_edge(g, *g.find(from), o, c, mode);
-  return e ? g.edge(*e).to : "<none>";
+  return e ? g.to_id(*e) : "<none>";
 }
 
 TEST(ConditionTest, ResolvesKeysPerSection10_4) {

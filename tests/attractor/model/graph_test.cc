@@ -40,8 +40,9 @@ TEST(GraphTest, EdgesKeepDeclarationOrder) {
   g.add_edge("b", "c");
   auto out = g.out_edges(*g.find("a"));
   ASSERT_EQ(out.size(), 2u);
-  EXPECT_EQ(g.edge(out[0]).to, "c");
-  EXPECT_EQ(g.edge(out[1]).to, "b");
+  EXPECT_EQ(g.to_id(out[0]), "c");
+  EXPECT_EQ(g.to_id(out[1]), "b");
+  EXPECT_EQ(g.from_id(out[1]), "a");
   EXPECT_EQ(g.in_edges(*g.find("c")).size(), 2u);
   EXPECT_EQ(g.edge_count(), 3u);
   EXPECT_EQ(g.node_count(), 3u);
@@ -83,7 +84,7 @@ TEST(ValueTest, LocateInValueMapsEscapes) {
   SourceFile file("f.dot", "x [c=\"a\\\"b=c\"]\n");
   Value v(ValueKind::kString, "a\"b=c", file.locate(5));
   // Unescaped offset 3 is 'b'... offset 2 is 'b' (a, ", b).
-  SourceLocation loc = locate_in_value(file, v, 2);
+  SourceLocation loc = locate_in_value(file, v.location, 2);
   EXPECT_EQ(loc.line, 1);
   EXPECT_EQ(loc.column, 10);
   EXPECT_EQ(file.text()[loc.offset], 'b');
@@ -111,10 +112,10 @@ TEST(ValueTest, LocateInValueFollowsTheLexersEscapeRules) {
   // Raw: "x\l=\<newline>y"  -> unescaped: x \ l = y  (\l kept as two chars, \<newline> dropped)
   SourceFile file("f.dot", "a [c=\"x\\l=\\\ny\"]\n");
   Value v(ValueKind::kString, "x\\l=y", file.locate(5));
-  EXPECT_EQ(file.text()[locate_in_value(file, v, 0).offset], 'x');
-  EXPECT_EQ(file.text()[locate_in_value(file, v, 1).offset], '\\');
-  EXPECT_EQ(file.text()[locate_in_value(file, v, 3).offset], '=');
-  SourceLocation y = locate_in_value(file, v, 4);
+  EXPECT_EQ(file.text()[locate_in_value(file, v.location, 0).offset], 'x');
+  EXPECT_EQ(file.text()[locate_in_value(file, v.location, 1).offset], '\\');
+  EXPECT_EQ(file.text()[locate_in_value(file, v.location, 3).offset], '=');
+  SourceLocation y = locate_in_value(file, v.location, 4);
   EXPECT_EQ(file.text()[y.offset], 'y');
   EXPECT_EQ(y.line, 2);
   EXPECT_EQ(y.column, 1);
