@@ -79,6 +79,23 @@ TEST(CodergenTest, ScriptedOutcomesPerCall) {
   for (const auto& [key, value] : values.items()) EXPECT_FALSE(key.starts_with("internal.")) << key;
 }
 
+TEST(CodergenTest, ScriptedOutcomesSkipEmptyItemsAndRepeatTheLast) {
+  testing::StageFixture f;
+  Graph g = one_node({{"simulate.outcome", " retry ,, fail,\tpartial_success , "}});
+  Context c;
+  auto backend = std::make_shared<SimulationBackend>();
+  const std::vector<StageStatus> expected = {StageStatus::kRetry, StageStatus::kFail, StageStatus::kPartialSuccess,
+                                             StageStatus::kPartialSuccess, StageStatus::kPartialSuccess};
+  for (std::size_t call = 0; call < expected.size(); ++call) {
+    EXPECT_EQ(run_codergen(g, c, f, backend, static_cast<std::int64_t>(call)).status, expected[call]) << call;
+  }
+  Graph blank = one_node({{"simulate.outcome", " , "}, {"simulate.preferred_label", "Next"}});
+  EXPECT_EQ(run_codergen(blank, c, f, backend, 3).status, StageStatus::kSuccess);
+  Graph bad = one_node({{"simulate.outcome", "success,maybe"}});
+  EXPECT_EQ(run_codergen(bad, c, f, backend, 0).status, StageStatus::kSuccess);
+  EXPECT_THROW(run_codergen(bad, c, f, backend, 1), StageError);
+}
+
 TEST(CodergenTest, ResponsesFileEntries) {
   testing::StageFixture f;
   Graph g = one_node({});

@@ -10,19 +10,29 @@ namespace attractor {
 
 namespace {
 
-std::vector<std::string> split_commas(const std::string& s) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= s.size()) {
-    std::size_t comma = s.find(',', start);
-    if (comma == std::string::npos) comma = s.size();
-    std::string item = s.substr(start, comma - start);
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    if (!item.empty()) out.push_back(item);
+std::string_view trim_blanks(std::string_view s) {
+  const std::size_t first = s.find_first_not_of(" \t");
+  if (first == std::string_view::npos) return {};
+  return s.substr(first, s.find_last_not_of(" \t") + 1 - first);
+}
+
+/// The `index`-th non-empty item of a comma-separated list, or its last item when the list is
+/// shorter ("success" for an empty list). Reads only up to the item it returns, and copies
+/// nothing: a review loop's script lists one status per visit and is read on every visit.
+std::string_view list_item(std::string_view list, std::size_t index) {
+  std::string_view last = "success";
+  std::size_t seen = 0;
+  for (std::size_t start = 0; start <= list.size();) {
+    std::size_t comma = list.find(',', start);
+    if (comma == std::string_view::npos) comma = list.size();
+    std::string_view item = trim_blanks(list.substr(start, comma - start));
+    if (!item.empty()) {
+      if (seen++ == index) return item;
+      last = item;
+    }
     start = comma + 1;
   }
-  return out;
+  return last;
 }
 
 Outcome outcome_for(const std::string& status_text, const std::string& id) {
@@ -81,12 +91,11 @@ CodergenResult SimulationBackend::run(const CodergenRequest& request) {
     }
   } else {
     if (auto v = node.find("simulate.response")) result.response = v->text();
-    std::string outcomes = node.get("simulate.outcome");
+    const std::optional<ValueView> script = node.find("simulate.outcome");
+    const std::string_view outcomes = script ? script->text() : std::string_view();
     std::string label = node.get("simulate.preferred_label");
     if (!outcomes.empty() || !label.empty()) {
-      std::vector<std::string> list = split_commas(outcomes.empty() ? "success" : outcomes);
-      std::string status =
-          list[std::min<std::size_t>(static_cast<std::size_t>(request.call_index), list.size() - 1)];
+      const std::string status(list_item(outcomes, static_cast<std::size_t>(request.call_index)));
       Outcome o = outcome_for(status, node.id);
       o.preferred_label = label;
       result.outcome = o;
