@@ -20,13 +20,18 @@ cmake --build "$build" -j 2 --target attractor engine_floor >/dev/null
 
 # time_into FILE CMD...: appends "wall user+sys maxrss_kb write_bytes" to FILE. The command runs
 # in a shell that then reads its own /proc/PID/io, which includes the waited-for child's writes
-# (bytes sent to the page cache: what the command asked the disk to store).
+# (bytes sent to the page cache: what the command asked the disk to store). The wall time is the
+# shell's clock (EPOCHREALTIME, microseconds) around the command alone, since GNU time's has only
+# two decimals and would also count the wrapper shell.
 time_into() {
   local out=$1
   shift
   /usr/bin/time -f "%e %U %S %M" -o "$work/last.time" \
-    bash -c '"$@" >/dev/null 2>&1; awk "/^write_bytes/ { print \$2 }" /proc/$$/io' bash "$@" > "$work/last.io"
-  awk -v io="$(cat "$work/last.io")" '{ printf "%s %.2f %s %s\n", $1, $2 + $3, $4, io }' "$work/last.time" >> "$out"
+    bash -c 's=$EPOCHREALTIME; "$@" >/dev/null 2>&1; e=$EPOCHREALTIME
+             echo "${s/[.,]/} ${e/[.,]/} $(awk "/^write_bytes/ { print \$2 }" /proc/$$/io)"' bash "$@" > "$work/last.io"
+  read -r started ended written < "$work/last.io"
+  awk -v us=$((ended - started)) -v io="$written" '{ printf "%.4f %.2f %s %s\n", us / 1e6, $2 + $3, $4, io }' \
+    "$work/last.time" >> "$out"
 }
 # median FILE COLUMN
 median() {
@@ -56,6 +61,6 @@ for spec in $sizes; do
   fw=$(median "$work/floor.times" 4)
   awk -v k="$kind-$n" -v n="$nodes" -v es="$es" -v ec="$ec" -v em="$em" -v fs="$fs" -v fc="$fc" -v fm="$fm" \
       -v ew="$ew" -v fw="$fw" 'BEGIN {
-    printf "%-14s %6d %9.2f %9.2f %9.1f %9.2f %9.2f %8.1f %6.2f %11.3f %11.1f %11.1f %9.1f\n", k, n, es, ec, em / 1024,
+    printf "%-14s %6d %9.3f %9.2f %9.1f %9.3f %9.2f %8.1f %6.2f %11.3f %11.1f %11.1f %9.1f\n", k, n, es, ec, em / 1024,
            fs, fc, fm / 1024, (fs > 0 ? es / fs : 0), 1000 * es / n, ew / 1e6, fw / 1e6, ew / 1e3 / n }'
 done
