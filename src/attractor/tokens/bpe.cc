@@ -4,6 +4,7 @@
 #include <bit>
 #include <cstring>
 #include <functional>
+#include <utility>
 
 #include <fmt/format.h>
 
@@ -171,16 +172,31 @@ void BytePairEncoder::merge_piece_heap(std::string_view piece, std::vector<Token
   for (std::uint32_t p = 0; p < n; p = s.next[p]) out.push_back(s.token[p]);
 }
 
-PieceCache::PieceCache(std::size_t entries)
-    : entries_(std::bit_ceil(std::max<std::size_t>(1, entries))), mask_(entries_.size() - 1) {}
+PieceCache::PieceCache(std::size_t entries) : capacity_(std::bit_ceil(std::max<std::size_t>(1, entries))) {}
 
 const std::vector<TokenId>* PieceCache::find(std::string_view piece) const {
+  if (entries_.empty()) return nullptr;
   const std::uint64_t h = hash_token_bytes(piece.data(), piece.size());
   const Entry& e = entries_[h & mask_];
   return e.used && e.hash == h && e.piece == piece ? &e.tokens : nullptr;
 }
 
+void PieceCache::grow() {
+  constexpr std::size_t kFirstSlots = 256;
+  const std::size_t slots = std::min(capacity_, entries_.empty() ? kFirstSlots : entries_.size() * 4);
+  std::vector<Entry> old = std::exchange(entries_, std::vector<Entry>(slots));
+  mask_ = slots - 1;
+  used_ = 0;
+  for (Entry& e : old) {
+    if (!e.used) continue;
+    Entry& slot = entries_[e.hash & mask_];
+    if (!slot.used) ++used_;
+    slot = std::move(e);
+  }
+}
+
 void PieceCache::insert(std::string_view piece, std::span<const TokenId> tokens) {
+  if (entries_.empty() || (used_ * 2 > entries_.size() && entries_.size() < capacity_)) grow();
   const std::uint64_t h = hash_token_bytes(piece.data(), piece.size());
   Entry& e = entries_[h & mask_];
   if (!e.used) ++used_;

@@ -64,10 +64,12 @@ class BytePairEncoder {
 
 /// Remembers the tokens of pieces that needed merging: a direct-mapped table where a new piece
 /// replaces whatever shared its slot, so results never depend on what was cached. Entries reuse
-/// their storage. Not thread-safe: keep one per thread.
+/// their storage. The table starts empty and grows by fours (from 256 slots) while more than half
+/// its slots are taken, up to `entries`: a short run that merges a few pieces does not pay for
+/// a full table. Not thread-safe: keep one per thread.
 class PieceCache {
  public:
-  /// `entries` is rounded up to a power of two.
+  /// `entries`, the most slots the table grows to, is rounded up to a power of two.
   explicit PieceCache(std::size_t entries = 1u << 14);
 
   /// Cached tokens of `piece`, or nullptr.
@@ -83,8 +85,12 @@ class PieceCache {
     std::string piece;
     std::vector<TokenId> tokens;
   };
+  /// Allocates the first slots or, past half full, four times as many, keeping what fits.
+  void grow();
+
   std::vector<Entry> entries_;
-  std::size_t mask_;
+  std::size_t capacity_;
+  std::size_t mask_ = 0;
   std::size_t used_ = 0;
 };
 

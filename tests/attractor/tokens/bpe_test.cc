@@ -142,5 +142,27 @@ TEST(PieceCache, NeverReturnsAnotherPiecesTokens) {
   EXPECT_LE(cache.size(), 64u);
 }
 
+TEST(PieceCache, GrowsFromASmallTableUpToItsCapacity) {
+  PieceCache cache(4096);
+  EXPECT_EQ(cache.find("piece0"), nullptr);
+  EXPECT_EQ(cache.size(), 0u);
+  for (TokenId i = 0; i < 20000; ++i) {
+    const std::string piece = "piece" + std::to_string(i);
+    cache.insert(piece, std::vector<TokenId>{i});
+    ASSERT_NE(cache.find(piece), nullptr) << i;
+    EXPECT_EQ(cache.find(piece)->front(), i);
+  }
+  EXPECT_GT(cache.size(), 1024u);
+  EXPECT_LE(cache.size(), 4096u);
+  int found = 0;
+  for (TokenId i = 0; i < 20000; ++i) {
+    if (const auto* tokens = cache.find("piece" + std::to_string(i))) {
+      EXPECT_EQ(*tokens, std::vector<TokenId>{i});
+      ++found;
+    }
+  }
+  EXPECT_EQ(static_cast<std::size_t>(found), cache.size());
+}
+
 }  // namespace
 }  // namespace attractor
