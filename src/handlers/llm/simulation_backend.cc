@@ -16,23 +16,17 @@ std::string_view trim_blanks(std::string_view s) {
   return s.substr(first, s.find_last_not_of(" \t") + 1 - first);
 }
 
-/// The `index`-th non-empty item of a comma-separated list, or its last item when the list is
-/// shorter ("success" for an empty list). Reads only up to the item it returns, and copies
-/// nothing: a review loop's script lists one status per visit and is read on every visit.
-std::string_view list_item(std::string_view list, std::size_t index) {
-  std::string_view last = "success";
-  std::size_t seen = 0;
+/// The non-empty items of a comma-separated list.
+std::vector<std::string> list_items(std::string_view list) {
+  std::vector<std::string> items;
   for (std::size_t start = 0; start <= list.size();) {
     std::size_t comma = list.find(',', start);
     if (comma == std::string_view::npos) comma = list.size();
     std::string_view item = trim_blanks(list.substr(start, comma - start));
-    if (!item.empty()) {
-      if (seen++ == index) return item;
-      last = item;
-    }
+    if (!item.empty()) items.emplace_back(item);
     start = comma + 1;
   }
-  return last;
+  return items;
 }
 
 Outcome outcome_for(const std::string& status_text, const std::string& id) {
@@ -95,7 +89,7 @@ CodergenResult SimulationBackend::run(const CodergenRequest& request) {
     const std::string_view outcomes = script ? script->text() : std::string_view();
     std::string label = node.get("simulate.preferred_label");
     if (!outcomes.empty() || !label.empty()) {
-      const std::string status(list_item(outcomes, static_cast<std::size_t>(request.call_index)));
+      const std::string status = scripted_outcome(node.id, outcomes, static_cast<std::size_t>(request.call_index));
       Outcome o = outcome_for(status, node.id);
       o.preferred_label = label;
       result.outcome = o;
@@ -104,6 +98,18 @@ CodergenResult SimulationBackend::run(const CodergenRequest& request) {
   result.usage.input_tokens = static_cast<std::int64_t>(request.prompt.size() / 4);
   result.usage.output_tokens = static_cast<std::int64_t>(result.response.size() / 4);
   return result;
+}
+
+std::string SimulationBackend::scripted_outcome(const std::string& node_id, std::string_view script, std::size_t call) {
+  std::lock_guard lock(scripts_mutex_);
+  auto it = scripts_.find(node_id);
+  if (it == scripts_.end() || it->second.text != script) {
+    Script parsed{std::string(script), list_items(script)};
+    if (parsed.items.empty()) parsed.items.push_back("success");
+    it = scripts_.insert_or_assign(node_id, std::move(parsed)).first;
+  }
+  const std::vector<std::string>& items = it->second.items;
+  return items[std::min(call, items.size() - 1)];
 }
 
 nlohmann::json load_responses_file(const std::string& path) {

@@ -17,7 +17,11 @@
 /// Calls are counted per node by the engine (StageEnv::prior_attempts, the checkpoint's
 /// `node_attempts`), so a resumed run continues the same script.
 
+#include <map>
+#include <mutex>
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -35,7 +39,18 @@ class SimulationBackend : public CodergenBackend {
   bool acts_outside_process(const CodergenRequest&) const override { return false; }
 
  private:
+  /// A node's `simulate.outcome` text and its non-empty items ("success" when it has none).
+  struct Script {
+    std::string text;
+    std::vector<std::string> items;
+  };
+  /// Item `call` of `script` (the last item past its end), split once per node and text: a review
+  /// loop's script lists one status per visit and is read on every visit.
+  std::string scripted_outcome(const std::string& node_id, std::string_view script, std::size_t call);
+
   nlohmann::json responses_ = nlohmann::json::object();
+  std::mutex scripts_mutex_;
+  std::map<std::string, Script, std::less<>> scripts_;
 };
 
 /// Reads a `--responses` file; throws std::runtime_error when unreadable or not an object.
