@@ -134,6 +134,13 @@ Checkpoint Engine::Impl::checkpoint() const {
   return c;
 }
 
+Checkpoint Engine::Impl::take_checkpoint() {
+  Checkpoint c = std::exchange(state_, Checkpoint{});
+  c.context = context_.snapshot();
+  c.logs = context_.logs();
+  return c;
+}
+
 void Engine::Impl::restore_usage(const std::string& events_path) {
   UsageTally from_events;
   from_events.set_prices(budget_.prices);
@@ -324,7 +331,7 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
   RunResult r;
   r.outcome = outcome;
   r.run_dir = run_dir_;
-  r.checkpoint = checkpoint();
+  r.checkpoint = take_checkpoint();
   r.usage = sink_.usage();
   return r;
 }
@@ -339,7 +346,7 @@ RunResult Engine::Impl::budget_exhausted(const std::string& reason) {
   r.outcome = Outcome::fail(reason);
   r.run_dir = run_dir_;
   r.budget_exhausted = true;
-  r.checkpoint = checkpoint();
+  r.checkpoint = take_checkpoint();
   r.usage = sink_.usage();
   return r;
 }
@@ -382,7 +389,7 @@ RunResult Engine::Impl::interrupted() {
   r.outcome = Outcome::fail("interrupted");
   r.run_dir = run_dir_;
   r.interrupted = true;
-  r.checkpoint = checkpoint();
+  r.checkpoint = take_checkpoint();
   r.usage = sink_.usage();
   return r;
 }
