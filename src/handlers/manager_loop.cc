@@ -1,5 +1,6 @@
 #include "handlers/manager_loop.h"
 
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
 #include <filesystem>
@@ -10,6 +11,7 @@
 #include "attractor/engine/engine.h"
 #include "attractor/check/pipeline_loader.h"
 #include "attractor/run/run_directory.h"
+#include "attractor/base/comma_list.h"
 #include "attractor/base/sha256.h"
 #include "handlers/codergen.h"
 #include "attractor/engine/event_names.h"
@@ -103,17 +105,8 @@ class ChildRunner {
 };
 
 bool has_action(const std::string& actions, const std::string& name) {
-  std::size_t start = 0;
-  while (start <= actions.size()) {
-    std::size_t comma = actions.find(',', start);
-    if (comma == std::string::npos) comma = actions.size();
-    std::string item = actions.substr(start, comma - start);
-    item.erase(0, item.find_first_not_of(" \t"));
-    item.erase(item.find_last_not_of(" \t") + 1);
-    if (item == name) return true;
-    start = comma + 1;
-  }
-  return false;
+  const std::vector<std::string> items = split_comma_list(actions, " \t");
+  return std::ranges::find(items, name) != items.end();
 }
 
 /// The manager's settings; `error` is non-empty when the manager cannot run.

@@ -1,7 +1,8 @@
 #include "attractor/model/graph.h"
 
 #include <algorithm>
-#include <cctype>
+
+#include "attractor/base/comma_list.h"
 
 namespace attractor {
 
@@ -41,20 +42,8 @@ void AttributeBag::set(std::string_view key, std::string_view text, ValueKind ki
 }
 
 std::vector<std::string> NodeData::classes() const {
-  std::vector<std::string> out;
-  std::string all = get("class");
-  std::size_t start = 0;
-  while (start <= all.size()) {
-    std::size_t comma = all.find(',', start);
-    if (comma == std::string::npos) comma = all.size();
-    std::string item = all.substr(start, comma - start);
-    auto not_space = [](unsigned char c) { return !std::isspace(c); };
-    item.erase(item.begin(), std::find_if(item.begin(), item.end(), not_space));
-    item.erase(std::find_if(item.rbegin(), item.rend(), not_space).base(), item.end());
-    if (!item.empty()) out.push_back(std::move(item));
-    start = comma + 1;
-  }
-  return out;
+  const std::optional<ValueView> all = find("class");
+  return all ? split_comma_list(all->text()) : std::vector<std::string>{};
 }
 
 std::int64_t GraphData::default_max_retries() const {

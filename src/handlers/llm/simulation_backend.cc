@@ -3,31 +3,13 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "attractor/base/comma_list.h"
 #include "attractor/base/input_file.h"
 #include "attractor/run/run_directory.h"
 
 namespace attractor {
 
 namespace {
-
-std::string_view trim_blanks(std::string_view s) {
-  const std::size_t first = s.find_first_not_of(" \t");
-  if (first == std::string_view::npos) return {};
-  return s.substr(first, s.find_last_not_of(" \t") + 1 - first);
-}
-
-/// The non-empty items of a comma-separated list.
-std::vector<std::string> list_items(std::string_view list) {
-  std::vector<std::string> items;
-  for (std::size_t start = 0; start <= list.size();) {
-    std::size_t comma = list.find(',', start);
-    if (comma == std::string_view::npos) comma = list.size();
-    std::string_view item = trim_blanks(list.substr(start, comma - start));
-    if (!item.empty()) items.emplace_back(item);
-    start = comma + 1;
-  }
-  return items;
-}
 
 Outcome outcome_for(const std::string& status_text, const std::string& id) {
   StageStatus status;
@@ -104,7 +86,7 @@ std::string SimulationBackend::scripted_outcome(const std::string& node_id, std:
   std::lock_guard lock(scripts_mutex_);
   auto it = scripts_.find(node_id);
   if (it == scripts_.end() || it->second.text != script) {
-    Script parsed{std::string(script), list_items(script)};
+    Script parsed{std::string(script), split_comma_list(script, " \t")};
     if (parsed.items.empty()) parsed.items.push_back("success");
     it = scripts_.insert_or_assign(node_id, std::move(parsed)).first;
   }
