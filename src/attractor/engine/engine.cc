@@ -127,15 +127,11 @@ void Engine::Impl::seed_context() {
   context_.set(kRunIdKey, state_.run_id);
 }
 
-Checkpoint Engine::Impl::checkpoint() const {
-  Checkpoint c = state_;
-  c.context = context_.snapshot();
-  c.logs = context_.logs();
-  return c;
-}
+Checkpoint Engine::Impl::checkpoint() const { return with_live_context(state_); }
 
-Checkpoint Engine::Impl::take_checkpoint() {
-  Checkpoint c = std::exchange(state_, Checkpoint{});
+Checkpoint Engine::Impl::take_checkpoint() { return with_live_context(std::exchange(state_, Checkpoint{})); }
+
+Checkpoint Engine::Impl::with_live_context(Checkpoint c) const {
   c.context = context_.snapshot();
   c.logs = context_.logs();
   return c;

@@ -86,6 +86,8 @@ class Engine::Impl : public BranchRunner {
   /// `state_` again before run() or resume() sets it afresh, and copying a long run's outcomes
   /// cost a few percent of its CPU.
   Checkpoint take_checkpoint();
+  /// `c` with its `context` and `logs` filled from `context_`.
+  Checkpoint with_live_context(Checkpoint c) const;
   RunResult finish(const Outcome& outcome, const std::string& current_node, std::int64_t started_ms);
   RunResult interrupted();
   std::int64_t execution_cap() const;
