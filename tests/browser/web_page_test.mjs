@@ -238,6 +238,40 @@ async function startFromForm(page, fill) {
   return decodeURIComponent(await page.evaluate(() => location.hash.slice(5)));
 }
 
+// Holds back the answer to the page's next GET /pipelines/ID, taken from the server while the
+// run still waits at its gate (status "running"), until `deliver()`; the page's other requests
+// pass. This is the order a busy browser can produce: an old answer processed after a newer one.
+async function holdOneStatusAnswer(page, id) {
+  const url = new URL(`/pipelines/${encodeURIComponent(id)}`, serverUrl).href;
+  let held = null;
+  let markHeld;
+  const isHeld = new Promise((resolve) => { markHeld = resolve; });
+  const handler = async (route) => {
+    if (held) { await route.fallback(); return; }
+    held = { route, response: route.fetch() };
+    markHeld();
+  };
+  await page.route(url, handler);
+  await isHeld;
+  const body = await (await held.response).json();
+  check(body.status === 'running', `the held answer was taken while the run waits (status ${body.status})`);
+  return {
+    // Delivers the held answer and returns every status the page showed in the next half second.
+    async deliver() {
+      await page.evaluate(() => {
+        window.__shownStatuses = [];
+        const header = document.querySelector('#run-status').parentElement;
+        new MutationObserver(() => window.__shownStatuses.push(document.querySelector('#run-status')?.textContent))
+          .observe(header, { childList: true, subtree: true, characterData: true });
+      });
+      await held.route.fulfill({ response: await held.response });
+      await page.unroute(url, handler);
+      await page.waitForTimeout(500);  // the page's fetch and render of the late answer
+      return page.evaluate(() => window.__shownStatuses);
+    },
+  };
+}
+
 async function gatedRun(page) {
   await page.waitForSelector('#graph-select option[value="gate.dot"]', { state: 'attached', timeout: STEP_MS });
   const id = await startFromForm(page, () => page.selectOption('#graph-select', 'gate.dot'));
@@ -266,9 +300,13 @@ async function gatedRun(page) {
 
   check(!(await page.isDisabled('#cancel-run')) && await page.isDisabled('#resume-run'),
     'Cancel is enabled and Resume disabled while the run waits');
+  const stale = await holdOneStatusAnswer(page, id);
   await page.click('#cancel-run');
   await statusIs(page, 'cancelled');
   await page.waitForSelector('#gate-panel', { state: 'hidden', timeout: STEP_MS });
+  const shown = await stale.deliver();
+  check(shown.every((s) => s === 'cancelled') && await page.textContent('#run-status') === 'cancelled',
+    `a status answer from before the cancel, arriving after it, leaves "cancelled" (shown: ${JSON.stringify(shown)})`);
   check(await page.isDisabled('#cancel-run') && !(await page.isDisabled('#resume-run')),
     'Resume is enabled and Cancel disabled once cancelled');
   await listShows(page, id, 'cancelled');

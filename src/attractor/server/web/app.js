@@ -17,6 +17,16 @@ const state = { runs: [], run: null };
 const $ = (selector) => document.querySelector(selector);
 const enc = encodeURIComponent;
 
+// Numbers one call of a refresher named `name` on `holder` and returns a test that is true while
+// no later call has started. Responses can arrive out of order (the page polls, the event stream
+// and the buttons all refresh), so only the newest call's answer is shown: an older one could
+// bring back a state the run has left, such as "running" after "cancelled".
+function newestCall(holder, name) {
+  const key = name + 'Seq';
+  const seq = holder[key] = (holder[key] || 0) + 1;
+  return () => holder[key] === seq;
+}
+
 // el('tr', {class: 'x', text: 'y', 'data-node': id}, child, 'text', ...): a new element.
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -95,8 +105,9 @@ function isActive(run) { return !!run && !!run.info && ACTIVE.includes(run.info.
 // ---------------------------------------------------------------- runs list
 
 async function refreshRuns() {
+  const newest = newestCall(state, 'runs');
   const r = await api('GET', '/pipelines');
-  if (!r.ok || !Array.isArray(r.data)) return;
+  if (!newest() || !r.ok || !Array.isArray(r.data)) return;
   state.runs = r.data;
   renderRuns();
 }
@@ -257,8 +268,9 @@ function debounce(run, name, fn, ms) {
 async function refreshRunInfo() {
   const run = state.run;
   if (!run) return;
+  const newest = newestCall(run, 'info');
   const r = await api('GET', '/pipelines/' + enc(run.id));
-  if (state.run !== run) return;
+  if (state.run !== run || !newest()) return;
   if (!r.ok) { showRunMessage(r.data.error); return; }
   run.info = r.data;
   renderRunHeader(run);
@@ -452,7 +464,7 @@ function stageBody(detail) {
 // ---------------------------------------------------------------- graph
 
 async function refreshGraph(run) {
-  const seq = run.graphSeq = (run.graphSeq || 0) + 1;
+  const newest = newestCall(run, 'graph');
   let text = '';
   let ok = false;
   try {
@@ -462,7 +474,7 @@ async function refreshGraph(run) {
   } catch (e) {
     text = 'the server cannot be reached';
   }
-  if (state.run !== run || seq !== run.graphSeq) return;  // closed, or a newer drawing is coming
+  if (state.run !== run || !newest()) return;
   const svg = ok ? sanitizeSvg(text) : null;
   const view = $('#graph-view');
   if (svg) view.replaceChildren(svg);
@@ -504,8 +516,9 @@ function onGraphClick(event) {
 async function refreshQuestions() {
   const run = state.run;
   if (!run) return;
+  const newest = newestCall(run, 'questions');
   const r = await api('GET', `/pipelines/${enc(run.id)}/questions`);
-  if (state.run !== run || !r.ok) return;
+  if (state.run !== run || !newest() || !r.ok) return;
   const questions = Array.isArray(r.data) ? r.data : [];
   const key = questions.map((q) => q.id).join('\n');
   if (key === run.questionsKey) return;  // unchanged: keep what the user is typing
