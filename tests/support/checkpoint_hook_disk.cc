@@ -6,14 +6,14 @@
 namespace attractor::testing {
 
 void CheckpointHookDisk::write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
-                                           const std::function<void()>& written) {
+                                           const std::function<void()>& written, DirectorySync sync) {
   if (std::filesystem::path(path).filename() != "checkpoint.json") {
-    inner_.write_file_atomic(path, parts, written);
+    inner_.write_file_atomic(path, parts, written, sync);
     return;
   }
   const std::int64_t n = ++checkpoints_;
   if (n == fail_checkpoint) throw std::runtime_error("cannot write " + path + ".tmp: No space left on device");
-  inner_.write_file_atomic(path, parts, written);
+  inner_.write_file_atomic(path, parts, written, sync);
   if (after_checkpoint) after_checkpoint(n);
 }
 
@@ -28,12 +28,21 @@ void CheckpointHookDisk::append_synced(const std::string& path, std::string_view
   if (after_checkpoint) after_checkpoint(n);
 }
 
+void CheckpointHookDisk::write_file(const std::string& path, std::string_view content) {
+  if (content.empty()) journal_emptying(path);
+  inner_.write_file(path, content);
+}
+
 void CheckpointHookDisk::remove_file(const std::string& path) {
-  if (std::filesystem::path(path).filename() == "checkpoint.journal" && inner_.exists(path)) {
-    const std::int64_t n = ++journal_removals_;
-    if (before_journal_removal) before_journal_removal(n);
-  }
+  journal_emptying(path);
   inner_.remove_file(path);
+}
+
+void CheckpointHookDisk::journal_emptying(const std::string& path) {
+  if (std::filesystem::path(path).filename() != "checkpoint.journal" || !inner_.exists(path)) return;
+  if (inner_.read_file(path).empty()) return;
+  const std::int64_t n = ++journal_emptyings_;
+  if (before_journal_emptied) before_journal_emptied(n);
 }
 
 }  // namespace attractor::testing

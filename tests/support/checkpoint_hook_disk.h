@@ -23,16 +23,18 @@ class CheckpointHookDisk : public RunDisk {
 
   std::function<void(std::int64_t n)> after_checkpoint;
   std::int64_t fail_checkpoint = 0;  ///< 0: none fails
-  /// Called before the n-th removal of `checkpoint.journal` (1, 2, ...): a compaction whose
-  /// snapshot is already in place, with the journal it folded still on disk.
-  std::function<void(std::int64_t n)> before_journal_removal;
+  /// Called before `checkpoint.journal`, holding records, is emptied for the n-th time (1, 2, ...;
+  /// truncated after a snapshot in the run, removed at its end): a compaction whose snapshot is
+  /// already in place, with the journal it folded still on disk.
+  std::function<void(std::int64_t n)> before_journal_emptied;
   /// Checkpoint writes attempted so far.
   std::int64_t checkpoints() const { return checkpoints_; }
 
   std::error_code make_directories(const std::string& path) override { return inner_.make_directories(path); }
-  void write_file(const std::string& path, std::string_view content) override { inner_.write_file(path, content); }
+  void write_file(const std::string& path, std::string_view content) override;
   void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
-                         const std::function<void()>& written = nullptr) override;
+                         const std::function<void()>& written = nullptr,
+                         DirectorySync sync = DirectorySync::kNow) override;
   void append_synced(const std::string& path, std::string_view data) override;
   std::shared_ptr<AppendFile> open_append(const std::string& path) override { return inner_.open_append(path); }
   void remove_file(const std::string& path) override;
@@ -45,7 +47,10 @@ class CheckpointHookDisk : public RunDisk {
  private:
   RunDisk& inner_;
   std::atomic<std::int64_t> checkpoints_{0};
-  std::atomic<std::int64_t> journal_removals_{0};
+  /// Calls before_journal_emptied when `path` is the journal and holds records.
+  void journal_emptying(const std::string& path);
+
+  std::atomic<std::int64_t> journal_emptyings_{0};
 };
 
 }  // namespace attractor::testing

@@ -151,11 +151,15 @@ void Engine::Impl::restore_usage(const std::string& events_path) {
   sink_.restore_usage(counted);
 }
 
-void Engine::Impl::save() {
+void Engine::Impl::save(bool last) {
   state_.timestamp_ms = clock_->now_ms();
   state_.usage = sink_.usage();
   ++state_.journal_seq;
-  checkpoint_writer_.save_journaled(state_, context_, run_dir_, *writer_);
+  if (last) {
+    checkpoint_writer_.save_last(state_, context_, run_dir_, *writer_);
+  } else {
+    checkpoint_writer_.save_journaled(state_, context_, run_dir_, *writer_);
+  }
   emit(kCheckpointSavedEvent, {{"node_id", state_.current_node}, {"next_node", state_.next_node}});
 }
 
@@ -305,8 +309,7 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
   state_.next_node.clear();
   state_.state = is_success(outcome.status) ? "success" : "fail";
   state_.final_outcome = outcome_to_json(outcome);
-  save();
-  checkpoint_writer_.compact(run_dir_, *writer_);
+  save(true);
   std::int64_t duration = clock_->now_ms() - started_ms;
   if (is_success(outcome.status)) {
     emit(kPipelineCompletedEvent, {{"duration_ms", duration},

@@ -78,8 +78,9 @@ class Engine::Impl : public BranchRunner {
   /// Attaches `{run_dir_}/run.log` (replacing the previous run directory's) when enabled.
   void open_run_log();
   void seed_context();
-  /// Writes the checkpoint: `state_` with the context and logs of `context_`.
-  void save();
+  /// Writes the checkpoint: `state_` with the context and logs of `context_`; `last` (the
+  /// run's end) writes it as the final snapshot instead of a journal record.
+  void save(bool last = false);
   /// `state_` with its `context` and `logs` filled from `context_` (for RunResult).
   Checkpoint checkpoint() const;
   /// The same, moving `state_` out, for the result of a run that has stopped: nothing reads

@@ -464,7 +464,7 @@ void CheckpointWriter::save_journaled(const Checkpoint& checkpoint, const Contex
   const std::size_t record_bytes = delta_.size() + 32;
   const bool by_count = snapshot_every_ > 0 && journal_records_ + 1 >= snapshot_every_;
   if (delta_.empty() || by_count || journal_bytes_ + record_bytes > std::max(kMinJournalBytes, snapshot_bytes_)) {
-    enqueue_snapshot(run_dir, writer);
+    enqueue_snapshot(run_dir, writer, JournalAfter::kEmptied);
     return;
   }
   std::string record = encode_journal_record(checkpoint.journal_seq, delta_);
@@ -476,22 +476,36 @@ void CheckpointWriter::save_journaled(const Checkpoint& checkpoint, const Contex
   });
 }
 
+void CheckpointWriter::save_last(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir,
+                                 WriteBehind& writer) {
+  update(checkpoint, &context);
+  enqueue_snapshot(run_dir, writer, JournalAfter::kRemoved);
+}
+
 void CheckpointWriter::compact(const std::string& run_dir, WriteBehind& writer) {
   if (journal_bytes_ == 0 || !serialized_) return;
   wait_for_queued_save();
   views();
   if (views_.back() == "\n") views_.pop_back();  // enqueue_snapshot adds it again
-  enqueue_snapshot(run_dir, writer);
+  enqueue_snapshot(run_dir, writer, JournalAfter::kRemoved);
 }
 
-void CheckpointWriter::enqueue_snapshot(const std::string& run_dir, WriteBehind& writer) {
+void CheckpointWriter::enqueue_snapshot(const std::string& run_dir, WriteBehind& writer, JournalAfter after) {
+  std::string journal = (fs::path(run_dir) / kCheckpointJournalFile).string();
+  if (after == JournalAfter::kEmptied) {
+    writer.enqueue([&writer, journal] { writer.disk().open_append(journal); });
+  }
   enqueue_save(run_dir, writer);
   snapshot_bytes_ = 0;
   for (std::string_view v : views_) snapshot_bytes_ += v.size();
   journal_bytes_ = 0;
   journal_records_ = 0;
-  writer.enqueue([&writer, path = (fs::path(run_dir) / kCheckpointJournalFile).string()] {
-    writer.disk().remove_file(path);
+  writer.enqueue([&writer, after, journal = std::move(journal)] {
+    if (after == JournalAfter::kRemoved) {
+      writer.disk().remove_file(journal);
+    } else {
+      writer.disk().write_file(journal, "");
+    }
   });
 }
 

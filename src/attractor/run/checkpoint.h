@@ -122,11 +122,15 @@ class CheckpointWriter {
   void set_snapshot_every(std::size_t records) { snapshot_every_ = records; }
   /// Saves through the journal, queued on `writer`: the save's record (`journal_delta`, numbered
   /// `checkpoint.journal_seq`) appended and synced, or, when there is no delta or the policy says
-  /// so, the whole checkpoint written atomically as `checkpoint.json` and the journal removed.
+  /// so, the whole checkpoint written atomically as `checkpoint.json` and the journal emptied.
   void save_journaled(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir,
                       WriteBehind& writer);
-  /// Queues the last serialization as a snapshot (a compaction): `checkpoint.json` alone then
-  /// holds the last saved state. For the end of a run and interruptions.
+  /// The run's last save, queued as a snapshot without a journal record first (the snapshot
+  /// makes it durable as one), then the journal removed: `checkpoint.json` alone holds the end.
+  void save_last(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir,
+                 WriteBehind& writer);
+  /// Queues the last serialization as a snapshot (a compaction), then removes the journal:
+  /// `checkpoint.json` alone then holds the last saved state. For interruptions.
   void compact(const std::string& run_dir, WriteBehind& writer);
 
   /// The journal record (checkpoint_journal.h) of the last serialization from a live context:
@@ -180,8 +184,15 @@ class CheckpointWriter {
   /// and `first_status`, and the top-level members in scalars_.
   void build_delta(const Checkpoint& checkpoint, std::size_t first_completed, std::size_t first_status);
 
-  /// Queues views_ as `checkpoint.json`, then the journal's removal.
-  void enqueue_snapshot(const std::string& run_dir, WriteBehind& writer);
+  /// What a snapshot does to the journal it folded in, once it is durable.
+  enum class JournalAfter {
+    /// Truncated, and created before the snapshot when missing, so the snapshot's directory
+    /// sync also makes the journal's name durable and the next record needs none of its own.
+    kEmptied,
+    kRemoved,  ///< removed: the run stops here
+  };
+  /// Queues views_ as `checkpoint.json`, with the journal handled as `after` says.
+  void enqueue_snapshot(const std::string& run_dir, WriteBehind& writer, JournalAfter after);
 
   DeltaParts delta_parts_;
   std::string delta_;

@@ -60,7 +60,7 @@ void MemoryRunDisk::write_file(const std::string& path, std::string_view content
 }
 
 void MemoryRunDisk::write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
-                                      const std::function<void()>& written) {
+                                      const std::function<void()>& written, DirectorySync) {
   const std::string key = normal(path);
   std::string content;
   for (std::string_view part : parts) content += part;

@@ -21,7 +21,8 @@ class MemoryRunDisk : public RunDisk {
   std::error_code make_directories(const std::string& path) override;
   void write_file(const std::string& path, std::string_view content) override;
   void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
-                         const std::function<void()>& written = nullptr) override;
+                         const std::function<void()>& written = nullptr,
+                         DirectorySync sync = DirectorySync::kNow) override;
   void append_synced(const std::string& path, std::string_view data) override;
   std::shared_ptr<AppendFile> open_append(const std::string& path) override;
   void remove_file(const std::string& path) override;

@@ -59,7 +59,7 @@ void PosixRunDisk::write_file(const std::string& path, std::string_view content)
 }
 
 void PosixRunDisk::write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
-                                     const std::function<void()>& written) {
+                                     const std::function<void()>& written, DirectorySync sync) {
   std::string tmp = path + ".tmp";
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
@@ -98,6 +98,7 @@ void PosixRunDisk::write_file_atomic(const std::string& path, std::span<const st
   if (::rename(tmp.c_str(), path.c_str()) != 0) {
     throw std::runtime_error("cannot rename " + tmp + ": " + std::strerror(errno));
   }
+  if (sync == DirectorySync::kLater) return;
   std::string dir = fs::path(path).parent_path().string();
   int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (dfd >= 0) {

@@ -58,7 +58,8 @@ std::string random_hex6() {
 void write_manifest(const Manifest& manifest, const std::string& run_dir, RunDisk& disk) {
   const std::string content = manifest.to_json().dump(2) + "\n";
   const std::string_view view = content;
-  disk.write_file_atomic((fs::path(run_dir) / "manifest.json").string(), std::span<const std::string_view>(&view, 1));
+  disk.write_file_atomic((fs::path(run_dir) / "manifest.json").string(), std::span<const std::string_view>(&view, 1),
+                         nullptr, DirectorySync::kLater);
 }
 
 Manifest read_manifest(const std::string& run_dir, RunDisk& disk) {

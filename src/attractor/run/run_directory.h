@@ -37,7 +37,9 @@ std::string run_directory_name(const std::string& graph_name, std::int64_t epoch
 /// Six random lower-case hex digits.
 std::string random_hex6();
 
-/// Writes `{run_dir}/manifest.json` atomically.
+/// Writes `{run_dir}/manifest.json` atomically but leaves its directory unsynced: the run's first
+/// checkpoint snapshot, written next into the same directory, syncs both names
+/// (docs/run-directory.md §4, invariant 16).
 void write_manifest(const Manifest& manifest, const std::string& run_dir, RunDisk& disk = posix_run_disk());
 /// Throws std::runtime_error when missing or malformed.
 Manifest read_manifest(const std::string& run_dir, RunDisk& disk = posix_run_disk());

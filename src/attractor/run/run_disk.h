@@ -27,6 +27,12 @@ class AppendFile {
   virtual void append(std::string_view data) = 0;
 };
 
+/// Whether `RunDisk::write_file_atomic` syncs the file's directory after the rename.
+enum class DirectorySync {
+  kNow,    ///< the new name is durable when the call returns
+  kLater,  ///< the caller relies on a later sync of the same directory (docs/run-directory.md §4)
+};
+
 class RunDisk {
  public:
   virtual ~RunDisk() = default;
@@ -38,11 +44,12 @@ class RunDisk {
   /// "cannot write PATH: REASON".
   virtual void write_file(const std::string& path, std::string_view content) = 0;
   /// Writes the concatenation of `parts` to `path` atomically: `path.tmp`, fsync, rename, fsync
-  /// of the directory; a failed write or sync removes the temp file. `written`, if set, is called
-  /// once the parts are no longer needed (written, not yet synced). Throws std::runtime_error
-  /// "cannot write|sync|rename PATH.tmp: REASON".
+  /// of the directory (unless `sync` is kLater); a failed write or sync removes the temp file.
+  /// `written`, if set, is called once the parts are no longer needed (written, not yet synced).
+  /// Throws std::runtime_error "cannot write|sync|rename PATH.tmp: REASON".
   virtual void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
-                                 const std::function<void()>& written = nullptr) = 0;
+                                 const std::function<void()>& written = nullptr,
+                                 DirectorySync sync = DirectorySync::kNow) = 0;
   /// Appends `data` to `path` (created when missing) and makes it durable before returning:
   /// write, fdatasync, and a sync of the directory when the file was new. Throws
   /// std::runtime_error "cannot append|sync PATH: REASON". The checkpoint journal's records.

@@ -33,7 +33,7 @@ std::int64_t compactions_in_run_of(int stages) {
   MemoryRunDisk memory;
   testing::CheckpointHookDisk disk(memory);
   std::int64_t compactions = 0;
-  disk.before_journal_removal = [&compactions](std::int64_t) { ++compactions; };
+  disk.before_journal_emptied = [&compactions](std::int64_t) { ++compactions; };
   testing::TestRun t;
   t.disk = &disk;
   t.write_run_log = false;

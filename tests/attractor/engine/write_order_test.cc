@@ -4,6 +4,7 @@
 // that does not queue its writes) sees the run directory complete. A run on MemoryRunDisk writes
 // the same files, byte for byte, as a run on the real disk.
 
+#include <algorithm>
 #include <filesystem>
 #include <map>
 #include <regex>
@@ -61,8 +62,91 @@ TEST(WriteOrderTest, EachCheckpointReachesTheDiskAfterItsNodesFilesAndBeforeAnyL
   RunResult r = t.run(twelve_stages());
   EXPECT_EQ(r.outcome.status, StageStatus::kSuccess);
   std::lock_guard lock(mutex);
-  EXPECT_EQ(checkpoints, 16);  // initial, start, s1..s12, final, and the final save's compaction
+  EXPECT_EQ(checkpoints, 15);  // initial, start, s1..s12, and the final save as a snapshot
   EXPECT_TRUE(problems.empty()) << problems.front();
+}
+
+/// The durability-relevant calls of a run, in order, on a memory disk: "atomic NAME now|later",
+/// "create NAME" (open for appending), "append NAME", "truncate NAME", "remove NAME", for the
+/// manifest, the checkpoint and its journal.
+class DurabilityLogDisk : public MemoryRunDisk {
+ public:
+  void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
+                         const std::function<void()>& written = nullptr,
+                         DirectorySync sync = DirectorySync::kNow) override {
+    MemoryRunDisk::write_file_atomic(path, parts, written, sync);
+    note("atomic", path, sync == DirectorySync::kNow ? " now" : " later");
+  }
+  void append_synced(const std::string& path, std::string_view data) override {
+    MemoryRunDisk::append_synced(path, data);
+    note("append", path);
+  }
+  std::shared_ptr<AppendFile> open_append(const std::string& path) override {
+    note("create", path);
+    return MemoryRunDisk::open_append(path);
+  }
+  void write_file(const std::string& path, std::string_view content) override {
+    MemoryRunDisk::write_file(path, content);
+    if (content.empty()) note("truncate", path);
+  }
+  void remove_file(const std::string& path) override {
+    note("remove", path);
+    MemoryRunDisk::remove_file(path);
+  }
+  std::vector<std::string> log() {
+    std::lock_guard lock(mutex_);
+    return log_;
+  }
+
+ private:
+  void note(const char* what, const std::string& path, const char* tail = "") {
+    const std::string name = fs::path(path).filename().string();
+    if (name != "manifest.json" && name != "checkpoint.json" && name != "checkpoint.journal") return;
+    std::lock_guard lock(mutex_);
+    log_.push_back(std::string(what) + " " + name + tail);
+  }
+  std::mutex mutex_;
+  std::vector<std::string> log_;
+};
+
+TEST(WriteOrderTest, OneDirectorySyncMakesTheManifestAndTheJournalDurableAndTheEndIsOneSnapshot) {
+  DurabilityLogDisk disk;
+  TestRun t;
+  t.disk = &disk;
+  t.write_run_log = false;
+  RunResult r = t.run(testing::linear_graph({"s1", "s2"}));
+  ASSERT_EQ(r.outcome.status, StageStatus::kSuccess);
+  // The manifest's name and the empty journal's wait for the first snapshot's directory sync; the
+  // records after it need none; the last save is a snapshot with no record before it, and only
+  // then does the journal go.
+  const std::vector<std::string> expected = {
+      "atomic manifest.json later", "create checkpoint.journal", "atomic checkpoint.json now",
+      "truncate checkpoint.journal", "append checkpoint.journal",  // start
+      "append checkpoint.journal", "append checkpoint.journal",    // s1, s2
+      "atomic checkpoint.json now", "remove checkpoint.journal",   // the end
+  };
+  EXPECT_EQ(disk.log(), expected);
+  EXPECT_EQ(nlohmann::json::parse(disk.read_file(t.run_dir() + "/checkpoint.json"))["state"], "success");
+}
+
+TEST(WriteOrderTest, ASnapshotInTheRunEmptiesTheJournalItFoldedAndKeepsIt) {
+  DurabilityLogDisk disk;
+  TestRun t;
+  t.disk = &disk;
+  t.write_run_log = false;
+  EngineOptions options = t.options();
+  options.snapshot_every = 2;
+  HandlerRegistry registry = make_default_registry(t.services);
+  RunResult r = Engine(testing::linear_graph({"s1", "s2", "s3"}), registry, options).run();
+  ASSERT_EQ(r.outcome.status, StageStatus::kSuccess);
+  std::vector<std::string> log = disk.log();
+  const auto second_snapshot = std::find(log.begin() + 3, log.end(), "atomic checkpoint.json now");
+  ASSERT_NE(second_snapshot, log.end());
+  ASSERT_LT(second_snapshot + 1, log.end());
+  EXPECT_EQ(*(second_snapshot - 1), "create checkpoint.journal");
+  EXPECT_EQ(*(second_snapshot + 1), "truncate checkpoint.journal");
+  EXPECT_EQ(std::count(log.begin(), log.end(), "remove checkpoint.journal"), 1);
+  EXPECT_EQ(log.back(), "remove checkpoint.journal");
 }
 
 /// A backend that acts outside the process and reports what it found on disk when called.

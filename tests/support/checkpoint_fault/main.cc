@@ -5,7 +5,7 @@
 // renamed into place or a journal record appended, and synced) is durable, a crash at a real node
 // boundary while the engine may already compute the next stage; `fail` makes that checkpoint's
 // write fail like a full disk; `kill-compaction` SIGKILLs it inside the N-th compaction, after the
-// new snapshot is in place and before the journal it folded is removed. The kill-and-resume and
+// new snapshot is in place and before the journal it folded is emptied. The kill-and-resume and
 // disk-failure tests run this executable, so the production binary carries no test hook.
 
 #include <signal.h>
@@ -32,8 +32,8 @@ int main(int argc, char** argv) {
       if (written == n) ::kill(::getpid(), SIGKILL);
     };
   } else if (mode == "kill-compaction") {
-    disk.before_journal_removal = [n](std::int64_t removal) {
-      if (removal == n) ::kill(::getpid(), SIGKILL);
+    disk.before_journal_emptied = [n](std::int64_t emptying) {
+      if (emptying == n) ::kill(::getpid(), SIGKILL);
     };
   } else {
     disk.fail_checkpoint = n;
