@@ -5,7 +5,9 @@
 #   SIZES   default "linear:10 linear:1000 linear:10000 parallel:100"; also linear:50000, loop:N
 #           (a review loop of N iterations, 2N stages)
 #   REPEATS default 5; each repeat times the engine and the floor back to back, alternating which
-#           goes first, and the table shows medians.
+#           goes first, and the table shows medians. A case of at most 100 stages runs at least
+#           SMALL_REPEATS times (default 31): one such run takes about 10 ms, so a handful of
+#           them measures the machine's hiccups more than the engine.
 # Nothing is deleted until the end: ext4 makes file creation slower for a minute after many
 # deletions (it skips recently freed inodes), which would charge one side for the other's cleanup.
 # Needs GNU time (/usr/bin/time).
@@ -14,6 +16,7 @@ cd "$(dirname "$0")/../.."
 build=${1:-build}
 sizes=${2:-"linear:10 linear:1000 linear:10000 parallel:100"}
 repeats=${3:-5}
+small_repeats=${SMALL_REPEATS:-31}
 work=$(mktemp -d /tmp/attractor-engine-bench.XXXXXX)
 trap 'rm -rf "$work"' EXIT
 cmake --build "$build" -j 2 --target attractor engine_floor >/dev/null
@@ -50,7 +53,9 @@ for spec in $sizes; do
   "$build/attractor" run "$dot" --simulate -q --logs-root "$reference" >/dev/null 2>&1
   : > "$work/engine.times"
   : > "$work/floor.times"
-  for r in $(seq 1 "$repeats"); do
+  case_repeats=$repeats
+  if [ "$nodes" -le 100 ] && [ "$case_repeats" -lt "$small_repeats" ]; then case_repeats=$small_repeats; fi
+  for r in $(seq 1 "$case_repeats"); do
     engine=(time_into "$work/engine.times" "$build/attractor" run "$dot" --simulate -q --logs-root "$work/run-$kind-$n-$r")
     floor=(time_into "$work/floor.times" "$build/bench/engine/engine_floor" "$reference" "$work/floor-$kind-$n-$r")
     if [ $((r % 2)) = 1 ]; then "${engine[@]}"; "${floor[@]}"; else "${floor[@]}"; "${engine[@]}"; fi

@@ -98,7 +98,8 @@ std::vector<std::string> backend_problems(const HandlerServices& services, const
   return router->check(graph, builtin_handler_catalog());
 }
 
-/// Starts the default token table loading on another thread; the future waits for it when dropped.
+/// Starts the default token table loading on another thread; the future waits for it when dropped
+/// (PreparedRun keeps it, so the loading overlaps the run directory's set-up and first writes).
 std::future<void> preload_token_table() {
   return std::async(std::launch::async, [] {
     try {
@@ -110,8 +111,8 @@ std::future<void> preload_token_table() {
 }
 
 std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, const std::string& text) {
-  std::future<void> token_table = preload_token_table();
   PreparedRun prepared;
+  prepared.token_table = preload_token_table();
   try {
     prepared.seed = r.resumed ? r.resumed->seed_context : seed_context(r.flags);
   } catch (const InputFileError& e) {

@@ -5,6 +5,7 @@
 /// run lock, run the engine. Nothing here prints; problems come back as a LaunchFailure the
 /// caller shows its own way (compiler-form lines on a terminal, JSON over HTTP).
 
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -52,6 +53,10 @@ struct PreparedRun {
   HandlerServices services;
   RunBudget budget;
   std::vector<std::string> warnings;  ///< e.g. answer keys that name no node
+  /// The default token table loading on another thread, started before the pipeline is checked.
+  /// It goes on while the run directory is set up; the first count waits for it, and dropping
+  /// this waits for it too.
+  std::future<void> token_table;
 
   const Graph& graph() const { return *pipeline.graph; }
 };
