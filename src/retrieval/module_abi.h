@@ -16,6 +16,7 @@
 #include <string>
 #include <string_view>
 
+#include "attractor/base/log.h"
 #include "attractor/base/module_loader.h"
 #include "retrieval/backend.h"
 #include "retrieval/indexer.h"
@@ -24,7 +25,7 @@ namespace attractor::retrieval {
 
 /// Bump whenever backend.h, indexer.h, embedder_spec.h or RetrievalModuleTable change in a way that
 /// a module built before the change could misread.
-inline constexpr std::uint32_t kRetrievalModuleAbiVersion = 1;
+inline constexpr std::uint32_t kRetrievalModuleAbiVersion = 2;
 
 /// The module's file name, looked for next to the executable and in ../lib/attractor/.
 inline constexpr const char* kRetrievalModuleFileName = "libattractor_retrieval.so";
@@ -50,6 +51,9 @@ struct RetrievalModuleTable {
   std::unique_ptr<IRetrievalBackend> (*make_backend)(std::string_view kind, const std::string& index_dir);
   /// index_repository(options, progress, interactive).
   IndexSummary (*index_repository)(const IndexOptions& options, std::ostream* progress, bool interactive);
+  /// attractor/base/log.h's adopt_log in the module: the loader passes the executable's logger
+  /// before calling anything else, since the module links its own copy of spdlog (version 2).
+  void (*adopt_log)(std::shared_ptr<spdlog::logger> logger);
 };
 
 }  // namespace attractor::retrieval

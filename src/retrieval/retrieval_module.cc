@@ -1,5 +1,7 @@
 #include "retrieval/retrieval_module.h"
 
+#include "attractor/base/log.h"
+
 namespace attractor::retrieval {
 
 namespace fs = std::filesystem;
@@ -35,7 +37,9 @@ const RetrievalModule& RetrievalModule::get() {
 RetrievalModule RetrievalModule::load(const std::vector<fs::path>& candidates) {
   try {
     LoadedModule loaded = load_module(candidates, spec());
-    return RetrievalModule(std::move(loaded.path), reinterpret_cast<const RetrievalModuleTable*>(loaded.header));
+    const auto* table = reinterpret_cast<const RetrievalModuleTable*>(loaded.header);
+    table->adopt_log(shared_log());
+    return RetrievalModule(std::move(loaded.path), table);
   } catch (const ModuleLoadError& e) {
     throw RetrievalModuleError(e.what());
   }

@@ -3,7 +3,7 @@
 
 #include "retrieval/retrieval_module.h"
 
-
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -11,6 +11,7 @@
 
 #include <gtest/gtest.h>
 
+#include "attractor/base/log.h"
 #include "support/temp_dir.h"
 
 namespace attractor::retrieval {
@@ -110,6 +111,27 @@ TEST(RetrievalModuleTest, IndexesAndSearchesThroughTheModule) {
   request.repository = "acme";
   request.branch = "main";
   EXPECT_FALSE(backend->search(request).hits.empty());
+}
+
+TEST(RetrievalModuleTest, TheModuleLogsThroughTheCallersLogger) {
+  // The module links its own copy of spdlog; what it logs must still reach this process's sinks
+  // (a run's run.log, the console level), which the loader hands it through adopt_log.
+  std::vector<std::string> lines;
+  RetrievalModule module = RetrievalModule::load({ATTRACTOR_RETRIEVAL_MODULE});
+  testing::TempDir dir;
+  IndexOptions o;
+  o.src_dir = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/csharp_sql_repo";
+  o.index_dir = dir.str();
+  o.repository = "acme";
+  o.branch = "main";
+  {
+    LogFile file([&lines](std::string_view line) { lines.emplace_back(line); });
+    module.index_repository(o, nullptr, false);
+  }
+  const std::string expected = "[info] index " + dir.str() + ": 30 files indexed, 0 unchanged, 0 removed";
+  const auto found = std::count_if(lines.begin(), lines.end(),
+                                   [&](const std::string& line) { return line.find(expected) != std::string::npos; });
+  EXPECT_EQ(found, 1) << ::testing::PrintToString(lines);
 }
 
 }  // namespace

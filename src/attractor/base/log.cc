@@ -33,7 +33,6 @@ struct ProcessLog {
     logger->set_error_handler([](const std::string&) {});
     logger->flush_on(spdlog::level::trace);
     apply_levels();
-    spdlog::register_logger(logger);
   }
 
   spdlog::level::level_enum file_level() const { return std::min(console_level, spdlog::level::info); }
@@ -54,6 +53,14 @@ ProcessLog& process_log() {
 }  // namespace
 
 spdlog::logger& log() { return *process_log().logger; }
+
+std::shared_ptr<spdlog::logger> shared_log() { return process_log().logger; }
+
+void adopt_log(std::shared_ptr<spdlog::logger> logger) {
+  ProcessLog& p = process_log();
+  std::lock_guard<std::mutex> lock(p.mutex);
+  p.logger = std::move(logger);
+}
 
 const std::vector<std::string>& log_level_names() {
   static const std::vector<std::string> names = {"trace", "debug", "info", "warn", "error", "off"};

@@ -6,9 +6,10 @@
 /// CLI sets the level (`--log-level`, `ATTRACTOR_LOG_LEVEL`) and the engine adds a file sink for
 /// each run's `run.log` (docs/run-directory.md).
 ///
-/// The logger is registered with spdlog as "attractor", so the code index in the retrieval module
-/// (a shared object, which would have a `log()` of its own) reaches it through the shared
-/// libspdlog's registry, `spdlog::get("attractor")`, once it exists.
+/// A dlopened module (the code index, src/retrieval/module) has its own copy of this file and of
+/// spdlog, both linked from static archives; the executable hands its logger to the module through
+/// the module's table (`shared_log()`, `adopt_log()`), so the module's `log()` writes to the same
+/// sinks at the same levels.
 ///
 /// Sinks: stderr with the pattern `attractor: LEVEL: message` at the console level (default
 /// `warn`), and any number of files at `info` or the console level when lower. Logging never
@@ -27,6 +28,13 @@ namespace attractor {
 
 /// The process logger (created on first use).
 spdlog::logger& log();
+
+/// The process logger, to hand to a module's `adopt_log`.
+std::shared_ptr<spdlog::logger> shared_log();
+
+/// Makes `log()` return `logger` from now on. For a module's copy of this file: called once through
+/// the module's table right after the executable loads it, before any module code logs.
+void adopt_log(std::shared_ptr<spdlog::logger> logger);
 
 /// `trace`, `debug`, `info`, `warn`, `error` or `off`; nullopt for anything else.
 std::optional<spdlog::level::level_enum> parse_log_level(std::string_view name);

@@ -10,8 +10,8 @@
 #include <sstream>
 
 #include <fmt/format.h>
-#include <spdlog/spdlog.h>
 
+#include "attractor/base/log.h"
 #include "retrieval/local/acl_rules.h"
 #include "retrieval/local/csharp_extractor.h"
 #include "retrieval/local/gitignore.h"
@@ -25,10 +25,6 @@ namespace attractor::retrieval {
 namespace fs = std::filesystem;
 
 namespace {
-
-/// The process logger of attractor/base/log.h when the program set it up (this layer does not
-/// see that header); nullptr otherwise.
-std::shared_ptr<spdlog::logger> process_logger() { return spdlog::get("attractor"); }
 
 std::string read_file(const fs::path& p) {
   std::ifstream in(p, std::ios::binary);
@@ -156,7 +152,7 @@ void remove_gone_files(IndexPass& pass, const std::map<std::string, std::string>
 void report_issues(IndexPass& pass, const std::string& path, const std::vector<ParseIssue>& issues) {
   for (const auto& issue : issues) {
     pass.summary.issues.push_back({path, issue.line, issue.column, issue.message});
-    if (auto logger = process_logger()) logger->debug("index: {}:{}:{}: {}", path, issue.line, issue.column, issue.message);
+    log().debug("index: {}:{}:{}: {}", path, issue.line, issue.column, issue.message);
     if (!pass.progress) continue;
     if (pass.interactive) *pass.progress << "\r\033[K";
     *pass.progress << path << ":" << issue.line << ":" << issue.column << ": warning: " << issue.message << "\n";
@@ -311,9 +307,7 @@ IndexSummary run_local_indexer(const IndexOptions& o, std::ostream* progress, bo
       const std::string vectors = IndexStore::vector_path(o.index_dir, pass.scope.index_name);
       std::error_code ec;
       fs::remove(vectors, ec);
-      if (auto logger = process_logger()) {
-        logger->warn("index update rolled back; removed {} so the next index run rebuilds it", vectors);
-      }
+      log().warn("index update rolled back; removed {} so the next index run rebuilds it", vectors);
     }
     throw;
   }
@@ -321,11 +315,9 @@ IndexSummary run_local_indexer(const IndexOptions& o, std::ostream* progress, bo
   summary.edges_by_type = store.edge_counts(pass.scope);
   summary.seconds = elapsed();
   summary.index_bytes = dir_size(o.index_dir);
-  if (auto logger = process_logger()) {
-    logger->info("index {}: {} files indexed, {} unchanged, {} removed, {} parse issues in {:.1f}s", o.index_dir,
-                 summary.files_indexed, summary.files_unchanged, summary.files_removed, summary.issues.size(),
-                 summary.seconds);
-  }
+  log().info("index {}: {} files indexed, {} unchanged, {} removed, {} parse issues in {:.1f}s", o.index_dir,
+             summary.files_indexed, summary.files_unchanged, summary.files_removed, summary.issues.size(),
+             summary.seconds);
   return summary;
 }
 

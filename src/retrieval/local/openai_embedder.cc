@@ -6,8 +6,8 @@
 #include <thread>
 
 #include <nlohmann/json.hpp>
-#include <spdlog/spdlog.h>
 
+#include "attractor/base/log.h"
 #include "retrieval/backend.h"
 #include "retrieval/local/vector_index.h"
 
@@ -64,10 +64,8 @@ std::vector<std::vector<float>> OpenAiEmbedder::embed_batch(const std::vector<st
   for (int attempt = 0; attempt <= spec_.max_retries; ++attempt) {
     if (attempt > 0) {
       const int delay_ms = spec_.retry_base_delay_ms > 0 ? spec_.retry_base_delay_ms << (attempt - 1) : 0;
-      if (auto logger = spdlog::get("attractor")) {
-        logger->info("embeddings endpoint {}{}: {}; retry {} of {} in {}ms", host, path, last_error, attempt,
-                     spec_.max_retries, delay_ms);
-      }
+      log().info("embeddings endpoint {}{}: {}; retry {} of {} in {}ms", host, path, last_error, attempt,
+                 spec_.max_retries, delay_ms);
       if (delay_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(delay_ms));
     }
     httplib::Client client(host);

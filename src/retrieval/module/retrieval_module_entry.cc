@@ -1,5 +1,6 @@
 // The entry point of libattractor_retrieval.so (retrieval/module_abi.h): the table of the functions
-// behind make_retrieval_backend and index_repository. The only symbol the module exports.
+// behind make_retrieval_backend and index_repository, and the module's adopt_log. The only symbol
+// the module exports.
 
 #include "retrieval/local/local_backend.h"
 #include "retrieval/local/local_indexer.h"
@@ -12,6 +13,7 @@ extern "C" __attribute__((visibility("default"))) const attractor::ModuleHeader*
       {rt::kRetrievalModuleAbiVersion, rt::retrieval_module_layout()},
       &rt::make_local_backend,
       &rt::run_local_indexer,
+      &attractor::adopt_log,
   };
   return &table.header;
 }

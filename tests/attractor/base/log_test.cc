@@ -7,6 +7,7 @@
 #include <sstream>
 
 #include <gtest/gtest.h>
+#include <spdlog/sinks/ostream_sink.h>
 
 namespace attractor {
 namespace {
@@ -36,6 +37,7 @@ class LogTest : public ::testing::Test {
   }
   fs::path dir_;
   spdlog::level::level_enum saved_ = spdlog::level::warn;
+  std::ostringstream out_;
 };
 
 TEST_F(LogTest, ParsesTheDocumentedLevelNames) {
@@ -99,6 +101,20 @@ TEST_F(LogTest, LinesCarryAnIsoUtcTimestamp) {
   EXPECT_EQ(line[4], '-');
   EXPECT_EQ(line[10], 'T');
   EXPECT_EQ(line.substr(23, 2), "Z ");
+}
+
+TEST_F(LogTest, AnAdoptedLoggerReceivesEverythingLogged) {
+  // What a module's copy of this file does with the executable's logger (retrieval_module_test
+  // checks the real module end to end).
+  const std::shared_ptr<spdlog::logger> own = shared_log();
+  auto adopted = std::make_shared<spdlog::logger>("adopted", std::make_shared<spdlog::sinks::ostream_sink_mt>(out_));
+  adopted->set_pattern("%l %v");
+  adopt_log(adopted);
+  log().warn("to the adopted logger {}", 1);
+  adopt_log(own);
+  log().info("to our own again");
+  EXPECT_EQ(&log(), own.get());
+  EXPECT_EQ(out_.str(), "warning to the adopted logger 1\n");
 }
 
 }  // namespace
