@@ -110,7 +110,7 @@ void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
   m.version = ATTRACTOR_VERSION;
   m.parent_run = parent_run;
   m.options = options_.run_options;
-  write_manifest(m, run_dir_, *disk_);
+  writer_->enqueue([disk = disk_, dir = run_dir_, m = std::move(m)] { write_manifest(m, dir, *disk); }, 0);
   open_run_log();
   artifacts_ = std::make_unique<ArtifactStore>(run_dir_, ArtifactStore::kDefaultThreshold, *disk_);
   if (options_.write_events_file) {
