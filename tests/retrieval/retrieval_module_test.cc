@@ -95,15 +95,20 @@ TEST(RetrievalModuleTest, ErrorsThrownInsideTheModuleReachTheCallerWithTheirKind
   }
 }
 
+/// Indexing tests/data/csharp_sql_repo (30 files) as acme/main into `index_dir`.
+IndexOptions fixture_repository(const std::string& index_dir) {
+  IndexOptions o;
+  o.src_dir = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/csharp_sql_repo";
+  o.index_dir = index_dir;
+  o.repository = "acme";
+  o.branch = "main";
+  return o;
+}
+
 TEST(RetrievalModuleTest, IndexesAndSearchesThroughTheModule) {
   RetrievalModule module = RetrievalModule::load({ATTRACTOR_RETRIEVAL_MODULE});
   testing::TempDir dir;
-  IndexOptions o;
-  o.src_dir = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/csharp_sql_repo";
-  o.index_dir = dir.str();
-  o.repository = "acme";
-  o.branch = "main";
-  IndexSummary summary = module.index_repository(o, nullptr, false);
+  IndexSummary summary = module.index_repository(fixture_repository(dir.str()), nullptr, false);
   EXPECT_EQ(summary.files_seen, 30);
   auto backend = module.make_backend("local", dir.str());
   SearchRequest request;
@@ -119,14 +124,9 @@ TEST(RetrievalModuleTest, TheModuleLogsThroughTheCallersLogger) {
   std::vector<std::string> lines;
   RetrievalModule module = RetrievalModule::load({ATTRACTOR_RETRIEVAL_MODULE});
   testing::TempDir dir;
-  IndexOptions o;
-  o.src_dir = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/csharp_sql_repo";
-  o.index_dir = dir.str();
-  o.repository = "acme";
-  o.branch = "main";
   {
     LogFile file([&lines](std::string_view line) { lines.emplace_back(line); });
-    module.index_repository(o, nullptr, false);
+    module.index_repository(fixture_repository(dir.str()), nullptr, false);
   }
   const std::string expected = "[info] index " + dir.str() + ": 30 files indexed, 0 unchanged, 0 removed";
   const auto found = std::count_if(lines.begin(), lines.end(),
