@@ -1,5 +1,6 @@
 #include "attractor/run/posix_run_disk.h"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <sys/stat.h>
@@ -38,24 +39,35 @@ class StdioAppendFile : public AppendFile {
   std::FILE* file_;
 };
 
+/// Writes all of `data` to `fd`; 0 or the errno of the failed write.
+int write_all(int fd, std::string_view data) {
+  while (!data.empty()) {
+    ssize_t n = ::write(fd, data.data(), data.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) return errno;
+    if (n == 0) return EIO;
+    data.remove_prefix(static_cast<std::size_t>(n));
+  }
+  return 0;
+}
+
 }  // namespace
 
 std::error_code PosixRunDisk::make_directories(const std::string& path) {
   if (::mkdir(path.c_str(), 0777) == 0) return {};  // the usual case: one system call
+  struct stat st;
+  if (errno == EEXIST && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return {};  // a revisit
   std::error_code ec;
   fs::create_directories(path, ec);
   return ec;
 }
 
 void PosixRunDisk::write_file(const std::string& path, std::string_view content) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
-  std::size_t n = std::fwrite(content.data(), 1, content.size(), f);
-  int err = n != content.size() ? errno : 0;
-  if (std::fclose(f) != 0 && err == 0) err = errno;
-  if (err != 0 || n != content.size()) {
-    throw std::runtime_error("cannot write " + path + ": " + std::strerror(err != 0 ? err : EIO));
-  }
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0666);
+  if (fd < 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(errno));
+  int err = write_all(fd, content);
+  if (::close(fd) != 0 && err == 0) err = errno;
+  if (err != 0) throw std::runtime_error("cannot write " + path + ": " + std::strerror(err));
 }
 
 void PosixRunDisk::write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
@@ -112,15 +124,9 @@ void PosixRunDisk::append_synced(const std::string& path, std::string_view data)
   const bool is_new = ::stat(path.c_str(), &st) != 0;
   int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) throw std::runtime_error("cannot append " + path + ": " + std::strerror(errno));
-  while (!data.empty()) {
-    ssize_t n = ::write(fd, data.data(), data.size());
-    if (n < 0 && errno == EINTR) continue;
-    if (n < 0) {
-      int err = errno;
-      ::close(fd);
-      throw std::runtime_error("cannot append " + path + ": " + std::strerror(err));
-    }
-    data.remove_prefix(static_cast<std::size_t>(n));
+  if (int err = write_all(fd, data); err != 0) {
+    ::close(fd);
+    throw std::runtime_error("cannot append " + path + ": " + std::strerror(err));
   }
   if (::fdatasync(fd) != 0 || ::close(fd) != 0) {
     throw std::runtime_error("cannot sync " + path + ": " + std::strerror(errno));
@@ -140,10 +146,7 @@ std::shared_ptr<AppendFile> PosixRunDisk::open_append(const std::string& path) {
   return std::make_shared<StdioAppendFile>(f);
 }
 
-void PosixRunDisk::remove_file(const std::string& path) {
-  std::error_code ec;
-  fs::remove(path, ec);
-}
+void PosixRunDisk::remove_file(const std::string& path) { std::remove(path.c_str()); }
 
 std::string PosixRunDisk::read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
@@ -154,21 +157,24 @@ std::string PosixRunDisk::read_file(const std::string& path) {
 }
 
 bool PosixRunDisk::exists(const std::string& path) {
-  std::error_code ec;
-  return fs::exists(path, ec);
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0;
 }
 
 bool PosixRunDisk::is_directory(const std::string& path) {
-  std::error_code ec;
-  return fs::is_directory(path, ec);
+  struct stat st;
+  return ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode);
 }
 
 std::vector<std::string> PosixRunDisk::list_directory(const std::string& path) {
   std::vector<std::string> names;
-  std::error_code ec;
-  for (fs::directory_iterator it(path, ec), end; !ec && it != end; it.increment(ec)) {
-    names.push_back(it->path().filename().string());
+  DIR* dir = ::opendir(path.c_str());
+  if (!dir) return names;
+  while (const dirent* entry = ::readdir(dir)) {
+    std::string_view name = entry->d_name;
+    if (name != "." && name != "..") names.emplace_back(name);
   }
+  ::closedir(dir);
   std::sort(names.begin(), names.end());
   return names;
 }

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
 /// The real file system behind `RunDisk`: POSIX calls (open/writev/fsync/rename for atomic writes,
-/// stdio for plain writes and appends).
+/// open/write/close for plain writes, opendir/readdir for listings, stat for tests of existence;
+/// the events file is a stdio stream).
 
 #include "attractor/run/run_disk.h"
 

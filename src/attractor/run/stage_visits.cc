@@ -1,30 +1,42 @@
 #include "attractor/run/stage_visits.h"
 
-#include <filesystem>
 #include <stdexcept>
 #include <vector>
 
 namespace attractor {
 
-namespace fs = std::filesystem;
+namespace {
+
+/// `dir/name` (run directory paths are plain strings; no std::filesystem on this per-visit path).
+std::string join(const std::string& dir, const std::string& name) {
+  std::string out;
+  out.reserve(dir.size() + 1 + name.size());
+  out.append(dir);
+  if (!dir.empty() && dir.back() != '/') out.push_back('/');
+  out.append(name);
+  return out;
+}
+
+}  // namespace
 
 std::string stage_visit_dir(const std::string& stage_dir, std::int64_t visit) {
-  return (fs::path(stage_dir) / kStageVisitsFolder / std::to_string(visit)).string();
+  return join(join(stage_dir, kStageVisitsFolder), std::to_string(visit));
 }
 
 void archive_stage_visit(RunDisk& disk, const std::string& stage_dir, std::int64_t visit) {
-  const std::string done = stage_visit_dir(stage_dir, visit);
-  if (disk.exists(done) || !disk.is_directory(stage_dir)) return;
-  std::vector<std::string> entries = disk.list_directory(stage_dir);
+  const std::string visits = join(stage_dir, kStageVisitsFolder);
+  const std::string done = join(visits, std::to_string(visit));
+  if (disk.exists(done)) return;
+  std::vector<std::string> entries = disk.list_directory(stage_dir);  // empty when stage_dir is missing
   std::erase(entries, std::string(kStageVisitsFolder));
-  const std::string partial = (fs::path(stage_dir) / kStageVisitsFolder / ("." + std::to_string(visit) + ".partial")).string();
+  std::string partial_name(".");
+  partial_name.append(std::to_string(visit)).append(".partial");
+  const std::string partial = join(visits, partial_name);
   if (entries.empty() && !disk.exists(partial)) return;
   if (std::error_code ec = disk.make_directories(partial)) {
     throw std::runtime_error("cannot create " + partial + ": " + ec.message());
   }
-  for (const std::string& name : entries) {
-    disk.rename((fs::path(stage_dir) / name).string(), (fs::path(partial) / name).string());
-  }
+  for (const std::string& name : entries) disk.rename(join(stage_dir, name), join(partial, name));
   disk.rename(partial, done);
 }
 
