@@ -502,8 +502,16 @@ Preamble build_preamble(std::string_view mode, const PreambleInput& input, const
   std::optional<std::size_t> hint;
   if (auto it = kept_last_time.find(p.mode); it != kept_last_time.end() && it->second < hi) hint = hi - it->second;
   auto cost = [&](std::size_t dropped) { return attempt(dropped).second; };
+  auto fits = [&](std::size_t dropped) { return cost(dropped) <= budget; };
+  // When the previous answer still fits, the smallest fitting count lies at or below it, and
+  // the all-dropped text need not be counted: usually two counts settle it (the hint and one less).
   std::size_t chosen = hi;
-  if (attempt(hi).second <= budget) chosen = smallest_within_budget(lo, hi, budget, cost, 4.0, hint);
+  if (hint && *hint >= lo && fits(*hint)) {
+    chosen = smallest_within_budget(lo, *hint, budget, cost);
+  } else if (fits(hi)) {
+    const std::size_t above = hint && *hint >= lo ? *hint + 1 : lo;  // a hint that did not fit is too small
+    chosen = smallest_within_budget(above, hi, budget, cost);
+  }
   // The count only falls as entries are dropped, except at the first drop of a kind: the first
   // stage or context value dropped adds an "(1 ... omitted)" note of at most 8 tokens, and an
   // entry costs at least 2. So within 8 drops after such a point the count may come back under
