@@ -7,8 +7,9 @@
 /// it must stay the first member in every version.
 ///
 /// C++ values (strings, maps, std::function, unique_ptr, exceptions) cross this boundary: the
-/// executable and the module come from one build, use the same shared libstdc++ and libgcc_s, and
-/// the version check refuses a module from another build of the contract.
+/// executable and the module come from one build, share the heap and the unwinder, and the
+/// version check refuses a module from another build of the contract (docs/decisions.md, "The
+/// binary links libstdc++ statically", for what the binary's own copy of libstdc++ means here).
 
 #include <cstdint>
 #include <functional>
