@@ -68,6 +68,8 @@ TEST(BinaryRuntimeTest, TheBinaryAllocatesWithJemalloc) {
   ProcessResult r = run_attractor({"--version"}, options);
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_NE(r.err.find("Begin jemalloc statistics"), std::string::npos) << r.err.substr(0, 400);
+  // The binary's built-in option (main.cc): one arena for all threads.
+  EXPECT_NE(r.err.find("opt.narenas: 1\n"), std::string::npos);
 }
 
 TEST(BinaryRuntimeTest, JemallocIsLinkedInAndExported) {
