@@ -1,5 +1,7 @@
 #include "handlers/registry.h"
 
+#include <vector>
+
 #include "handlers/codergen.h"
 #include "handlers/conditional.h"
 #include "handlers/exit.h"
@@ -21,41 +23,79 @@
 
 namespace attractor {
 
-HandlerRegistry make_default_registry(const HandlerServices& services) {
-  std::shared_ptr<CodergenBackend> backend = services.backend ? services.backend : std::make_shared<SimulationBackend>();
-  std::shared_ptr<Interviewer> interviewer =
-      services.interviewer ? services.interviewer : std::make_shared<AutoApproveInterviewer>();
-  std::shared_ptr<RetrievalBackendProvider> retrieval =
-      services.retrieval ? services.retrieval : std::make_shared<GraphRetrievalProvider>();
-  HandlerServices child_services = services;
-  child_services.backend = backend;
-  child_services.interviewer = interviewer;
+namespace {
 
-  // One line per handler type: its description and its instance.
+/// What the built-in handlers are made with: the services with their defaults filled in.
+struct HandlerParts {
+  std::shared_ptr<CodergenBackend> backend;
+  std::shared_ptr<Interviewer> interviewer;
+  std::shared_ptr<RetrievalBackendProvider> retrieval;
+  ProcessRunner* process_runner = nullptr;
+  HandlerServices child_services;  ///< a manager loop's child runs
+};
+
+/// One built-in handler type: its description and how to make its handler.
+struct BuiltinHandler {
+  const HandlerDescription& (*describe)();
+  HandlerPtr (*make)(const HandlerParts& parts);
+};
+
+/// Every built-in type, one line each: the catalog reads the descriptions alone, the registry
+/// pairs them with their handlers.
+const std::vector<BuiltinHandler>& builtin_handlers() {
+  using P = const HandlerParts&;
+  static const std::vector<BuiltinHandler> all = {
+      {start_description, [](P) -> HandlerPtr { return std::make_shared<StartHandler>(); }},
+      {exit_description, [](P) -> HandlerPtr { return std::make_shared<ExitHandler>(); }},
+      {conditional_description, [](P) -> HandlerPtr { return std::make_shared<ConditionalHandler>(); }},
+      {codergen_description, [](P p) -> HandlerPtr { return std::make_shared<CodergenHandler>(p.backend); }},
+      {wait_human_description, [](P p) -> HandlerPtr { return std::make_shared<WaitHumanHandler>(p.interviewer); }},
+      {tool_description, [](P p) -> HandlerPtr { return std::make_shared<ToolHandler>(p.process_runner); }},
+      {parallel_description, [](P) -> HandlerPtr { return std::make_shared<ParallelHandler>(); }},
+      {fan_in_description, [](P p) -> HandlerPtr { return std::make_shared<FanInHandler>(p.backend); }},
+      {manager_loop_description,
+       [](P p) -> HandlerPtr { return std::make_shared<ManagerLoopHandler>(p.child_services); }},
+      {search_nodes_description, [](P p) -> HandlerPtr { return std::make_shared<SearchNodesHandler>(p.retrieval); }},
+      {expand_dependency_tree_description,
+       [](P p) -> HandlerPtr { return std::make_shared<ExpandDependencyTreeHandler>(p.retrieval); }},
+      {fetch_node_texts_description,
+       [](P p) -> HandlerPtr { return std::make_shared<FetchNodeTextsHandler>(p.retrieval); }},
+      {manage_context_budget_description, [](P) -> HandlerPtr { return std::make_shared<ManageContextBudgetHandler>(); }},
+      {send_message_description, [](P) -> HandlerPtr { return std::make_shared<SendMessageHandler>(); }},
+      {render_context_blocks_description, [](P) -> HandlerPtr { return std::make_shared<RenderContextBlocksHandler>(); }},
+      {loop_guard_description, [](P) -> HandlerPtr { return std::make_shared<LoopGuardHandler>(); }},
+      {set_variables_description, [](P) -> HandlerPtr { return std::make_shared<SetVariablesHandler>(); }},
+  };
+  return all;
+}
+
+/// The type of nodes that name neither a type nor a known shape.
+const std::string& default_handler_type() { return codergen_description().type; }
+
+}  // namespace
+
+HandlerRegistry make_default_registry(const HandlerServices& services) {
+  HandlerParts parts;
+  parts.backend = services.backend ? services.backend : std::make_shared<SimulationBackend>();
+  parts.interviewer = services.interviewer ? services.interviewer : std::make_shared<AutoApproveInterviewer>();
+  parts.retrieval = services.retrieval ? services.retrieval : std::make_shared<GraphRetrievalProvider>();
+  parts.process_runner = services.process_runner;
+  parts.child_services = services;
+  parts.child_services.backend = parts.backend;
+  parts.child_services.interviewer = parts.interviewer;
   HandlerRegistry r;
-  r.register_handler(start_description(), std::make_shared<StartHandler>());
-  r.register_handler(exit_description(), std::make_shared<ExitHandler>());
-  r.register_handler(conditional_description(), std::make_shared<ConditionalHandler>());
-  r.register_handler(codergen_description(), std::make_shared<CodergenHandler>(backend));
-  r.register_handler(wait_human_description(), std::make_shared<WaitHumanHandler>(interviewer));
-  r.register_handler(tool_description(), std::make_shared<ToolHandler>(services.process_runner));
-  r.register_handler(parallel_description(), std::make_shared<ParallelHandler>());
-  r.register_handler(fan_in_description(), std::make_shared<FanInHandler>(backend));
-  r.register_handler(manager_loop_description(), std::make_shared<ManagerLoopHandler>(child_services));
-  r.register_handler(search_nodes_description(), std::make_shared<SearchNodesHandler>(retrieval));
-  r.register_handler(expand_dependency_tree_description(), std::make_shared<ExpandDependencyTreeHandler>(retrieval));
-  r.register_handler(fetch_node_texts_description(), std::make_shared<FetchNodeTextsHandler>(retrieval));
-  r.register_handler(manage_context_budget_description(), std::make_shared<ManageContextBudgetHandler>());
-  r.register_handler(send_message_description(), std::make_shared<SendMessageHandler>());
-  r.register_handler(render_context_blocks_description(), std::make_shared<RenderContextBlocksHandler>());
-  r.register_handler(loop_guard_description(), std::make_shared<LoopGuardHandler>());
-  r.register_handler(set_variables_description(), std::make_shared<SetVariablesHandler>());
-  r.set_default_type(codergen_description().type);
+  for (const BuiltinHandler& h : builtin_handlers()) r.register_handler(h.describe(), h.make(parts));
+  r.set_default_type(default_handler_type());
   return r;
 }
 
 const HandlerCatalog& builtin_handler_catalog() {
-  static const HandlerCatalog catalog = make_default_registry().catalog();
+  static const HandlerCatalog catalog = [] {
+    HandlerCatalog c;
+    for (const BuiltinHandler& h : builtin_handlers()) c.add(h.describe());
+    c.set_default_type(default_handler_type());
+    return c;
+  }();
   return catalog;
 }
 

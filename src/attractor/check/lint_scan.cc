@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cctype>
 #include <memory>
+#include <optional>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -96,6 +97,17 @@ InfoTable node_table(const HandlerCatalog& handlers) {
   return info_table(node_roles(), lists);
 }
 
+/// Edge and graph attributes do not depend on the handlers: one table each per process.
+const InfoTable& edge_table() {
+  static const InfoTable table = info_table(edge_roles(), {&edge_attributes()});
+  return table;
+}
+
+const InfoTable& graph_table() {
+  static const InfoTable table = info_table(graph_roles(), {&graph_attributes()});
+  return table;
+}
+
 /// "" when `text` has the expected type, else the message tail and the fix.
 std::pair<std::string, std::string> type_problem(AttributeType type, std::string_view name, std::string_view value) {
   const std::string text(value);
@@ -172,7 +184,9 @@ class Scanner {
   }
 
   void check_spelling(std::string_view key, ValueView value, const Subject& subject) {
-    const std::string& guess = spelling_.suggestion(key);
+    // The list of known names is gathered only when some name is missing from the tables.
+    if (!spelling_) spelling_.emplace(known_attribute_names(handlers_));
+    const std::string& guess = spelling_->suggestion(key);
     if (guess.empty()) return;
     const std::string name(key);
     SourceLocation at = value.location();
@@ -437,9 +451,9 @@ class Scanner {
   const bool catalog_has_shapes_ = !handlers_.shapes().empty();
   AttributeScan scan_;
   const InfoTable node_table_ = node_table(handlers_);
-  const InfoTable edge_table_ = info_table(edge_roles(), {&edge_attributes()});
-  const InfoTable graph_table_ = info_table(graph_roles(), {&graph_attributes()});
-  SpellingChecker spelling_{known_attribute_names(handlers_)};
+  const InfoTable& edge_table_ = edge_table();
+  const InfoTable& graph_table_ = graph_table();
+  std::optional<SpellingChecker> spelling_;
   std::set<std::pair<std::string, std::size_t>> spelling_reported_;
   std::unordered_set<std::string_view> clean_conditions_;  // views into the graph's values
   std::vector<std::string> node_ids_;

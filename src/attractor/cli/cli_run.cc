@@ -29,9 +29,11 @@
 //   `--force`.
 // - `--index DIR` is the retrieval index of the retrieval actions; it overrides graph attribute
 //   `index_dir`, which is resolved against the graph file's directory.
-// - The default token table (o200k_base, 3.6 MB) is loaded on a second thread while the graph is
-//   parsed and checked, since most pipelines need it for their first LLM stage's preamble; a
-//   graph that picks another `token_encoding` loads that one when it needs it.
+// - The built-in handler catalog (lint's) and the default token table (o200k_base, which most
+//   pipelines need for their first LLM stage's preamble) are built on a second thread from the
+//   moment the command starts, while the arguments are parsed and the graph is read and parsed
+//   (run_launch.h, preload_run_tables); a graph that picks another `token_encoding` loads that one
+//   when it needs it.
 
 #include <signal.h>
 #include <unistd.h>
@@ -186,6 +188,7 @@ int execute(const LaunchRequest& request, RunDisk& disk) {
 int run_run_command(int argc, char** argv) { return run_run_command(argc, argv, posix_run_disk()); }
 
 int run_run_command(int argc, char** argv, RunDisk& disk) {
+  std::shared_future<void> preload = preload_run_tables();
   CLI::App app{"Run a pipeline. Exit 0 on success, 1 when the pipeline fails, 2 on usage, parse or validation "
                "errors, 3 on runtime errors (including LLM stages without a backend), 130 when interrupted (the "
                "checkpoint stays valid)."};
@@ -212,12 +215,14 @@ int run_run_command(int argc, char** argv, RunDisk& disk) {
   request.graph_path = path;
   request.run_dir = run_dir;
   request.flags = f;
+  request.preload = preload;
   return execute(request, disk);
 }
 
 int run_resume_command(int argc, char** argv) { return run_resume_command(argc, argv, posix_run_disk()); }
 
 int run_resume_command(int argc, char** argv, RunDisk& disk) {
+  std::shared_future<void> preload = preload_run_tables();
   CLI::App app{"Resume an interrupted run from its checkpoint; completed nodes are never re-run. The backend, "
                "answers, responses, index and --strict the run was started with (manifest.json) apply unless "
                "given again. Same exit codes as `attractor run`."};
@@ -249,6 +254,7 @@ int run_resume_command(int argc, char** argv, RunDisk& disk) {
     for (const std::string& r : restored) list += (list.empty() ? "" : ", ") + r;
     std::fprintf(stderr, "resuming as started: %s (from manifest.json)\n", list.c_str());
   }
+  std::get<LaunchRequest>(request).preload = preload;
   return execute(std::get<LaunchRequest>(request), disk);
 }
 

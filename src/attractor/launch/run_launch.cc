@@ -98,21 +98,9 @@ std::vector<std::string> backend_problems(const HandlerServices& services, const
   return router->check(graph, builtin_handler_catalog());
 }
 
-/// Starts the default token table loading on another thread; the future waits for it when dropped
-/// (PreparedRun keeps it, so the loading overlaps the run directory's set-up and first writes).
-std::future<void> preload_token_table() {
-  return std::async(std::launch::async, [] {
-    try {
-      token_counter_for(kDefaultTokenEncoding);
-    } catch (const std::exception& e) {
-      log().debug("token table {} not preloaded: {}", kDefaultTokenEncoding, e.what());
-    }
-  });
-}
-
 std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, const std::string& text) {
   PreparedRun prepared;
-  prepared.token_table = preload_token_table();
+  prepared.tables = r.preload.valid() ? r.preload : preload_run_tables();
   try {
     prepared.seed = r.resumed ? r.resumed->seed_context : seed_context(r.flags);
   } catch (const InputFileError& e) {
@@ -156,6 +144,17 @@ std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, 
 }
 
 }  // namespace
+
+std::shared_future<void> preload_run_tables() {
+  return std::async(std::launch::async, [] {
+    builtin_handler_catalog();
+    try {
+      token_counter_for(kDefaultTokenEncoding);
+    } catch (const std::exception& e) {
+      log().debug("token table {} not preloaded: {}", kDefaultTokenEncoding, e.what());
+    }
+  }).share();
+}
 
 std::variant<PreparedRun, LaunchFailure> prepare_run(const LaunchRequest& request) {
   InputFile input = read_input_file(request.graph_path, kDotFileRules);

@@ -32,6 +32,8 @@ struct LaunchRequest {
   std::optional<Checkpoint> resumed;  ///< set: continue this checkpoint instead of starting
   /// Replaces the interviewer the flags choose (auto-approve, answers file, console) when set.
   std::shared_ptr<Interviewer> interviewer;
+  /// The tables a run needs, already loading (preload_run_tables); empty: prepare_run starts them.
+  std::shared_future<void> preload;
 };
 
 /// Why a run did not start. `messages` are single lines without a command prefix; a graph with
@@ -53,13 +55,18 @@ struct PreparedRun {
   HandlerServices services;
   RunBudget budget;
   std::vector<std::string> warnings;  ///< e.g. answer keys that name no node
-  /// The default token table loading on another thread, started before the pipeline is checked.
-  /// It goes on while the run directory is set up; the first count waits for it, and dropping
-  /// this waits for it too.
-  std::future<void> token_table;
+  /// The handler catalog and the default token table loading on another thread, started before
+  /// the pipeline is checked (preload_run_tables). The loading goes on while the run directory is
+  /// set up; whoever needs a table first waits for it, and dropping the last copy of this waits too.
+  std::shared_future<void> tables;
 
   const Graph& graph() const { return *pipeline.graph; }
 };
+
+/// Starts loading, on another thread, what every run needs and takes a while to build: the
+/// built-in handler catalog (lint's) and the default token table (the first LLM stage's
+/// preamble). A command calls it before parsing its arguments so both are ready when needed.
+std::shared_future<void> preload_run_tables();
 
 /// Loads `request.graph_path`, seeds the context, builds the services and budget and checks that
 /// every LLM stage has a usable backend (exit 3 otherwise).
