@@ -31,6 +31,9 @@ class CheckpointHookDisk : public RunDisk {
   std::int64_t checkpoints() const { return checkpoints_; }
 
   std::error_code make_directories(const std::string& path) override { return inner_.make_directories(path); }
+  std::error_code make_directories(const std::string& path, bool& created) override {
+    return inner_.make_directories(path, created);
+  }
   void write_file(const std::string& path, std::string_view content) override;
   void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
                          const std::function<void()>& written = nullptr,

@@ -1,5 +1,6 @@
 #include "attractor/cli/cli.h"
 
+#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
 
@@ -10,19 +11,37 @@
 /// behind the per-thread caches costs a long one. MALLOC_CONF still overrides it.
 extern "C" {
 const char* malloc_conf = "narenas:1";
+int mallctl(const char* name, void* old_value, std::size_t* old_size, void* new_value, std::size_t new_size);
 }
 #endif
+
+namespace {
+
+/// True when jemalloc was asked to print its statistics at exit (`MALLOC_CONF=stats_print:true`),
+/// which happens in an exit handler: then the process exits the usual way.
+bool allocator_reports_at_exit() {
+#ifdef ATTRACTOR_WITH_JEMALLOC
+  bool on = false;
+  std::size_t size = sizeof(on);
+  return mallctl("opt.stats_print", &on, &size, nullptr, 0) == 0 && on;
+#else
+  return false;
+#endif
+}
+
+}  // namespace
 
 /// The process ends without running static destructors: by the time run_cli returns, every file
 /// is closed and every thread joined, and what is left (the handler catalog, token tables, parsed
 /// grammars) is memory the kernel reclaims faster than the destructors would free it. Sanitizer
-/// builds exit normally, so the leak checker still runs (docs/decisions.md, "The binary exits
-/// without static destructors").
+/// builds exit normally, so the leak checker still runs, and so does a run asked for allocator
+/// statistics (docs/decisions.md, "The binary exits without static destructors").
 int main(int argc, char** argv) {
   const int code = attractor::run_cli(argc, argv);
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
   return code;
 #else
+  if (allocator_reports_at_exit()) std::exit(code);
   std::fflush(nullptr);
   std::_Exit(code);
 #endif

@@ -15,6 +15,7 @@
 #include "attractor/model/node_roles.h"
 #include "attractor/engine/inbox.h"
 #include "attractor/run/run_directory.h"
+#include "attractor/run/stage_visits.h"
 #include "attractor/model/context_keys.h"
 #include "attractor/engine/event_names.h"
 
@@ -59,7 +60,7 @@ class Watchdog {
 };
 
 void write_status(WriteBehind& writer, const std::string& stage_dir, const Outcome& outcome) {
-  writer.write_file((fs::path(stage_dir) / "status.json").string(), outcome_to_json(outcome).dump(2) + "\n");
+  writer.write_file((fs::path(stage_dir) / kStageStatusFile).string(), outcome_to_json(outcome).dump(2) + "\n");
 }
 
 /// The history a branch thread records into: a copy of the run's history at the branch start,
@@ -104,8 +105,9 @@ void add_stage_info(nlohmann::json& fields, const Outcome& outcome) {
 Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Context& context,
                                   const std::string& stage_dir, std::int64_t attempt, const CancelToken& cancel,
                                   const StageFidelity& fidelity) {
-  fs::path status_path = fs::path(stage_dir) / "status.json";
-  writer_->remove_file(status_path.string());
+  fs::path status_path = fs::path(stage_dir) / kStageStatusFile;
+  // The first attempt's directory comes without one (open_stage_visit); a retry removes its own.
+  if (attempt > 1) writer_->remove_file(status_path.string());
   // A handler that does not queue its writes sees the stage directory as it would without the
   // writer; one that does flushes before anything outside the process could write status.json.
   const HandlerTraits& traits = registry_.traits(node);
@@ -188,8 +190,7 @@ std::string Engine::Impl::open_stage_directory(const NodeData& node) {
     std::lock_guard lock(branch_mutex_);
     visit = ++stage_visits_[node.id];
   }
-  if (visit > 1) writer_->archive_stage_visit(stage_dir, visit - 1);
-  writer_->make_directories(stage_dir);
+  writer_->open_stage_visit(stage_dir, visit);
   return stage_dir;
 }
 

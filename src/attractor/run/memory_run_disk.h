@@ -18,6 +18,7 @@ namespace attractor {
 
 class MemoryRunDisk : public RunDisk {
  public:
+  using RunDisk::make_directories;
   std::error_code make_directories(const std::string& path) override;
   void write_file(const std::string& path, std::string_view content) override;
   void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,

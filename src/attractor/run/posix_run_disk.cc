@@ -54,9 +54,18 @@ int write_all(int fd, std::string_view data) {
 }  // namespace
 
 std::error_code PosixRunDisk::make_directories(const std::string& path) {
+  bool created = false;
+  return make_directories(path, created);
+}
+
+std::error_code PosixRunDisk::make_directories(const std::string& path, bool& created) {
+  created = true;
   if (::mkdir(path.c_str(), 0777) == 0) return {};  // the usual case: one system call
   struct stat st;
-  if (errno == EEXIST && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) return {};  // a revisit
+  if (errno == EEXIST && ::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {  // a revisit
+    created = false;
+    return {};
+  }
   std::error_code ec;
   fs::create_directories(path, ec);
   return ec;

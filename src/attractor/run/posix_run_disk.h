@@ -12,6 +12,7 @@ class PosixRunDisk : public RunDisk {
  public:
   /// One mkdir when the parent exists, std::filesystem::create_directories otherwise.
   std::error_code make_directories(const std::string& path) override;
+  std::error_code make_directories(const std::string& path, bool& created) override;
   void write_file(const std::string& path, std::string_view content) override;
   void write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
                          const std::function<void()>& written = nullptr,

@@ -40,6 +40,12 @@ class RunDisk {
   /// Creates `path` and its missing parents; an existing directory is not an error. Returns the
   /// error, if any (callers name the directory in their own message).
   virtual std::error_code make_directories(const std::string& path) = 0;
+  /// The same, and tells whether `path` itself was made (`created` false: it was a directory
+  /// already). The default asks `exists` first; a disk that learns it from the creation overrides.
+  virtual std::error_code make_directories(const std::string& path, bool& created) {
+    created = !exists(path);
+    return make_directories(path);
+  }
   /// Writes a whole file in place (not atomic). Throws std::runtime_error
   /// "cannot write PATH: REASON".
   virtual void write_file(const std::string& path, std::string_view content) = 0;

@@ -192,8 +192,8 @@ void WriteBehind::make_directories(std::string path) {
   });
 }
 
-void WriteBehind::archive_stage_visit(std::string stage_dir, std::int64_t visit) {
-  enqueue([this, stage_dir = std::move(stage_dir), visit] { attractor::archive_stage_visit(disk_, stage_dir, visit); });
+void WriteBehind::open_stage_visit(std::string stage_dir, std::int64_t visit) {
+  enqueue([this, stage_dir = std::move(stage_dir), visit] { attractor::open_stage_visit(disk_, stage_dir, visit); });
 }
 
 void WriteBehind::remove_file(std::string path) {

@@ -76,8 +76,9 @@ class WriteBehind {
   void make_directories(std::string path);
   /// Queues removing `path` (a missing file is not an error).
   void remove_file(std::string path);
-  /// Queues moving visit `visit`'s files of `stage_dir` to `visits/<visit>/` (stage_visits.h).
-  void archive_stage_visit(std::string stage_dir, std::int64_t visit);
+  /// Queues making `stage_dir` ready for visit `visit` of its node (open_stage_visit in
+  /// stage_visits.h: the previous visit archived, the directory made, no status.json left).
+  void open_stage_visit(std::string stage_dir, std::int64_t visit);
 
  private:
   void loop();

@@ -51,19 +51,19 @@ TEST(StageVisitsTest, EarlierVisitsMoveToNumberedFoldersOnDisk) {
 
 TEST(StageVisitsTest, AMissingOrEmptyStageDirectoryArchivesNothing) {
   MemoryRunDisk disk;
-  archive_stage_visit(disk, "/run/none", 1);
+  EXPECT_EQ(archive_stage_visit(disk, "/run/none", 1), VisitArchive::kNothing);
   EXPECT_FALSE(disk.exists("/run/none"));
   ASSERT_FALSE(disk.make_directories("/run/empty"));
-  archive_stage_visit(disk, "/run/empty", 1);
+  EXPECT_EQ(archive_stage_visit(disk, "/run/empty", 1), VisitArchive::kNothing);
   EXPECT_EQ(disk.list_directory("/run/empty"), Names{});
 }
 
 TEST(StageVisitsTest, ArchivingAgainKeepsTheArchivedVisitAndTheInterruptedOnesFiles) {
   MemoryRunDisk disk;
   write_visit(disk, "/run/work", "1");
-  archive_stage_visit(disk, "/run/work", 1);
+  EXPECT_EQ(archive_stage_visit(disk, "/run/work", 1), VisitArchive::kMoved);
   disk.write_file("/run/work/prompt.md", "prompt 2 (interrupted)");
-  archive_stage_visit(disk, "/run/work", 1);
+  EXPECT_EQ(archive_stage_visit(disk, "/run/work", 1), VisitArchive::kKept);
   EXPECT_EQ(disk.read_file("/run/work/visits/1/prompt.md"), "prompt 1");
   EXPECT_EQ(disk.read_file("/run/work/prompt.md"), "prompt 2 (interrupted)");
 }
@@ -77,6 +77,66 @@ TEST(StageVisitsTest, AMoveStoppedHalfwayGoesOnWhereItStopped) {
   EXPECT_EQ(disk.list_directory("/run/work"), Names{"visits"});
   EXPECT_EQ(disk.list_directory("/run/work/visits"), Names{"1"});
   EXPECT_EQ(disk.list_directory("/run/work/visits/1"), (Names{"prompt.md", "status.json"}));
+}
+
+/// A memory disk that counts the removals it is asked for (a first visit should need none).
+class CountingDisk : public MemoryRunDisk {
+ public:
+  void remove_file(const std::string& path) override {
+    ++removals;
+    MemoryRunDisk::remove_file(path);
+  }
+  int removals = 0;
+};
+
+TEST(StageVisitsTest, AFirstVisitIntoANewDirectoryOnlyCreatesIt) {
+  CountingDisk disk;
+  ASSERT_FALSE(disk.make_directories("/run"));
+  open_stage_visit(disk, "/run/work", 1);
+  EXPECT_TRUE(disk.is_directory("/run/work"));
+  EXPECT_EQ(disk.list_directory("/run/work"), Names{});
+  EXPECT_EQ(disk.removals, 0);
+}
+
+TEST(StageVisitsTest, AFirstVisitIntoAnExistingDirectoryDropsOnlyTheStaleStatus) {
+  MemoryRunDisk disk;
+  write_visit(disk, "/run/work", "from an interrupted run");
+  open_stage_visit(disk, "/run/work", 1);
+  EXPECT_EQ(disk.list_directory("/run/work"), Names{"prompt.md"});
+}
+
+TEST(StageVisitsTest, ARevisitArchivesThePreviousVisitWithoutRemovingAnything) {
+  CountingDisk disk;
+  write_visit(disk, "/run/work", "1");
+  open_stage_visit(disk, "/run/work", 2);
+  EXPECT_EQ(disk.list_directory("/run/work"), Names{"visits"});
+  EXPECT_EQ(disk.read_file("/run/work/visits/1/status.json"), "status 1");
+  EXPECT_EQ(disk.removals, 0);
+}
+
+TEST(StageVisitsTest, ARevisitOverAnInterruptedOneDropsItsStatusAndKeepsTheArchive) {
+  MemoryRunDisk disk;
+  write_visit(disk, "/run/work", "1");
+  archive_stage_visit(disk, "/run/work", 1);
+  write_visit(disk, "/run/work", "2 (interrupted)");
+  open_stage_visit(disk, "/run/work", 2);
+  EXPECT_EQ(disk.list_directory("/run/work"), (Names{"prompt.md", "visits"}));
+  EXPECT_EQ(disk.read_file("/run/work/visits/1/status.json"), "status 1");
+}
+
+TEST(StageVisitsTest, OnTheRealDiskAFirstVisitCreatesAndAnInterruptedOneIsCleared) {
+  retrieval::testing::TempDir dir;
+  const std::string stage = dir.str() + "/work";
+  bool created = false;
+  ASSERT_FALSE(posix_run_disk().make_directories(stage, created));
+  EXPECT_TRUE(created);
+  ASSERT_FALSE(posix_run_disk().make_directories(stage, created));
+  EXPECT_FALSE(created);
+  posix_run_disk().write_file(stage + "/status.json", "stale");
+  open_stage_visit(posix_run_disk(), stage, 1);
+  EXPECT_FALSE(posix_run_disk().exists(stage + "/status.json"));
+  open_stage_visit(posix_run_disk(), dir.str() + "/fresh", 1);
+  EXPECT_TRUE(posix_run_disk().is_directory(dir.str() + "/fresh"));
 }
 
 TEST(StageVisitsTest, AFailedRenameNamesBothPaths) {
