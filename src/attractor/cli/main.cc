@@ -1,8 +1,8 @@
 #include "attractor/cli/cli.h"
 
-#include <cstddef>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 
 #ifdef ATTRACTOR_WITH_JEMALLOC
 /// jemalloc's built-in options, read at the first allocation (docs/decisions.md, "The binary
@@ -11,19 +11,18 @@
 /// behind the per-thread caches costs a long one. MALLOC_CONF still overrides it.
 extern "C" {
 const char* malloc_conf = "narenas:1";
-int mallctl(const char* name, void* old_value, std::size_t* old_size, void* new_value, std::size_t new_size);
 }
 #endif
 
 namespace {
 
 /// True when jemalloc was asked to print its statistics at exit (`MALLOC_CONF=stats_print:true`),
-/// which happens in an exit handler: then the process exits the usual way.
+/// which happens in an exit handler: then the process exits the usual way. The environment is
+/// read rather than jemalloc's mallctl, whose first call sets up jemalloc's statistics tree.
 bool allocator_reports_at_exit() {
 #ifdef ATTRACTOR_WITH_JEMALLOC
-  bool on = false;
-  std::size_t size = sizeof(on);
-  return mallctl("opt.stats_print", &on, &size, nullptr, 0) == 0 && on;
+  const char* conf = std::getenv("MALLOC_CONF");
+  return conf != nullptr && std::strstr(conf, "stats_print:true") != nullptr;
 #else
   return false;
 #endif
