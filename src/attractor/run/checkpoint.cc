@@ -471,8 +471,12 @@ void CheckpointWriter::save_journaled(const Checkpoint& checkpoint, const Contex
   journal_bytes_ += record.size();
   ++journal_records_;
   std::string path = (fs::path(run_dir) / kCheckpointJournalFile).string();
-  writer.enqueue([&writer, path = std::move(path), record = std::move(record)] {
-    writer.disk().append_synced(path, record);
+  writer.enqueue([&writer, journal = journal_, path = std::move(path), record = std::move(record)] {
+    if (!journal->file || journal->path != path) {
+      journal->file = writer.disk().open_synced_append(path);
+      journal->path = path;
+    }
+    journal->file->append(record);
   });
 }
 
@@ -500,11 +504,12 @@ void CheckpointWriter::enqueue_snapshot(const std::string& run_dir, WriteBehind&
   for (std::string_view v : views_) snapshot_bytes_ += v.size();
   journal_bytes_ = 0;
   journal_records_ = 0;
-  writer.enqueue([&writer, after, journal = std::move(journal)] {
+  writer.enqueue([&writer, after, open = journal_, journal = std::move(journal)] {
     if (after == JournalAfter::kRemoved) {
+      if (open->path == journal) open->file.reset();
       writer.disk().remove_file(journal);
     } else {
-      writer.disk().write_file(journal, "");
+      writer.disk().write_file(journal, "");  // in place: an open file appends at its new end
     }
   });
 }

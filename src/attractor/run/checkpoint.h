@@ -194,8 +194,16 @@ class CheckpointWriter {
   /// Queues views_ as `checkpoint.json`, with the journal handled as `after` says.
   void enqueue_snapshot(const std::string& run_dir, WriteBehind& writer, JournalAfter after);
 
+  /// The journal as the writer's operations append to it, kept open between records (only those
+  /// operations touch it, one at a time); closed before the journal is removed.
+  struct OpenJournal {
+    std::string path;
+    std::unique_ptr<SyncedAppendFile> file;
+  };
+
   DeltaParts delta_parts_;
   std::string delta_;
+  std::shared_ptr<OpenJournal> journal_ = std::make_shared<OpenJournal>();
   std::size_t snapshot_bytes_ = 0;  ///< size of the last snapshot queued
   std::size_t journal_bytes_ = 0;   ///< bytes appended to the journal since then
   std::size_t journal_records_ = 0; ///< records appended since then

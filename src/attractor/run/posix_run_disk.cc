@@ -40,6 +40,47 @@ class StdioAppendFile : public AppendFile {
 };
 
 /// Writes all of `data` to `fd`; 0 or the errno of the failed write.
+int write_all(int fd, std::string_view data);
+
+/// The file opened at its first append (O_APPEND, created when missing) and kept open; a file
+/// that did not exist then gets its directory synced after that append, so its name is durable.
+class PosixSyncedAppendFile : public SyncedAppendFile {
+ public:
+  explicit PosixSyncedAppendFile(std::string path) : path_(std::move(path)) {}
+  ~PosixSyncedAppendFile() override {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  PosixSyncedAppendFile(const PosixSyncedAppendFile&) = delete;
+  PosixSyncedAppendFile& operator=(const PosixSyncedAppendFile&) = delete;
+
+  void append(std::string_view data) override {
+    bool is_new = false;
+    if (fd_ < 0) {
+      struct stat st;
+      is_new = ::stat(path_.c_str(), &st) != 0;
+      fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+      if (fd_ < 0) throw std::runtime_error("cannot append " + path_ + ": " + std::strerror(errno));
+    }
+    if (int err = write_all(fd_, data); err != 0) throw std::runtime_error("cannot append " + path_ + ": " + std::strerror(err));
+    if (::fdatasync(fd_) != 0) throw std::runtime_error("cannot sync " + path_ + ": " + std::strerror(errno));
+    if (is_new) sync_parent();
+  }
+
+ private:
+  void sync_parent() const {
+    std::string dir = fs::path(path_).parent_path().string();
+    int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+      ::fsync(dfd);
+      ::close(dfd);
+    }
+  }
+
+  const std::string path_;
+  int fd_ = -1;
+};
+
+/// Writes all of `data` to `fd`; 0 or the errno of the failed write.
 int write_all(int fd, std::string_view data) {
   while (!data.empty()) {
     ssize_t n = ::write(fd, data.data(), data.size());
@@ -129,24 +170,11 @@ void PosixRunDisk::write_file_atomic(const std::string& path, std::span<const st
 }
 
 void PosixRunDisk::append_synced(const std::string& path, std::string_view data) {
-  struct stat st;
-  const bool is_new = ::stat(path.c_str(), &st) != 0;
-  int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-  if (fd < 0) throw std::runtime_error("cannot append " + path + ": " + std::strerror(errno));
-  if (int err = write_all(fd, data); err != 0) {
-    ::close(fd);
-    throw std::runtime_error("cannot append " + path + ": " + std::strerror(err));
-  }
-  if (::fdatasync(fd) != 0 || ::close(fd) != 0) {
-    throw std::runtime_error("cannot sync " + path + ": " + std::strerror(errno));
-  }
-  if (!is_new) return;
-  std::string dir = fs::path(path).parent_path().string();
-  int dfd = ::open(dir.empty() ? "." : dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-  if (dfd >= 0) {
-    ::fsync(dfd);
-    ::close(dfd);
-  }
+  PosixSyncedAppendFile(path).append(data);
+}
+
+std::unique_ptr<SyncedAppendFile> PosixRunDisk::open_synced_append(const std::string& path) {
+  return std::make_unique<PosixSyncedAppendFile>(path);
 }
 
 std::shared_ptr<AppendFile> PosixRunDisk::open_append(const std::string& path) {

@@ -19,6 +19,8 @@ class PosixRunDisk : public RunDisk {
                          DirectorySync sync = DirectorySync::kNow) override;
   /// A stdio stream opened with mode "a" (fwrite + fflush per append).
   void append_synced(const std::string& path, std::string_view data) override;
+  /// Keeps the file open from its first append: later appends are one write and one fdatasync.
+  std::unique_ptr<SyncedAppendFile> open_synced_append(const std::string& path) override;
   std::shared_ptr<AppendFile> open_append(const std::string& path) override;
   void remove_file(const std::string& path) override;
   std::string read_file(const std::string& path) override;

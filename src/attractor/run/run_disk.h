@@ -33,6 +33,18 @@ enum class DirectorySync {
   kLater,  ///< the caller relies on a later sync of the same directory (docs/run-directory.md §4)
 };
 
+class RunDisk;
+
+/// A file appended to durably, record by record (the checkpoint journal), kept open between
+/// records where the disk can: each append is RunDisk::append_synced's write, fdatasync and, for a
+/// new file, directory sync. Used by one thread at a time.
+class SyncedAppendFile {
+ public:
+  virtual ~SyncedAppendFile() = default;
+  /// Appends `data` and makes it durable; throws like RunDisk::append_synced.
+  virtual void append(std::string_view data) = 0;
+};
+
 class RunDisk {
  public:
   virtual ~RunDisk() = default;
@@ -60,6 +72,10 @@ class RunDisk {
   /// write, fdatasync, and a sync of the directory when the file was new. Throws
   /// std::runtime_error "cannot append|sync PATH: REASON". The checkpoint journal's records.
   virtual void append_synced(const std::string& path, std::string_view data) = 0;
+  /// `path` for a series of append_synced calls. Whoever holds it closes it (drops it) before the
+  /// file is removed or replaced; truncating it in place is fine. The default forwards each
+  /// append to append_synced; PosixRunDisk keeps the file open.
+  virtual std::unique_ptr<SyncedAppendFile> open_synced_append(const std::string& path);
   /// Opens `path` for appending, creating it when missing; nullptr when it cannot be opened.
   virtual std::shared_ptr<AppendFile> open_append(const std::string& path) = 0;
   /// Removes a file; a missing file is not an error, and neither is any other failure.
