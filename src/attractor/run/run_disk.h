@@ -33,8 +33,6 @@ enum class DirectorySync {
   kLater,  ///< the caller relies on a later sync of the same directory (docs/run-directory.md §4)
 };
 
-class RunDisk;
-
 /// A file appended to durably, record by record (the checkpoint journal), kept open between
 /// records where the disk can: each append is RunDisk::append_synced's write, fdatasync and, for a
 /// new file, directory sync. Used by one thread at a time.
