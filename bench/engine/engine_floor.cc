@@ -1,11 +1,12 @@
 // The floor for bench/engine: the file-system work any crash-safe engine must do for a finished
 // run, without an engine. For every execution in the run's `completed_nodes` it creates a folder
-// of its own (`{out}/{node}/` for a node's first visit, `{out}/{node}/visits/{k}/` for the k-th
-// after it, since every visit's files are kept) and writes prompt.md, response.md and status.json
-// with the sizes the engine wrote, appends the run's average events.jsonl bytes per execution to events.jsonl, and appends
-// one small durable record (kRecordBytes, then fdatasync) to a journal: the least a run can make
-// durable per stage and still resume after a crash. The final checkpoint is written once,
-// atomically, at the end.
+// of its own where the engine leaves that execution's files (`{out}/{node}/` for a node's last
+// visit, `{out}/{node}.visits/{k}/` for its k-th visit before that: each file is written once, in
+// place, where the engine moves each earlier visit's folder there with one rename) and writes
+// prompt.md, response.md and status.json with the sizes the engine wrote, appends the run's
+// average events.jsonl bytes per execution to events.jsonl, and appends one small durable record
+// (kRecordBytes, then fdatasync) to a journal: the least a run can make durable per stage and
+// still resume after a crash. The final checkpoint is written once, atomically, at the end.
 // Usage: engine_floor RUN_DIR OUT_DIR
 
 #include <fcntl.h>
@@ -82,10 +83,13 @@ int main(int argc, char** argv) {
   write_atomic(out / "checkpoint.json", initial_size);
   int journal = ::open((out / "checkpoint.journal").c_str(), O_WRONLY | O_CREAT | O_APPEND, 0644);
   const std::string record(kRecordBytes - 1, 'x');
+  std::map<std::string, std::size_t> total_visits;
+  for (const std::string& node : nodes) ++total_visits[node];
   std::map<std::string, std::size_t> visits;
   for (std::size_t i = 0; i < nodes.size(); ++i) {
     const std::size_t visit = ++visits[nodes[i]];
-    fs::path stage = visit == 1 ? out / nodes[i] : out / nodes[i] / "visits" / std::to_string(visit - 1);
+    fs::path stage = visit == total_visits[nodes[i]] ? out / nodes[i]
+                                                     : out / (nodes[i] + ".visits") / std::to_string(visit);
     fs::create_directories(stage);
     for (const char* name : {"prompt.md", "response.md", "status.json"}) {
       std::size_t n = size_or_zero(run / nodes[i] / name);

@@ -14,6 +14,7 @@
 #include "attractor/run/checkpoint_journal.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/run_directory.h"
+#include "attractor/run/stage_visits.h"
 #include "attractor/model/context_keys.h"
 #include "attractor/engine/event_names.h"
 
@@ -194,6 +195,9 @@ void Engine::Impl::compact_finished_run(const Checkpoint& finished) {
 RunResult Engine::Impl::resume() {
   state_ = load_checkpoint(run_dir_, *disk_);
   stage_visits_ = state_.visit_counts;
+  for (const auto& [id, visits] : state_.visit_counts) {
+    if (visits > 1) adopt_nested_visits(*disk_, (fs::path(run_dir_) / id).string());
+  }
   attempts_ = state_.node_attempts;
   history_.restore(state_, graph_);
   context_.restore(state_.context, std::move(state_.logs));

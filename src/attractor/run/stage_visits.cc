@@ -1,6 +1,8 @@
 #include "attractor/run/stage_visits.h"
 
+#include <algorithm>
 #include <stdexcept>
+#include <string_view>
 #include <vector>
 
 namespace attractor {
@@ -8,7 +10,7 @@ namespace attractor {
 namespace {
 
 /// `dir/name` (run directory paths are plain strings; no std::filesystem on this per-visit path).
-std::string join(const std::string& dir, const std::string& name) {
+std::string join(const std::string& dir, std::string_view name) {
   std::string out;
   out.reserve(dir.size() + 1 + name.size());
   out.append(dir);
@@ -17,40 +19,66 @@ std::string join(const std::string& dir, const std::string& name) {
   return out;
 }
 
+void make_directory(RunDisk& disk, const std::string& path, bool& created) {
+  if (std::error_code ec = disk.make_directories(path, created)) {
+    throw std::runtime_error("cannot create " + path + ": " + ec.message());
+  }
+}
+
+bool all_digits(std::string_view s) {
+  return !s.empty() && std::all_of(s.begin(), s.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+/// `N` or `.N.partial`: the names the nested layout's archive made.
+bool is_nested_visit_name(std::string_view name) {
+  if (all_digits(name)) return true;
+  constexpr std::string_view kPartial = ".partial";
+  return name.size() > kPartial.size() + 1 && name.front() == '.' && name.ends_with(kPartial) &&
+         all_digits(name.substr(1, name.size() - 1 - kPartial.size()));
+}
+
 }  // namespace
 
+std::string stage_visits_folder(const std::string& stage_dir) {
+  std::string out = stage_dir;
+  while (out.size() > 1 && out.back() == '/') out.pop_back();
+  return out.append(kStageVisitsSuffix);
+}
+
 std::string stage_visit_dir(const std::string& stage_dir, std::int64_t visit) {
-  return join(join(stage_dir, kStageVisitsFolder), std::to_string(visit));
+  return join(stage_visits_folder(stage_dir), std::to_string(visit));
 }
 
 VisitArchive archive_stage_visit(RunDisk& disk, const std::string& stage_dir, std::int64_t visit) {
-  const std::string visits = join(stage_dir, kStageVisitsFolder);
+  const std::string visits = stage_visits_folder(stage_dir);
   const std::string done = join(visits, std::to_string(visit));
   if (disk.exists(done)) return VisitArchive::kKept;
-  std::vector<std::string> entries = disk.list_directory(stage_dir);  // empty when stage_dir is missing
-  std::erase(entries, std::string(kStageVisitsFolder));
-  std::string partial_name(".");
-  partial_name.append(std::to_string(visit)).append(".partial");
-  const std::string partial = join(visits, partial_name);
-  if (entries.empty() && !disk.exists(partial)) return VisitArchive::kNothing;
-  if (std::error_code ec = disk.make_directories(partial)) {
-    throw std::runtime_error("cannot create " + partial + ": " + ec.message());
+  if (!disk.is_directory(stage_dir)) return VisitArchive::kNothing;
+  if (visit == 1 || !disk.exists(visits)) {
+    bool created = false;
+    make_directory(disk, visits, created);
   }
-  for (const std::string& name : entries) disk.rename(join(stage_dir, name), join(partial, name));
-  disk.rename(partial, done);
+  disk.rename(stage_dir, done);
   return VisitArchive::kMoved;
 }
 
 void open_stage_visit(RunDisk& disk, const std::string& stage_dir, std::int64_t visit) {
-  const VisitArchive archived = visit > 1 ? archive_stage_visit(disk, stage_dir, visit - 1) : VisitArchive::kNothing;
-  if (archived == VisitArchive::kMoved) return;
+  if (visit > 1) archive_stage_visit(disk, stage_dir, visit - 1);
   bool created = false;
-  if (archived == VisitArchive::kNothing) {
-    if (std::error_code ec = disk.make_directories(stage_dir, created)) {
-      throw std::runtime_error("cannot create " + stage_dir + ": " + ec.message());
-    }
-  }
+  make_directory(disk, stage_dir, created);
   if (!created) disk.remove_file(join(stage_dir, kStageStatusFile));
+}
+
+bool adopt_nested_visits(RunDisk& disk, const std::string& stage_dir) {
+  const std::string nested = join(stage_dir, "visits");
+  const std::string visits = stage_visits_folder(stage_dir);
+  if (!disk.is_directory(nested) || disk.exists(visits)) return false;
+  const std::vector<std::string> names = disk.list_directory(nested);
+  if (!std::all_of(names.begin(), names.end(), [](const std::string& n) { return is_nested_visit_name(n); })) {
+    return false;
+  }
+  disk.rename(nested, visits);
+  return true;
 }
 
 }  // namespace attractor

@@ -1,15 +1,16 @@
 #pragma once
 /// \file
 /// Earlier visits of a stage. A node entered again (a loop, a retry target, a goal-gate retry)
-/// keeps the files of its earlier visits: `{node}/` always holds the latest visit, and visit N's
-/// files move to `{node}/visits/N/` when visit N+1 starts (docs/run-directory.md).
+/// keeps the files of its earlier visits: `{node}/` always holds the latest visit, and when visit
+/// N+1 starts, `{node}/` as a whole becomes `{node}.visits/N/` (docs/run-directory.md §2.7).
 ///
 /// Invariants, whatever point the process stops at:
-///  1. `{node}/visits/N/` exists only once every file of visit N is inside it (the files are moved
-///     into `{node}/visits/.N.partial/` first, which is then renamed in one step).
-///  2. Archiving visit N again is harmless: when `visits/N/` exists, what `{node}/` holds belongs
-///     to an interrupted later visit and stays where it is (that visit's re-run overwrites it); when
-///     `visits/.N.partial/` exists, the move goes on where it stopped.
+///  1. `{node}.visits/N/` exists only with every file of visit N inside it: the archive is one
+///     rename of the directory, so no file is ever moved on its own.
+///  2. Archiving visit N again is harmless: when `{node}.visits/N/` exists, what `{node}/` holds
+///     (if it exists) belongs to an interrupted later visit and stays where it is (that visit's
+///     re-run overwrites it).
+///  3. Node ids are identifiers (no `.`), so `{node}.visits` never names another node's folder.
 
 #include <cstdint>
 #include <string>
@@ -18,32 +19,41 @@
 
 namespace attractor {
 
-/// The name of the folder inside a stage directory that holds its earlier visits.
-inline constexpr char kStageVisitsFolder[] = "visits";
+/// What a stage directory's name gets to name the folder of its earlier visits.
+inline constexpr char kStageVisitsSuffix[] = ".visits";
 
 /// The stage's outcome file (docs/run-directory.md §2.5).
 inline constexpr char kStageStatusFile[] = "status.json";
 
-/// `{stage_dir}/visits/{visit}`.
+/// `{stage_dir}.visits`: the folder of the stage's earlier visits.
+std::string stage_visits_folder(const std::string& stage_dir);
+
+/// `{stage_dir}.visits/{visit}`.
 std::string stage_visit_dir(const std::string& stage_dir, std::int64_t visit);
 
 /// What archive_stage_visit found.
 enum class VisitArchive {
-  kNothing,  ///< `stage_dir` was missing or held nothing but `visits/`
-  kMoved,    ///< the files are in `visits/{visit}/` now; `stage_dir` holds only `visits/`
-  kKept,     ///< `visits/{visit}/` already existed: the files left belong to a later visit (2.)
+  kNothing,  ///< `stage_dir` was missing: there was nothing to archive
+  kMoved,    ///< `stage_dir` is `stage_visit_dir(stage_dir, visit)` now and no longer exists
+  kKept,     ///< that folder already existed: `stage_dir`, if any, belongs to a later visit (2.)
 };
 
-/// Moves the files of visit `visit` (everything in `stage_dir` but `visits/`) into
-/// `stage_visit_dir(stage_dir, visit)`, keeping the invariants above. Nothing happens when
-/// `stage_dir` is missing or empty. Throws std::runtime_error when a rename fails.
+/// Renames `stage_dir` to `stage_visit_dir(stage_dir, visit)`, keeping the invariants above.
+/// Throws std::runtime_error when the folder of visits cannot be made or the rename fails.
 VisitArchive archive_stage_visit(RunDisk& disk, const std::string& stage_dir, std::int64_t visit);
 
 /// Makes `stage_dir` ready for visit `visit` (1, 2, ...) of its node: archives visit `visit - 1`,
-/// creates the directory when it is missing, and removes a `status.json` that an interrupted
-/// earlier run of this visit left behind, so the stage starts without one. A first visit into a
-/// new directory costs one mkdir; a revisit, the archive's moves. Throws std::runtime_error
-/// "cannot create STAGE_DIR: REASON" or when a move fails.
+/// creates the directory, and removes a `status.json` that an interrupted earlier run of this
+/// visit left behind, so the stage starts without one. A first visit costs one mkdir; a revisit
+/// a stat, a rename and a mkdir. Throws std::runtime_error "cannot create STAGE_DIR: REASON" or
+/// when the archive fails.
 void open_stage_visit(RunDisk& disk, const std::string& stage_dir, std::int64_t visit);
+
+/// Run directories written before `{node}.visits/` kept earlier visits in `{node}/visits/N/`.
+/// When `{stage_dir}/visits/` holds nothing but such folders (`N`, or `.N.partial` of an
+/// interrupted archive) and `{stage_dir}.visits` does not exist, renames the former to the latter
+/// in one step and returns true. A resume calls it for every node visited more than once, before
+/// the first stage, so the visit after it archives into the same folder as the earlier ones.
+bool adopt_nested_visits(RunDisk& disk, const std::string& stage_dir);
 
 }  // namespace attractor

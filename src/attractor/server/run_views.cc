@@ -14,6 +14,7 @@
 #include "attractor/run/checkpoint_journal.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/run_directory.h"
+#include "attractor/run/stage_visits.h"
 #include "handlers/registry.h"
 
 namespace attractor {
@@ -37,6 +38,18 @@ std::string read_prefix(const fs::path& path, std::size_t max, bool* truncated) 
   *truncated = text.size() > max;
   if (*truncated) text.resize(max);
   return text;
+}
+
+/// The numbers of the earlier visits kept in `folder` (`{node}.visits/`), ascending.
+std::vector<int> visit_numbers(const std::string& folder) {
+  std::vector<int> numbers;
+  if (!is_plain(folder, fs::file_type::directory)) return numbers;
+  for (const auto& v : fs::directory_iterator(folder)) {
+    const std::string n = v.path().filename().string();
+    if (!n.empty() && std::all_of(n.begin(), n.end(), ::isdigit) && n.size() < 9) numbers.push_back(std::stoi(n));
+  }
+  std::sort(numbers.begin(), numbers.end());
+  return numbers;
 }
 
 }  // namespace
@@ -70,26 +83,17 @@ std::optional<nlohmann::json> stage_view(const std::string& run_dir, const std::
   std::sort(entries.begin(), entries.end());
   for (const fs::path& path : entries) {
     const std::string name = path.filename().string();
-    if (name == "visits" && is_plain(path, fs::file_type::directory)) {
-      std::vector<int> numbers;
-      for (const auto& v : fs::directory_iterator(path)) {
-        const std::string n = v.path().filename().string();
-        if (!n.empty() && std::all_of(n.begin(), n.end(), ::isdigit) && n.size() < 9) numbers.push_back(std::stoi(n));
-      }
-      std::sort(numbers.begin(), numbers.end());
-      view["visits"] = numbers;
-      continue;
-    }
     if (!is_plain(path, fs::file_type::regular)) continue;
     bool truncated = false;
     std::string text = read_prefix(path, max_file_bytes, &truncated);
     if (truncated) view["truncated"].push_back(name);
-    if (name == "status.json") {
+    if (name == kStageStatusFile) {
       nlohmann::json status = nlohmann::json::parse(text, nullptr, false);
       if (!status.is_discarded()) view["status"] = std::move(status);
     }
     view["files"][name] = std::move(text);  // the response replaces invalid UTF-8
   }
+  view["visits"] = visit_numbers(stage_visits_folder(dir.string()));
   return view;
 }
 

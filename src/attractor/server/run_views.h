@@ -22,7 +22,8 @@ bool is_safe_name(const std::string& name);
 std::optional<std::string> run_directory_of(const std::string& logs_root, const std::string& id);
 
 /// `{"node", "status", "files": {name: text}, "truncated": [names], "visits": [numbers]}` for the
-/// stage folder `node` of `run_dir`; nullopt when `node` is not a safe name or has no folder.
+/// stage folder `node` of `run_dir` (the numbers are those of `{node}.visits/`, its earlier visits);
+/// nullopt when `node` is not a safe name or has no folder.
 /// Regular files only (no symbolic links), each cut at `max_file_bytes`.
 std::optional<nlohmann::json> stage_view(const std::string& run_dir, const std::string& node,
                                          std::size_t max_file_bytes = 256 * 1024);

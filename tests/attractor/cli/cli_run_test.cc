@@ -64,8 +64,6 @@ Exit run_killed_at_checkpoint(int k, const std::vector<std::string>& args, const
   return wait_for(hardening::spawn_program(ATTRACTOR_FAULT_BINARY_PATH, fault_args));
 }
 
-/// The checkpoint without fields that legitimately differ between runs. A run killed between
-/// stages pays for no call twice, so its token usage must match too.
 /// The paths under `dir`, relative and sorted.
 std::vector<std::string> tree_listing(const std::string& dir) {
   std::vector<std::string> paths;
@@ -74,6 +72,8 @@ std::vector<std::string> tree_listing(const std::string& dir) {
   return paths;
 }
 
+/// The checkpoint without fields that legitimately differ between runs. A run killed between
+/// stages pays for no call twice, so its token usage must match too.
 nlohmann::json comparable(const std::string& run_dir) {
   nlohmann::json j = read_json(run_dir + "/checkpoint.json");
   for (const char* k : {"timestamp", "timestamp_ms", "run_id"}) j.erase(k);
@@ -123,22 +123,21 @@ TEST(CliRunTest, AnswersSetAndJsonEvents) {
   EXPECT_EQ(manifest["graph_sha256"], sha256_hex(read_text_file(kData + "human.dot")));
 }
 
-TEST(CliRunTest, ALoopKeepsEachVisitsFilesUnderVisits) {
+TEST(CliRunTest, ALoopKeepsEachVisitsFilesBesideTheStageFolder) {
   TempDir dir;
   std::string run_dir = dir.sub("r");
   ASSERT_EQ(run({"run", kData + "kill_resume.dot", "--simulate", "--logs-root", run_dir, "-q"}).code, 0);
-  EXPECT_EQ(tree_listing(run_dir + "/work"),
-            (std::vector<std::string>{"prompt.md", "response.md", "status.json", "visits", "visits/1",
-                                      "visits/1/prompt.md", "visits/1/response.md", "visits/1/status.json",
-                                      "visits/2", "visits/2/prompt.md", "visits/2/response.md",
-                                      "visits/2/status.json"}));
-  EXPECT_EQ(read_json(run_dir + "/work/visits/1/status.json")["outcome"], "fail");
-  EXPECT_EQ(read_json(run_dir + "/work/visits/2/status.json")["outcome"], "fail");
+  EXPECT_EQ(tree_listing(run_dir + "/work"), (std::vector<std::string>{"prompt.md", "response.md", "status.json"}));
+  EXPECT_EQ(tree_listing(run_dir + "/work.visits"),
+            (std::vector<std::string>{"1", "1/prompt.md", "1/response.md", "1/status.json", "2", "2/prompt.md",
+                                      "2/response.md", "2/status.json"}));
+  EXPECT_EQ(read_json(run_dir + "/work.visits/1/status.json")["outcome"], "fail");
+  EXPECT_EQ(read_json(run_dir + "/work.visits/2/status.json")["outcome"], "fail");
   EXPECT_EQ(read_json(run_dir + "/work/status.json")["outcome"], "success");
-  EXPECT_EQ(tree_listing(run_dir + "/prep/visits"), (std::vector<std::string>{"1", "1/context.json", "1/status.json", "1/stderr.txt",
+  EXPECT_EQ(tree_listing(run_dir + "/prep.visits"), (std::vector<std::string>{"1", "1/context.json", "1/status.json", "1/stderr.txt",
                                                                              "1/stdout.txt", "2", "2/context.json", "2/status.json",
                                                                              "2/stderr.txt", "2/stdout.txt"}));
-  EXPECT_FALSE(fs::exists(run_dir + "/gate/visits"));
+  EXPECT_FALSE(fs::exists(run_dir + "/gate.visits"));
 }
 
 TEST(CliRunTest, KillAtEveryCheckpointThenResumeMatchesUninterruptedRun) {
@@ -165,7 +164,7 @@ TEST(CliRunTest, KillAtEveryCheckpointThenResumeMatchesUninterruptedRun) {
     ASSERT_EQ(killed.signal, SIGKILL) << "k=" << k;
     ASSERT_EQ(run({"resume", run_dir, "-q"}).code, 0) << "k=" << k;
     EXPECT_EQ(comparable(run_dir), expected) << "k=" << k;
-    for (const char* stage : {"work", "right", "work/visits/1", "work/visits/2"}) {
+    for (const char* stage : {"work", "right", "work.visits/1", "work.visits/2"}) {
       // The preamble lists every earlier visit with its own status, resumed or not, and the
       // earlier visits' files are kept once each.
       EXPECT_EQ(read_text_file(run_dir + "/" + stage + "/prompt.md"),
@@ -173,7 +172,29 @@ TEST(CliRunTest, KillAtEveryCheckpointThenResumeMatchesUninterruptedRun) {
           << "k=" << k << " " << stage;
     }
     EXPECT_EQ(tree_listing(run_dir + "/work"), tree_listing(reference + "/work")) << "k=" << k;
+    EXPECT_EQ(tree_listing(run_dir + "/work.visits"), tree_listing(reference + "/work.visits")) << "k=" << k;
     EXPECT_FALSE(fs::exists(run_dir + "/checkpoint.json.tmp"));
+  }
+}
+
+TEST(CliRunTest, ARunDirectoryWithEarlierVisitsNestedInTheStageFolderResumesIntoTheNewLayout) {
+  TempDir dir;
+  std::string graph = kData + "kill_resume.dot";
+  std::string reference = dir.sub("reference");
+  ASSERT_EQ(run({"run", graph, "--simulate", "--logs-root", reference, "-q"}).code, 0);
+  std::string run_dir = dir.sub("nested");
+  ASSERT_EQ(run_killed_at_checkpoint(7, {"run", graph, "--simulate", "--logs-root", run_dir, "-q"}).signal, SIGKILL);
+  for (const char* node : {"prep", "work"}) {  // what builds before `{node}.visits/` wrote
+    const std::string stage = run_dir + "/" + node;
+    ASSERT_TRUE(fs::is_directory(stage + ".visits")) << node;
+    fs::rename(stage + ".visits", stage + "/visits");
+  }
+  ASSERT_EQ(run({"resume", run_dir, "-q"}).code, 0);
+  EXPECT_EQ(comparable(run_dir), comparable(reference));
+  for (const char* node : {"prep", "work"}) {
+    const std::string stage = std::string("/") + node;
+    EXPECT_EQ(tree_listing(run_dir + stage), tree_listing(reference + stage)) << node;
+    EXPECT_EQ(tree_listing(run_dir + stage + ".visits"), tree_listing(reference + stage + ".visits")) << node;
   }
 }
 

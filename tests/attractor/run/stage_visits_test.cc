@@ -1,5 +1,6 @@
-// Earlier visits of a stage move to `visits/N/` in one step, on the in-memory disk and on the
-// real one, and archiving again after an interruption neither loses nor mixes up files.
+// Earlier visits of a stage become `{node}.visits/N/` in one rename, on the in-memory disk and on
+// the real one; archiving again after an interruption neither loses nor mixes up files; run
+// directories of the nested layout are adopted.
 
 #include "attractor/run/stage_visits.h"
 
@@ -27,56 +28,67 @@ void write_visit(RunDisk& disk, const std::string& stage, const std::string& tag
 
 void archive_three_visits(RunDisk& disk, const std::string& stage) {
   write_visit(disk, stage, "1");
-  archive_stage_visit(disk, stage, 1);
+  open_stage_visit(disk, stage, 2);
   write_visit(disk, stage, "2");
-  archive_stage_visit(disk, stage, 2);
+  open_stage_visit(disk, stage, 3);
   write_visit(disk, stage, "3");
-  EXPECT_EQ(disk.list_directory(stage), (Names{"prompt.md", "status.json", "visits"}));
-  EXPECT_EQ(disk.list_directory(stage + "/visits"), (Names{"1", "2"}));
-  EXPECT_EQ(disk.read_file(stage + "/visits/1/prompt.md"), "prompt 1");
-  EXPECT_EQ(disk.read_file(stage + "/visits/2/status.json"), "status 2");
+  EXPECT_EQ(disk.list_directory(stage), (Names{"prompt.md", "status.json"}));
+  EXPECT_EQ(disk.list_directory(stage + ".visits"), (Names{"1", "2"}));
+  EXPECT_EQ(disk.read_file(stage + ".visits/1/prompt.md"), "prompt 1");
+  EXPECT_EQ(disk.read_file(stage + ".visits/2/status.json"), "status 2");
   EXPECT_EQ(disk.read_file(stage + "/prompt.md"), "prompt 3");
 }
 
-TEST(StageVisitsTest, EarlierVisitsMoveToNumberedFoldersInMemory) {
+TEST(StageVisitsTest, EarlierVisitsBecomeNumberedFoldersBesideTheStageInMemory) {
   MemoryRunDisk disk;
   archive_three_visits(disk, "/run/work");
-  EXPECT_EQ(stage_visit_dir("/run/work", 2), "/run/work/visits/2");
+  EXPECT_EQ(stage_visits_folder("/run/work/"), "/run/work.visits");
+  EXPECT_EQ(stage_visit_dir("/run/work", 2), "/run/work.visits/2");
 }
 
-TEST(StageVisitsTest, EarlierVisitsMoveToNumberedFoldersOnDisk) {
+TEST(StageVisitsTest, EarlierVisitsBecomeNumberedFoldersBesideTheStageOnDisk) {
   retrieval::testing::TempDir dir;
   archive_three_visits(posix_run_disk(), dir.str() + "/work");
 }
 
-TEST(StageVisitsTest, AMissingOrEmptyStageDirectoryArchivesNothing) {
+TEST(StageVisitsTest, AMissingStageDirectoryArchivesNothing) {
   MemoryRunDisk disk;
   EXPECT_EQ(archive_stage_visit(disk, "/run/none", 1), VisitArchive::kNothing);
   EXPECT_FALSE(disk.exists("/run/none"));
-  ASSERT_FALSE(disk.make_directories("/run/empty"));
-  EXPECT_EQ(archive_stage_visit(disk, "/run/empty", 1), VisitArchive::kNothing);
-  EXPECT_EQ(disk.list_directory("/run/empty"), Names{});
+  EXPECT_FALSE(disk.exists("/run/none.visits"));
 }
 
 TEST(StageVisitsTest, ArchivingAgainKeepsTheArchivedVisitAndTheInterruptedOnesFiles) {
   MemoryRunDisk disk;
   write_visit(disk, "/run/work", "1");
   EXPECT_EQ(archive_stage_visit(disk, "/run/work", 1), VisitArchive::kMoved);
+  EXPECT_FALSE(disk.exists("/run/work"));
+  ASSERT_FALSE(disk.make_directories("/run/work"));
   disk.write_file("/run/work/prompt.md", "prompt 2 (interrupted)");
   EXPECT_EQ(archive_stage_visit(disk, "/run/work", 1), VisitArchive::kKept);
-  EXPECT_EQ(disk.read_file("/run/work/visits/1/prompt.md"), "prompt 1");
+  EXPECT_EQ(disk.read_file("/run/work.visits/1/prompt.md"), "prompt 1");
   EXPECT_EQ(disk.read_file("/run/work/prompt.md"), "prompt 2 (interrupted)");
 }
 
-TEST(StageVisitsTest, AMoveStoppedHalfwayGoesOnWhereItStopped) {
+TEST(StageVisitsTest, ARevisitStoppedBetweenTheArchiveAndTheNewDirectoryStartsCleanly) {
   MemoryRunDisk disk;
-  write_visit(disk, "/run/work", "1");
-  ASSERT_FALSE(disk.make_directories("/run/work/visits/.1.partial"));
-  disk.rename("/run/work/prompt.md", "/run/work/visits/.1.partial/prompt.md");
-  archive_stage_visit(disk, "/run/work", 1);
-  EXPECT_EQ(disk.list_directory("/run/work"), Names{"visits"});
-  EXPECT_EQ(disk.list_directory("/run/work/visits"), Names{"1"});
-  EXPECT_EQ(disk.list_directory("/run/work/visits/1"), (Names{"prompt.md", "status.json"}));
+  write_visit(disk, "/run/work", "2");
+  ASSERT_FALSE(disk.make_directories("/run/work.visits"));
+  disk.rename("/run/work", "/run/work.visits/2");  // the crash came right after the archive's rename
+  open_stage_visit(disk, "/run/work", 3);
+  EXPECT_TRUE(disk.is_directory("/run/work"));
+  EXPECT_EQ(disk.list_directory("/run/work"), Names{});
+  EXPECT_EQ(disk.list_directory("/run/work.visits/2"), (Names{"prompt.md", "status.json"}));
+}
+
+TEST(StageVisitsTest, ALaterVisitWhosePredecessorLeftNoDirectoryCreatesTheFolderOfVisits) {
+  MemoryRunDisk disk;
+  ASSERT_FALSE(disk.make_directories("/run"));
+  open_stage_visit(disk, "/run/work", 3);  // visit 2 never made its directory
+  write_visit(disk, "/run/work", "3");
+  open_stage_visit(disk, "/run/work", 4);
+  EXPECT_EQ(disk.list_directory("/run/work.visits"), Names{"3"});
+  EXPECT_EQ(disk.read_file("/run/work.visits/3/prompt.md"), "prompt 3");
 }
 
 /// A memory disk that counts the removals it is asked for (a first visit should need none).
@@ -109,8 +121,8 @@ TEST(StageVisitsTest, ARevisitArchivesThePreviousVisitWithoutRemovingAnything) {
   CountingDisk disk;
   write_visit(disk, "/run/work", "1");
   open_stage_visit(disk, "/run/work", 2);
-  EXPECT_EQ(disk.list_directory("/run/work"), Names{"visits"});
-  EXPECT_EQ(disk.read_file("/run/work/visits/1/status.json"), "status 1");
+  EXPECT_EQ(disk.list_directory("/run/work"), Names{});
+  EXPECT_EQ(disk.read_file("/run/work.visits/1/status.json"), "status 1");
   EXPECT_EQ(disk.removals, 0);
 }
 
@@ -120,8 +132,8 @@ TEST(StageVisitsTest, ARevisitOverAnInterruptedOneDropsItsStatusAndKeepsTheArchi
   archive_stage_visit(disk, "/run/work", 1);
   write_visit(disk, "/run/work", "2 (interrupted)");
   open_stage_visit(disk, "/run/work", 2);
-  EXPECT_EQ(disk.list_directory("/run/work"), (Names{"prompt.md", "visits"}));
-  EXPECT_EQ(disk.read_file("/run/work/visits/1/status.json"), "status 1");
+  EXPECT_EQ(disk.list_directory("/run/work"), Names{"prompt.md"});
+  EXPECT_EQ(disk.read_file("/run/work.visits/1/status.json"), "status 1");
 }
 
 TEST(StageVisitsTest, OnTheRealDiskAFirstVisitCreatesAndAnInterruptedOneIsCleared) {
@@ -155,6 +167,32 @@ TEST(StageVisitsTest, AFailedRenameNamesBothPaths) {
   } catch (const std::runtime_error& e) {
     EXPECT_EQ(std::string(e.what()), "cannot rename " + a + " to " + b + ": No such file or directory");
   }
+}
+
+TEST(StageVisitsTest, TheNestedLayoutOfEarlierBuildsIsAdoptedInOneRename) {
+  MemoryRunDisk disk;
+  write_visit(disk, "/run/work/visits/1", "1");
+  write_visit(disk, "/run/work/visits/.2.partial", "2, half moved");
+  write_visit(disk, "/run/work", "3");
+  EXPECT_TRUE(adopt_nested_visits(disk, "/run/work"));
+  EXPECT_EQ(disk.list_directory("/run/work"), (Names{"prompt.md", "status.json"}));
+  EXPECT_EQ(disk.list_directory("/run/work.visits"), (Names{".2.partial", "1"}));
+  EXPECT_FALSE(adopt_nested_visits(disk, "/run/work"));
+  open_stage_visit(disk, "/run/work", 4);
+  EXPECT_EQ(disk.read_file("/run/work.visits/3/prompt.md"), "prompt 3");
+}
+
+TEST(StageVisitsTest, AVisitsFolderAHandlerWroteOrAnExistingFolderOfVisitsIsLeftAlone) {
+  MemoryRunDisk disk;
+  write_visit(disk, "/run/tool/visits/1", "1");
+  disk.write_file("/run/tool/visits/report.txt", "a handler's file");
+  EXPECT_FALSE(adopt_nested_visits(disk, "/run/tool"));
+  EXPECT_TRUE(disk.exists("/run/tool/visits/report.txt"));
+  write_visit(disk, "/run/work/visits/1", "1");
+  ASSERT_FALSE(disk.make_directories("/run/work.visits/2"));
+  EXPECT_FALSE(adopt_nested_visits(disk, "/run/work"));
+  EXPECT_TRUE(disk.exists("/run/work/visits/1/prompt.md"));
+  EXPECT_FALSE(adopt_nested_visits(disk, "/run/none"));
 }
 
 }  // namespace

@@ -307,6 +307,26 @@ TEST(ServerApiTest, InlineOptionsAreSavedInTheRunDirectory) {
   EXPECT_EQ(body_of(server.get("/pipelines/" + id + "/stages/approve"))["status"]["gate"]["answered_by"], "file");
 }
 
+TEST(ServerApiTest, AStageViewListsTheEarlierVisitsOfALoopingNode) {
+  TestServer server;
+  const std::string id = server.start({{"dot", R"(digraph loop {
+    start [shape=Mdiamond]
+    done [shape=Msquare]
+    work [prompt="Revise"]
+    review [prompt="Review", simulate.outcome="fail,fail,success"]
+    start -> work -> review
+    review -> work [condition="outcome=fail"]
+    review -> done [condition="outcome=success"]
+  })"},
+                                       {"simulate", true}});
+  ASSERT_TRUE(server.wait_status(id, "completed"));
+  json stage = body_of(server.get("/pipelines/" + id + "/stages/work"));
+  EXPECT_EQ(stage["visits"], json({1, 2}));
+  EXPECT_EQ(stage["status"]["outcome"], "success");
+  EXPECT_FALSE(stage["files"].contains("visits"));
+  EXPECT_EQ(body_of(server.get("/pipelines/" + id + "/stages/review"))["status"]["outcome"], "success");
+}
+
 TEST(ServerApiTest, TheGraphIsDrawnWithTheRunOverlay) {
   TestServer server;
   const std::string id = server.start({{"graph", "gate.dot"}});
