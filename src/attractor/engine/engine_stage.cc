@@ -168,7 +168,7 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   if (outside_effects && queued) writer_->flush();
   if (outside_effects && disk_->exists(status_path.string())) {
     try {
-      Outcome external = outcome_from_json(parse_json_limited(disk_->read_file(status_path.string()), "status.json"));
+      Outcome external = outcome_from_json(parse_json_limited(disk_->read_file(status_path.string()), kStageStatusFile));
       external.notes = external.notes.empty() ? "status.json written during the stage" : external.notes;
       return external;
     } catch (const std::exception& e) {

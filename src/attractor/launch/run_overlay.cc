@@ -7,6 +7,7 @@
 #include "attractor/base/input_file.h"
 #include "attractor/run/checkpoint_journal.h"
 #include "attractor/run/posix_run_disk.h"
+#include "attractor/run/stage_visits.h"
 
 namespace attractor {
 namespace {
@@ -58,7 +59,7 @@ RunOverlay load_run_overlay(const std::string& run_dir) {
   }
   for (const auto& id : overlay.path) {
     if (overlay.node_status.count(id)) continue;
-    fs::path status_path = dir / id / "status.json";
+    fs::path status_path = dir / id / kStageStatusFile;
     if (!fs::exists(status_path)) continue;
     nlohmann::json status = read_json(status_path);
     if (status.contains("outcome") && status["outcome"].is_string()) {

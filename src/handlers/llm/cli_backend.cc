@@ -8,6 +8,7 @@
 
 #include "attractor/base/log.h"
 #include "attractor/run/run_directory.h"
+#include "attractor/run/stage_visits.h"
 #include "handlers/llm/provider_error.h"
 
 namespace attractor {
@@ -138,7 +139,7 @@ CodergenResult CliBackend::run(const CodergenRequest& request) {
   spec.command = "exec <" + shell_quote(prompt_file) + "\n" + command;
   spec.env = settings_.env;
   spec.env.emplace_back("ATTRACTOR_STAGE_DIR", request.stage_dir);
-  spec.env.emplace_back("ATTRACTOR_STATUS_FILE", (stage / "status.json").string());
+  spec.env.emplace_back("ATTRACTOR_STATUS_FILE", (stage / kStageStatusFile).string());
   if (request.node) spec.env.emplace_back("ATTRACTOR_NODE_ID", request.node->id);
   spec.cwd = settings_.cwd;
   spec.stdout_path = (stage / "agent_stdout.txt").string();
