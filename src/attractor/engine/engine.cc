@@ -195,8 +195,8 @@ void Engine::Impl::compact_finished_run(const Checkpoint& finished) {
 RunResult Engine::Impl::resume() {
   state_ = load_checkpoint(run_dir_, *disk_);
   stage_visits_ = state_.visit_counts;
-  for (const auto& [id, visits] : state_.visit_counts) {
-    if (visits > 1) adopt_nested_visits(*disk_, (fs::path(run_dir_) / id).string());
+  for (const auto& [id, visits] : state_.visit_counts) {  // graph node ids only: they are identifiers
+    if (visits > 1 && graph_.node(id)) adopt_nested_visits(*disk_, (fs::path(run_dir_) / id).string());
   }
   attempts_ = state_.node_attempts;
   history_.restore(state_, graph_);
