@@ -19,10 +19,16 @@ std::string join(const std::string& dir, std::string_view name) {
   return out;
 }
 
-void make_directory(RunDisk& disk, const std::string& path, bool& created) {
+/// The folder inside the stage folder where builds before `{node}.visits/` kept earlier visits.
+constexpr std::string_view kNestedVisitsFolder = "visits";
+
+/// Creates `path` (and its parents); true when it did not exist. Throws "cannot create PATH: REASON".
+bool make_directory(RunDisk& disk, const std::string& path) {
+  bool created = false;
   if (std::error_code ec = disk.make_directories(path, created)) {
     throw std::runtime_error("cannot create " + path + ": " + ec.message());
   }
+  return created;
 }
 
 bool all_digits(std::string_view s) {
@@ -54,23 +60,18 @@ VisitArchive archive_stage_visit(RunDisk& disk, const std::string& stage_dir, st
   const std::string done = join(visits, std::to_string(visit));
   if (disk.exists(done)) return VisitArchive::kKept;
   if (!disk.is_directory(stage_dir)) return VisitArchive::kNothing;
-  if (visit == 1 || !disk.exists(visits)) {
-    bool created = false;
-    make_directory(disk, visits, created);
-  }
+  if (visit == 1 || !disk.exists(visits)) make_directory(disk, visits);
   disk.rename(stage_dir, done);
   return VisitArchive::kMoved;
 }
 
 void open_stage_visit(RunDisk& disk, const std::string& stage_dir, std::int64_t visit) {
   if (visit > 1) archive_stage_visit(disk, stage_dir, visit - 1);
-  bool created = false;
-  make_directory(disk, stage_dir, created);
-  if (!created) disk.remove_file(join(stage_dir, kStageStatusFile));
+  if (!make_directory(disk, stage_dir)) disk.remove_file(join(stage_dir, kStageStatusFile));
 }
 
 bool adopt_nested_visits(RunDisk& disk, const std::string& stage_dir) {
-  const std::string nested = join(stage_dir, "visits");
+  const std::string nested = join(stage_dir, kNestedVisitsFolder);
   const std::string visits = stage_visits_folder(stage_dir);
   if (!disk.is_directory(nested) || disk.exists(visits)) return false;
   const std::vector<std::string> names = disk.list_directory(nested);
