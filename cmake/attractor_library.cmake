@@ -5,7 +5,7 @@
 # its own under ${CMAKE_BINARY_DIR}/include/NAME that holds a link to its folder at the folder's
 # path below src/ (e.g. attractor/model). A library sees its own headers and those of the
 # libraries it links; an include of any other folder fails to compile ("No such file"). That is
-# how the build enforces the layer order drawn in README.md.
+# how the build enforces the layer order of tools/check_layers.py (docs/architecture.md section 2).
 function(attractor_library name)
   cmake_parse_arguments(ARG "" "" "PUBLIC;PRIVATE" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)

@@ -36,7 +36,7 @@ std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
 }
 
 /// The first `error:` line of stderr, or the input-file problem of `attractor validate` without its
-/// command prefix (README "Bad input files").
+/// command prefix (docs/cli.md "Bad input files").
 std::string first_error(const std::string& err) {
   const std::string input_problem = "attractor validate: ";
   std::size_t start = 0;
@@ -59,7 +59,7 @@ TEST_P(BadCorpusCliTest, ValidateAndRunExitTwoWithTheExpectedError) {
   const std::string expected = first_line(slurp(std::string(ATTRACTOR_SOURCE_DIR) + "/" + kBadDir + "/" + name + ".expected"));
 
   // NAME.cli: the one line the commands print instead of parsing a file that is empty or binary
-  // (README "Bad input files"); NAME.expected stays what the parser itself reports.
+  // (docs/cli.md "Bad input files"); NAME.expected stays what the parser itself reports.
   const fs::path cli = fs::path(ATTRACTOR_SOURCE_DIR) / kBadDir / (name + ".cli");
   const std::string input_problem = fs::exists(cli) ? first_line(slurp(cli.string())) : "";
 

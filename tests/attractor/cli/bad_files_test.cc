@@ -1,6 +1,6 @@
 // Every command × every kind of bad input path, through the real `attractor` binary: the answer
 // is one clean line (`attractor CMD: PATH[:LINE:COL]: problem`, no raw control bytes) and the
-// documented exit code (README "Bad input files"), never a crash.
+// documented exit code (docs/cli.md "Bad input files"), never a crash.
 //
 // File-valued arguments get the six cases missing, directory, unreadable, empty, NUL byte and
 // invalid UTF-8; directory-valued arguments get missing and "a file instead". The binary runs
