@@ -49,8 +49,12 @@ OTHER_FLAGS = {"--gtest_filter", "--gtest_list_tests", "--output-on-failure", "-
 FLAG = re.compile(r"(?<![\w-])(--?[A-Za-z][\w-]*)")
 TEST_DEF = re.compile(r"^\s*(?:TEST|TEST_F|TEST_P|TYPED_TEST|TYPED_TEST_P)\(\s*(\w+)\s*,\s*(\w+)", re.M)
 SUITE_WORD = re.compile(r"(?<![\w.])([A-Z][A-Za-z0-9]*Test)(?:\.(\w+))?(?![\w(])")
+NOT_SUITES = {"GoogleTest"}
 TARGET_WORD = re.compile(r"(?<![\w./-])([a-z][a-z0-9_]*_(?:tests|bench))(?![\w/.-])")
-INVOCATION = re.compile(r"(?:^|(?<=[\s(`$]))(?:\./)?(?:build/)?attractor(?=\s)\s+([a-z][a-z-]*)")
+# `attractor COMMAND` at the start of a command: of the code, or after &&, ||, ;, |, ( or $(, past
+# environment assignments. Elsewhere "attractor" is a word of quoted output or prose.
+INVOCATION = re.compile(r"(?:^|&&|\|\||;|\||\$?\()\s*(?:[A-Z_][A-Z0-9_]*=\S*\s+)*(?:\./)?(?:build/)?attractor"
+                        r"(?=\s)\s+([a-z][a-z-]*)")
 NOT_IN_REPO = re.compile(r"<!--\s*check-docs:\s*not-in-repo\s+(.*?)-->", re.S)
 FENCE = re.compile(r"^ {0,3}(```+|~~~+)\s*([\w+-]*)")
 LINK = re.compile(r"(?<!!)\[[^\]]*\]\(([^)\s]+)\)")  # also across a line break
@@ -81,9 +85,9 @@ def parse_markdown(text):
     for number, line in enumerate(text.split("\n"), 1):
         m = FENCE.match(line)
         if fence is None and m:
-            fence, lang, start = m.group(1), m.group(2) or "text", number
+            fence, lang, start = m.group(1), m.group(2) or "plain", number
             continue
-        if fence is not None and line.strip().startswith(fence[0] * len(fence)) and line.strip(fence[0]) == "":
+        if fence is not None and line.strip().startswith(fence) and line.strip().strip(fence[0]) == "":
             fence = None
             continue
         out.append((number, line, lang if fence else None, start))
@@ -201,9 +205,10 @@ class Checker:
             text = f.read()
         new_files = {p for m in NOT_IN_REPO.finditer(text) for p in m.group(1).split()}
         lines = parse_markdown(text)
+        prompted = {start for _, line, lang, start in lines if lang and line.strip().startswith("$ ")}
         previous_invocation = None
         paragraph = []
-        for number, line, lang, _ in lines + [(0, "", "end", 0)]:
+        for number, line, lang, start in lines + [(0, "", "end", 0)]:
             if lang is None and line.strip():
                 paragraph.append((number, line))
                 continue
@@ -213,7 +218,7 @@ class Checker:
             if lang is None or lang == "end":
                 previous_invocation = None
                 continue
-            command_line = self.command_part(line, lang)
+            command_line = self.command_part(line, lang, start in prompted)
             if command_line is None:
                 previous_invocation = None
             elif previous_invocation and re.match(r"^\s+[\[-]", line):
@@ -233,15 +238,19 @@ class Checker:
             self.check_code(path, first + text[:m.start()].count("\n"), code, new_files, span=True)
 
     @staticmethod
-    def command_part(line, lang):
-        """The part of a code line that is a command, or None when the line is output or code."""
-        if lang in ("cpp", "c++", "json", "dot", "python", "cmake", "js"):
-            return None
+    def command_part(line, lang, prompted):
+        """The part of a code line that is a command, or None when the line is output or code.
+
+        Untagged and shell blocks are commands, but in a block with `$ ` prompts only the prompted
+        lines are; other blocks (text, json, cpp, ...) hold output or code, where only prompted
+        lines and usage lines that start with attractor count."""
         stripped = line.strip()
         if stripped.startswith("$ "):
             return stripped[2:]
-        if lang in ("sh", "bash", "shell", "console"):
+        if lang in ("plain", "sh", "bash", "shell", "console") and not prompted:
             return re.sub(r"(^|\s)#.*$", "", line)
+        if lang not in ("plain", "sh", "bash", "shell", "console", "text"):
+            return None
         if re.match(r"^\s*(?:\./)?(?:build/)?attractor\s", line) or re.match(r"^\s+[\[-]", line):
             return line
         return None
@@ -262,7 +271,8 @@ class Checker:
         for m in PATH_TOKEN.finditer(code):
             self.check_path(path, number, clean_path(m.group(1)), new_files)
         for m in BUILD_TOKEN.finditer(code):
-            self.check_target(path, number, m.group(1), f"'build/{m.group(1)}'")
+            if m.group(1) not in PLACEHOLDER_WORDS:
+                self.check_target(path, number, m.group(1), f"'build/{m.group(1)}'")
         for m in re.finditer(r"--target[ =]([\w.-]+)", code):
             self.check_target(path, number, m.group(1), f"'--target {m.group(1)}'")
         for m in re.finditer(r"\bninja\s+(?:-C\s+\S+\s+)?([a-z][\w.-]*)(?=\s|$|&)", code):
@@ -326,6 +336,8 @@ class Checker:
             return
         for m in SUITE_WORD.finditer(code):
             suite, name = m.group(1), m.group(2)
+            if suite in NOT_SUITES:
+                continue
             self.problems.checked += 1
             if name and f"{suite}.{name}" not in self.all_tests:
                 self.problems.add(path, number, f"'{suite}.{name}'", "no such test in tests/")
