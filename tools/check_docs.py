@@ -17,7 +17,9 @@ Reads README.md, CONTRIBUTING.md, docs/*.md and every README.md / RESULTS.md und
 - `attractor COMMAND ...` names a command of `attractor help` and only flags its `--help` lists,
   and a code span holding a lone flag names a flag of some attractor command, of a script in this
   repository, or of the build tools listed in OTHER_FLAGS;
-- every ```dot block that holds a digraph, and every graphs/*.dot, passes `attractor validate`.
+- every ```dot block that holds a digraph, and every graphs/*.dot, passes `attractor validate`;
+- and the other way round, docs/cli.md has a section for every command of `attractor help` that
+  names every flag of its `--help`.
 
 Git-ignored paths (.gitignore: what scripts create) need not exist, nor paths a page declares with
 `<!-- check-docs: not-in-repo PATH... -->` (an example of a new file, a path in another repository). Every problem is printed as FILE:LINE: the reference and
@@ -65,8 +67,8 @@ class Problems:
     def __init__(self, root):
         self.root, self.items, self.checked = root, [], 0
 
-    def add(self, path, line, what, why):
-        self.items.append(f"{os.path.relpath(path, self.root)}:{line}: stale reference {what}: {why}")
+    def add(self, path, line, what, why, kind="stale reference"):
+        self.items.append(f"{os.path.relpath(path, self.root)}:{line}: {kind} {what}: {why}")
 
 
 def markdown_files(root):
@@ -405,6 +407,35 @@ class Checker:
         else:
             self.problems.add(path, start, what, f"attractor validate exits {result.returncode}: {first.strip()}")
 
+    def check_cli_page(self):
+        """docs/cli.md has a `## COMMAND` section per command naming each flag its --help lists (a
+        resume section may leave the flags it shares with run to the run section)."""
+        path = os.path.join(self.root, "docs", "cli.md")
+        with open(path, encoding="utf-8") as f:
+            lines = parse_markdown(f.read())
+        sections, current = {}, None
+        for number, line, lang, _ in lines:
+            m = re.match(r"^## (\S+)\s*$", line) if lang is None else None
+            if m:
+                current = m.group(1)
+                sections[current] = [number, ""]
+            elif current:
+                sections[current][1] += line + "\n"
+        for command in sorted(self.commands):
+            self.problems.checked += 1
+            if command not in sections:
+                self.problems.add(path, 1, f"'attractor {command}'", f"docs/cli.md has no '## {command}' section",
+                                  kind="undocumented")
+                continue
+            number, text = sections[command]
+            if command == "resume" and "run" in sections:
+                text += sections["run"][1]
+            for flag in sorted(self.flags_of[command] - {"--help", "-h", "--log-level"}):
+                if flag.startswith("--") and not re.search(r"(?<![\w-])" + re.escape(flag) + r"(?![\w-])", text):
+                    self.problems.checked += 1
+                    self.problems.add(path, number, f"'attractor {command} {flag}'",
+                                      f"--help lists it, the '## {command}' section does not", kind="undocumented")
+
     def check_graphs(self):
         for dot in sorted(glob.glob(os.path.join(self.root, "graphs", "*.dot"))):
             self.validate(dot, 1, dot, f"'{os.path.relpath(dot, self.root)}'")
@@ -422,10 +453,11 @@ def main():
     for path in files:
         checker.check_file(path)
     checker.check_graphs()
+    checker.check_cli_page()
     problems = checker.problems
     for item in problems.items:
         print(item)
-    print(f"check_docs: {len(files)} Markdown files, {problems.checked} references, {len(problems.items)} stale")
+    print(f"check_docs: {len(files)} Markdown files, {problems.checked} references, {len(problems.items)} problems")
     return 1 if problems.items else 0
 
 

@@ -1,16 +1,18 @@
 #!/usr/bin/env python3
 """Self-test of tools/check_docs.py: in a copy of the repository whose README.md cites stale things
 (a moved test file, a test binary that does not exist, a filter that matches no test, an unknown
-flag and command, a missing anchor, a pipeline that does not validate), the check must fail and
-name each one with README.md and its line (the ctest `docs` checks that the repository itself
+flag and command, a missing anchor, a Makefile target, a pipeline that does not validate) and
+whose docs/cli.md calls serve's --keepalive --keep-alive (a flag that does not exist, and one that
+is then not documented), the check must fail and name each one with its file and line (the ctest `docs` checks that the repository itself
 passes).
 
 The copy is a temporary folder holding symbolic links to every top-level entry of the repository
-but README.md, which is a real copy with the stale lines appended.
+but README.md and docs/cli.md, which are real copies with the stale text planted.
 Usage: tests/docs/check_docs_test.py --root REPO --build BUILD_DIR --binary PATH/TO/attractor
 """
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -39,8 +41,18 @@ def main():
     checker = os.path.join(root, "tools", "check_docs.py")
     with tempfile.TemporaryDirectory(prefix="check_docs_test.") as copy:
         for entry in os.listdir(root):
-            if entry != "README.md":
+            if entry not in ("README.md", "docs"):
                 os.symlink(os.path.join(root, entry), os.path.join(copy, entry))
+        os.mkdir(os.path.join(copy, "docs"))
+        for entry in os.listdir(os.path.join(root, "docs")):
+            if entry != "cli.md":
+                os.symlink(os.path.join(root, "docs", entry), os.path.join(copy, "docs", entry))
+        with open(os.path.join(root, "docs", "cli.md"), encoding="utf-8") as f:
+            cli = f.read().split("\n")
+        serve_heading = cli.index("## serve") + 1
+        renamed = [n for n, l in enumerate(cli, 1) if "--keepalive" in l]
+        with open(os.path.join(copy, "docs", "cli.md"), "w", encoding="utf-8") as f:
+            f.write("\n".join(l.replace("--keepalive", "--keep-alive") for l in cli))
         with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
             lines = f.read().rstrip("\n").split("\n")
         expected = []
@@ -64,8 +76,14 @@ def main():
             failures.append(f"no report of README.md:{number} naming {needle!r}")
     if not any(l.startswith(f"README.md:{dot_line + 4}: ") and "validate" in l for l in report):
         failures.append(f"no report of the broken ```dot block at README.md:{dot_line + 4}")
-    stray = [l for l in report if l.startswith(("README.md:", "docs/")) and not
-             any(l.startswith(f"README.md:{n}: ") for n in [e[0] for e in expected] + [dot_line + 4])]
+    if not any(l.startswith(f"docs/cli.md:{serve_heading}: ") and "--keepalive" in l for l in report):
+        failures.append(f"no report that docs/cli.md:{serve_heading} (## serve) lacks --keepalive")
+    for number in renamed:
+        if not any(l.startswith(f"docs/cli.md:{number}: ") and "--keep-alive" in l for l in report):
+            failures.append(f"no report of the unknown flag --keep-alive at docs/cli.md:{number}")
+    reported = [f"README.md:{n}: " for n in [e[0] for e in expected] + [dot_line + 4]]
+    reported += [f"docs/cli.md:{n}: " for n in renamed + [serve_heading]]
+    stray = [l for l in report if re.match(r"^\S+:\d+: ", l) and not l.startswith(tuple(reported))]
     if stray:
         failures.append("reports for lines nothing was planted on:\n" + "\n".join(stray))
     if failures:
@@ -74,7 +92,8 @@ def main():
         print(planted.stdout + planted.stderr)
         return 1
     print(planted.stdout, end="")
-    print(f"check_docs_test: {len(expected) + 1} planted stale references, each reported with its file and line")
+    print(f"check_docs_test: {len(expected) + 1 + len(renamed) + 1} planted stale references, each reported with "
+          "its file and line")
     return 0
 
 
