@@ -19,7 +19,7 @@ Reads README.md, CONTRIBUTING.md, docs/*.md and every README.md / RESULTS.md und
   repository, or of the build tools listed in OTHER_FLAGS;
 - every ```dot block that holds a digraph, and every graphs/*.dot, passes `attractor validate`;
 - and the other way round, docs/cli.md has a section for every command of `attractor help` that
-  names every flag of its `--help`.
+  names every flag of its `--help`, or links to a page of docs/ that does.
 
 Git-ignored paths (.gitignore: what scripts create) need not exist, nor paths a page declares with
 `<!-- check-docs: not-in-repo PATH... -->` (an example of a new file, a path in another repository). Every problem is printed as FILE:LINE: the reference and
@@ -408,8 +408,8 @@ class Checker:
             self.problems.add(path, start, what, f"attractor validate exits {result.returncode}: {first.strip()}")
 
     def check_cli_page(self):
-        """docs/cli.md has a `## COMMAND` section per command naming each flag its --help lists (a
-        resume section may leave the flags it shares with run to the run section)."""
+        """docs/cli.md has a `## COMMAND` section per command naming each flag its --help lists, itself
+        or in a page of docs/ it links to (resume may leave the flags it shares with run to run)."""
         path = os.path.join(self.root, "docs", "cli.md")
         with open(path, encoding="utf-8") as f:
             lines = parse_markdown(f.read())
@@ -430,6 +430,11 @@ class Checker:
             number, text = sections[command]
             if command == "resume" and "run" in sections:
                 text += sections["run"][1]
+            for target in sorted({m.group(1).split("#")[0] for m in LINK.finditer(text)}):
+                linked = os.path.join(self.root, "docs", target)
+                if target.endswith(".md") and "/" not in target and os.path.exists(linked):
+                    with open(linked, encoding="utf-8") as f:
+                        text += f.read()
             for flag in sorted(self.flags_of[command] - {"--help", "-h", "--log-level"}):
                 if flag.startswith("--") and not re.search(r"(?<![\w-])" + re.escape(flag) + r"(?![\w-])", text):
                     self.problems.checked += 1

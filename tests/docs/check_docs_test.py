@@ -2,9 +2,9 @@
 """Self-test of tools/check_docs.py: in a copy of the repository whose README.md cites stale things
 (a moved test file, a test binary that does not exist, a filter that matches no test, an unknown
 flag and command, a missing anchor, a Makefile target, a pipeline that does not validate) and
-whose docs/cli.md calls serve's --keepalive --keep-alive (a flag that does not exist, and one that
-is then not documented), the check must fail and name each one with its file and line (the ctest `docs` checks that the repository itself
-passes).
+whose docs/cli.md spells the --allow-special of tokens --allow-specials (a flag that does not
+exist, and one that is then not documented), the check must fail and name each one with its file
+and line. (The ctest `docs` checks that the repository itself passes.)
 
 The copy is a temporary folder holding symbolic links to every top-level entry of the repository
 but README.md and docs/cli.md, which are real copies with the stale text planted.
@@ -49,10 +49,10 @@ def main():
                 os.symlink(os.path.join(root, "docs", entry), os.path.join(copy, "docs", entry))
         with open(os.path.join(root, "docs", "cli.md"), encoding="utf-8") as f:
             cli = f.read().split("\n")
-        serve_heading = cli.index("## serve") + 1
-        renamed = [n for n, l in enumerate(cli, 1) if "--keepalive" in l]
+        tokens_heading = cli.index("## tokens") + 1
+        renamed = [n for n, l in enumerate(cli, 1) if "--allow-special" in l]
         with open(os.path.join(copy, "docs", "cli.md"), "w", encoding="utf-8") as f:
-            f.write("\n".join(l.replace("--keepalive", "--keep-alive") for l in cli))
+            f.write("\n".join(l.replace("--allow-special", "--allow-specials") for l in cli))
         with open(os.path.join(root, "README.md"), encoding="utf-8") as f:
             lines = f.read().rstrip("\n").split("\n")
         expected = []
@@ -76,13 +76,13 @@ def main():
             failures.append(f"no report of README.md:{number} naming {needle!r}")
     if not any(l.startswith(f"README.md:{dot_line + 4}: ") and "validate" in l for l in report):
         failures.append(f"no report of the broken ```dot block at README.md:{dot_line + 4}")
-    if not any(l.startswith(f"docs/cli.md:{serve_heading}: ") and "--keepalive" in l for l in report):
-        failures.append(f"no report that docs/cli.md:{serve_heading} (## serve) lacks --keepalive")
+    if not any(l.startswith(f"docs/cli.md:{tokens_heading}: ") and "--allow-special" in l for l in report):
+        failures.append(f"no report that docs/cli.md:{tokens_heading} (## tokens) lacks --allow-special")
     for number in renamed:
-        if not any(l.startswith(f"docs/cli.md:{number}: ") and "--keep-alive" in l for l in report):
-            failures.append(f"no report of the unknown flag --keep-alive at docs/cli.md:{number}")
+        if not any(l.startswith(f"docs/cli.md:{number}: ") and "--allow-specials" in l for l in report):
+            failures.append(f"no report of the unknown flag --allow-specials at docs/cli.md:{number}")
     reported = [f"README.md:{n}: " for n in [e[0] for e in expected] + [dot_line + 4]]
-    reported += [f"docs/cli.md:{n}: " for n in renamed + [serve_heading]]
+    reported += [f"docs/cli.md:{n}: " for n in renamed + [tokens_heading]]
     stray = [l for l in report if re.match(r"^\S+:\d+: ", l) and not l.startswith(tuple(reported))]
     if stray:
         failures.append("reports for lines nothing was planted on:\n" + "\n".join(stray))
