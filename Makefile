@@ -3,7 +3,7 @@ BUILD_DIR ?= build
 JOBS ?= $(shell nproc)
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build binary run install test test-asan test-tsan fuzz bench clean
+.PHONY: all deps configure build binary run install test test-asan test-tsan lint format fuzz bench clean
 
 all: build
 
@@ -58,6 +58,22 @@ test-tsan: deps
 	cmake -S . -B build-tsan $(SAN_CMAKE) -DATTRACTOR_SANITIZE=thread
 	cmake --build build-tsan -j $(JOBS) --target attractor $(TSAN_TESTS)
 	cd build-tsan && $(SAN_ENV) ctest --output-on-failure -j $(JOBS) -L '^(engine|tokens)$$'
+
+# Static checks (tools/lint.sh): clang-format over the C++ files of src, tests, tools and bench,
+# tools/check_layers.py, and clang-tidy (.clang-tidy, with the compile commands of $(BUILD_DIR)) on
+# the .cc files changed since TIDY_BASE (empty: all of them, about 10 CPU seconds a file).
+# FORMAT_CHECK=report prints how many files clang-format would change and passes; enforce fails.
+FORMAT_CHECK ?= report
+TIDY_BASE ?= HEAD~40
+lint: configure
+	@bash .ci/deps.sh --lint
+	bash tools/lint.sh --build $(BUILD_DIR) --jobs $(JOBS) --format $(FORMAT_CHECK) \
+	  $(if $(TIDY_BASE),--tidy-base $(TIDY_BASE),--tidy-all)
+
+# Rewrites every C++ file of the tree in the house style (.clang-format).
+format:
+	@bash .ci/deps.sh --lint
+	bash tools/lint.sh --fix
 
 # libFuzzer targets (tests/fuzz, clang-14): build, then run each for FUZZ_SECONDS.
 FUZZ_DIR ?= build-fuzz

@@ -6,9 +6,13 @@ cd "$(dirname "$0")/.."
 
 apt_packages=(g++ cmake ninja-build pkg-config libboost-dev libboost-graph-dev nlohmann-json3-dev
   libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libcli11-dev libcpp-httplib-dev libsqlite3-dev libssl-dev
-  libfaiss-dev libopenblas0-openmp libpcre2-dev zlib1g-dev libjemalloc-dev graphviz time jq sqlite3 chromium)
-# `deps.sh --fuzz` (make fuzz) also needs clang and its libFuzzer/sanitizer runtime.
-[ "${1:-}" = "--fuzz" ] && apt_packages+=(clang-14 libclang-rt-14-dev)
+  libfaiss-dev libopenblas0-openmp libpcre2-dev zlib1g-dev libjemalloc-dev graphviz time jq sqlite3 chromium ccache)
+# `deps.sh --fuzz` (make fuzz) also needs clang and its libFuzzer/sanitizer runtime; `deps.sh --lint`
+# (make lint, make format) clang-format and clang-tidy.
+case "${1:-}" in
+  --fuzz) apt_packages+=(clang-14 libclang-rt-14-dev) ;;
+  --lint) apt_packages+=(clang-format-14 clang-tidy-14) ;;
+esac
 missing=()
 for p in "${apt_packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
