@@ -453,6 +453,11 @@ def main():
     parser.add_argument("--binary", required=True)
     args = parser.parse_args()
     root = os.path.abspath(args.root)
+    for what, need in (("binary", args.binary), ("build tree", os.path.join(args.build, "build.ninja"))):
+        if not os.path.exists(need):
+            print(f"check_docs: the {what} {need} does not exist: configure with Ninja and build the attractor "
+                  "target first (cmake --build BUILD_DIR --target attractor)")
+            return 2
     checker = Checker(root, os.path.abspath(args.build), os.path.abspath(args.binary))
     files = markdown_files(root)
     for path in files:
