@@ -33,6 +33,7 @@
 // are also written to OUT_DIR (summary.json, summary.txt) with the servers' stderr logs.
 
 import http from 'node:http';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -253,7 +254,7 @@ async function request(port, method, urlPath, body) {
   const release = await connectGate.acquire();
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? null : Buffer.from(JSON.stringify(body));
-    const headers = { Accept: 'application/json' };
+    const headers = { Accept: 'application/json', Authorization: `Bearer ${BENCH_TOKEN}` };
     if (method === 'POST') {
       headers['Content-Type'] = 'application/json';
       headers['Content-Length'] = payload ? payload.length : 0;
@@ -302,6 +303,9 @@ function listenOverflows() {
   return null;
 }
 
+/// The access token every bench server is started with (--token-file).
+const BENCH_TOKEN = crypto.randomBytes(32).toString('hex');
+
 const liveServers = new Set();
 process.on('exit', () => {
   for (const s of liveServers) s.proc.kill('SIGKILL');
@@ -310,8 +314,11 @@ process.on('exit', () => {
 class Server {
   constructor(opts, logsRoot, graphsDir, maxConcurrent, logFile) {
     this.opts = opts;
+    // The server requires a token on loopback too, and the pause stages run `sleep`.
+    const tokenFile = path.join(path.dirname(logsRoot), 'bench-token');
+    fs.writeFileSync(tokenFile, `${BENCH_TOKEN}\n`, { mode: 0o600 });
     this.args = ['serve', '--listen', '127.0.0.1:0', '--logs-root', logsRoot, '--graphs-dir', graphsDir,
-      '--log-level', opts.serverLogLevel];
+      '--log-level', opts.serverLogLevel, '--token-file', tokenFile, '--allow-commands'];
     if (maxConcurrent) this.args.push('--max-concurrent', String(maxConcurrent));
     this.logFile = logFile;
     this.peakRssKb = 0;
@@ -500,7 +507,7 @@ class SseClient {
           resolve(v);
         }
       };
-      const headers = { Accept: 'text/event-stream' };
+      const headers = { Accept: 'text/event-stream', Authorization: `Bearer ${BENCH_TOKEN}` };
       if (this.lastId > 0) headers['Last-Event-ID'] = String(this.lastId);
       const port = this.bench.port;
       const asked = nowMs();

@@ -7,6 +7,7 @@
 ///
 /// Handlers run on the server's connection threads; a handler that throws gets a 500.
 
+#include <chrono>
 #include <cstddef>
 #include <functional>
 #include <string>
@@ -73,12 +74,32 @@ using PreRoutingHandler = std::function<bool(const ServerRequest& request, Serve
 /// Runs after every response.
 using AccessLogger = std::function<void(const ServerRequest& request, const ServerResponse& response)>;
 
+/// The connection limits of the server (docs/server.md section 4). A connection waits for its
+/// next request without a thread; it takes one of the `threads` only once a whole request (head
+/// and body) has arrived. When a limit is reached, the oldest connection that is not being
+/// answered (idle, or still sending its request) is closed to make room; only when none is, the
+/// new connection gets 503.
+struct ConnectionLimits {
+  std::size_t max_connections = 512;             ///< open connections in all
+  std::size_t max_connections_per_client = 256;  ///< open connections of one client address
+  std::chrono::milliseconds idle_timeout{5000};  ///< wait for a request (first or keep-alive)
+  std::chrono::milliseconds request_timeout{10000};  ///< from a request's first byte to its last (408)
+  std::chrono::milliseconds write_timeout{5000};     ///< a write that makes no progress ends the connection
+  std::size_t max_requests_per_connection = 100;     ///< keep-alive requests, then Connection: close
+  std::size_t max_head_bytes = 32 << 10;             ///< request line and headers (431 beyond)
+  std::size_t max_buffered_bytes = 64 << 20;         ///< request bytes held for all connections (503 beyond)
+};
+
 /// How the server is built.
 struct HttpServerSettings {
-  std::size_t threads = 8;  ///< connection threads (an event stream holds one)
+  std::size_t threads = 8;  ///< threads that answer requests (an event stream holds one)
   std::size_t max_body_bytes = 2 << 20;
   int send_buffer_bytes = 0;  ///< SO_SNDBUF of the connections; 0 = the system's
+  ConnectionLimits limits;
 };
+
+/// Called for a request refused before routing (431, 408, 503, ...): client address, status, reason.
+using RefusalLogger = std::function<void(const std::string& client, int status, const std::string& reason)>;
 
 /// A server: routes first, then bind, then listen until stop.
 class HttpServerBackend {
@@ -92,6 +113,8 @@ class HttpServerBackend {
   virtual void set_access_logger(AccessLogger logger) = 0;
   /// Runs for responses with an error status (4xx, 5xx), after the route if there was one.
   virtual void set_error_handler(RouteHandler handler) = 0;
+  /// Told about every request refused at the door (before routing and the access logger).
+  virtual void set_refusal_logger(RefusalLogger logger) = 0;
   /// Binds `host`:`port` (port 0: any free port); returns the port, or -1 when it cannot.
   virtual int bind(const std::string& host, int port) = 0;
   /// Serves on the bound socket until stop().

@@ -24,7 +24,7 @@ namespace attractor {
 
 /// Bump whenever http_message.h, http_server_backend.h or HttpModuleTable change in a way that a
 /// module built before the change could misread.
-inline constexpr std::uint32_t kHttpModuleAbiVersion = 1;
+inline constexpr std::uint32_t kHttpModuleAbiVersion = 2;
 
 /// The module's file name, looked for next to the executable and in ../lib/attractor/.
 inline constexpr const char* kHttpModuleFileName = "libattractor_http.so";
@@ -36,7 +36,7 @@ inline constexpr const char* kHttpModuleEntryName = "attractor_http_module";
 /// Sizes of the values that cross the boundary, folded into one number (module_layout).
 constexpr std::uint64_t http_module_layout() {
   return module_layout({sizeof(HttpRequest), sizeof(HttpResponse), sizeof(TransportError), sizeof(CancelToken),
-                        sizeof(HttpServerSettings), sizeof(RouteHandler), sizeof(StreamProvider),
+                        sizeof(HttpServerSettings), sizeof(ConnectionLimits), sizeof(RouteHandler), sizeof(StreamProvider),
                         sizeof(std::string)});
 }
 

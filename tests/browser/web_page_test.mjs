@@ -72,6 +72,8 @@ const NO_START_DOT = `digraph NoStart {
 
 let server = null;
 let serverUrl = null;
+let loginUrl = null;     // the server's one-time login address (it requires a token on loopback too)
+let serverToken = null;  // its generated access token, for the test's own API calls
 let browser = null;
 let tmp = null;
 let serverLog = '';
@@ -80,7 +82,8 @@ const shots = [];
 
 class CheckFailed extends Error {}
 
-function pass(message) { console.log(`ok - ${message}`); }
+let lastPassed = 'start';  // the step a page error came after
+function pass(message) { lastPassed = message; console.log(`ok - ${message}`); }
 function check(condition, message) { if (!condition) throw new CheckFailed(message); }
 
 function loadChromium(repoRoot) {
@@ -90,7 +93,8 @@ function loadChromium(repoRoot) {
 }
 
 // Starts `attractor serve` on port 0 (always on the same logs root and graphs folder) and
-// resolves with its address once it says it listens.
+// resolves with its address once it has printed where it listens, its one-time login address and
+// its token.
 function startServer(binary) {
   const args = ['serve', '--listen', '127.0.0.1:0', '--logs-root', path.join(tmp, 'runs'),
     '--graphs-dir', path.join(tmp, 'graphs')];
@@ -103,7 +107,14 @@ function startServer(binary) {
       serverLog += chunk;
       own += chunk;
       const match = /attractor serve: listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(own);
-      if (match) { serverUrl = match[1]; resolve(match[1]); }
+      const login = /log in once at (http:\/\/127\.0\.0\.1:\d+\/login\?code=[0-9a-f]+)/.exec(own);
+      const token = /access token ([0-9a-f]{64})/.exec(own);
+      if (match && login && token) {
+        serverUrl = match[1];
+        loginUrl = login[1];
+        serverToken = token[1];
+        resolve(match[1]);
+      }
     });
     child.on('error', reject);
     child.on('exit', (code, signal) => {
@@ -129,7 +140,7 @@ async function stopServer(graceMs = 5000) {
 }
 
 async function getJson(route) {
-  const response = await fetch(new URL(route, serverUrl));
+  const response = await fetch(new URL(route, serverUrl), { headers: { Authorization: `Bearer ${serverToken}` } });
   const text = await response.text();
   check(response.ok, `GET ${route} answered ${response.status}: ${text.slice(0, 300)}`);
   return JSON.parse(text);
@@ -433,6 +444,7 @@ async function restartRun(page, binary, earlierId) {
   check(url !== oldUrl, `the new server should listen on a new address (both ${url})`);
   pass(`new server on the same logs root listening on ${url}`);
 
+  await page.goto(loginUrl);  // the new server's own session
   await page.goto(`${url}#run=${encodeURIComponent(id)}`);
   await statusIs(page, 'interrupted');
   check(!(await page.isDisabled('#resume-run')) && await page.isDisabled('#cancel-run'),
@@ -492,12 +504,13 @@ async function main() {
   browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'], headless: true });
   const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
   const pageErrors = [];
-  page.on('pageerror', (error) => pageErrors.push(String(error)));
+  page.on('pageerror', (error) => pageErrors.push(`${String(error)} (after "${lastPassed}")`));
   page.on('dialog', (dialog) => { pageErrors.push(`dialog: ${dialog.message()}`); dialog.dismiss(); });
-  await page.goto(url);
+  const login = await page.goto(loginUrl);
+  check(new URL(page.url()).pathname === '/' && login.ok(), `the login address leads to the page (at ${page.url()})`);
   await page.waitForSelector('#graph-select option[value="gate.dot"]', { state: 'attached', timeout: STEP_MS });
   await screenshot(page, 'page-loaded');
-  pass('page loaded');
+  pass('logged in with the one-time address; page loaded');
 
   const gatedId = await gatedRun(page);
   await runView(page);

@@ -1,11 +1,17 @@
 #include "support/server_test_support.h"
 
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <fstream>
 
 #include <gtest/gtest.h>
 
 namespace attractor::testing {
+
+const char* const kTestToken = "0123456789abcdef0123456789abcdef";
 
 const char* const kGateDot = R"(digraph Gate {
   start [shape=Mdiamond]
@@ -17,6 +23,17 @@ const char* const kGateDot = R"(digraph Gate {
   approve -> work [label="[R] Revise"]
 }
 )";
+
+bool has_ipv6_loopback() {
+  const int fd = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+  if (fd < 0) return false;
+  sockaddr_in6 a{};
+  a.sin6_family = AF_INET6;
+  a.sin6_addr = in6addr_loopback;
+  const bool ok = ::bind(fd, reinterpret_cast<sockaddr*>(&a), sizeof a) == 0;
+  ::close(fd);
+  return ok;
+}
 
 bool eventually(const std::function<bool()>& condition, double seconds) {
   const auto end = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
@@ -39,8 +56,10 @@ TestServer::TestServer(std::size_t max_concurrent, std::string token, ServerConf
   runs_ = std::make_unique<RunRegistry>(config);
   http.port = 0;
   http.token = std::move(token);
+  address_ = http.host;
   http.keepalive = std::chrono::milliseconds(200);
   http_ = std::make_unique<HttpServer>(*runs_, http);
+  token_ = http_->access().token();
   std::string error;
   port_ = http_->bind(&error);
   EXPECT_GT(port_, 0) << error;
@@ -59,19 +78,38 @@ void TestServer::add_graph(const std::string& name, const std::string& dot) {
   std::ofstream(std::filesystem::path(graphs_dir_) / name, std::ios::binary) << dot;
 }
 
-std::unique_ptr<httplib::Client> TestServer::client() const {
-  auto c = std::make_unique<httplib::Client>("127.0.0.1", port_);
+std::string TestServer::host() const {
+  return (address_.find(':') != std::string::npos ? "[" + address_ + "]" : address_) + ":" + std::to_string(port_);
+}
+
+std::unique_ptr<httplib::Client> TestServer::anonymous() const {
+  auto c = std::make_unique<httplib::Client>(address_, port_);
   c->set_read_timeout(30, 0);
   return c;
 }
 
+std::unique_ptr<httplib::Client> TestServer::client() const {
+  auto c = anonymous();
+  if (!token_.empty()) c->set_default_headers({{"Authorization", "Bearer " + token_}});
+  return c;
+}
+
+namespace {
+
+bool brings_credentials(const httplib::Headers& headers) {
+  return headers.count("Authorization") > 0 || headers.count("Cookie") > 0;
+}
+
+}  // namespace
+
 httplib::Result TestServer::get(const std::string& path, const httplib::Headers& headers) const {
-  return client()->Get(path.c_str(), headers);
+  return (brings_credentials(headers) ? anonymous() : client())->Get(path.c_str(), headers);
 }
 
 httplib::Result TestServer::post(const std::string& path, const nlohmann::json& body,
                                  const httplib::Headers& headers) const {
-  return client()->Post(path.c_str(), headers, body.dump(), "application/json");
+  return (brings_credentials(headers) ? anonymous() : client())->Post(path.c_str(), headers, body.dump(),
+                                                                      "application/json");
 }
 
 std::string TestServer::start(const nlohmann::json& body) const {

@@ -16,19 +16,30 @@
 
 namespace attractor::testing {
 
+/// The token a TestServer requires unless a test gives another.
+extern const char* const kTestToken;
+
 /// Gate pipelines the tests start: `gate.dot` (multiple choice A/R after a simulated stage),
-/// plus whatever a test writes with `add_graph`.
+/// plus whatever a test writes with `add_graph`. Like `attractor serve` it requires a token
+/// (`token`; "" = a generated one; none when `http.no_auth`), which `client()`, `get` and `post`
+/// send unless the request brings its own Authorization or Cookie header.
 class TestServer {
  public:
-  explicit TestServer(std::size_t max_concurrent = 2, std::string token = "", ServerConfig config = {},
+  explicit TestServer(std::size_t max_concurrent = 2, std::string token = kTestToken, ServerConfig config = {},
                       HttpOptions http = {});
   ~TestServer();
 
   /// Writes `graphs/NAME` with `dot`.
   void add_graph(const std::string& name, const std::string& dot);
+  /// A client that sends the token.
   std::unique_ptr<httplib::Client> client() const;
+  /// A client that sends no credentials.
+  std::unique_ptr<httplib::Client> anonymous() const;
+  /// The token in force ("" with no_auth).
+  const std::string& token() const { return token_; }
+  int port() const { return port_; }
   /// The base URL's host:port, as a browser's Host header would be.
-  std::string host() const { return "127.0.0.1:" + std::to_string(port_); }
+  std::string host() const;
 
   httplib::Result get(const std::string& path, const httplib::Headers& headers = {}) const;
   httplib::Result post(const std::string& path, const nlohmann::json& body, const httplib::Headers& headers = {}) const;
@@ -54,10 +65,15 @@ class TestServer {
   std::unique_ptr<HttpServer> http_;
   std::thread thread_;
   int port_ = 0;
+  std::string address_;  ///< where the server listens (HttpOptions::host)
+  std::string token_;
 };
 
 /// The gate pipeline of `gate.dot`: start -> work -> approve ([A] Approve -> exit, [R] Revise -> work).
 extern const char* const kGateDot;
+
+/// True when this machine can listen on ::1.
+bool has_ipv6_loopback();
 
 /// Calls `condition` every 20 ms until it holds (true) or `seconds` pass (false).
 bool eventually(const std::function<bool()>& condition, double seconds = 20);

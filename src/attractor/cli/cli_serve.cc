@@ -1,8 +1,10 @@
 // `attractor serve`: the HTTP API and web page (docs/server.md).
 //
 // Decisions of this file (see also docs/decisions.md):
-// - Loopback (127.0.0.1:8080) by default. Any other address needs a token: `--token-file`, or one
-//   generated here and printed once on stderr with a one-time login address for the browser.
+// - Loopback (127.0.0.1:8080) by default, and a token on every address, loopback included:
+//   `--token-file`, or one generated here and printed once on stderr with a one-time login address
+//   for the browser. `--no-auth` turns authentication off, on a loopback address only, with a
+//   warning. Pipelines may run commands only with `--allow-commands` (docs/server.md section 2).
 // - The console log level is `info` unless --log-level or ATTRACTOR_LOG_LEVEL says otherwise:
 //   one access-log line per request and each run's lifecycle.
 // - SIGINT/SIGTERM stop the server: runs are cancelled at a safe point and keep their
@@ -11,6 +13,7 @@
 //   be loaded the command prints the loader's one line (paths searched, the fix) and exits 3.
 
 #include <signal.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <cstdlib>
@@ -87,6 +90,29 @@ class StopOnSignal {
   std::thread waiter_;
 };
 
+/// How to get in, on stderr: the login address and the generated token, or the --no-auth warning;
+/// and what submitted pipelines may do.
+void print_access(AccessPolicy& access, const std::string& host, int port, bool generated, bool allow_commands) {
+  if (access.requires_token()) {
+    std::fprintf(stderr, "attractor serve: log in once at http://%s:%d/login?code=%s\n", host.c_str(), port,
+                 access.new_login_code().c_str());
+    if (generated) {
+      std::fprintf(stderr, "attractor serve: access token %s (API clients: Authorization: Bearer TOKEN)\n",
+                   access.token().c_str());
+    }
+  } else {
+    std::fprintf(stderr,
+                 "attractor serve: WARNING: --no-auth: no authentication; every user and every program on this "
+                 "machine can start, cancel and read runs through http://%s:%d/\n",
+                 host.c_str(), port);
+  }
+  if (allow_commands) {
+    std::fprintf(stderr,
+                 "attractor serve: WARNING: --allow-commands: submitted pipelines run commands as this user (uid %d)\n",
+                 static_cast<int>(::getuid()));
+  }
+}
+
 }  // namespace
 
 int run_serve_command(int argc, char** argv) {
@@ -105,7 +131,16 @@ int run_serve_command(int argc, char** argv) {
   app.add_option("--max-concurrent", config.max_concurrent, "runs executing at once; others queue")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();
-  app.add_option("--token-file", token_file, "file whose first line is the access token");
+  bool no_auth = false;
+  std::vector<std::string> allow_hosts;
+  app.add_option("--token-file", token_file, "file whose first line is the access token (default: a generated one)");
+  app.add_flag("--no-auth", no_auth,
+               "DANGEROUS: no authentication; every user and program on this machine can use the server "
+               "(loopback addresses only)");
+  app.add_option("--allow-host", allow_hosts, "another name the Host header may carry (e.g. a reverse proxy's)");
+  app.add_flag("--allow-commands", config.allow_commands,
+               "let pipelines run commands on this machine (tool stages, tool hooks, cli and agent backends, "
+               "manager loops)");
   app.add_option("--keepalive", keepalive, "seconds between keep-alive comments on event streams")
       ->check(CLI::Range(0.05, 3600.0))
       ->capture_default_str();
@@ -122,8 +157,20 @@ int run_serve_command(int argc, char** argv) {
     return kExitUsage;
   }
   http.keepalive = std::chrono::milliseconds(static_cast<std::int64_t>(keepalive * 1000));
-  const bool loopback = is_loopback_address(http.host);
+  http.allow_hosts = allow_hosts;
+  http.no_auth = no_auth;
   std::string error;
+  if (no_auth && !token_file.empty()) {
+    std::fprintf(stderr, "attractor serve: --no-auth and --token-file exclude each other\n");
+    return kExitUsage;
+  }
+  if (no_auth && !is_loopback_address(http.host)) {
+    std::fprintf(stderr,
+                 "attractor serve: --no-auth is allowed only on a loopback address (127.0.0.0/8, ::1, localhost), "
+                 "not on %s; beyond loopback a token is required\n",
+                 http.host.c_str());
+    return kExitUsage;
+  }
   if (!token_file.empty()) {
     auto token = read_token(token_file, error);
     if (!token) {
@@ -131,9 +178,6 @@ int run_serve_command(int argc, char** argv) {
       return kExitUsage;
     }
     http.token = *token;
-  } else if (!loopback) {
-    http.token = random_secret() + random_secret();
-    std::fprintf(stderr, "attractor serve: listening beyond loopback: access token %s\n", http.token.c_str());
   }
   std::error_code ec;
   std::filesystem::create_directories(config.logs_root, ec);
@@ -154,10 +198,7 @@ int run_serve_command(int argc, char** argv) {
   }
   const std::string shown_host = http.host.find(':') != std::string::npos ? "[" + http.host + "]" : http.host;
   std::fprintf(stderr, "attractor serve: listening on http://%s:%d/\n", shown_host.c_str(), port);
-  if (!http.token.empty()) {
-    std::fprintf(stderr, "attractor serve: log in once at http://%s:%d/login?code=%s\n", shown_host.c_str(), port,
-                 server.access().new_login_code().c_str());
-  }
+  print_access(server.access(), shown_host, port, token_file.empty(), config.allow_commands);
   std::fflush(stderr);
   {
     // Runs first: interrupting them closes their event streams, so the HTTP server's stop does

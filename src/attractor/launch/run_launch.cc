@@ -132,6 +132,15 @@ std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, 
   } catch (const std::exception& e) {
     return failure(kExitUsage, e.what(), "attractor");
   }
+  if (!r.allow_commands) {
+    if (std::vector<CommandUse> uses = command_uses(prepared.graph(), prepared.services); !uses.empty()) {
+      LaunchFailure lf = failure(kExitUsage, "this server does not run pipelines that run commands: " +
+                                                 describe_command_uses(uses) +
+                                                 "; start attractor serve with --allow-commands to allow them");
+      lf.commands = std::move(uses);
+      return lf;
+    }
+  }
   if (std::vector<std::string> problems = backend_problems(prepared.services, prepared.graph()); !problems.empty()) {
     LaunchFailure lf;
     lf.exit_code = kExitRuntime;

@@ -16,6 +16,7 @@
 
 #include "attractor/check/pipeline_loader.h"
 #include "attractor/engine/engine.h"
+#include "attractor/launch/command_use.h"
 #include "attractor/launch/exit_code.h"
 #include "attractor/launch/run_flags.h"
 #include "attractor/run/run_directory.h"
@@ -34,6 +35,9 @@ struct LaunchRequest {
   std::shared_ptr<Interviewer> interviewer;
   /// The tables a run needs, already loading (preload_run_tables); empty: prepare_run starts them.
   std::shared_future<void> preload;
+  /// False: a pipeline with stages that run commands (command_use.h) is refused before its
+  /// backends are checked (`attractor serve` without `--allow-commands`).
+  bool allow_commands = true;
 };
 
 /// Why a run did not start. `messages` are single lines without a command prefix; a graph with
@@ -46,6 +50,8 @@ struct LaunchFailure {
   std::vector<std::string> messages;
   std::vector<Diagnostic> diagnostics;
   SourceFilePtr source;
+  /// Set when the run was refused for running commands (LaunchRequest::allow_commands).
+  std::vector<CommandUse> commands;
 };
 
 /// A pipeline loaded, checked and equipped: what `execute_run` needs.

@@ -57,6 +57,17 @@ std::string unfinished_status(const nlohmann::json& event, std::string& reason) 
   return "interrupted";
 }
 
+/// The summary of a run that process `pid` is running, from its manifest fields in `s` and its
+/// last event.
+RunSummary brief_running(RunSummary s, long pid, std::int64_t now_ms) {
+  s.pid = pid;
+  s.status = "running";
+  const nlohmann::json event = last_event(s.run_dir);
+  if (event.is_object() && event.contains("name") && event["name"].is_string()) s.node = event["name"];
+  s.duration_ms = s.started_ms > 0 && now_ms >= s.started_ms ? now_ms - s.started_ms : 0;
+  return s;
+}
+
 }  // namespace
 
 bool is_final_event(const std::string& name) {
@@ -75,7 +86,7 @@ nlohmann::json RunSummary::to_json() const {
   return j;
 }
 
-RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms) {
+RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms, RunningDetail running) {
   RunSummary s;
   s.run_dir = run_dir;
   Checkpoint cp;
@@ -86,6 +97,9 @@ RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms) {
     s.run_id = m.run_id;
     s.started = m.start_time;
     s.started_ms = parse_utc(m.start_time);
+    if (running == RunningDetail::kBrief) {
+      if (auto pid = run_lock_holder(run_dir)) return brief_running(std::move(s), *pid, now_ms);
+    }
     cp = load_checkpoint(run_dir);
   } catch (const std::exception& e) {
     s.status = "unreadable";
@@ -111,12 +125,12 @@ RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms) {
   return s;
 }
 
-std::vector<RunSummary> list_runs(const std::string& logs_root, std::int64_t now_ms) {
+std::vector<RunSummary> list_runs(const std::string& logs_root, std::int64_t now_ms, RunningDetail running) {
   std::vector<RunSummary> runs;
   std::error_code ec;
   for (fs::directory_iterator it(logs_root, ec), end; !ec && it != end; it.increment(ec)) {
     if (!it->is_directory(ec) || !fs::exists(it->path() / "manifest.json", ec)) continue;
-    runs.push_back(summarize_run(it->path().string(), now_ms));
+    runs.push_back(summarize_run(it->path().string(), now_ms, running));
   }
   std::sort(runs.begin(), runs.end(), [](const RunSummary& a, const RunSummary& b) {
     if (a.started_ms != b.started_ms) return a.started_ms > b.started_ms;

@@ -46,12 +46,20 @@ struct RunSummary {
   nlohmann::json to_json() const;
 };
 
+/// How much of a run that a live process is running `summarize_run` reads: everything, or only
+/// the manifest, the lock and the last event (its checkpoint can be tens of megabytes and is
+/// being rewritten): `node` is then the last event's stage, and `usage` and `completed_*` stay
+/// empty.
+enum class RunningDetail { kFull, kBrief };
+
 /// The summary of the run directory `run_dir`; `now_ms` measures a running run's duration.
-RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms);
+RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms,
+                         RunningDetail running = RunningDetail::kFull);
 
 /// The run directories directly under `logs_root` (those with a manifest.json), newest first
 /// (then by path). A missing root gives none.
-std::vector<RunSummary> list_runs(const std::string& logs_root, std::int64_t now_ms);
+std::vector<RunSummary> list_runs(const std::string& logs_root, std::int64_t now_ms,
+                                  RunningDetail running = RunningDetail::kFull);
 
 /// True for the events after which a run's process writes nothing more.
 bool is_final_event(const std::string& name);

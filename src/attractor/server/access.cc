@@ -1,6 +1,13 @@
 #include "attractor/server/access.h"
 
+#include <arpa/inet.h>
+#include <ifaddrs.h>
+#include <netinet/in.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <array>
+#include <cctype>
 #include <fstream>
 #include <random>
 
@@ -10,14 +17,59 @@ namespace attractor {
 
 namespace {
 
-/// The host name of a Host header or an origin's authority ("127.0.0.1:8080" -> "127.0.0.1").
-std::string host_name(const std::string& host) {
-  if (!host.empty() && host.front() == '[') return host.substr(0, host.find(']') + 1);
-  return host.substr(0, host.find(':'));
+std::string lower(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
 }
 
-bool is_loopback_name(const std::string& name) {
-  return name == "localhost" || name == "[::1]" || name.rfind("127.", 0) == 0;
+bool contains(const std::vector<std::string>& list, const std::string& value) {
+  return std::find(list.begin(), list.end(), value) != list.end();
+}
+
+/// `text` cut to 80 characters for an error message.
+std::string shown(const std::string& text) { return text.size() <= 80 ? text : text.substr(0, 80) + "..."; }
+
+bool is_ipv6(const std::string& address) {
+  in6_addr a{};
+  return inet_pton(AF_INET6, address.c_str(), &a) == 1;
+}
+
+/// The numeric addresses of this machine's interfaces (IPv4, and IPv6 without link-local ones
+/// when `v6`).
+std::vector<std::string> interface_addresses(bool v6) {
+  std::vector<std::string> out;
+  ifaddrs* list = nullptr;
+  if (getifaddrs(&list) != 0) return out;
+  for (ifaddrs* i = list; i; i = i->ifa_next) {
+    if (!i->ifa_addr) continue;
+    char text[INET6_ADDRSTRLEN] = {};
+    if (i->ifa_addr->sa_family == AF_INET) {
+      inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr, text, sizeof text);
+      out.push_back(text);
+    } else if (v6 && i->ifa_addr->sa_family == AF_INET6) {
+      const in6_addr& a = reinterpret_cast<sockaddr_in6*>(i->ifa_addr)->sin6_addr;
+      if (IN6_IS_ADDR_LINKLOCAL(&a)) continue;
+      inet_ntop(AF_INET6, &a, text, sizeof text);
+      out.push_back(text);
+    }
+  }
+  freeifaddrs(list);
+  return out;
+}
+
+/// The names a Host header may use for a server listening on `address`.
+std::vector<std::string> names_of(const std::string& address) {
+  const std::string a = lower(address);
+  if (a == "localhost") return {"localhost", "127.0.0.1", "::1"};
+  if (a == "127.0.0.1" || a == "::1") return {a, "localhost"};
+  if (a == "0.0.0.0" || a == "::" || a.empty()) {
+    std::vector<std::string> names = interface_addresses(a == "::");
+    char host[256] = {};
+    if (gethostname(host, sizeof host - 1) == 0 && host[0]) names.push_back(host);
+    names.push_back("localhost");
+    return names;
+  }
+  return {a};
 }
 
 /// The value of cookie `name` in a Cookie header, or "".
@@ -59,10 +111,31 @@ bool constant_time_equal(const std::string& a, const std::string& b) {
 }
 
 bool is_loopback_address(const std::string& address) {
-  return address == "localhost" || address == "::1" || address.rfind("127.", 0) == 0;
+  in_addr v4{};
+  in6_addr v6{};
+  if (inet_pton(AF_INET, address.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
+  if (inet_pton(AF_INET6, address.c_str(), &v6) == 1) return IN6_IS_ADDR_LOOPBACK(&v6);
+  return lower(address) == "localhost";
 }
 
-AccessPolicy::AccessPolicy(std::string token, bool loopback) : token_(std::move(token)), loopback_(loopback) {}
+std::vector<std::string> allowed_hosts(const std::string& address, int port,
+                                       const std::vector<std::string>& extra_names) {
+  std::vector<std::string> names = names_of(address);
+  for (const std::string& extra : extra_names) names.push_back(lower(extra));
+  std::vector<std::string> hosts;
+  for (const std::string& name : names) {
+    const std::string authority = is_ipv6(name) ? "[" + name + "]" : name;
+    hosts.push_back(authority + ":" + std::to_string(port));
+    if (port == 80) hosts.push_back(authority);
+  }
+  std::sort(hosts.begin(), hosts.end());
+  hosts.erase(std::unique(hosts.begin(), hosts.end()), hosts.end());
+  return hosts;
+}
+
+AccessPolicy::AccessPolicy(std::string token) : token_(std::move(token)) {}
+
+void AccessPolicy::set_allowed_hosts(std::vector<std::string> hosts) { hosts_ = std::move(hosts); }
 
 bool AccessPolicy::authenticated(const RequestFacts& r) const {
   const std::string bearer = "Bearer ";
@@ -76,14 +149,17 @@ bool AccessPolicy::authenticated(const RequestFacts& r) const {
 }
 
 AccessVerdict AccessPolicy::check(const RequestFacts& r) const {
-  if (loopback_ && !is_loopback_name(host_name(r.host))) {
-    return {421, "this server answers only to a loopback Host (127.0.0.1, localhost, [::1])"};
+  if (!contains(hosts_, lower(r.host))) {
+    std::string names;
+    for (const std::string& h : hosts_) names += (names.empty() ? "" : ", ") + h;
+    return {421, "Host '" + shown(r.host) + "' is not a name of this server (" + names +
+                     "); start it with --allow-host NAME to answer to another"};
   }
   if (is_state_changing(r.method)) {
     if (r.sec_fetch_site == "cross-site") return {403, "cross-site request refused"};
-    const std::string http = "http://";
-    if (!r.origin.empty() && r.origin != http + r.host) {
-      return {403, "request from another origin (" + r.origin + ") refused"};
+    const std::string origin = lower(r.origin);
+    if (!r.origin.empty() && (origin.rfind("http://", 0) != 0 || !contains(hosts_, origin.substr(7)))) {
+      return {403, "request from another origin (" + shown(r.origin) + ") refused"};
     }
   }
   if (token_.empty() || r.path == "/login") return {};

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// Who may talk to `attractor serve` (docs/server.md section 2): the access token and the browser
-/// sessions it opens, the Host check that defeats DNS rebinding on loopback, and the cross-site
+/// sessions it opens, the exact Host allow-list that defeats DNS rebinding, and the exact Origin
 /// check for state-changing requests. Pure decisions over request headers, so tests can probe
 /// every rule without a socket.
 
@@ -9,6 +9,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace attractor {
 
@@ -35,11 +36,17 @@ inline constexpr const char* kSessionCookie = "attractor_session";
 
 class AccessPolicy {
  public:
-  /// `token` empty = no authentication (allowed only on loopback; the server enforces that).
-  /// `loopback` = the server listens on a loopback address, so Host must be a loopback name.
-  AccessPolicy(std::string token, bool loopback);
+  /// `token` empty = no authentication (`--no-auth`, allowed only on loopback; the server
+  /// enforces that). No Host is allowed until `set_allowed_hosts`.
+  explicit AccessPolicy(std::string token);
 
   bool requires_token() const { return !token_.empty(); }
+  const std::string& token() const { return token_; }
+
+  /// The exact Host header values this server answers to (lower case, with the port as a browser
+  /// sends it, see `allowed_hosts`); its own origins are `http://` + each of them.
+  void set_allowed_hosts(std::vector<std::string> hosts);
+  const std::vector<std::string>& allowed_hosts() const { return hosts_; }
 
   /// Allowed, or why not. `/login` is reachable without credentials.
   AccessVerdict check(const RequestFacts& request) const;
@@ -59,7 +66,7 @@ class AccessPolicy {
   std::string new_session();
 
   std::string token_;
-  bool loopback_;
+  std::vector<std::string> hosts_;
   mutable std::mutex mutex_;
   std::set<std::string> codes_;
   std::set<std::string> sessions_;
@@ -71,7 +78,14 @@ std::string random_secret();
 /// True when `a` and `b` are equal, in time that depends only on their lengths.
 bool constant_time_equal(const std::string& a, const std::string& b);
 
-/// True for a loopback listen address (127.0.0.0/8, ::1, localhost).
+/// True for a loopback listen address (127.0.0.0/8 in dotted quad, ::1, localhost).
 bool is_loopback_address(const std::string& address);
+
+/// The Host header values a server listening on `address`:`port` answers to: the address itself
+/// (`[::1]` bracketed), `localhost` for 127.0.0.1 and ::1, every interface address and the host
+/// name for a wildcard address (0.0.0.0, ::), and each of `extra_names` (`--allow-host`). Each
+/// with `:PORT`, and also without it when the port is 80. Lower case, sorted, no duplicates.
+std::vector<std::string> allowed_hosts(const std::string& address, int port,
+                                       const std::vector<std::string>& extra_names);
 
 }  // namespace attractor

@@ -1,6 +1,8 @@
 #include "attractor/server/http_server.h"
 
 #include <filesystem>
+#include <map>
+#include <stdexcept>
 #include <thread>
 
 #include "attractor/base/json_limits.h"
@@ -38,6 +40,10 @@ void send_error(Response& res, int status, const std::string& message) {
 
 /// The request body as JSON, or an error reply already sent.
 std::optional<nlohmann::json> json_body(const Request& req, Response& res) {
+  if (req.body().empty()) {
+    send_error(res, 400, "the request body is empty: send a JSON object (Content-Type: application/json)");
+    return std::nullopt;
+  }
   try {
     return parse_json_limited(req.body(), "the request body");
   } catch (const std::exception& e) {
@@ -136,7 +142,8 @@ bool pump_file(StreamState& s, StreamSink& sink, std::chrono::milliseconds keepa
   }
   if (!lines.empty()) return true;
   const bool running_elsewhere =
-      !s.final_seen && summarize_run(fs::path(s.events_path).parent_path().string(), 0).status == "running";
+      !s.final_seen && summarize_run(fs::path(s.events_path).parent_path().string(), 0, RunningDetail::kBrief).status ==
+                                  "running";
   if (!running_elsewhere) {
     write_text(sink, "event: end\ndata: {}\n\n");
     sink.done();
@@ -148,18 +155,34 @@ bool pump_file(StreamState& s, StreamSink& sink, std::chrono::milliseconds keepa
   return write_text(sink, ": keep-alive\n\n");
 }
 
+/// The token the server requires: the given one, a generated one, or "" for `no_auth`.
+std::string access_token(const HttpOptions& options) {
+  if (options.no_auth) {
+    if (!is_loopback_address(options.host)) {
+      throw std::invalid_argument("--no-auth is allowed only on a loopback address, not on " + options.host);
+    }
+    return "";
+  }
+  return options.token.empty() ? random_secret() + random_secret() : options.token;
+}
+
 }  // namespace
 
 HttpServer::HttpServer(RunRegistry& runs, HttpOptions options)
     : runs_(runs),
       options_(std::move(options)),
-      access_(options_.token, is_loopback_address(options_.host)),
-      server_(HttpModule::get().make_server({options_.threads, options_.max_body_bytes, options_.send_buffer_bytes})) {
+      access_(access_token(options_)),
+      server_(HttpModule::get().make_server(
+          {options_.threads, options_.max_body_bytes, options_.send_buffer_bytes, options_.limits})) {
   server_->set_pre_routing([this](const Request& req, Response& res) {
     t_request_start = std::chrono::steady_clock::now();
     add_security_headers(res);
     AccessVerdict verdict = access_.check(facts_of(req));
     if (verdict.allowed()) return false;
+    if (verdict.status == 401 && req.method() == "GET" && (req.path() == "/" || req.path() == "/index.html")) {
+      res.set_redirect("/login", 303);  // a browser without a session gets the login form
+      return true;
+    }
     send_error(res, verdict.status, verdict.reason);
     return true;
   });
@@ -169,13 +192,17 @@ HttpServer::HttpServer(RunRegistry& runs, HttpOptions options)
     log().info("http {} {} {} {} {}B {}ms", req.remote_addr(), req.method(), req.path(), res.status(), res.body_size(),
                ms.count());
   });
-  server_->set_error_handler([](const Request& req, Response& res) {
+  server_->set_error_handler([](const Request&, Response& res) {
     if (res.body_size() > 0) return;
     const char* message = res.status() == 413   ? "the request body is too large"
                           : res.status() == 404 ? "not found"
-                          : res.status() == 400 ? "bad request (a POST needs a Content-Length, even for an empty body)"
+                          : res.status() == 414 ? "the request target is longer than 8192 bytes"
+                          : res.status() == 400 ? "bad request: the request line or a header could not be parsed"
                                                 : "request failed";
     send_error(res, res.status(), message);
+  });
+  server_->set_refusal_logger([](const std::string& client, int status, const std::string& reason) {
+    log().info("http {} - - {} refused at the door: {}", client, status, reason);
   });
   install_routes();
 }
@@ -184,6 +211,7 @@ HttpServer::~HttpServer() { stop(); }
 
 int HttpServer::bind(std::string* error) {
   const int port = server_->bind(options_.host, options_.port);
+  if (port > 0) access_.set_allowed_hosts(allowed_hosts(options_.host, port, options_.allow_hosts));
   if (port < 0 && error) *error = "cannot listen on " + options_.host + ":" + std::to_string(options_.port);
   return port;
 }
@@ -228,9 +256,7 @@ void HttpServer::install_routes() {
       return send_error(res, 400, "the body must be {\"dot\": SOURCE}");
     }
     LoadedPipeline loaded = load_pipeline_text("pipeline.dot", (*body)["dot"].get<std::string>(), builtin_handler_catalog());
-    nlohmann::json out = nlohmann::json::array();
-    for (const Diagnostic& d : loaded.diagnostics) out.push_back(diagnostic_to_json(d));
-    send_json(res, 200, out);
+    send_json(res, 200, capped_diagnostics(loaded.diagnostics));
   });
   server_->get("/graphs", [this](const Request&, Response& res) {
     nlohmann::json out = nlohmann::json::array();
@@ -274,7 +300,7 @@ void HttpServer::install_run_routes() {
     if (!dir) return send_error(res, 404, "no run " + req.match(1));
     DotProcessRenderer renderer;
     SvgResult svg = run_graph_svg(*dir, runs_.current_node(req.match(1)), renderer);
-    if (!svg.ok) return send_error(res, 500, svg.error);
+    if (!svg.ok) return send_error(res, svg.status, svg.error);
     res.set_content(svg.svg, "image/svg+xml");
   });
   server_->get(R"(/pipelines/([^/]+)/questions)", [this](const Request& req, Response& res) {

@@ -10,22 +10,29 @@
 #include <memory>
 #include <mutex>
 #include <string>
+#include <vector>
 
 #include "attractor/server/access.h"
 #include "attractor/server/run_registry.h"
+#include "http/http_server_backend.h"
 
 namespace attractor {
-
-class HttpServerBackend;
 
 struct HttpOptions {
   std::string host = "127.0.0.1";
   int port = 8080;                     ///< 0 = any free port
-  std::string token;                   ///< "" = no authentication (loopback only)
+  /// The access token; "" = one is generated (see `access().token()`), unless `no_auth`.
+  std::string token;
+  /// No authentication at all (`--no-auth`): only on a loopback address; the constructor throws
+  /// std::invalid_argument otherwise.
+  bool no_auth = false;
+  /// More names the Host header may carry (`--allow-host`, e.g. a reverse proxy's).
+  std::vector<std::string> allow_hosts;
   std::size_t max_body_bytes = 2 << 20;
   std::size_t max_streams = 64;        ///< concurrent event streams
   std::chrono::milliseconds keepalive{15000};
-  std::size_t threads = 96;            ///< connection threads (streams hold one each)
+  std::size_t threads = 96;            ///< threads answering requests (streams hold one each)
+  ConnectionLimits limits;             ///< per-client and total connections, deadlines (docs/server.md section 4)
   /// SO_SNDBUF of the connections (0 = the system's): how much a client that does not read can
   /// leave queued in the kernel before its stream stops taking events.
   int send_buffer_bytes = 0;
@@ -38,7 +45,8 @@ class HttpServer {
   HttpServer(RunRegistry& runs, HttpOptions options);
   ~HttpServer();
 
-  /// Binds the address; returns the port (the chosen one for port 0) or -1 with `error` set.
+  /// Binds the address and allows the Host names of access.h `allowed_hosts` for it; returns the
+  /// port (the chosen one for port 0) or -1 with `error` set.
   int bind(std::string* error);
   /// Serves until `stop()`; call after a successful `bind`. Returns at once when `stop()` came
   /// first.

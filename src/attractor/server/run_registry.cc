@@ -54,8 +54,12 @@ ApiReply error_reply(int status, std::string message) {
 ApiReply launch_failure_reply(const LaunchFailure& f) {
   std::string message;
   for (const std::string& m : f.messages) message += (message.empty() ? "" : "; ") + m;
-  nlohmann::json diagnostics = nlohmann::json::array();
-  for (const Diagnostic& d : f.diagnostics) diagnostics.push_back(diagnostic_to_json(d));
+  nlohmann::json diagnostics = capped_diagnostics(f.diagnostics);
+  if (!f.commands.empty()) {
+    nlohmann::json commands = nlohmann::json::array();
+    for (const CommandUse& use : f.commands) commands.push_back({{"node", use.node}, {"runs", use.what}});
+    return {403, {{"error", message}, {"commands", commands}}};
+  }
   return {400, {{"error", message}, {"exit_code", f.exit_code}, {"diagnostics", diagnostics}}};
 }
 
@@ -285,6 +289,7 @@ std::variant<std::shared_ptr<ServedRun>, ApiReply> RunRegistry::make_run(const s
     run->interviewer = std::make_shared<WebInterviewer>(nullptr, first_question);
     request.interviewer = run->interviewer;
   }
+  request.allow_commands = config_.allow_commands;
   auto prepared = prepare_run(request);
   if (auto* failure = std::get_if<LaunchFailure>(&prepared)) return launch_failure_reply(*failure);
   run->request = std::move(request);
@@ -441,7 +446,7 @@ std::optional<nlohmann::json> RunRegistry::describe(const std::string& id) const
 }
 
 nlohmann::json RunRegistry::list() const {
-  std::vector<RunSummary> on_disk = list_runs(config_.logs_root, system_clock().now_ms());
+  std::vector<RunSummary> on_disk = list_runs(config_.logs_root, system_clock().now_ms(), RunningDetail::kBrief);
   nlohmann::json out = nlohmann::json::array();
   std::set<std::string> listed;
   std::lock_guard lock(mutex_);
@@ -465,6 +470,9 @@ nlohmann::json RunRegistry::list() const {
     const std::string id = fs::path(s.run_dir).filename().string();
     if (listed.count(id)) continue;
     nlohmann::json j = s.to_json();
+    j["completed_count"] = s.completed_nodes.size();
+    j.erase("completed_nodes");  // GET /pipelines/{id} has them; the list stays small
+    j.erase("completed_statuses");
     j["id"] = id;
     j["live"] = false;
     j["pending_questions"] = 0;

@@ -43,6 +43,9 @@ struct ServerConfig {
   std::string graphs_dir = "graphs";
   std::size_t max_concurrent = 1;
   std::size_t max_dot_bytes = 1 << 20;
+  /// Pipelines may run commands (`--allow-commands`; launch/command_use.h says which stages do).
+  /// Off: such a run is refused with 403 before anything of it is written.
+  bool allow_commands = false;
   std::size_t event_memory = 4096;  ///< events of a live run kept for its streams
 };
 

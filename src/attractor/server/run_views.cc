@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <fstream>
 #include <sstream>
 
@@ -119,9 +120,24 @@ SvgResult run_graph_svg(const std::string& run_dir, const std::string& current_n
     result.error = e.what();
     return result;
   }
+  std::error_code ec;
+  const auto bytes = fs::file_size(manifest.graph_path, ec);
+  if (!ec && bytes > kMaxDrawnDotBytes) {
+    result.status = 422;
+    result.error = "the pipeline file is " + std::to_string(bytes) + " bytes; the page draws pipelines of up to " +
+                   std::to_string(kMaxDrawnDotBytes) + " bytes and " + std::to_string(kMaxDrawnNodes) +
+                   " nodes (GET /pipelines/{id} tells where the run stands)";
+    return result;
+  }
   LoadedPipeline loaded = load_pipeline(manifest.graph_path, builtin_handler_catalog());
   if (!loaded.graph) {
     result.error = "cannot read the pipeline " + manifest.graph_path;
+    return result;
+  }
+  if (const std::size_t nodes = loaded.graph->node_count(); nodes > kMaxDrawnNodes) {
+    result.status = 422;
+    result.error = "the pipeline has " + std::to_string(nodes) + " nodes; the page draws pipelines of up to " +
+                   std::to_string(kMaxDrawnNodes) + " nodes (GET /pipelines/{id} tells where the run stands)";
     return result;
   }
   RunOverlay overlay;
@@ -153,9 +169,34 @@ SvgResult run_graph_svg(const std::string& run_dir, const std::string& current_n
   } else {
     result.error = rendered.error;
   }
-  std::error_code ec;
   fs::remove(temp, ec);
   return result;
+}
+
+nlohmann::json capped_diagnostics(const std::vector<Diagnostic>& diagnostics) {
+  nlohmann::json out = nlohmann::json::array();
+  std::map<std::string, std::size_t> seen;
+  std::vector<std::string> order;
+  std::size_t kept = 0;
+  for (const Diagnostic& d : diagnostics) {
+    if (seen[d.rule]++ == 0) order.push_back(d.rule);
+    if (seen[d.rule] > kDiagnosticsPerRule || kept >= kDiagnosticsInAll) continue;
+    out.push_back(diagnostic_to_json(d));
+    ++kept;
+  }
+  std::map<std::string, std::size_t> shown;
+  for (const nlohmann::json& d : out) ++shown[d.value("rule", std::string())];
+  for (const std::string& rule : order) {
+    const std::size_t left_out = seen[rule] - shown[rule];
+    if (left_out == 0) continue;
+    out.push_back({{"rule", "diagnostics_left_out"},
+                   {"severity", "info"},
+                   {"message", std::to_string(left_out) + " more '" + rule + "' diagnostics left out (" +
+                                   std::to_string(seen[rule]) + " in all)"},
+                   {"left_out", left_out},
+                   {"of_rule", rule}});
+  }
+  return out;
 }
 
 }  // namespace attractor

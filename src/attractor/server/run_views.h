@@ -6,10 +6,12 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
 #include "attractor/launch/graphviz.h"
+#include "attractor/model/diagnostic.h"
 
 namespace attractor {
 
@@ -31,15 +33,31 @@ std::optional<nlohmann::json> stage_view(const std::string& run_dir, const std::
 /// The run's checkpoint.json parsed; nullopt when it is missing or unreadable.
 std::optional<nlohmann::json> checkpoint_view(const std::string& run_dir);
 
-/// The result of drawing a run: SVG text, or an error for the user.
+/// At most this many diagnostics of one rule, and in all, go into an answer.
+inline constexpr std::size_t kDiagnosticsPerRule = 20;
+inline constexpr std::size_t kDiagnosticsInAll = 200;
+
+/// The diagnostics as `validate --json` prints them, at most kDiagnosticsPerRule of each rule and
+/// kDiagnosticsInAll in all, followed by one `diagnostics_left_out` entry (severity `info`,
+/// `left_out`, `of_rule`) per rule that was cut, saying how many of it were left out.
+nlohmann::json capped_diagnostics(const std::vector<Diagnostic>& diagnostics);
+
+/// The result of drawing a run: SVG text, or an error for the user with its HTTP status.
 struct SvgResult {
   bool ok = false;
   std::string svg;
   std::string error;
+  int status = 500;  ///< when not ok: 422 for a pipeline too large to draw, else 500
 };
+
+/// The largest pipeline `run_graph_svg` draws: Graphviz takes minutes beyond this.
+inline constexpr std::size_t kMaxDrawnNodes = 2000;
+inline constexpr std::size_t kMaxDrawnDotBytes = 1 << 20;
 
 /// The run's pipeline (manifest `graph_path`) drawn by Graphviz as SVG with the run overlay of
 /// `render --run`; `current_node` (when not empty) replaces the checkpoint's current node.
+/// A pipeline file over kMaxDrawnDotBytes or with more than kMaxDrawnNodes nodes is not drawn
+/// (422, saying so) and its file is not parsed beyond its size.
 SvgResult run_graph_svg(const std::string& run_dir, const std::string& current_node, GraphvizRenderer& renderer);
 
 }  // namespace attractor

@@ -1,9 +1,15 @@
 #include "http/httplib/httplib_server.h"
 
 #include <httplib.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <sys/socket.h>
 
+#include <cstring>
 #include <utility>
+
+#include "http/httplib/connection_gate.h"
 
 namespace attractor {
 
@@ -68,6 +74,120 @@ class Response : public ServerResponse {
   httplib::Response& response_;
 };
 
+/// A request the gate holds in memory as cpp-httplib's stream: reads come from memory (the end of
+/// the request reads as the end of the stream), writes go to the socket, each waiting at most the
+/// write timeout for the socket to take more.
+class GatedStream : public httplib::Stream {
+ public:
+  GatedStream(GatedRequest& request, std::chrono::milliseconds write_timeout)
+      : request_(request), timeout_ms_(static_cast<int>(write_timeout.count())) {}
+  bool is_readable() const override { return offset_ < request_.bytes().size(); }
+  bool is_writable() const override { return wait_writable(); }
+  ssize_t read(char* ptr, size_t size) override {
+    const std::size_t n = std::min(size, request_.bytes().size() - offset_);
+    std::memcpy(ptr, request_.bytes().data() + offset_, n);
+    offset_ += n;
+    return static_cast<ssize_t>(n);
+  }
+  ssize_t write(const char* ptr, size_t size) override {
+    std::size_t done = 0;
+    while (done < size) {
+      const ssize_t n = ::send(request_.socket(), ptr + done, size - done, MSG_NOSIGNAL | MSG_DONTWAIT);
+      if (n > 0) {
+        done += static_cast<std::size_t>(n);
+      } else if (n < 0 && errno == EINTR) {
+        continue;
+      } else if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+        if (!wait_writable()) return -1;
+      } else {
+        return -1;
+      }
+    }
+    return static_cast<ssize_t>(done);
+  }
+  void get_remote_ip_and_port(std::string& ip, int& port) const override { address(true, ip, port); }
+  void get_local_ip_and_port(std::string& ip, int& port) const override { address(false, ip, port); }
+  socket_t socket() const override { return request_.socket(); }
+
+ private:
+  bool wait_writable() const {
+    pollfd p{request_.socket(), POLLOUT, 0};
+    return ::poll(&p, 1, timeout_ms_) > 0 && (p.revents & (POLLERR | POLLHUP)) == 0;
+  }
+  void address(bool peer, std::string& ip, int& port) const {
+    sockaddr_storage a{};
+    socklen_t size = sizeof a;
+    auto* sa = reinterpret_cast<sockaddr*>(&a);
+    if ((peer ? ::getpeername(socket(), sa, &size) : ::getsockname(socket(), sa, &size)) != 0) return;
+    char text[INET6_ADDRSTRLEN] = {};
+    if (a.ss_family == AF_INET) {
+      auto* v4 = reinterpret_cast<sockaddr_in*>(&a);
+      inet_ntop(AF_INET, &v4->sin_addr, text, sizeof text);
+      port = ntohs(v4->sin_port);
+    } else if (a.ss_family == AF_INET6) {
+      auto* v6 = reinterpret_cast<sockaddr_in6*>(&a);
+      inet_ntop(AF_INET6, &v6->sin6_addr, text, sizeof text);
+      port = ntohs(v6->sin6_port);
+    }
+    ip = text;
+  }
+
+  GatedRequest& request_;
+  int timeout_ms_;
+  std::size_t offset_ = 0;
+};
+
+/// The task queue of a gated server: a socket the listening thread accepted goes straight to the
+/// gate (process_and_close_socket below), whose own threads answer it.
+class GateQueue : public httplib::TaskQueue {
+ public:
+  explicit GateQueue(ConnectionGate& gate) : gate_(gate) {}
+  void enqueue(std::function<void()> fn) override { fn(); }
+  void shutdown() override { gate_.shutdown(); }
+
+ private:
+  ConnectionGate& gate_;
+};
+
+/// cpp-httplib's server with its connections handed to a ConnectionGate instead of one thread
+/// each: the accepted socket arrives in process_and_close_socket, and each whole request is
+/// answered by process_request over a GatedStream.
+class GatedServer : public httplib::Server {
+ public:
+  explicit GatedServer(const HttpServerSettings& settings) : settings_(settings) {
+    new_task_queue = [this] {
+      gate_ = std::make_unique<ConnectionGate>(
+          settings_, [this](GatedRequest& request) { return answer(request); },
+          [this](const std::string& client, int status, const std::string& reason) {
+            if (refusal_logger_) refusal_logger_(client, status, reason);
+          });
+      return new GateQueue(*gate_);
+    };
+  }
+  ~GatedServer() override {
+    if (gate_) gate_->shutdown();
+  }
+  void set_refusal_logger(RefusalLogger logger) { refusal_logger_ = std::move(logger); }
+  /// Deepens the listen queue (cpp-httplib listens with a backlog of 5).
+  void deepen_backlog() { ::listen(svr_sock_, 1024); }
+
+ private:
+  bool process_and_close_socket(socket_t sock) override {
+    gate_->adopt(sock);
+    return true;
+  }
+  bool answer(GatedRequest& request) {
+    GatedStream stream(request, settings_.limits.write_timeout);
+    bool closed = false;
+    const bool written = process_request(stream, request.last(), closed, nullptr);
+    return written && !closed;
+  }
+
+  HttpServerSettings settings_;
+  RefusalLogger refusal_logger_;
+  std::unique_ptr<ConnectionGate> gate_;
+};
+
 httplib::Server::Handler adapt(RouteHandler handler) {
   return [handler = std::move(handler)](const httplib::Request& req, httplib::Response& res) {
     Request request(req);
@@ -87,21 +207,21 @@ class HttplibServer : public HttpServerBackend {
   void set_pre_routing(PreRoutingHandler handler) override;
   void set_access_logger(AccessLogger logger) override;
   void set_error_handler(RouteHandler handler) override { server_.set_error_handler(adapt(std::move(handler))); }
+  void set_refusal_logger(RefusalLogger logger) override { server_.set_refusal_logger(std::move(logger)); }
   int bind(const std::string& host, int port) override {
-    if (port == 0) return server_.bind_to_any_port(host);
-    return server_.bind_to_port(host, port) ? port : -1;
+    const int bound = port == 0 ? server_.bind_to_any_port(host) : server_.bind_to_port(host, port) ? port : -1;
+    if (bound > 0) server_.deepen_backlog();
+    return bound;
   }
   void listen_after_bind() override { server_.listen_after_bind(); }
   bool is_running() const override { return server_.is_running(); }
   void stop() override { server_.stop(); }
 
  private:
-  httplib::Server server_;
+  GatedServer server_;
 };
 
-HttplibServer::HttplibServer(const HttpServerSettings& settings) {
-  const std::size_t threads = settings.threads;
-  server_.new_task_queue = [threads] { return new httplib::ThreadPool(threads); };
+HttplibServer::HttplibServer(const HttpServerSettings& settings) : server_(settings) {
   server_.set_payload_max_length(settings.max_body_bytes);
   if (settings.send_buffer_bytes > 0) {
     const int bytes = settings.send_buffer_bytes;

@@ -1,7 +1,8 @@
 #pragma once
 /// \file
-/// The HTTP module's server: http/http_server_backend.h over cpp-httplib's Server, a thread pool of
-/// `HttpServerSettings::threads` connection threads.
+/// The HTTP module's server: http/http_server_backend.h over cpp-httplib's Server, whose accepted
+/// connections are held by a ConnectionGate (connection_gate.h: the connection limits, the request
+/// deadline) and answered by `HttpServerSettings::threads` worker threads.
 
 #include <memory>
 

@@ -1,7 +1,12 @@
-// `attractor serve` as a process: it prints where it listens, logs one line per request, demands
-// a token beyond loopback, and exits 0 on SIGINT with its runs' checkpoints intact.
+// `attractor serve` as a process: it prints where it listens and how to log in, logs one line per
+// request, demands a token on every address (loopback included) unless `--no-auth` (loopback
+// only, with a warning), refuses pipelines that run commands without `--allow-commands`, and exits
+// 0 on SIGINT with its runs' checkpoints intact.
 
+#include <netinet/in.h>
 #include <signal.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <sys/wait.h>
 
 #include <fstream>
@@ -36,11 +41,18 @@ int wait_for_port(const std::string& log) {
   eventually([&] {
     std::smatch m;
     const std::string text = read_file(log);
-    if (!std::regex_search(text, m, std::regex(R"(listening on http://[^:]+:(\d+)/)"))) return false;
+    if (!std::regex_search(text, m, std::regex(R"(listening on http://(?:\[[^\]]+\]|[^:/]+):(\d+)/)"))) return false;
     port = std::stoi(m[1]);
     return true;
   });
   return port;
+}
+
+/// The generated token of the `access token TOKEN` line of `log`.
+std::string token_in(const std::string& log) {
+  std::smatch m;
+  const std::string text = read_file(log);
+  return std::regex_search(text, m, std::regex(R"(access token ([0-9a-f]{64}))")) ? m[1].str() : "";
 }
 
 int wait_exit(pid_t pid) {
@@ -54,22 +66,79 @@ int wait_exit(pid_t pid) {
   return -1;
 }
 
-TEST(ServeCommandTest, ListensOnLoopbackLogsRequestsAndStopsOnSigint) {
+TEST(ServeCommandTest, ListensOnLoopbackWithATokenLogsRequestsAndStopsOnSigint) {
   ScratchDir dir;
   const std::string log = dir.sub("serve.log");
   pid_t pid = spawn_program(ATTRACTOR_BINARY_PATH, {"serve", "--listen", "127.0.0.1:0", "--logs-root", dir.sub("runs")},
                             {}, log);
   const int port = wait_for_port(log);
   ASSERT_GT(port, 0) << read_file(log);
+  const std::string token = token_in(log);
+  ASSERT_EQ(token.size(), 64u) << read_file(log);
   httplib::Client client("127.0.0.1", port);
-  auto res = client.Get("/health");
+  EXPECT_EQ(client.Get("/health")->status, 401) << "loopback needs the token too";
+  auto res = client.Get("/health", {{"Authorization", "Bearer " + token}});
   ASSERT_TRUE(res);
   EXPECT_EQ(res->status, 200);
   EXPECT_TRUE(eventually([&] { return read_file(log).find("GET /health 200") != std::string::npos; }))
       << read_file(log);
+  std::smatch m;
+  const std::string text = read_file(log);
+  ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(log in once at (http://127\.0\.0\.1:\d+)(/login\?code=[0-9a-f]{32}))")))
+      << text;
+  auto login = client.Get(m[2].str());
+  ASSERT_EQ(login->status, 303);
+  const std::string cookie = login->get_header_value("Set-Cookie");
+  EXPECT_EQ(client.Get("/pipelines", {{"Cookie", cookie.substr(0, cookie.find(';'))}})->status, 200);
   ::kill(pid, SIGINT);
   EXPECT_EQ(wait_exit(pid), 0) << read_file(log);
-  EXPECT_EQ(read_file(log).find("log in once"), std::string::npos) << "no token on loopback";
+}
+
+TEST(ServeCommandTest, EveryLoopbackListenerRequiresTheTokenAndRefusesCommands) {
+  for (const std::string& listen : {"127.0.0.2:0", "[::1]:0"}) {
+    if (listen.front() == '[' && !has_ipv6_loopback()) continue;
+    ScratchDir dir;
+    const std::string log = dir.sub("serve.log");
+    pid_t pid = spawn_program(ATTRACTOR_BINARY_PATH, {"serve", "--listen", listen, "--logs-root", dir.sub("runs")}, {},
+                              log);
+    const int port = wait_for_port(log);
+    ASSERT_GT(port, 0) << read_file(log);
+    const std::string address = listen.front() == '[' ? "::1" : "127.0.0.2";
+    httplib::Client client(address, port);
+    const std::string dot =
+        nlohmann::json{{"dot", "digraph T { start [shape=Mdiamond] exit [shape=Msquare] "
+                               "t [shape=parallelogram, tool_command=\"id\"] start -> t -> exit }"}}
+            .dump();
+    auto anonymous = client.Post("/pipelines", dot, "application/json");
+    ASSERT_TRUE(anonymous) << listen;
+    EXPECT_EQ(anonymous->status, 401) << listen;
+    auto refused = client.Post("/pipelines", {{"Authorization", "Bearer " + token_in(log)}}, dot, "application/json");
+    ASSERT_TRUE(refused) << listen;
+    EXPECT_EQ(refused->status, 403) << listen << ": " << refused->body;
+    EXPECT_NE(refused->body.find("--allow-commands"), std::string::npos) << refused->body;
+    ::kill(pid, SIGTERM);
+    EXPECT_EQ(wait_exit(pid), 0);
+  }
+}
+
+TEST(ServeCommandTest, NoAuthWarnsOnLoopbackAndIsRefusedElsewhere) {
+  ScratchDir dir;
+  const std::string log = dir.sub("serve.log");
+  pid_t pid = spawn_program(ATTRACTOR_BINARY_PATH,
+                            {"serve", "--listen", "127.0.0.1:0", "--logs-root", dir.sub("runs"), "--no-auth"}, {}, log);
+  const int port = wait_for_port(log);
+  ASSERT_GT(port, 0) << read_file(log);
+  EXPECT_NE(read_file(log).find("WARNING: --no-auth: no authentication; every user and every program on this machine"),
+            std::string::npos)
+      << read_file(log);
+  EXPECT_EQ(httplib::Client("127.0.0.1", port).Get("/health")->status, 200);
+  ::kill(pid, SIGTERM);
+  EXPECT_EQ(wait_exit(pid), 0);
+  ProcessResult wide = hardening::run_attractor({"serve", "--listen", "0.0.0.0:0", "--no-auth"});
+  EXPECT_EQ(wide.exit_code, 2);
+  EXPECT_EQ(wide.err,
+            "attractor serve: --no-auth is allowed only on a loopback address (127.0.0.0/8, ::1, localhost), not on "
+            "0.0.0.0; beyond loopback a token is required\n");
 }
 
 TEST(ServeCommandTest, SigintWithAnOpenEventStreamStopsAtOnceAndInterruptsTheRun) {
@@ -84,6 +153,8 @@ TEST(ServeCommandTest, SigintWithAnOpenEventStreamStopsAtOnceAndInterruptsTheRun
   const int port = wait_for_port(log);
   ASSERT_GT(port, 0) << read_file(log);
   httplib::Client client("127.0.0.1", port);
+  const std::string token = token_in(log);
+  client.set_default_headers({{"Authorization", "Bearer " + token}});
   auto started = client.Post("/pipelines", R"({"graph": "gate.dot"})", "application/json");
   ASSERT_TRUE(started);
   ASSERT_EQ(started->status, 201) << started->body;
@@ -96,6 +167,7 @@ TEST(ServeCommandTest, SigintWithAnOpenEventStreamStopsAtOnceAndInterruptsTheRun
   std::atomic<bool> receiving{false};
   std::thread stream([&] {
     httplib::Client sse("127.0.0.1", port);
+    sse.set_default_headers({{"Authorization", "Bearer " + token}});
     sse.Get(("/pipelines/" + id + "/events").c_str(), [&](const char* data, std::size_t size) {
       streamed.append(data, size);
       receiving = true;

@@ -176,7 +176,9 @@ TEST(ServerApiTest, CancelKeepsTheCheckpointAndResumeAsksTheGateAgain) {
 }
 
 TEST(ServerApiTest, CancelKillsTheRunningToolAndKeepsTheCheckpoint) {
-  TestServer server;
+  ServerConfig config;
+  config.allow_commands = true;
+  TestServer server(2, kTestToken, config);
   server.add_graph("slow.dot", R"(digraph Slow {
     start [shape=Mdiamond]
     slow [shape=parallelogram, tool_command="echo $$ > \"$ATTRACTOR_RUN_DIR/tool.pid\"; exec sleep 60"]

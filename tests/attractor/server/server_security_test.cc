@@ -1,5 +1,6 @@
-// The security rules of docs/server.md section 2, each proved with real requests: tokens and the
-// login, the cross-site and Host checks, size limits, and ids that cannot leave the logs root.
+// The security rules of docs/server.md section 2, each proved with real requests: tokens on every
+// listener and the login, the exact Host and Origin checks (DNS rebinding), pipelines that run
+// commands, size limits, and ids that cannot leave the logs root.
 
 #include <filesystem>
 #include <fstream>
@@ -14,24 +15,70 @@ namespace {
 namespace fs = std::filesystem;
 using nlohmann::json;
 
-const std::string kToken = "0123456789abcdef0123456789abcdef";
+const std::string kToken = kTestToken;
+
+/// A pipeline whose one stage runs a shell command that leaves a file behind.
+std::string tool_dot(const std::string& marker) {
+  return "digraph T { start [shape=Mdiamond] exit [shape=Msquare]\n"
+         "  touch [shape=parallelogram, tool_command=\"touch " + marker + "\"]\n"
+         "  start -> touch -> exit }";
+}
 
 TEST(ServerSecurityTest, WithATokenEveryRequestNeedsIt) {
   TestServer server(1, kToken);
-  auto anonymous = server.get("/pipelines");
+  auto anonymous = server.anonymous()->Get("/pipelines");
   EXPECT_EQ(anonymous->status, 401);
   EXPECT_EQ(json::parse(anonymous->body)["error"],
             "authentication required: Authorization: Bearer TOKEN, or log in at /login");
   EXPECT_EQ(server.get("/pipelines", {{"Authorization", "Bearer wrong"}})->status, 401);
   EXPECT_EQ(server.get("/pipelines", {{"Authorization", "Bearer " + kToken}})->status, 200);
-  EXPECT_EQ(server.get("/")->status, 401) << "the page too";
-  EXPECT_EQ(server.get("/login")->status, 200) << "the login form is reachable";
+  auto page = server.anonymous()->Get("/");
+  EXPECT_EQ(page->status, 303) << "a browser without a session is sent to the login form";
+  EXPECT_EQ(page->get_header_value("Location"), "/login");
+  EXPECT_EQ(server.anonymous()->Get("/app.js")->status, 401);
+  EXPECT_EQ(server.anonymous()->Get("/login")->status, 200) << "the login form is reachable";
+}
+
+TEST(ServerSecurityTest, ATokenIsGeneratedWhenNoneIsGivenOnEveryLoopbackListener) {
+  std::vector<std::string> addresses = {"127.0.0.1", "127.0.0.2"};
+  if (has_ipv6_loopback()) addresses.push_back("::1");
+  for (const std::string& address : addresses) {
+    HttpOptions http;
+    http.host = address;
+    TestServer server(1, "", {}, http);
+    ASSERT_GT(server.port(), 0) << address;
+    EXPECT_EQ(server.token().size(), 64u) << address;
+    auto anonymous = server.anonymous();
+    const std::string marker = (fs::path(server.logs_root()) / "ran").string();
+    for (const char* path : {"/health", "/pipelines", "/graphs", "/app.js", "/pipelines/x/events"}) {
+      auto res = anonymous->Get(path);
+      ASSERT_TRUE(res) << address << path;
+      EXPECT_EQ(res->status, 401) << address << path;
+    }
+    auto posted = anonymous->Post("/pipelines", json{{"dot", tool_dot(marker)}}.dump(), "application/json");
+    ASSERT_TRUE(posted) << address;
+    EXPECT_EQ(posted->status, 401) << address;
+    EXPECT_EQ(server.get("/health")->status, 200) << address << ": with the token";
+    EXPECT_FALSE(fs::exists(marker));
+  }
+}
+
+TEST(ServerSecurityTest, NoAuthIsAllowedOnLoopbackOnly) {
+  HttpOptions open;
+  open.no_auth = true;
+  TestServer server(1, "", {}, open);
+  EXPECT_EQ(server.anonymous()->Get("/pipelines")->status, 200);
+  RunRegistry runs(ServerConfig{});
+  HttpOptions wide;
+  wide.host = "0.0.0.0";
+  wide.no_auth = true;
+  EXPECT_THROW(HttpServer(runs, wide), std::invalid_argument);
 }
 
 TEST(ServerSecurityTest, TheLoginCodeWorksOnceAndSetsAStrictHttpOnlyCookie) {
   TestServer server(1, kToken);
   const std::string code = server.http().access().new_login_code();
-  auto login = server.get("/login?code=" + code);
+  auto login = server.anonymous()->Get("/login?code=" + code);
   ASSERT_EQ(login->status, 303);
   EXPECT_EQ(login->get_header_value("Location"), "/");
   const std::string cookie = login->get_header_value("Set-Cookie");
@@ -40,11 +87,11 @@ TEST(ServerSecurityTest, TheLoginCodeWorksOnceAndSetsAStrictHttpOnlyCookie) {
   const std::string session = cookie.substr(0, cookie.find(';'));
   EXPECT_EQ(server.get("/pipelines", {{"Cookie", session}})->status, 200);
   EXPECT_EQ(server.get("/pipelines", {{"Cookie", "attractor_session=forged"}})->status, 401);
-  EXPECT_EQ(server.get("/login?code=" + code)->status, 401) << "a code works once";
+  EXPECT_EQ(server.anonymous()->Get("/login?code=" + code)->status, 401) << "a code works once";
 
-  auto form = server.client()->Post("/login", "token=" + kToken, "application/x-www-form-urlencoded");
+  auto form = server.anonymous()->Post("/login", "token=" + kToken, "application/x-www-form-urlencoded");
   EXPECT_EQ(form->status, 303);
-  auto wrong = server.client()->Post("/login", "token=nope", "application/x-www-form-urlencoded");
+  auto wrong = server.anonymous()->Post("/login", "token=nope", "application/x-www-form-urlencoded");
   EXPECT_EQ(wrong->status, 401);
 }
 
@@ -61,11 +108,104 @@ TEST(ServerSecurityTest, CrossSiteStateChangesAreRefused) {
   EXPECT_EQ(server.get("/health", {{"Origin", "http://evil.example"}})->status, 200) << "reads are not state changes";
 }
 
-TEST(ServerSecurityTest, ALoopbackServerAnswersOnlyToLoopbackHostNames) {
+TEST(ServerSecurityTest, DnsRebindingHostsAreRefusedEvenWithTheToken) {
   TestServer server;
-  auto rebound = server.get("/pipelines", {{"Host", "attacker.example:80"}});
-  EXPECT_EQ(rebound->status, 421);
-  EXPECT_EQ(server.get("/pipelines", {{"Host", "localhost"}})->status, 200);
+  const std::string port = std::to_string(server.port());
+  for (const std::string& host : std::vector<std::string>{"attacker.example:80", "127.evil.example:" + port, "127.0.0.1.evil.example:" + port, "[::1]evil",
+        "[::1]evil:" + port, "localhost.evil.example:" + port, "127.0.0.1:" + port + ".evil.example", "127.0.0.1",
+        "localhost", "127.0.0.1:1", "127.0.0.2:" + port, "[::1]:" + port, "0.0.0.0:" + port, "127.1:" + port,
+        std::string("")}) {
+    auto res = server.get("/pipelines", {{"Host", host}, {"Authorization", "Bearer " + server.token()}});
+    ASSERT_TRUE(res) << host;
+    EXPECT_EQ(res->status, 421) << "Host: " << host;
+  }
+  for (const std::string& host : std::vector<std::string>{"127.0.0.1:" + port, "localhost:" + port, "LOCALHOST:" + port}) {
+    EXPECT_EQ(server.get("/pipelines", {{"Host", host}})->status, 200) << "Host: " << host;
+  }
+  auto refused = server.get("/pipelines", {{"Host", "127.evil.example:" + port}});
+  EXPECT_EQ(json::parse(refused->body)["error"],
+            "Host '127.evil.example:" + port + "' is not a name of this server (127.0.0.1:" + port + ", localhost:" +
+                port + "); start it with --allow-host NAME to answer to another");
+}
+
+TEST(ServerSecurityTest, OnlyTheServersOwnOriginsMayChangeState) {
+  TestServer server;
+  const std::string port = std::to_string(server.port());
+  const json body = {{"graph", "gate.dot"}, {"auto_approve", true}};
+  for (const std::string& origin : std::vector<std::string>{"http://127.0.0.1.evil.example:" + port, "http://127.evil.example:" + port, "null",
+        "https://127.0.0.1:" + port, "http://127.0.0.1:1", "http://127.0.0.1", "http://localhost:" + port + ".evil",
+        "http://[::1]:" + port, "file://", "http://127.0.0.1:" + port + "/"}) {
+    auto res = server.post("/pipelines", body, {{"Origin", origin}});
+    ASSERT_TRUE(res) << origin;
+    EXPECT_EQ(res->status, 403) << "Origin: " << origin;
+  }
+  EXPECT_TRUE(fs::is_empty(server.logs_root()));
+  for (const std::string& origin : std::vector<std::string>{"http://127.0.0.1:" + port, "http://localhost:" + port}) {
+    EXPECT_EQ(server.post("/pipelines", body, {{"Origin", origin}})->status, 201) << "Origin: " << origin;
+  }
+}
+
+TEST(ServerSecurityTest, AllowHostAddsExactNames) {
+  HttpOptions http;
+  http.allow_hosts = {"attractor.internal"};
+  TestServer server(1, kToken, {}, http);
+  const std::string port = std::to_string(server.port());
+  EXPECT_EQ(server.get("/health", {{"Host", "attractor.internal:" + port}, {"Authorization", "Bearer " + kToken}})
+                ->status,
+            200);
+  EXPECT_EQ(server.get("/health", {{"Host", "x.attractor.internal:" + port}, {"Authorization", "Bearer " + kToken}})
+                ->status,
+            421);
+}
+
+TEST(AllowedHostsTest, AreTheListenAddressAndItsNamesWithThePort) {
+  EXPECT_EQ(allowed_hosts("127.0.0.1", 8080, {}), (std::vector<std::string>{"127.0.0.1:8080", "localhost:8080"}));
+  EXPECT_EQ(allowed_hosts("127.0.0.2", 8080, {}), (std::vector<std::string>{"127.0.0.2:8080"}));
+  EXPECT_EQ(allowed_hosts("::1", 9000, {}), (std::vector<std::string>{"[::1]:9000", "localhost:9000"}));
+  EXPECT_EQ(allowed_hosts("192.168.1.5", 80, {"Box.LAN"}),
+            (std::vector<std::string>{"192.168.1.5", "192.168.1.5:80", "box.lan", "box.lan:80"}));
+  const auto wildcard = allowed_hosts("0.0.0.0", 8080, {});
+  EXPECT_NE(std::find(wildcard.begin(), wildcard.end(), "127.0.0.1:8080"), wildcard.end());
+  EXPECT_EQ(std::find(wildcard.begin(), wildcard.end(), "0.0.0.0:8080"), wildcard.end());
+  EXPECT_TRUE(is_loopback_address("127.0.0.2"));
+  EXPECT_TRUE(is_loopback_address("::1"));
+  EXPECT_FALSE(is_loopback_address("127.evil.example"));
+  EXPECT_FALSE(is_loopback_address("::ffff:10.0.0.1"));
+}
+
+TEST(ServerSecurityTest, PipelinesThatRunCommandsAreRefusedWithoutAllowCommands) {
+  TestServer server;
+  const std::string marker = (fs::path(server.logs_root()).parent_path() / "ran").string();
+  auto refused = server.post("/pipelines", {{"dot", tool_dot(marker)}});
+  ASSERT_EQ(refused->status, 403) << refused->body;
+  const json body = json::parse(refused->body);
+  EXPECT_EQ(body["error"],
+            "this server does not run pipelines that run commands: node 'touch' (tool_command); start attractor "
+            "serve with --allow-commands to allow them");
+  EXPECT_EQ(body["commands"], json::parse(R"([{"node": "touch", "runs": "tool_command"}])"));
+  const std::string hooked =
+      "digraph H { tool_hooks.pre=\"touch " + marker + "\"\n start [shape=Mdiamond] exit [shape=Msquare]\n"
+      " work [shape=box, prompt=\"p\"] start -> work -> exit }";
+  for (const json& request : std::vector<json>{json{{"dot", hooked}, {"backend", "agent:openai"}},
+                                               json{{"dot", hooked}, {"backend", "cli:claude"}}}) {
+    auto res = server.post("/pipelines", request);
+    EXPECT_EQ(res->status, 403) << request.dump() << " " << res->body;
+  }
+  server.add_graph("tool.dot", tool_dot(marker));
+  EXPECT_EQ(server.post("/pipelines", {{"graph", "tool.dot"}})->status, 403) << "from --graphs-dir too";
+  EXPECT_EQ(server.post("/pipelines", {{"dot", hooked}, {"simulate", true}})->status, 201)
+      << "hooks of simulated stages run nothing";
+  EXPECT_FALSE(fs::exists(marker));
+}
+
+TEST(ServerSecurityTest, AllowCommandsLetsThemRun) {
+  ServerConfig config;
+  config.allow_commands = true;
+  TestServer server(1, kToken, config);
+  const std::string marker = (fs::path(server.logs_root()).parent_path() / "ran").string();
+  const std::string id = server.start({{"dot", tool_dot(marker)}});
+  ASSERT_TRUE(server.wait_status(id, "completed"));
+  EXPECT_TRUE(fs::exists(marker));
 }
 
 TEST(ServerSecurityTest, BodiesAndDotSourcesHaveSizeLimits) {
