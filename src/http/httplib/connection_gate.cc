@@ -52,6 +52,7 @@ using ConnectionPtr = std::shared_ptr<Connection>;
 
 constexpr std::size_t kMaxDrainBytes = 8 << 20;
 constexpr auto kDrainTime = std::chrono::seconds(1);
+constexpr auto kShutdownGrace = std::chrono::seconds(2);
 
 std::string peer_address(int fd) {
   sockaddr_storage address{};
@@ -180,16 +181,27 @@ void ConnectionGate::shutdown() {
     std::vector<ConnectionPtr> all;
     for (auto& [fd, c] : s.connections) all.push_back(c);
     for (const ConnectionPtr& c : all) {
-      if (c->phase == Phase::kBusy) {
-        ::shutdown(c->fd, SHUT_RDWR);
-      } else {
-        s.close_connection(*c);
-      }
+      if (c->phase != Phase::kBusy) s.close_connection(*c);
     }
   }
   const std::uint64_t one = 1;
   (void)!::write(s.wake_fd, &one, sizeof one);
   s.work_ready.notify_all();
+  // Answers being written finish (a page polling during a restart gets whole answers); what is
+  // still busy after the grace period (an event stream) is cut so that the workers can be joined.
+  const auto grace_end = Clock::now() + kShutdownGrace;
+  for (bool cut = false; !cut;) {
+    {
+      std::lock_guard lock(s.mutex);
+      const bool busy = std::any_of(s.connections.begin(), s.connections.end(),
+                                    [](const auto& entry) { return entry.second->phase == Phase::kBusy; });
+      cut = !busy || Clock::now() >= grace_end;
+      if (busy && cut) {
+        for (auto& [fd, c] : s.connections) ::shutdown(fd, SHUT_RDWR);
+      }
+    }
+    if (!cut) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   if (s.poller.joinable()) s.poller.join();
   for (std::thread& t : s.workers) t.join();
   std::lock_guard lock(s.mutex);
@@ -199,11 +211,12 @@ void ConnectionGate::shutdown() {
 }
 
 void ConnectionGate::State::close_connection(Connection& c) {
-  ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, c.fd, nullptr);
-  ::close(c.fd);
+  const int fd = c.fd;
+  ::epoll_ctl(epoll_fd, EPOLL_CTL_DEL, fd, nullptr);
+  ::close(fd);
   buffered -= std::min(buffered, c.in.size());
   if (--per_client[c.client] == 0) per_client.erase(c.client);
-  connections.erase(c.fd);  // may destroy `c`
+  connections.erase(fd);  // may destroy `c`: nothing of it is read after this
 }
 
 void ConnectionGate::State::refuse(Connection& c, int status, const std::string& reason) {

@@ -40,8 +40,8 @@ class ConnectionGate {
 
   /// Takes over an accepted socket (from the listening thread; never blocks).
   void adopt(int socket);
-  /// Closes every connection and joins the threads; requests being answered finish first (their
-  /// sockets are shut down, so an event stream ends at its next write).
+  /// Closes every connection and joins the threads. Answers being written get up to 2 s to
+  /// finish; then the sockets still busy are shut down, so an event stream ends at its next write.
   void shutdown();
 
  private:
