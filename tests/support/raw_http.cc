@@ -72,7 +72,7 @@ std::string RawConnection::receive_response(std::chrono::milliseconds timeout) {
     }
     const auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
     if (left.count() <= 0) return out;
-    std::string more = receive(std::min(left, std::chrono::milliseconds(50)), 1 << 20);
+    std::string more = receive(std::min(left, std::chrono::milliseconds(2)), 1 << 20);
     if (more.empty() && closed_by_peer(std::chrono::milliseconds(0))) return out;
     out += more;
   }
