@@ -41,6 +41,7 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   request.call_index = env.prior_attempts;
   request.emit = [&env](const std::string& name, nlohmann::json fields) { env.emit(name, std::move(fields)); };
   request.budget_check = env.budget_check;
+  request.files = env.files();
   if (!backend_) return Outcome::fail("no LLM backend configured", ErrorCategory::kTerminal);
   if (backend_->acts_outside_process(request)) env.flush_writes();
   CodergenResult result = backend_->run(request);

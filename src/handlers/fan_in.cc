@@ -2,7 +2,6 @@
 
 #include <filesystem>
 
-#include "attractor/run/run_directory.h"
 #include "attractor/check/transforms.h"
 #include "handlers/codergen.h"
 #include "attractor/model/context_keys.h"
@@ -76,7 +75,7 @@ Outcome FanInHandler::execute(const NodeData& node, Context& context, const Grap
   int best = -1;
   if (!node.prompt().empty() && backend_) {
     std::string prompt = expand_goal(node.prompt(), graph.data().goal()) + "\n\nCandidates:\n" + results->dump(2);
-    write_text_file((fs::path(env.stage_dir) / "prompt.md").string(), prompt);
+    env.write_file((fs::path(env.stage_dir) / "prompt.md").string(), prompt);
     CodergenRequest request;
     request.node = &node;
     request.graph = &graph;
@@ -85,10 +84,12 @@ Outcome FanInHandler::execute(const NodeData& node, Context& context, const Grap
     request.stage_dir = env.stage_dir;
     request.cancel = env.cancel;
     request.timeout_ms = env.timeout_ms;
-  request.clock = env.clock;
+    request.clock = env.clock;
     request.attempt = env.attempt;
+    request.files = env.files();
+    if (backend_->acts_outside_process(request)) env.flush_writes();
     CodergenResult r = backend_->run(request);
-    write_text_file((fs::path(env.stage_dir) / "response.md").string(), r.response);
+    env.write_file((fs::path(env.stage_dir) / "response.md").string(), r.response);
     std::size_t earliest = std::string::npos;
     for (int i = 0; i < static_cast<int>(results->size()); ++i) {
       std::string id = (*results)[i].value("id", std::string());

@@ -158,8 +158,10 @@ EngineOptions child_engine_options(const ManagerConfig& config, const std::strin
   options.clock = env.clock;
   options.observer = std::move(state);
   options.cancel = env.cancel.child();
-  // The manager reads and steers the child's directory while it runs, so the child writes inline.
+  // The manager reads and steers the child's directory while it runs, so the child writes inline,
+  // on the disk of the parent's run directory that holds it.
   options.background_writes = false;
+  options.disk = &env.files().disk();
   return options;
 }
 
@@ -172,13 +174,15 @@ void observe(Context& context, const ChildSnapshot& child, const std::string& ch
   context.set("stack.child.cycles", cycle);
 }
 
-/// Writes the instructions into the child's running stage once per stage.
-void steer(const NodeData& node, const Graph& graph, const ChildSnapshot& child, const std::string& child_dir,
-           std::string& steered_stage) {
+/// Writes the instructions into the child's running stage once per stage, through the parent's
+/// writer, and waits until they are on disk for the child to read.
+void steer(const NodeData& node, const Graph& graph, const StageEnv& env, const ChildSnapshot& child,
+           const std::string& child_dir, std::string& steered_stage) {
   if (child.status != "running" || child.current_node.empty() || child.current_node == steered_stage) return;
   std::string instructions = expand_goal(node.get("manager.instructions"), graph.data().goal());
   if (instructions.empty()) return;
-  write_text_file((fs::path(child_dir) / child.current_node / "steering.md").string(), instructions + "\n");
+  env.write_file((fs::path(child_dir) / child.current_node / "steering.md").string(), instructions + "\n");
+  env.flush_writes();
   steered_stage = child.current_node;
 }
 
@@ -191,7 +195,7 @@ Outcome supervise(const NodeData& node, Context& context, const Graph& graph, co
     if (env.cancel.cancelled()) return Outcome::fail("manager cancelled");
     ChildSnapshot child = state.snapshot();
     if (has_action(config.actions, "observe")) observe(context, child, child_dir, cycle);
-    if (has_action(config.actions, "steer")) steer(node, graph, child, child_dir, steered_stage);
+    if (has_action(config.actions, "steer")) steer(node, graph, env, child, child_dir, steered_stage);
     if (child.status == "completed") return Outcome::success("Child completed");
     if (child.status == "failed") return Outcome::fail("Child failed: " + child.failure_reason);
     if (!config.stop_condition.empty() &&

@@ -99,6 +99,7 @@ ToolCall shell_call(const NodeData& node, const ProcessSpec& spec, const StageEn
   call.cwd = spec.cwd;
   call.timeout_ms = spec.timeout_ms;
   call.cancel = spec.cancel;
+  call.files = env.files();
   return call;
 }
 
@@ -111,7 +112,7 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
   nlohmann::json snapshot = context.snapshot();
   fs::path stage(env.stage_dir);
   std::string context_file = (stage / "context.json").string();
-  write_text_file(context_file, snapshot.dump(2) + "\n");
+  env.write_file(context_file, snapshot.dump(2) + "\n");
 
   ProcessSpec spec;
   spec.command = command;
@@ -140,6 +141,7 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
       return refused;
     }
   }
+  env.flush_writes();
   ProcessResult r = runner.run(spec);
   Outcome o = r.error.empty() ? command_outcome(spec, r) : Outcome::fail("tool could not start: " + r.error);
   if (!hooks.post.empty()) {

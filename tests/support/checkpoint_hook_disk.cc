@@ -5,8 +5,14 @@
 
 namespace attractor::testing {
 
+void CheckpointHookDisk::fail_if_chosen(const std::string& path) {
+  if (fail_write_path.empty() || !path.ends_with("/" + fail_write_path)) return;
+  if (++path_writes_ == fail_write) throw std::runtime_error("cannot write " + path + ": No space left on device");
+}
+
 void CheckpointHookDisk::write_file_atomic(const std::string& path, std::span<const std::string_view> parts,
                                            const std::function<void()>& written, DirectorySync sync) {
+  fail_if_chosen(path);
   if (std::filesystem::path(path).filename() != "checkpoint.json") {
     inner_.write_file_atomic(path, parts, written, sync);
     return;
@@ -29,6 +35,7 @@ void CheckpointHookDisk::append_synced(const std::string& path, std::string_view
 }
 
 void CheckpointHookDisk::write_file(const std::string& path, std::string_view content) {
+  fail_if_chosen(path);
   if (content.empty()) journal_emptying(path);
   inner_.write_file(path, content);
 }

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <cstdint>
 #include <functional>
+#include <string>
 
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/run_disk.h"
@@ -16,13 +17,19 @@ namespace attractor::testing {
 /// runs once the n-th is renamed into place and its directory synced (on the run's writer
 /// thread, while the engine may already compute the next stage); the write numbered
 /// `fail_checkpoint` throws instead, as a full disk would ("cannot write PATH.tmp: No space left
-/// on device"), leaving the previous checkpoint in place. Set both before the run starts.
+/// on device"), leaving the previous checkpoint in place. Likewise the `fail_write`-th write of a
+/// file whose path ends with `/` + `fail_write_path` (a stage file such as `work/prompt.md`)
+/// throws "cannot write PATH: No space left on device" without writing. Set them before the run.
 class CheckpointHookDisk : public RunDisk {
  public:
   explicit CheckpointHookDisk(RunDisk& inner = posix_run_disk()) : inner_(inner) {}
 
   std::function<void(std::int64_t n)> after_checkpoint;
   std::int64_t fail_checkpoint = 0;  ///< 0: none fails
+  std::string fail_write_path;       ///< "": no other write fails
+  std::int64_t fail_write = 1;       ///< which write of `fail_write_path` fails (1: the first)
+  /// Writes of `fail_write_path` attempted so far.
+  std::int64_t path_writes() const { return path_writes_; }
   /// Called before `checkpoint.journal`, holding records, is emptied for the n-th time (1, 2, ...;
   /// truncated after a snapshot in the run, removed at its end): a compaction whose snapshot is
   /// already in place, with the journal it folded still on disk.
@@ -50,6 +57,9 @@ class CheckpointHookDisk : public RunDisk {
  private:
   RunDisk& inner_;
   std::atomic<std::int64_t> checkpoints_{0};
+  std::atomic<std::int64_t> path_writes_{0};
+  /// Throws like a full disk when `path` is the fail_write-th write of fail_write_path.
+  void fail_if_chosen(const std::string& path);
   /// Calls before_journal_emptied when `path` is the journal and holds records.
   void journal_emptying(const std::string& path);
 

@@ -1,8 +1,5 @@
 #include "attractor/engine/handler.h"
 
-#include "attractor/run/run_directory.h"
-#include "attractor/run/write_behind.h"
-
 namespace attractor {
 
 void StageEnv::emit(const std::string& name, nlohmann::json fields) const {
@@ -15,16 +12,10 @@ void StageEnv::emit(const std::string& name, nlohmann::json fields) const {
 }
 
 void StageEnv::write_file(const std::string& path, std::string content) const {
-  if (writer) {
-    writer->write_file(path, std::move(content));
-  } else {
-    write_text_file(path, content);
-  }
+  files().write(path, std::move(content));
 }
 
-void StageEnv::flush_writes() const {
-  if (writer) writer->flush();
-}
+void StageEnv::flush_writes() const { files().flush(); }
 
 void HandlerRegistry::register_handler(HandlerDescription description, HandlerPtr handler) {
   handlers_.insert_or_assign(description.type, std::move(handler));

@@ -25,6 +25,7 @@
 
 #include "attractor/check/handler_catalog.h"
 #include "attractor/run/artifact_store.h"
+#include "attractor/run/stage_files.h"
 #include "attractor/base/clock.h"
 #include "attractor/model/context.h"
 #include "attractor/engine/events.h"
@@ -101,7 +102,9 @@ struct StageEnv {
 
   /// Emits an event stamped with the clock.
   void emit(const std::string& name, nlohmann::json fields) const;
-  /// Writes `content` to `path` through the writer (inline without one).
+  /// The stage's file writes, for what the handler hands them to (a backend, a tool hook).
+  StageFiles files() const { return StageFiles(writer); }
+  /// Writes `content` to `path` through the writer (inline on the real disk without one).
   void write_file(const std::string& path, std::string content) const;
   /// Waits until every queued run-directory write is done; call it before a subprocess, an LLM
   /// request or a question to a human. Throws the writer's failure.

@@ -1,7 +1,6 @@
 #include "handlers/agent/agent_backend.h"
 
 #include <filesystem>
-#include <fstream>
 
 #include "attractor/base/clock.h"
 #include "attractor/model/outcome.h"
@@ -40,6 +39,7 @@ AgentHooks hooks_for(const CodergenRequest& request, ProcessRunner& runner, cons
     call.input = c.arguments;
     call.cwd = workdir;
     call.cancel = request.cancel;
+    call.files = request.files;
     return call;
   };
   AgentHooks hooks;
@@ -74,23 +74,24 @@ std::vector<std::string> tools_summary(const AgentRun& run) {
   return out;
 }
 
-void write_stage_files(const std::string& stage_dir, const AgentRun& run) {
-  if (stage_dir.empty()) return;
-  std::ofstream transcript(fs::path(stage_dir) / "transcript.jsonl", std::ios::binary);
+void write_stage_files(const CodergenRequest& request, const AgentRun& run) {
+  if (request.stage_dir.empty()) return;
+  std::string transcript;
   for (const json& entry : run.transcript) {
-    transcript << entry.dump(-1, ' ', false, json::error_handler_t::replace) << "\n";
+    transcript += entry.dump(-1, ' ', false, json::error_handler_t::replace);
+    transcript += '\n';
   }
-  std::ofstream summary(fs::path(stage_dir) / "agent.json", std::ios::binary);
-  summary << json{{"stop", agent_stop_name(run.stop)},
-                  {"stop_detail", run.stop_detail},
-                  {"turns", run.turns},
-                  {"tool_calls", run.tool_calls},
-                  {"tools_used", run.tools_used},
-                  {"input_tokens", run.input_tokens},
-                  {"output_tokens", run.output_tokens},
-                  {"model", run.model}}
-                 .dump(2)
-          << "\n";
+  const json summary = {{"stop", agent_stop_name(run.stop)},
+                        {"stop_detail", run.stop_detail},
+                        {"turns", run.turns},
+                        {"tool_calls", run.tool_calls},
+                        {"tools_used", run.tools_used},
+                        {"input_tokens", run.input_tokens},
+                        {"output_tokens", run.output_tokens},
+                        {"model", run.model}};
+  const fs::path stage(request.stage_dir);
+  request.files.write((stage / "transcript.jsonl").string(), std::move(transcript));
+  request.files.write((stage / "agent.json").string(), summary.dump(2) + "\n");
 }
 
 }  // namespace
@@ -147,7 +148,7 @@ CodergenResult AgentBackend::run(const CodergenRequest& request) {
   session.set_gate(budget_gate(request, model));
   const std::vector<AgentMessage> history = from_thread_messages(request.history);
   AgentRun run = session.run(system, history, request.prompt, request.cancel);
-  write_stage_files(request.stage_dir, run);
+  write_stage_files(request, run);
 
   CodergenResult result;
   result.response = run.final_text;

@@ -130,7 +130,7 @@ CodergenResult CliBackend::run(const CodergenRequest& request) {
   }
   fs::path stage(request.stage_dir);
   std::string prompt_file = (stage / "agent_prompt.md").string();
-  write_text_file(prompt_file, cli_prompt_text(request));
+  request.files.write(prompt_file, cli_prompt_text(request));
   command = replace_all(command, "{model}", shell_quote(model));
   command = replace_all(command, "{stage_dir}", shell_quote(request.stage_dir));
   command = replace_all(command, "{prompt_file}", shell_quote(prompt_file));
@@ -148,6 +148,7 @@ CodergenResult CliBackend::run(const CodergenRequest& request) {
   spec.cancel = request.cancel;
   ProcessRunner& runner = settings_.runner ? *settings_.runner : default_process_runner();
   log().debug("cli agent {}: running {}", agent_, command);
+  request.files.flush();
   ProcessResult pr = runner.run(spec);
   log_agent_problem(agent_, pr, spec);
 

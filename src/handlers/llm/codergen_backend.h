@@ -19,6 +19,7 @@
 #include "attractor/model/context.h"
 #include "attractor/model/graph.h"
 #include "attractor/model/outcome.h"
+#include "attractor/run/stage_files.h"
 
 namespace attractor {
 
@@ -52,6 +53,9 @@ struct CodergenRequest {
   std::function<void(const std::string& name, nlohmann::json fields)> emit;
   /// The run budget between LLM calls of one stage (StageEnv::budget_check); empty = no budget.
   std::function<std::string(const nlohmann::json& in_flight)> budget_check;
+  /// How the backend writes files into `stage_dir` (StageEnv::files): never directly, so a failed
+  /// write stops the run (exit 3). Default: inline on the real disk, for a backend run alone.
+  StageFiles files;
 };
 
 struct CodergenResult {

@@ -24,6 +24,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attractor/model/graph.h"
+#include "attractor/run/stage_files.h"
 #include "handlers/services/subprocess.h"
 
 namespace attractor {
@@ -45,6 +46,8 @@ struct ToolCall {
   std::string cwd;
   std::optional<std::int64_t> timeout_ms;
   CancelToken cancel;
+  /// Writes `hook-<phase>.json` (and flushes the run's queue before the hook starts).
+  StageFiles files;
 };
 
 /// How one hook ran.

@@ -1,12 +1,14 @@
-// attractor_checkpoint_fault kill|fail|kill-compaction N COMMAND ARGS...
+// attractor_checkpoint_fault kill|fail|kill-compaction|fail-write:PATH N COMMAND ARGS...
 //
 // Runs `attractor COMMAND ARGS...` on a disk that acts at the N-th checkpoint of the process
 // (support/checkpoint_hook_disk.h): `kill` SIGKILLs the process once that checkpoint (a snapshot
 // renamed into place or a journal record appended, and synced) is durable, a crash at a real node
 // boundary while the engine may already compute the next stage; `fail` makes that checkpoint's
 // write fail like a full disk; `kill-compaction` SIGKILLs it inside the N-th compaction, after the
-// new snapshot is in place and before the journal it folded is emptied. The kill-and-resume and
-// disk-failure tests run this executable, so the production binary carries no test hook.
+// new snapshot is in place and before the journal it folded is emptied; `fail-write:PATH` makes the
+// N-th write of a file whose path ends with /PATH (a stage file, e.g. `work/prompt.md`) fail like a
+// full disk. The kill-and-resume and disk-failure tests run this executable, so the production
+// binary carries no test hook.
 
 #include <signal.h>
 #include <unistd.h>
@@ -22,12 +24,17 @@
 int main(int argc, char** argv) {
   const std::string mode = argc > 3 ? argv[1] : "";
   const long n = argc > 3 ? std::atol(argv[2]) : 0;
-  if ((mode != "kill" && mode != "fail" && mode != "kill-compaction") || n <= 0) {
-    std::fprintf(stderr, "usage: attractor_checkpoint_fault kill|fail|kill-compaction N COMMAND ARGS...\n");
+  const std::string write_prefix = "fail-write:";
+  const bool fail_write = mode.starts_with(write_prefix) && mode.size() > write_prefix.size();
+  if ((mode != "kill" && mode != "fail" && mode != "kill-compaction" && !fail_write) || n <= 0) {
+    std::fprintf(stderr, "usage: attractor_checkpoint_fault kill|fail|kill-compaction|fail-write:PATH N COMMAND ARGS...\n");
     return 2;
   }
   attractor::testing::CheckpointHookDisk disk;
-  if (mode == "kill") {
+  if (fail_write) {
+    disk.fail_write_path = mode.substr(write_prefix.size());
+    disk.fail_write = n;
+  } else if (mode == "kill") {
     disk.after_checkpoint = [n](std::int64_t written) {
       if (written == n) ::kill(::getpid(), SIGKILL);
     };
