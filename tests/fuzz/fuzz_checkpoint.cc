@@ -1,7 +1,9 @@
 // libFuzzer target: checkpoint loading. The input is written as `checkpoint.json` of a scratch run
-// directory and loaded with load_checkpoint; the only allowed failure is std::runtime_error. A loaded
-// checkpoint must survive to_json -> from_json unchanged, and the incremental CheckpointWriter
-// must produce exactly the bytes of to_json().dump().
+// directory and loaded with load_checkpoint; the only allowed failure is std::runtime_error. The
+// text of a loaded checkpoint (Checkpoint::to_text, the one serializer) must be the compact,
+// key-ordered document nlohmann::json::dump() writes, must load back to the same text, and a
+// writer that serialized it must give a fresh writer's bytes for the grown checkpoint too.
+// tests/attractor/run/checkpoint_test.cc checks the same on random runs in the normal suite.
 #include <unistd.h>
 
 #include <cstddef>
@@ -39,15 +41,16 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   } catch (const std::runtime_error&) {
     return 0;
   }
-  const nlohmann::json first = checkpoint.to_json();
-  const std::string text = first.dump();
-  Checkpoint again = Checkpoint::from_json(nlohmann::json::parse(text));
-  if (again.to_json().dump() != text) __builtin_trap();
+  const std::string text = checkpoint.to_text();
+  const nlohmann::json parsed = nlohmann::json::parse(text);
+  if (parsed.dump() != text) __builtin_trap();
+  Checkpoint again = Checkpoint::from_json(parsed);
+  if (again.to_text() != text) __builtin_trap();
   CheckpointWriter writer;
   if (writer.serialize(checkpoint) != text) __builtin_trap();
   checkpoint.completed_nodes.push_back("extra");
   checkpoint.logs.push_back("extra");
   checkpoint.visit_counts["extra"] = 1;
-  if (writer.serialize(checkpoint) != checkpoint.to_json().dump()) __builtin_trap();
+  if (writer.serialize(checkpoint) != checkpoint.to_text()) __builtin_trap();
   return 0;
 }

@@ -40,34 +40,12 @@ std::map<std::string, std::int64_t> attempts_from_old_context(const nlohmann::js
 
 }  // namespace
 
-nlohmann::json Checkpoint::to_json() const {
-  nlohmann::json j = nlohmann::json::object();
-  j["timestamp"] = format_iso8601(timestamp_ms);
-  j["timestamp_ms"] = timestamp_ms;
-  j["run_id"] = run_id;
-  j["current_node"] = current_node;
-  j["next_node"] = next_node;
-  j["state"] = state;
-  j["completed_nodes"] = completed_nodes;
-  j["completed_statuses"] = completed_statuses;
-  j["node_retries"] = node_retries;
-  j["context"] = context;
-  j["logs"] = logs;
-  nlohmann::json outcomes = nlohmann::json::object();
-  for (const auto& [id, o] : node_outcomes) outcomes[id] = outcome_entry_json(o);
-  j["node_outcomes"] = std::move(outcomes);
-  j["visit_counts"] = visit_counts;
-  j["node_attempts"] = node_attempts;
-  j["total_executions"] = total_executions;
-  j["last_fidelity"] = last_fidelity;
-  j["inbox"] = inbox;
-  j["final_outcome"] = final_outcome;
-  j["seed_context"] = seed_context;
-  j["restart_count"] = restart_count;
-  j["usage"] = usage;
-  j["journal_seq"] = journal_seq;
-  return j;
+std::string Checkpoint::to_text() const {
+  CheckpointWriter writer;
+  return writer.serialize(*this);
 }
+
+nlohmann::json Checkpoint::to_json() const { return nlohmann::json::parse(to_text()); }
 
 Checkpoint Checkpoint::from_json(const nlohmann::json& j) {
   if (!j.is_object()) throw std::runtime_error("checkpoint is not a JSON object");
@@ -119,9 +97,8 @@ void write_file_atomic(const std::string& path, std::span<const std::string_view
 }
 
 void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir, RunDisk& disk) {
-  const std::string content = checkpoint.to_json().dump() + "\n";
-  const std::string_view view = content;
-  disk.write_file_atomic((fs::path(run_dir) / "checkpoint.json").string(), std::span<const std::string_view>(&view, 1));
+  CheckpointWriter writer;
+  writer.save(checkpoint, run_dir, disk);
 }
 
 namespace {
@@ -354,6 +331,10 @@ const std::vector<std::string_view>& CheckpointWriter::views() {
   scalars_before("visit_counts");
   key("visit_counts");
   visits_.append_views(views_);
+  for (; next_scalar < scalars_.size(); ++next_scalar) {  // any that sort after visit_counts
+    key(scalars_[next_scalar].first);
+    views_.push_back(scalars_[next_scalar].second);
+  }
   views_.push_back("}");
   views_current_ = true;
   return views_;

@@ -64,6 +64,11 @@ struct Checkpoint {
   /// holding records up to it.
   std::uint64_t journal_seq = 0;
 
+  /// The checkpoint as compact JSON with its members in key order, made by a fresh
+  /// CheckpointWriter: the one serializer of checkpoints (what a run's writer saves is the same
+  /// text, kept up to date incrementally). Throws nlohmann::json::exception on invalid UTF-8.
+  std::string to_text() const;
+  /// `to_text()` parsed, for code that reads members.
   nlohmann::json to_json() const;
   /// Throws std::runtime_error on a malformed document.
   static Checkpoint from_json(const nlohmann::json& json);
@@ -83,14 +88,17 @@ void save_checkpoint(const Checkpoint& checkpoint, const std::string& run_dir, R
 /// The `node_outcomes` entry of one outcome (see the file comment).
 nlohmann::json outcome_entry_json(const Outcome& outcome);
 
-/// Serializes successive checkpoints of one run to exactly the bytes of `to_json().dump()`,
-/// keeping the growing parts as serialized text: `completed_nodes` and `logs` are treated as
-/// append-only, and the `node_outcomes` / `visit_counts` entries are re-serialized only for the
-/// nodes completed since the previous call. A different `run_id`, a shrunk list or a map whose
-/// size no longer matches the cache makes it start over from the whole checkpoint.
+/// The checkpoint serializer. It turns successive checkpoints of one run into the same bytes a
+/// fresh writer gives for each (Checkpoint::to_text), compact JSON in key order as
+/// `nlohmann::json::dump()` would write it, keeping the growing parts as serialized text:
+/// `completed_nodes` and `logs` are treated as append-only, and the `node_outcomes` /
+/// `visit_counts` entries are re-serialized only for the nodes completed since the previous call.
+/// A different `run_id`, a shrunk list or a map whose size no longer matches the cache makes it
+/// start over from the whole checkpoint. tests/attractor/run/checkpoint_test.cc checks both
+/// properties on random runs.
 class CheckpointWriter {
  public:
-  /// The compact JSON of `checkpoint`, byte-identical to `checkpoint.to_json().dump()`.
+  /// The compact JSON of `checkpoint`, byte-identical to `checkpoint.to_text()`.
   std::string serialize(const Checkpoint& checkpoint);
   /// Tells which `context` keys changed since the previous call; without it, `context` is
   /// assumed unchanged apart from its size being checked.
