@@ -36,7 +36,8 @@ class StageWriteFailureTest : public ::testing::Test {
   BinaryRun run_failing(const std::string& dot, const std::string& failing, std::vector<std::string> args = {},
                         const Env& env = {}) {
     write_text_file(dir_.sub("g.dot"), dot);
-    std::vector<std::string> argv = {"fail-write:" + failing, "1", "run", dir_.sub("g.dot"), "--logs-root", run_dir(), "-q"};
+    std::vector<std::string> argv = {"fail-write:" + failing, "1",       "run", dir_.sub("g.dot"),
+                                     "--logs-root",           run_dir(), "-q"};
     argv.insert(argv.end(), args.begin(), args.end());
     return run_binary(argv, env, dir_, ATTRACTOR_FAULT_BINARY_PATH);
   }
@@ -52,12 +53,12 @@ class StageWriteFailureTest : public ::testing::Test {
     EXPECT_FALSE(fs::exists(run_dir() + "/checkpoint.json.tmp"));
   }
 
-  /// Resumes on the real disk; the run ends with exit 0 and `node` completed.
+  /// Resumes on the real disk; the run succeeds with `node` completed.
   void expect_resume_finishes(const std::string& node, const Env& env = {}) {
     BinaryRun resumed = run_binary({"resume", run_dir(), "-q"}, env, dir_);
     EXPECT_EQ(resumed.code, 0) << resumed.err;
     nlohmann::json saved = read_checkpoint_document(run_dir(), posix_run_disk());
-    EXPECT_EQ(saved["state"], "completed");
+    EXPECT_EQ(saved["state"], "success");
     const nlohmann::json& done = saved["completed_nodes"];
     EXPECT_NE(std::find(done.begin(), done.end(), node), done.end()) << done.dump();
   }
@@ -114,7 +115,7 @@ TEST_F(StageWriteFailureTest, FanIn) {
   for (const char* file : {"join/prompt.md", "join/response.md"}) {
     SCOPED_TRACE(file);
     fs::remove_all(run_dir());
-    expect_stopped(run_failing(dot, file, {"--simulate"}), file, {"start", "fan"});
+    expect_stopped(run_failing(dot, file, {"--simulate"}), file, {"start", "fan", "a", "b"});
   }
   expect_resume_finishes("join");
 }
@@ -122,7 +123,8 @@ TEST_F(StageWriteFailureTest, FanIn) {
 TEST_F(StageWriteFailureTest, ManagerLoopSteering) {
   const std::string child = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/engine/child_steered.dot";
   const std::string dot = R"(digraph G { start [shape=Mdiamond]; done [shape=Msquare]
-    manager [shape=house, stack.child_dotfile=")" + child + R"(", manager.actions="observe,steer,wait",
+    manager [shape=house, stack.child_dotfile=")" +
+                          child + R"(", manager.actions="observe,steer,wait",
              manager.instructions="Focus", manager.poll_interval="20ms"]
     start -> manager -> done })";
   BinaryRun r = run_failing(dot, "steering.md");
@@ -149,7 +151,8 @@ TEST_F(StageWriteFailureTest, CliAgentDoesNotStartWithoutItsPrompt) {
 TEST_F(StageWriteFailureTest, BuiltInAgent) {
   fs::create_directories(dir_.sub("proj"));
   const std::string dot = R"(digraph G { start [shape=Mdiamond]; done [shape=Msquare]
-    fix [llm_provider=agent, llm_model="gpt-test", workdir=")" + dir_.sub("proj") + R"(", prompt="Say done"]
+    fix [llm_provider=agent, llm_model="gpt-test", workdir=")" +
+                          dir_.sub("proj") + R"(", prompt="Say done"]
     start -> fix -> done })";
   for (const char* file : {"fix/transcript.jsonl", "fix/agent.json"}) {
     SCOPED_TRACE(file);

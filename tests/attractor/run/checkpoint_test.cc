@@ -32,8 +32,10 @@ class Random {
   bool chance(int in) { return below(in) == 0; }
 
   std::string text() {
-    static const std::vector<std::string> pieces = {"a", "Z", "0", " ", "\"", "\\", "/", "\n", "\t", "\x01",
-                                                    "\x1f", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80", "node"};
+    static const std::vector<std::string> pieces = {
+        "a",   "Z",  "0",    " ",    "\"",       "\\",           "/",
+        "\n",  "\t", "\x01", "\x1f", "\xc3\xa9", "\xe2\x82\xac", "\xf0\x9f\x98\x80",
+        "node"};
     std::string out;
     for (int n = below(6); n > 0; --n) out += pieces[below(static_cast<int>(pieces.size()))];
     return out;
