@@ -8,6 +8,9 @@
 #error "src/external/spdlog.cc needs SPDLOG_COMPILED_LIB (set by the attractor_external target)"
 #endif
 
+// File sinks (run.log) open their file close-on-exec: no program attractor starts inherits it.
+#define SPDLOG_PREVENT_CHILD_FD
+
 #include <mutex>
 
 #include <spdlog/common-inl.h>

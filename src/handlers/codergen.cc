@@ -30,6 +30,8 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   request.context = &context;
   request.prompt = prompt;
   request.stage_dir = env.stage_dir;
+  request.attempt_directory = env.attempt_directory;
+  request.record_process = env.record_process;
   request.fidelity = env.fidelity;
   request.thread_id = env.thread_id;
   request.previous_node = env.previous_node;

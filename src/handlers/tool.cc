@@ -89,17 +89,29 @@ Outcome command_outcome(const ProcessSpec& spec, const ProcessResult& r) {
   return o;
 }
 
+/// The outcome of a command that never ran: a `tool_cwd` that cannot be entered names the node
+/// and the attribute; anything else is "tool could not start".
+Outcome start_failure(const NodeData& node, const ProcessSpec& spec, const ProcessResult& r) {
+  if (!r.cwd_missing) return Outcome::fail("tool could not start: " + r.error);
+  std::string reason = r.error.substr(r.error.rfind(": ") == std::string::npos ? 0 : r.error.rfind(": ") + 2);
+  return Outcome::fail(fmt::format("node '{}': tool_cwd \"{}\" cannot be entered ({}); create the directory before "
+                                   "the stage runs or fix tool_cwd",
+                                   node.id, spec.cwd, reason),
+                       ErrorCategory::kTerminal);
+}
+
 ToolCall shell_call(const NodeData& node, const ProcessSpec& spec, const StageEnv& env) {
   ToolCall call;
   call.tool = "shell";
   call.node_id = node.id;
-  call.stage_dir = env.stage_dir;
+  call.stage_dir = env.attempt_directory ? env.attempt_directory() : env.stage_dir;
   call.input = {{"command", spec.command}};
   call.env = spec.env;
   call.cwd = spec.cwd;
   call.timeout_ms = spec.timeout_ms;
   call.cancel = spec.cancel;
   call.files = env.files();
+  call.on_started = spec.on_started;
   return call;
 }
 
@@ -110,7 +122,7 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
   if (command.empty()) return Outcome::fail("No tool_command specified", ErrorCategory::kTerminal);
 
   nlohmann::json snapshot = context.snapshot();
-  fs::path stage(env.stage_dir);
+  fs::path stage(env.attempt_directory ? env.attempt_directory() : env.stage_dir);
   std::string context_file = (stage / "context.json").string();
   env.write_file(context_file, snapshot.dump(2) + "\n");
 
@@ -119,7 +131,7 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
   spec.env = tool_environment(snapshot);
   spec.env.emplace_back("ATTRACTOR_CONTEXT_FILE", context_file);
   spec.env.emplace_back("ATTRACTOR_RUN_DIR", env.run_dir);
-  spec.env.emplace_back("ATTRACTOR_STAGE_DIR", env.stage_dir);
+  spec.env.emplace_back("ATTRACTOR_STAGE_DIR", stage.string());
   spec.env.emplace_back("ATTRACTOR_NODE_ID", node.id);
   spec.env.emplace_back("ATTRACTOR_GOAL", graph.data().goal());
   spec.cwd = node.get("tool_cwd");
@@ -127,6 +139,7 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
   spec.stderr_path = (stage / "stderr.txt").string();
   spec.timeout_ms = env.timeout_ms;
   spec.cancel = env.cancel;
+  spec.on_started = env.record_process;
 
   ProcessRunner& runner = runner_ ? *runner_ : default_process_runner();
   ToolHookCommands hooks = tool_hook_commands(node, graph);
@@ -143,7 +156,7 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
   }
   env.flush_writes();
   ProcessResult r = runner.run(spec);
-  Outcome o = r.error.empty() ? command_outcome(spec, r) : Outcome::fail("tool could not start: " + r.error);
+  Outcome o = r.error.empty() ? command_outcome(spec, r) : start_failure(node, spec, r);
   if (!hooks.post.empty()) {
     HookRun post = run_tool_hook(runner, "post", hooks.post, call, r.exit_code);
     hook_runs["post"] = post.to_json(hooks.post);

@@ -2,7 +2,8 @@
 /// \file
 /// `tool` (§4.10): runs `tool_command` with `/bin/sh -c` in its own process group, in the current
 /// directory (or node attribute `tool_cwd`). stdout and stderr go to `stdout.txt` and
-/// `stderr.txt` in the stage directory; `tool.output` receives stdout truncated to
+/// `stderr.txt` in the attempt's own folder (`{stage}/attempt-K/`, StageEnv::attempt_directory),
+/// which is the command's `ATTRACTOR_STAGE_DIR`; `tool.output` receives stdout truncated to
 /// `kToolOutputLimit` bytes and `tool.exit_code` the exit status. A non-zero exit is FAIL with the
 /// code in the reason; the node `timeout` (or cancellation) kills the whole process group.
 ///
@@ -13,9 +14,12 @@
 ///   `ATTRACTOR_CTX_CONTEXT_USER_INPUT`, `graph.goal` -> `ATTRACTOR_CTX_GRAPH_GOAL`). Values are
 ///   the condition string form (strings raw, others compact JSON); values above 64 KB are left
 ///   out; when two keys map to the same name the lexically later key wins.
-/// - `ATTRACTOR_CONTEXT_FILE`: `context.json` in the stage directory, the whole context as JSON.
+/// - `ATTRACTOR_CONTEXT_FILE`: `context.json` in the attempt folder, the whole context as JSON.
 /// - `ATTRACTOR_RUN_DIR`, `ATTRACTOR_STAGE_DIR`, `ATTRACTOR_NODE_ID`, `ATTRACTOR_GOAL`.
-/// A command may also write `status.json` into `$ATTRACTOR_STAGE_DIR` to set its outcome.
+/// A command may also write `status.json` into `$ATTRACTOR_STAGE_DIR` to set its outcome; the
+/// engine reads it from that attempt's folder only, so a command of an earlier (or killed) attempt
+/// can never set a later attempt's outcome. A `tool_cwd` that cannot be entered fails the stage
+/// with a message naming the node and the attribute.
 ///
 /// A failed command's outcome carries `stage_info.stderr_tail` and `stage_info.stdout_tail`, the
 /// last kFailureTailLines lines of each stream, so the StageFailed event (and the progress display

@@ -175,7 +175,9 @@ int execute(const LaunchRequest& request, RunDisk& disk) {
   if (!f.quiet) std::fprintf(stderr, "run directory: %s\n", request.run_dir.c_str());
   try {
     RunResult result = execute_run(request, prepared, std::move(options));
-    if (watcher.interrupted()) result.interrupted = true;
+    // A signal that came after the run had finished does not change its result: the exit code
+    // says what the checkpoint says.
+    if (watcher.interrupted() && result.checkpoint.state == "running") result.interrupted = true;
     return finish(result, f);
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attractor: runtime error: %s\n", e.what());

@@ -123,7 +123,8 @@ class Engine::Impl : public BranchRunner {
   /// Opens the stage directory of `node` for a new visit, archiving the previous visit's files.
   std::string open_stage_directory(const NodeData& node);
   Outcome run_attempt(const NodeData& node, Handler& handler, Context& context, const std::string& stage_dir,
-                      std::int64_t attempt, const CancelToken& cancel, const StageFidelity& fidelity);
+                      std::int64_t attempt, const CancelToken& cancel, const StageFidelity& fidelity,
+                      std::int64_t& attempt_folders);
   /// Routing after a node: jump_to, then failure routing (§3.7 as decided) or §3.3 selection.
   Route route_after(const NodeData& node, const Outcome& outcome, const Context& context) const;
   void emit(const std::string& name, nlohmann::json fields);

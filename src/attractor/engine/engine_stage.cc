@@ -104,8 +104,9 @@ void add_stage_info(nlohmann::json& fields, const Outcome& outcome) {
 
 Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Context& context,
                                   const std::string& stage_dir, std::int64_t attempt, const CancelToken& cancel,
-                                  const StageFidelity& fidelity) {
+                                  const StageFidelity& fidelity, std::int64_t& attempt_folders) {
   fs::path status_path = fs::path(stage_dir) / kStageStatusFile;
+  std::string attempt_dir;
   // The first attempt's directory comes without one (open_stage_visit); a retry removes its own.
   if (attempt > 1) writer_->remove_file(status_path.string());
   // A handler that does not queue its writes sees the stage directory as it would without the
@@ -134,6 +135,17 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   env.previous_node = fidelity.previous_node;
   env.writer = writer_.get();
   env.handlers = &registry_.catalog();
+  auto open_attempt = [this, &attempt_dir, &attempt_folders, &stage_dir]() {
+    if (attempt_dir.empty()) {
+      writer_->flush();
+      attempt_dir = open_attempt_folder(*disk_, stage_dir, attempt_folders);
+    }
+    return attempt_dir;
+  };
+  env.attempt_directory = open_attempt;
+  env.record_process = [this, open_attempt](const ProcessGroupRecord& record) {
+    record_attempt_process(*disk_, open_attempt(), record);
+  };
   env.budget_check = budget_check_for(node.id);
 
   std::unique_ptr<Watchdog> watchdog;
@@ -164,8 +176,10 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
     return Outcome::fail(fmt::format("stage {} timed out after {}ms", node.id, *env.timeout_ms));
   }
 
-  bool outside_effects = !queued || writer_->flush_count() != flushes_before;
+  bool outside_effects = !queued || writer_->flush_count() != flushes_before || !attempt_dir.empty();
   if (outside_effects && queued) writer_->flush();
+  // A stage with an attempt folder takes an outside status.json from there alone (invariant 17).
+  if (!attempt_dir.empty()) status_path = fs::path(attempt_dir) / kStageStatusFile;
   if (outside_effects && disk_->exists(status_path.string())) {
     try {
       Outcome external = outcome_from_json(parse_json_limited(disk_->read_file(status_path.string()), kStageStatusFile));
@@ -201,6 +215,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
   std::string type = registry_.catalog().type_of(node);
   Handler* handler = registry_.resolve(node);
   std::string stage_dir = open_stage_directory(node);
+  std::int64_t attempt_folders = 0;
   std::int64_t first_started = clock_->now_ms();
   for (std::int64_t attempt = 1;; ++attempt) {
     if (attempts) *attempts = attempt;
@@ -208,7 +223,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
     std::int64_t started = clock_->now_ms();
     emit(kStageStartedEvent, {{"name", node.id}, {"index", index}, {"attempt", attempt}, {"type", type}});
     log().info("stage {} started: attempt {} of {}, type {}", node.id, attempt, policy.max_attempts, type);
-    Outcome outcome = handler ? run_attempt(node, *handler, context, stage_dir, attempt, cancel, fidelity)
+    Outcome outcome = handler ? run_attempt(node, *handler, context, stage_dir, attempt, cancel, fidelity, attempt_folders)
                               : Outcome::fail("no handler for type '" + type + "'", ErrorCategory::kPipeline);
     if (std::string bad = inbox_messages_error(outcome.messages, graph_, node.id); !bad.empty()) {
       outcome = Outcome::fail(bad, ErrorCategory::kTerminal);

@@ -5,8 +5,9 @@
 /// sink, the artifact store and, for `parallel`, a way to run branches.
 ///
 /// Handlers return an Outcome and never write `status.json` themselves: the engine writes it
-/// after every attempt, so a `status.json` that appears in the stage directory while the handler
-/// runs can only come from an external tool or agent, and the engine honours it (Appendix C).
+/// after every attempt, so a `status.json` that appears in the stage directory (or, for a stage
+/// that opened one, in its attempt folder) while the handler runs can only come from an external
+/// tool or agent, and the engine honours it (Appendix C).
 /// A handler that throws produces a FAIL outcome carrying the message (§4.12).
 ///
 /// Run-directory writes go through the run's WriteBehind (`StageEnv::write_file`). A handler that
@@ -27,6 +28,7 @@
 #include "attractor/run/artifact_store.h"
 #include "attractor/run/stage_files.h"
 #include "attractor/base/clock.h"
+#include "attractor/base/supervised_process.h"
 #include "attractor/model/context.h"
 #include "attractor/engine/events.h"
 #include "attractor/engine/stage_conversation.h"
@@ -94,6 +96,16 @@ struct StageEnv {
   /// call. Once it has answered non-empty, the engine stops the run after this stage as it does
   /// before an LLM stage (docs/decisions.md, "Run budgets"). Empty without a budget.
   std::function<std::string(const nlohmann::json& in_flight)> budget_check;
+
+  /// This attempt's own folder `{stage_dir}/attempt-K/`, made on the first call (flushing the
+  /// writer first): where a program the stage starts writes (its ATTRACTOR_STAGE_DIR, its
+  /// `status.json`) so that a program of an earlier attempt, even one of a killed run, can never
+  /// write into a later attempt's files (docs/run-directory.md §2.5, §8). K counts the folders
+  /// already there, so a resumed attempt never reuses an interrupted one's. Unset outside the engine.
+  std::function<std::string()> attempt_directory;
+  /// Records a process group this attempt started in its attempt folder (`process-PGID.json`),
+  /// so that a resume that finds the folder first makes sure the group is gone. Unset outside the engine.
+  std::function<void(const ProcessGroupRecord&)> record_process;
 
   /// The run directory's writer; nullptr outside the engine (then writes are made inline).
   WriteBehind* writer = nullptr;

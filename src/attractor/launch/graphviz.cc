@@ -4,11 +4,12 @@
 #include <csignal>
 #include <cstring>
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <vector>
+
+#include "attractor/base/supervised_process.h"
 
 extern char** environ;
 
@@ -50,25 +51,22 @@ RenderResult DotProcessRenderer::render(const std::string& dot_text, const std::
     result.error = std::string("cannot create pipe: ") + std::strerror(errno);
     return result;
   }
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in_pipe[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, err_pipe[1], 2);
   std::string type_flag = "-T" + format;
-  std::vector<char*> argv = {program_.data(), type_flag.data(), const_cast<char*>("-o"),
-                             const_cast<char*>(output_path.c_str()), nullptr};
-  pid_t pid = 0;
-  int rc = ::posix_spawnp(&pid, program_.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
+  SpawnSpec spawn;
+  spawn.program = program_;
+  spawn.argv = {program_, type_flag, "-o", output_path};
+  for (char** e = environ; *e; ++e) spawn.env.emplace_back(*e);
+  spawn.stdin_fd = in_pipe[0];
+  spawn.stdout_fd = STDOUT_FILENO;
+  spawn.stderr_fd = err_pipe[1];
+  SupervisedProcess process;
+  bool started = process.start(spawn);
   ::close(in_pipe[0]);
   ::close(err_pipe[1]);
-  if (rc != 0) {
+  if (!started) {
     ::close(in_pipe[1]);
     ::close(err_pipe[0]);
-    result.tool_missing = rc == ENOENT;
-    result.error = rc == ENOENT ? "Graphviz `" + program_ + "` was not found on PATH; install graphviz "
-                                  "(Debian: apt-get install graphviz) or render to .dot"
-                                : "cannot start `" + program_ + "`: " + std::strerror(rc);
+    result.error = "cannot start `" + program_ + "`: " + process.error();
     return result;
   }
   auto old_pipe = std::signal(SIGPIPE, SIG_IGN);
@@ -77,8 +75,16 @@ RenderResult DotProcessRenderer::render(const std::string& dot_text, const std::
   std::signal(SIGPIPE, old_pipe);
   std::string err = read_all(err_pipe[0]);
   ::close(err_pipe[0]);
-  int status = 0;
-  while (::waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+  while (!process.wait_for(-1)) {
+  }
+  int status = process.wait_status();
+  if (process.failure() != SpawnFailure::kNone) {
+    int errnum = process.failure_errno();
+    result.tool_missing = errnum == ENOENT;
+    result.error = errnum == ENOENT ? "Graphviz `" + program_ + "` was not found on PATH; install graphviz "
+                                      "(Debian: apt-get install graphviz) or render to .dot"
+                                    : "cannot start `" + program_ + "`: " + process.error();
+    return result;
   }
   if (WIFEXITED(status) && WEXITSTATUS(status) == 0) {
     result.ok = true;

@@ -178,7 +178,7 @@ std::unique_ptr<SyncedAppendFile> PosixRunDisk::open_synced_append(const std::st
 }
 
 std::shared_ptr<AppendFile> PosixRunDisk::open_append(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "a");
+  std::FILE* f = std::fopen(path.c_str(), "ae");  // close-on-exec (glibc's "e")
   if (!f) return nullptr;
   return std::make_shared<StdioAppendFile>(f);
 }

@@ -1,15 +1,21 @@
 #pragma once
 /// \file
 /// `run.lock` in a run directory: held (flock) by the process that runs it, with that process's
-/// pid inside. Whoever can take the lock knows nobody is running the directory, whatever a stale
-/// file says, so `attractor runs` and `status` tell a live run from one whose process died, and
-/// `attractor resume` refuses a run another process is still executing.
+/// pid and start time inside (`PID START_TICKS`). Whoever can take the lock knows nobody is
+/// running the directory, whatever a stale file says, so `attractor runs` and `status` tell a live
+/// run from one whose process died, and `attractor resume` refuses a run another process is still
+/// executing. A lock still held while the process named in it is gone (a descendant of the dead
+/// owner has the open file) is waited for up to kStaleLockWaitMs and then replaced: a stale lock
+/// never blocks a resume (docs/run-directory.md §8).
 
 #include <optional>
 #include <stdexcept>
 #include <string>
 
 namespace attractor {
+
+/// How long a lock held with a dead owner is waited for before it is replaced.
+inline constexpr int kStaleLockWaitMs = 1000;
 
 /// The lock file's name inside a run directory.
 inline constexpr char kRunLockFile[] = "run.lock";
@@ -37,7 +43,7 @@ class RunLock {
 };
 
 /// The pid of the live process holding `run_dir`'s lock; nullopt when nobody holds it (no file,
-/// or a file left by a process that died).
+/// a file left by a process that died, or one still held by a dead owner's descendant).
 std::optional<long> run_lock_holder(const std::string& run_dir);
 
 }  // namespace attractor

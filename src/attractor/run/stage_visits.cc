@@ -5,6 +5,8 @@
 #include <string_view>
 #include <vector>
 
+#include "attractor/base/json_limits.h"
+
 namespace attractor {
 
 namespace {
@@ -67,7 +69,46 @@ VisitArchive archive_stage_visit(RunDisk& disk, const std::string& stage_dir, st
 
 void open_stage_visit(RunDisk& disk, const std::string& stage_dir, std::int64_t visit) {
   if (visit > 1) archive_stage_visit(disk, stage_dir, visit - 1);
-  if (!make_directory(disk, stage_dir)) disk.remove_file(join(stage_dir, kStageStatusFile));
+  if (make_directory(disk, stage_dir)) return;
+  settle_interrupted_attempts(disk, stage_dir);
+  disk.remove_file(join(stage_dir, kStageStatusFile));
+}
+
+std::string open_attempt_folder(RunDisk& disk, const std::string& stage_dir, std::int64_t& last) {
+  for (std::int64_t k = last + 1;; ++k) {
+    std::string path = join(stage_dir, kAttemptFolderPrefix + std::to_string(k));
+    if (make_directory(disk, path)) {
+      last = k;
+      return path;
+    }
+  }
+}
+
+void record_attempt_process(RunDisk& disk, const std::string& attempt_dir, const ProcessGroupRecord& record) {
+  disk.write_file(join(attempt_dir, "process-" + std::to_string(record.pgid) + ".json"),
+                  record.to_json().dump() + "\n");
+}
+
+void settle_interrupted_attempts(RunDisk& disk, const std::string& stage_dir) {
+  constexpr int kWaitMs = 5000;
+  for (const std::string& name : disk.list_directory(stage_dir)) {
+    const std::string attempt = join(stage_dir, name);
+    if (!name.starts_with(kAttemptFolderPrefix) || !disk.is_directory(attempt)) continue;
+    for (const std::string& file : disk.list_directory(attempt)) {
+      if (!file.starts_with("process-") || !file.ends_with(".json")) continue;
+      ProcessGroupRecord record;
+      try {
+        record = ProcessGroupRecord::from_json(parse_json_limited(disk.read_file(join(attempt, file)), file));
+      } catch (const std::exception&) {
+        continue;
+      }
+      if (!stop_process_group(record, kWaitMs)) {
+        throw std::runtime_error("process group " + std::to_string(record.pgid) + " of the interrupted attempt " +
+                                 attempt + " is still running " + std::to_string(kWaitMs) +
+                                 " ms after SIGKILL; stop it before resuming");
+      }
+    }
+  }
 }
 
 bool adopt_nested_visits(RunDisk& disk, const std::string& stage_dir) {

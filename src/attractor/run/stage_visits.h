@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <string>
 
+#include "attractor/base/supervised_process.h"
 #include "attractor/run/run_disk.h"
 
 namespace attractor {
@@ -43,11 +44,30 @@ enum class VisitArchive {
 VisitArchive archive_stage_visit(RunDisk& disk, const std::string& stage_dir, std::int64_t visit);
 
 /// Makes `stage_dir` ready for visit `visit` (1, 2, ...) of its node: archives visit `visit - 1`,
-/// creates the directory, and removes a `status.json` that an interrupted earlier run of this
-/// visit left behind, so the stage starts without one. A first visit costs one mkdir; a revisit
+/// creates the directory, and when it was there already (an interrupted earlier run of this
+/// visit made it) settles its attempts (settle_interrupted_attempts) and removes the
+/// `status.json` it left, so the stage starts without one and beside no program of the earlier run. A first visit costs one mkdir; a revisit
 /// a stat, a rename and a mkdir. Throws std::runtime_error "cannot create STAGE_DIR: REASON" or
 /// when the archive fails.
 void open_stage_visit(RunDisk& disk, const std::string& stage_dir, std::int64_t visit);
+
+/// The prefix of an attempt folder's name inside a stage folder: `attempt-1`, `attempt-2`, ...
+inline constexpr char kAttemptFolderPrefix[] = "attempt-";
+
+/// Makes the next attempt folder of `stage_dir`: `attempt-K` for the first K after `last` that
+/// does not exist yet, and sets `last` to K. A stage folder left by an interrupted run keeps its
+/// attempt folders, so the attempts of the resumed run get new names and no program of the
+/// interrupted run can write into them. Throws std::runtime_error "cannot create PATH: REASON".
+std::string open_attempt_folder(RunDisk& disk, const std::string& stage_dir, std::int64_t& last);
+
+/// Writes `record` as `{attempt_dir}/process-{pgid}.json`.
+void record_attempt_process(RunDisk& disk, const std::string& attempt_dir, const ProcessGroupRecord& record);
+
+/// For every process group recorded in an attempt folder of `stage_dir`: SIGKILLs it if it still
+/// runs and waits (up to 5 s) until it is gone. Throws std::runtime_error naming the group and the
+/// folder when it does not go away. Unreadable records (a crash while writing one, before the
+/// program was let run) are skipped.
+void settle_interrupted_attempts(RunDisk& disk, const std::string& stage_dir);
 
 /// Run directories written before `{node}.visits/` kept earlier visits in `{node}/visits/N/`.
 /// When `{stage_dir}/visits/` holds nothing but such folders (`N`, or `.N.partial` of an

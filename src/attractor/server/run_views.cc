@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <fstream>
@@ -53,6 +54,20 @@ std::vector<int> visit_numbers(const std::string& folder) {
   return numbers;
 }
 
+/// The attempt folders (`attempt-<K>`, section 8 of docs/run-directory.md) of stage folder `dir`.
+std::vector<std::string> attempt_folders(const fs::path& dir) {
+  std::vector<std::string> names;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    const std::string n = e.path().filename().string();
+    const std::string digits = n.substr(std::min(n.size(), std::strlen(kAttemptFolderPrefix)));
+    if (n.starts_with(kAttemptFolderPrefix) && !digits.empty() && digits.size() < 9 &&
+        std::all_of(digits.begin(), digits.end(), ::isdigit) && is_plain(e.path(), fs::file_type::directory)) {
+      names.push_back(n);
+    }
+  }
+  return names;
+}
+
 }  // namespace
 
 bool is_safe_name(const std::string& name) {
@@ -79,11 +94,15 @@ std::optional<nlohmann::json> stage_view(const std::string& run_dir, const std::
                          {"files", nlohmann::json::object()},
                          {"truncated", nlohmann::json::array()},
                          {"visits", nlohmann::json::array()}};
-  std::vector<fs::path> entries;
-  for (const auto& entry : fs::directory_iterator(dir)) entries.push_back(entry.path());
-  std::sort(entries.begin(), entries.end());
-  for (const fs::path& path : entries) {
-    const std::string name = path.filename().string();
+  std::vector<std::pair<fs::path, std::string>> entries;  // path, name in the view
+  for (const auto& entry : fs::directory_iterator(dir)) entries.emplace_back(entry.path(), entry.path().filename().string());
+  for (const std::string& attempt : attempt_folders(dir)) {
+    for (const auto& entry : fs::directory_iterator(dir / attempt)) {
+      entries.emplace_back(entry.path(), attempt + "/" + entry.path().filename().string());
+    }
+  }
+  std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  for (const auto& [path, name] : entries) {
     if (!is_plain(path, fs::file_type::regular)) continue;
     bool truncated = false;
     std::string text = read_prefix(path, max_file_bytes, &truncated);

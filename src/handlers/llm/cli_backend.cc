@@ -128,17 +128,17 @@ CodergenResult CliBackend::run(const CodergenRequest& request) {
     throw StageError("cli agent '" + agent_ + "' has no command template; set " + cli_command_variable(agent_),
                      ErrorCategory::kTerminal);
   }
-  fs::path stage(request.stage_dir);
+  fs::path stage(request.attempt_directory ? request.attempt_directory() : request.stage_dir);
   std::string prompt_file = (stage / "agent_prompt.md").string();
   request.files.write(prompt_file, cli_prompt_text(request));
   command = replace_all(command, "{model}", shell_quote(model));
-  command = replace_all(command, "{stage_dir}", shell_quote(request.stage_dir));
+  command = replace_all(command, "{stage_dir}", shell_quote(stage.string()));
   command = replace_all(command, "{prompt_file}", shell_quote(prompt_file));
 
   ProcessSpec spec;
   spec.command = "exec <" + shell_quote(prompt_file) + "\n" + command;
   spec.env = settings_.env;
-  spec.env.emplace_back("ATTRACTOR_STAGE_DIR", request.stage_dir);
+  spec.env.emplace_back("ATTRACTOR_STAGE_DIR", stage.string());
   spec.env.emplace_back("ATTRACTOR_STATUS_FILE", (stage / kStageStatusFile).string());
   if (request.node) spec.env.emplace_back("ATTRACTOR_NODE_ID", request.node->id);
   spec.cwd = settings_.cwd;
@@ -146,6 +146,7 @@ CodergenResult CliBackend::run(const CodergenRequest& request) {
   spec.stderr_path = (stage / "agent_stderr.txt").string();
   spec.timeout_ms = backstop_timeout(request.timeout_ms);
   spec.cancel = request.cancel;
+  spec.on_started = request.record_process;
   ProcessRunner& runner = settings_.runner ? *settings_.runner : default_process_runner();
   log().debug("cli agent {}: running {}", agent_, command);
   request.files.flush();

@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/base/supervised_process.h"
 #include "attractor/model/chat_message.h"
 #include "attractor/base/clock.h"
 #include "attractor/model/context.h"
@@ -34,6 +35,11 @@ struct CodergenRequest {
   const Context* context = nullptr;
   std::string prompt;
   std::string stage_dir;
+  /// The attempt's own folder, made on the first call (StageEnv::attempt_directory): where a
+  /// backend that starts a program lets it write. Unset outside the engine: use stage_dir.
+  std::function<std::string()> attempt_directory;
+  /// Records a started process group in the attempt folder (StageEnv::record_process); may be unset.
+  std::function<void(const ProcessGroupRecord&)> record_process;
   std::string fidelity;   ///< resolved fidelity mode ("" = backend default)
   std::string thread_id;  ///< session reuse key for `full` fidelity
   std::string previous_node;  ///< the node executed before this stage ("" for the first)

@@ -10,6 +10,8 @@
 #include <cstring>
 #include <thread>
 
+#include "attractor/base/supervised_process.h"
+
 extern char** environ;
 
 namespace attractor {
@@ -21,12 +23,8 @@ int open_output(const std::string& path) {
   return ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
 }
 
-}  // namespace
-
-ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
-  ProcessResult result;
-  auto started = std::chrono::steady_clock::now();
-
+/// The environment of the command: this process's (unless spec says not to) with spec.env over it.
+std::vector<std::string> environment_of(const ProcessSpec& spec) {
   std::vector<std::string> env_strings;
   for (char** e = environ; spec.inherit_env && *e; ++e) {
     std::string entry = *e;
@@ -38,14 +36,21 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
     if (!replaced) env_strings.push_back(std::move(entry));
   }
   for (const auto& [k, v] : spec.env) env_strings.push_back(k + "=" + v);
-  std::vector<char*> envp;
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
-  std::string shell = "/bin/sh";
-  std::string dash_c = "-c";
-  std::string command = spec.command;
-  char* argv[] = {shell.data(), dash_c.data(), command.data(), nullptr};
+  return env_strings;
+}
 
+}  // namespace
+
+ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
+  ProcessResult result;
+  auto started = std::chrono::steady_clock::now();
+
+  SpawnSpec spawn;
+  spawn.program = "/bin/sh";
+  spawn.argv = {"/bin/sh", "-c", spec.command};
+  spawn.env = environment_of(spec);
+  spawn.cwd = spec.cwd;
+  spawn.on_started = spec.on_started;
   int out_fd = open_output(spec.stdout_path);
   int err_fd = open_output(spec.stderr_path);
   int in_fd = ::open(spec.stdin_path.empty() ? "/dev/null" : spec.stdin_path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -56,57 +61,41 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
     }
     return result;
   }
-
-  pid_t pid = ::fork();
-  if (pid < 0) {
-    result.error = std::string("fork failed: ") + std::strerror(errno);
-    ::close(out_fd);
-    ::close(err_fd);
-    ::close(in_fd);
-    return result;
-  }
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    ::signal(SIGINT, SIG_DFL);
-    ::signal(SIGTERM, SIG_DFL);
-    ::signal(SIGPIPE, SIG_DFL);
-    ::dup2(in_fd, 0);
-    ::dup2(out_fd, 1);
-    ::dup2(err_fd, 2);
-    if (!spec.cwd.empty() && ::chdir(spec.cwd.c_str()) != 0) ::_exit(127);
-    ::execve("/bin/sh", argv, envp.data());
-    ::_exit(127);
-  }
-  ::setpgid(pid, pid);
+  spawn.stdin_fd = in_fd;
+  spawn.stdout_fd = out_fd;
+  spawn.stderr_fd = err_fd;
+  SupervisedProcess process;
+  bool ok = process.start(spawn);
   ::close(out_fd);
   ::close(err_fd);
   ::close(in_fd);
+  if (!ok) {
+    result.error = process.error();
+    return result;
+  }
 
   auto deadline = spec.timeout_ms ? started + std::chrono::milliseconds(*spec.timeout_ms)
                                   : std::chrono::steady_clock::time_point::max();
-  int status = 0;
   bool killing = false;
   std::chrono::steady_clock::time_point kill_at{};
-  auto sleep_for = std::chrono::microseconds(200);
-  while (true) {
-    pid_t r = ::waitpid(pid, &status, WNOHANG);
-    if (r == pid) break;
-    if (r < 0 && errno != EINTR) break;
+  while (!process.wait_for(10)) {
     auto now = std::chrono::steady_clock::now();
     if (!killing && (now >= deadline || spec.cancel.cancelled())) {
       if (now >= deadline) result.timed_out = true;
       else result.cancelled = true;
-      ::kill(-pid, SIGTERM);
+      process.signal_group(SIGTERM);
       killing = true;
       kill_at = now + std::chrono::milliseconds(500);
     } else if (killing && now >= kill_at) {
-      ::kill(-pid, SIGKILL);
+      process.signal_group(SIGKILL);
       kill_at = std::chrono::steady_clock::time_point::max();
     }
-    std::this_thread::sleep_for(sleep_for);
-    if (sleep_for < std::chrono::milliseconds(10)) sleep_for *= 2;
   }
-  if (killing) ::kill(-pid, SIGKILL);
+  if (process.failure() == SpawnFailure::kCwd || process.failure() == SpawnFailure::kExec) {
+    result.error = process.error();
+    result.cwd_missing = process.failure() == SpawnFailure::kCwd;
+  }
+  int status = process.wait_status();
   if (WIFEXITED(status)) result.exit_code = WEXITSTATUS(status);
   if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
   result.duration_ms =

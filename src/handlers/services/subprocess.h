@@ -1,16 +1,21 @@
 #pragma once
 /// \file
 /// Running shell commands as a side effect behind an interface. The POSIX runner starts
-/// `/bin/sh -c COMMAND` in its own process group, redirects stdout/stderr to files, and kills the
-/// whole group (SIGTERM, then SIGKILL after a grace period) on timeout or cancellation.
+/// `/bin/sh -c COMMAND` in its own process group under a supervisor (SupervisedProcess): the
+/// group dies with attractor, even on SIGKILL, and when the command ends the rest of its group
+/// (background children) is killed too. stdout/stderr go to files; on timeout or cancellation the
+/// whole group gets SIGTERM, then SIGKILL after a grace period. No descriptor of attractor's
+/// reaches the command besides its three standard streams (docs/run-directory.md §8).
 
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <utility>
 #include <vector>
 
 #include "attractor/base/clock.h"
+#include "attractor/base/supervised_process.h"
 
 namespace attractor {
 
@@ -26,6 +31,9 @@ struct ProcessSpec {
   std::string stdin_path;   ///< file read as standard input; "" = /dev/null
   std::optional<std::int64_t> timeout_ms;
   CancelToken cancel;
+  /// Called with the command's process group before the command runs (a stage records it so a
+  /// resume can check that it is gone); an exception from it fails the start.
+  std::function<void(const ProcessGroupRecord&)> on_started;
 };
 
 struct ProcessResult {
@@ -35,6 +43,7 @@ struct ProcessResult {
   bool cancelled = false;
   std::int64_t duration_ms = 0;
   std::string error;       ///< set when the process could not be started
+  bool cwd_missing = false;  ///< `cwd` could not be entered (error says why)
 };
 
 class ProcessRunner {

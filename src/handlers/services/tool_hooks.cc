@@ -59,6 +59,7 @@ HookRun run_tool_hook(ProcessRunner& runner, const std::string& phase, const std
   spec.stderr_path = stage_file(call, "hook-" + phase + ".stderr.txt");
   spec.timeout_ms = call.timeout_ms;
   spec.cancel = call.cancel;
+  spec.on_started = call.on_started;
   if (!spec.stdin_path.empty()) {
     call.files.write(spec.stdin_path, description.dump() + "\n");
     call.files.flush();

@@ -48,6 +48,7 @@ struct ToolCall {
   CancelToken cancel;
   /// Writes `hook-<phase>.json` (and flushes the run's queue before the hook starts).
   StageFiles files;
+  std::function<void(const ProcessGroupRecord&)> on_started;  ///< passed to the hook's ProcessSpec
 };
 
 /// How one hook ran.

@@ -1,5 +1,9 @@
 #include "attractor/run/run_lock.h"
 
+#include <sys/file.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+
 #include <unistd.h>
 
 #include <filesystem>
@@ -8,6 +12,8 @@
 #include <string>
 
 #include <gtest/gtest.h>
+
+#include "attractor/base/supervised_process.h"
 
 namespace attractor {
 namespace {
@@ -30,7 +36,11 @@ class RunLockTest : public ::testing::Test {
     s << in.rdbuf();
     return s.str();
   }
-  static std::string own_pid_line() { return std::to_string(static_cast<long>(::getpid())) + "\n"; }
+  /// `PID START_TICKS\n` of this process.
+  static std::string own_pid_line() {
+    std::optional<ProcessGroupRecord> self = process_group_record(::getpid());
+    return std::to_string(static_cast<long>(::getpid())) + " " + std::to_string(self ? self->start_ticks : 0) + "\n";
+  }
 
   std::string dir_;
 };
@@ -67,6 +77,33 @@ TEST_F(RunLockTest, ASecondHolderIsRefusedWithThePidOfTheFirst) {
     EXPECT_EQ(std::string(e.what()), dir_ + " is being run by process " + std::to_string(::getpid()));
   }
   EXPECT_EQ(content(), own_pid_line());
+}
+
+TEST_F(RunLockTest, ALockHeldForADeadOwnerIsReplacedAfterAShortWait) {
+  pid_t dead = ::fork();
+  if (dead == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(dead, &status, 0);
+  std::ofstream(lock_file()) << dead << "\n";
+  int stale = ::open(lock_file().c_str(), O_RDONLY | O_CLOEXEC);  // a dead owner's descendant
+  ASSERT_EQ(::flock(stale, LOCK_EX | LOCK_NB), 0);
+  EXPECT_EQ(run_lock_holder(dir_), std::nullopt);  // held, but by nobody alive
+  {
+    RunLock lock(dir_);
+    EXPECT_EQ(content(), own_pid_line());
+    EXPECT_EQ(run_lock_holder(dir_), static_cast<long>(::getpid()));
+  }
+  ::close(stale);
+}
+
+TEST_F(RunLockTest, AReusedPidWithAnotherStartTimeIsNoOwner) {
+  std::ofstream(lock_file()) << ::getpid() << " 1\n";  // this pid, but started at another time
+  int stale = ::open(lock_file().c_str(), O_RDONLY | O_CLOEXEC);
+  ASSERT_EQ(::flock(stale, LOCK_EX | LOCK_NB), 0);
+  EXPECT_EQ(run_lock_holder(dir_), std::nullopt);
+  RunLock lock(dir_);
+  EXPECT_EQ(content(), own_pid_line());
+  ::close(stale);
 }
 
 }  // namespace

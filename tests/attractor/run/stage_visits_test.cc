@@ -4,6 +4,10 @@
 
 #include "attractor/run/stage_visits.h"
 
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include <filesystem>
 #include <stdexcept>
 #include <string>
@@ -193,6 +197,43 @@ TEST(StageVisitsTest, AVisitsFolderAHandlerWroteOrAnExistingFolderOfVisitsIsLeft
   EXPECT_FALSE(adopt_nested_visits(disk, "/run/work"));
   EXPECT_TRUE(disk.exists("/run/work/visits/1/prompt.md"));
   EXPECT_FALSE(adopt_nested_visits(disk, "/run/none"));
+}
+
+TEST(StageVisitsTest, AttemptFoldersAreNeverReused) {
+  MemoryRunDisk disk;
+  open_stage_visit(disk, "/run/work", 1);
+  std::int64_t last = 0;
+  EXPECT_EQ(open_attempt_folder(disk, "/run/work", last), "/run/work/attempt-1");
+  EXPECT_EQ(open_attempt_folder(disk, "/run/work", last), "/run/work/attempt-2");
+  std::int64_t resumed = 0;  // a resumed run's first attempt of the same visit
+  EXPECT_EQ(open_attempt_folder(disk, "/run/work", resumed), "/run/work/attempt-3");
+  EXPECT_EQ(resumed, 3);
+}
+
+TEST(StageVisitsTest, ReopeningAnInterruptedVisitStopsTheProcessGroupsItsAttemptsRecorded) {
+  retrieval::testing::TempDir dir;
+  RunDisk& disk = posix_run_disk();
+  const std::string stage = dir.str() + "/work";
+  open_stage_visit(disk, stage, 1);
+  std::int64_t last = 0;
+  const std::string attempt = open_attempt_folder(disk, stage, last);
+  pid_t pid = ::fork();
+  if (pid == 0) {
+    ::setpgid(0, 0);
+    ::execl("/bin/sleep", "sleep", "30", static_cast<char*>(nullptr));
+    ::_exit(127);
+  }
+  ::setpgid(pid, pid);
+  std::optional<ProcessGroupRecord> record = process_group_record(pid);
+  ASSERT_TRUE(record);
+  record_attempt_process(disk, attempt, *record);
+  disk.write_file(attempt + "/process-1.json", "{\"pgid\": 1, \"torn");  // a crash mid-record: skipped
+  ASSERT_TRUE(process_group_alive(*record));
+  open_stage_visit(disk, stage, 1);  // the resumed run's visit
+  EXPECT_FALSE(process_group_alive(*record));
+  int status = 0;
+  EXPECT_EQ(::waitpid(pid, &status, 0), pid);
+  EXPECT_TRUE(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 }
 
 }  // namespace

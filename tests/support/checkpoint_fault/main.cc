@@ -1,10 +1,11 @@
-// attractor_checkpoint_fault kill|fail|kill-compaction|fail-write:PATH N COMMAND ARGS...
+// attractor_checkpoint_fault kill|term|fail|kill-compaction|fail-write:PATH N COMMAND ARGS...
 //
 // Runs `attractor COMMAND ARGS...` on a disk that acts at the N-th checkpoint of the process
 // (support/checkpoint_hook_disk.h): `kill` SIGKILLs the process once that checkpoint (a snapshot
 // renamed into place or a journal record appended, and synced) is durable, a crash at a real node
 // boundary while the engine may already compute the next stage; `fail` makes that checkpoint's
-// write fail like a full disk; `kill-compaction` SIGKILLs it inside the N-th compaction, after the
+// write fail like a full disk; `term` sends the process SIGTERM there (as a Ctrl-C or a service
+// manager would, at a node boundary or after the last checkpoint); `kill-compaction` SIGKILLs it inside the N-th compaction, after the
 // new snapshot is in place and before the journal it folded is emptied; `fail-write:PATH` makes the
 // N-th write of a file whose path ends with /PATH (a stage file, e.g. `work/prompt.md`) fail like a
 // full disk. The kill-and-resume and disk-failure tests run this executable, so the production
@@ -26,17 +27,18 @@ int main(int argc, char** argv) {
   const long n = argc > 3 ? std::atol(argv[2]) : 0;
   const std::string write_prefix = "fail-write:";
   const bool fail_write = mode.starts_with(write_prefix) && mode.size() > write_prefix.size();
-  if ((mode != "kill" && mode != "fail" && mode != "kill-compaction" && !fail_write) || n <= 0) {
-    std::fprintf(stderr, "usage: attractor_checkpoint_fault kill|fail|kill-compaction|fail-write:PATH N COMMAND ARGS...\n");
+  if ((mode != "kill" && mode != "term" && mode != "fail" && mode != "kill-compaction" && !fail_write) || n <= 0) {
+    std::fprintf(stderr, "usage: attractor_checkpoint_fault kill|term|fail|kill-compaction|fail-write:PATH N COMMAND ARGS...\n");
     return 2;
   }
   attractor::testing::CheckpointHookDisk disk;
   if (fail_write) {
     disk.fail_write_path = mode.substr(write_prefix.size());
     disk.fail_write = n;
-  } else if (mode == "kill") {
-    disk.after_checkpoint = [n](std::int64_t written) {
-      if (written == n) ::kill(::getpid(), SIGKILL);
+  } else if (mode == "kill" || mode == "term") {
+    const int sig = mode == "kill" ? SIGKILL : SIGTERM;
+    disk.after_checkpoint = [n, sig](std::int64_t written) {
+      if (written == n) ::kill(::getpid(), sig);
     };
   } else if (mode == "kill-compaction") {
     disk.before_journal_emptied = [n](std::int64_t emptying) {
