@@ -258,8 +258,8 @@ const HandlerDescription& manager_loop_description() {
          "Comma-separated: observe mirrors the child into stack.child.* context keys, steer writes "
          "manager.instructions to the child's current stage, wait polls."},
         {"manager.instructions", AttributeType::kString, "",
-         "Steering text written as steering.md into the child's current stage when actions include steer; "
-         "$goal expands."},
+         "Steering text written as steering.md into the child's current stage folder (a tool finds it as "
+         "`$ATTRACTOR_NODE_DIR/steering.md`) when actions include steer; $goal expands."},
     };
     return d;
   }();

@@ -132,6 +132,7 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
   spec.env.emplace_back("ATTRACTOR_CONTEXT_FILE", context_file);
   spec.env.emplace_back("ATTRACTOR_RUN_DIR", env.run_dir);
   spec.env.emplace_back("ATTRACTOR_STAGE_DIR", stage.string());
+  spec.env.emplace_back("ATTRACTOR_NODE_DIR", env.stage_dir);
   spec.env.emplace_back("ATTRACTOR_NODE_ID", node.id);
   spec.env.emplace_back("ATTRACTOR_GOAL", graph.data().goal());
   spec.cwd = node.get("tool_cwd");

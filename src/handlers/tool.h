@@ -15,7 +15,9 @@
 ///   the condition string form (strings raw, others compact JSON); values above 64 KB are left
 ///   out; when two keys map to the same name the lexically later key wins.
 /// - `ATTRACTOR_CONTEXT_FILE`: `context.json` in the attempt folder, the whole context as JSON.
-/// - `ATTRACTOR_RUN_DIR`, `ATTRACTOR_STAGE_DIR`, `ATTRACTOR_NODE_ID`, `ATTRACTOR_GOAL`.
+/// - `ATTRACTOR_RUN_DIR`, `ATTRACTOR_STAGE_DIR` (the attempt folder), `ATTRACTOR_NODE_ID`,
+///   `ATTRACTOR_GOAL`, and `ATTRACTOR_NODE_DIR`: the stage folder `{run_dir}/{node_id}` itself,
+///   where a supervising manager loop writes `steering.md`.
 /// A command may also write `status.json` into `$ATTRACTOR_STAGE_DIR` to set its outcome; the
 /// engine reads it from that attempt's folder only, so a command of an earlier (or killed) attempt
 /// can never set a later attempt's outcome. A `tool_cwd` that cannot be entered fails the stage

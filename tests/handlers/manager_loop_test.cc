@@ -53,7 +53,7 @@ TEST(ManagerLoopTest, SteersTheRunningChildStage) {
   RunResult r = t.run(manager_graph("child_steered.dot", {{"manager.actions", "observe,steer,wait"},
                                                           {"manager.instructions", "Focus on: $goal"}}));
   EXPECT_EQ(r.outcome.status, StageStatus::kSuccess) << r.outcome.failure_reason;
-  EXPECT_EQ(read_text_file(t.run_dir() + "/manager/child/listen/stdout.txt"), "Focus on: keep going\n");
+  EXPECT_EQ(read_text_file(t.run_dir() + "/manager/child/listen/attempt-1/stdout.txt"), "Focus on: keep going\n");
 }
 
 TEST(ManagerLoopTest, StopConditionEndsTheLoop) {

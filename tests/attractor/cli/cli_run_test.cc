@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
+#include <regex>
 #include <thread>
 
 #include <gtest/gtest.h>
@@ -134,9 +135,13 @@ TEST(CliRunTest, ALoopKeepsEachVisitsFilesBesideTheStageFolder) {
   EXPECT_EQ(read_json(run_dir + "/work.visits/1/status.json")["outcome"], "fail");
   EXPECT_EQ(read_json(run_dir + "/work.visits/2/status.json")["outcome"], "fail");
   EXPECT_EQ(read_json(run_dir + "/work/status.json")["outcome"], "success");
-  EXPECT_EQ(tree_listing(run_dir + "/prep.visits"), (std::vector<std::string>{"1", "1/context.json", "1/status.json", "1/stderr.txt",
-                                                                             "1/stdout.txt", "2", "2/context.json", "2/status.json",
-                                                                             "2/stderr.txt", "2/stdout.txt"}));
+  std::vector<std::string> prep = tree_listing(run_dir + "/prep.visits");
+  for (std::string& name : prep) name = std::regex_replace(name, std::regex("process-[0-9]+"), "process-PGID");
+  EXPECT_EQ(prep, (std::vector<std::string>{"1", "1/attempt-1", "1/attempt-1/context.json",
+                                                                             "1/attempt-1/process-PGID.json", "1/attempt-1/stderr.txt",
+                                                                             "1/attempt-1/stdout.txt", "1/status.json", "2", "2/attempt-1",
+                                                                             "2/attempt-1/context.json", "2/attempt-1/process-PGID.json",
+                                                                             "2/attempt-1/stderr.txt", "2/attempt-1/stdout.txt", "2/status.json"}));
   EXPECT_FALSE(fs::exists(run_dir + "/gate.visits"));
 }
 
@@ -238,7 +243,7 @@ TEST(CliRunTest, SigintExitsWith130AndResumeFinishes) {
   bool waiting = false;
   for (int i = 0; i < 400 && !waiting; ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
-    waiting = fs::exists(run_dir + "/wait_for_go/context.json");
+    waiting = fs::exists(run_dir + "/wait_for_go/attempt-1/context.json");
   }
   ASSERT_TRUE(waiting);
   ::kill(pid, SIGINT);
@@ -260,7 +265,7 @@ TEST(CliRunTest, SigintExitsWith130AndResumeFinishes) {
   EXPECT_EQ(read_text_file(resume_log), "");  // a quiet run that succeeds says nothing
   cp = load_checkpoint(run_dir);
   EXPECT_EQ(cp.completed_nodes, (std::vector<std::string>{"start", "first", "wait_for_go"}));
-  EXPECT_EQ(read_text_file(run_dir + "/wait_for_go/stdout.txt"), "went\n");
+  EXPECT_EQ(read_text_file(run_dir + "/wait_for_go/attempt-1/stdout.txt"), "went\n");
 }
 
 TEST(CliRunTest, TheTokenSummaryCountsCallsInGoodEnglishAndOnlyWhenThereWereAny) {

@@ -41,7 +41,7 @@ TEST(ParallelBranchKeysTest, EachBranchHasItsStatusAndNotesAndEdgesRouteOnThem) 
   EXPECT_EQ(ctx["parallel.failure_count"], 2);
   EXPECT_EQ(cp["node_outcomes"]["fan"]["outcome"], "success");  // k_of_n with join_k=1
   EXPECT_EQ(cp["completed_nodes"], (nlohmann::json{"start", "fan", "broken", "slow", "fine", "join", "retry_slow"}));
-  EXPECT_EQ(slurp(run + "/retry_slow/stdout.txt"), "slow branch: tool timed out after 300ms: sleep 5\n");
+  EXPECT_EQ(slurp(run + "/retry_slow/attempt-1/stdout.txt"), "slow branch: tool timed out after 300ms: sleep 5\n");
 }
 
 TEST(ParallelBranchKeysTest, KOfNFailsWhenFewerBranchesSucceed) {

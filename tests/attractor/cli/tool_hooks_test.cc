@@ -47,7 +47,7 @@ TEST(ToolHooksTest, APreHookRefusesAndAPostHookFailureIsOnlyRecorded) {
             std::string::npos)
       << r.err;
   EXPECT_FALSE(fs::exists(run + "/deployed"));     // the refused tool never ran
-  EXPECT_FALSE(fs::exists(run + "/deploy/post.txt"));  // nor did its post hook
+  EXPECT_FALSE(fs::exists(run + "/deploy/attempt-1/post.txt"));  // nor did its post hook
   EXPECT_FALSE(fs::exists(dir.sub("pwned")));       // context reached the hooks only as data
 
   nlohmann::json build = json_file(run + "/build/status.json");
@@ -56,8 +56,8 @@ TEST(ToolHooksTest, APreHookRefusesAndAPostHookFailureIsOnlyRecorded) {
   EXPECT_EQ(build["hooks"]["post"]["exit_code"], 1);
   EXPECT_EQ(build["hooks"]["post"]["message"], "exit code 1");
   EXPECT_EQ(build["hooks"]["pre"]["ok"], true);
-  EXPECT_EQ(slurp(run + "/build/post.txt"), "shell build 0 $(touch " + dir.sub("pwned") + ")\n");
-  nlohmann::json told = json_file(run + "/build/pre-input.json");
+  EXPECT_EQ(slurp(run + "/build/attempt-1/post.txt"), "shell build 0 $(touch " + dir.sub("pwned") + ")\n");
+  nlohmann::json told = json_file(run + "/build/attempt-1/pre-input.json");
   EXPECT_EQ(told, (nlohmann::json{{"hook", "pre"},
                                   {"tool", "shell"},
                                   {"node", "build"},
@@ -68,7 +68,7 @@ TEST(ToolHooksTest, APreHookRefusesAndAPostHookFailureIsOnlyRecorded) {
   nlohmann::json deploy = json_file(run + "/deploy/status.json");
   EXPECT_EQ(deploy["hooks"]["pre"]["ok"], false);
   EXPECT_EQ(deploy["hooks"]["pre"]["exit_code"], 3);
-  EXPECT_EQ(slurp(run + "/deploy/hook-pre.stderr.txt"), "deploys are frozen\n");
+  EXPECT_EQ(slurp(run + "/deploy/attempt-1/hook-pre.stderr.txt"), "deploys are frozen\n");
 }
 
 TEST(ToolHooksTest, ANodeHookReplacesTheGraphsAndHooksAreKnownAttributes) {
@@ -82,7 +82,7 @@ TEST(ToolHooksTest, ANodeHookReplacesTheGraphsAndHooksAreKnownAttributes) {
   EXPECT_EQ(v.exit_code, 0) << v.out << v.err;
   const std::string run = dir.sub("run");
   run_attractor({"run", graph, "-q", "--logs-root", run});
-  EXPECT_EQ(slurp(run + "/build/post.txt"), "node-level\n");
+  EXPECT_EQ(slurp(run + "/build/attempt-1/post.txt"), "node-level\n");
   EXPECT_EQ(json_file(run + "/build/status.json")["hooks"]["post"]["ok"], true);
 }
 
