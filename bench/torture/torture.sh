@@ -4,8 +4,16 @@
 # kill until the run finishes, and compares the final checkpoint and every stage's status.json with an
 # uninterrupted run (timestamps and run ids aside). Seeded and reproducible.
 #
-# Usage: bench/torture/torture.sh [--kills N] [--seed S] [--snapshot-every N] [--binary PATH] [--work DIR] [--keep]
-#   --kills N   stop after at least N SIGKILLs (default 200)
+# Usage: bench/torture/torture.sh [--case kill|orphan|disk-full] [--kills N] [--seed S] [--snapshot-every N]
+#                                 [--binary PATH] [--work DIR] [--keep]
+#   --case kill       (default) random SIGKILLs anywhere in torture.dot, as described above
+#   --case orphan     orphan.dot: each run is SIGKILLed while its `write` tool runs (often between the two
+#                     halves of the status.json it writes), then resumed at once; a tool of the killed
+#                     run that survived would write a failing outcome into the resumed run
+#   --case disk-full  torture.dot under a random file-size limit (RLIMIT_FSIZE, 1 to 48 KiB, SIGXFSZ
+#                     ignored: every write past it fails as on a full disk) until it stops, then resumed
+#                     without the limit
+#   --kills N   stop after at least N SIGKILLs (default 200; for disk-full: N runs stopped by the limit)
 #   --seed S    seed of the kill delays (default 1)
 #   --snapshot-every N  run the killed runs with `--snapshot-every N` (the reference keeps the default
 #               policy): with N=2 every second save is a compaction, so many kills land inside one
@@ -14,12 +22,14 @@ set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 kills_wanted=200
 seed=1
+case_name=kill
 binary="$here/../../build/attractor"
 work=""
 keep=0
 snapshot_every=()
 while [ $# -gt 0 ]; do
   case "$1" in
+    --case) case_name=$2; shift 2 ;;
     --kills) kills_wanted=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
     --snapshot-every) snapshot_every=(--snapshot-every "$2"); shift 2 ;;
@@ -33,7 +43,11 @@ command -v jq >/dev/null || { echo "torture.sh: needs jq (apt-get install jq)" >
 [ -x "$binary" ] || { echo "torture.sh: no attractor binary at $binary" >&2; exit 2; }
 if [ -z "$work" ]; then work=$(mktemp -d); [ $keep -eq 1 ] || trap 'rm -rf "$work"' EXIT; fi
 mkdir -p "$work"
-graph="$here/torture.dot"
+case "$case_name" in
+  kill|disk-full) graph="$here/torture.dot" ;;
+  orphan) graph="$here/orphan.dot" ;;
+  *) echo "torture.sh: unknown case $case_name (kill, orphan, disk-full)" >&2; exit 2 ;;
+esac
 answers="$here/answers.json"
 
 # The comparable state of a run directory: the checkpoint without timestamps and run ids, then the
@@ -67,6 +81,77 @@ echo "reference run: ${duration} ms, $(jq '.completed_nodes | length' "$work/ref
 
 RANDOM=$seed
 kills=0 runs=0 identical=0 restarts=0 failures=0
+
+# Compares a finished run with the reference; counts it.
+compare() {
+  local dir=$1
+  snapshot "$dir" > "$dir.snapshot"
+  if cmp -s "$work/reference.snapshot" "$dir.snapshot"; then
+    identical=$((identical + 1))
+    [ $keep -eq 1 ] || rm -rf "$dir" "$dir.snapshot" "$dir.err"
+  else
+    echo "run $runs: differs from the uninterrupted run:"; diff "$work/reference.snapshot" "$dir.snapshot" | head -20
+    failures=$((failures + 1))
+  fi
+}
+
+# Resumes `dir` until it finishes; 0 when it did with exit 0.
+resume_to_end() {
+  local dir=$1 code
+  "$binary" resume "$dir" -q 2>>"$dir.err"; code=$?
+  if [ $code -ne 0 ]; then echo "run $runs: resume exited with $code (see $dir.err)"; failures=$((failures + 1)); fi
+  return $code
+}
+
+if [ "$case_name" = orphan ]; then
+  halves=0
+  while [ $kills -lt "$kills_wanted" ]; do
+    runs=$((runs + 1))
+    dir="$work/run$runs"
+    "$binary" run "$graph" --simulate --logs-root "$dir" -q 2>>"$dir.err" &
+    pid=$!
+    for _ in $(seq 1 2000); do [ -d "$dir/write" ] && break; sleep 0.005; done
+    delay=$(( RANDOM % 200 ))
+    sleep "$(printf '0.%03d' "$delay")"
+    if ! kill -KILL "$pid" 2>/dev/null; then
+      wait "$pid"; echo "run $runs: finished before its kill (see $dir.err)"; failures=$((failures + 1)); continue
+    fi
+    wait "$pid" 2>/dev/null
+    kills=$((kills + 1))
+    for written in "$dir"/write/status.json "$dir"/write/attempt-*/status.json; do
+      [ -f "$written" ] && ! jq -e . "$written" >/dev/null 2>&1 && halves=$((halves + 1))
+    done
+    resume_to_end "$dir" || continue
+    sleep 0.2  # a surviving tool of the killed run would have written by now
+    compare "$dir"
+  done
+  echo "orphan, seed $seed: $kills SIGKILLs while a tool ran ($halves with its status.json half-written); identical: $identical/$runs"
+  [ $failures -eq 0 ] && [ $identical -eq $runs ]
+  exit
+fi
+
+if [ "$case_name" = disk-full ]; then
+  stopped=0 smallest=999999 largest=0
+  while [ $stopped -lt "$kills_wanted" ]; do
+    runs=$((runs + 1))
+    dir="$work/run$runs"
+    limit=$(( RANDOM % 48 + 1 ))  # KiB
+    ( ulimit -f "$limit"; trap '' XFSZ; exec "$binary" run "$graph" --simulate --answers "$answers" \
+        --logs-root "$dir" "${snapshot_every[@]}" -q ) 2>>"$dir.err"
+    code=$?
+    if [ $code -eq 0 ]; then compare "$dir"; continue; fi
+    if [ $code -ne 3 ]; then echo "run $runs: a full disk gave exit $code, not 3 (see $dir.err)"; failures=$((failures + 1)); continue; fi
+    stopped=$((stopped + 1))
+    [ $limit -lt $smallest ] && smallest=$limit
+    [ $limit -gt $largest ] && largest=$limit
+    if [ ! -f "$dir/checkpoint.json" ]; then restarts=$((restarts + 1)); runs=$((runs - 1)); rm -rf "$dir" "$dir.err"; continue; fi
+    resume_to_end "$dir" || continue
+    compare "$dir"
+  done
+  echo "disk-full, seed $seed: $stopped runs stopped by a full disk (limits $smallest to $largest KiB; $restarts before their first checkpoint, not counted as runs); identical: $identical/$runs"
+  [ $failures -eq 0 ] && [ $identical -eq $runs ]
+  exit
+fi
 # A kill lands uniformly in [0, duration + 20%) after the process starts.
 window=$(( duration + duration / 5 + 1 ))
 while [ $kills -lt "$kills_wanted" ]; do
