@@ -46,7 +46,7 @@ int wait_exit(pid_t pid) {
 /// Waits until the `wait_for_go` tool of interruptible.dot is running in `run_dir`.
 bool wait_until_waiting(const std::string& run_dir) {
   for (int i = 0; i < 500; ++i) {
-    if (fs::exists(run_dir + "/wait_for_go/context.json")) return true;
+    if (fs::exists(run_dir + "/wait_for_go/attempt-1/context.json")) return true;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }
   return false;
