@@ -61,9 +61,9 @@ TEST(ToolHooksTest, APreHookRefusesAndAPostHookFailureIsOnlyRecorded) {
   EXPECT_EQ(told, (nlohmann::json{{"hook", "pre"},
                                   {"tool", "shell"},
                                   {"node", "build"},
-                                  {"stage_dir", run + "/build"},
+                                  {"stage_dir", run + "/build/attempt-1"},
                                   {"input", {{"command", "echo built"}}}}));
-  EXPECT_EQ(json_file(run + "/build/hook-post.json")["exit_code"], 0);
+  EXPECT_EQ(json_file(run + "/build/attempt-1/hook-post.json")["exit_code"], 0);
 
   nlohmann::json deploy = json_file(run + "/deploy/status.json");
   EXPECT_EQ(deploy["hooks"]["pre"]["ok"], false);
