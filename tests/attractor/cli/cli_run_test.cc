@@ -65,10 +65,13 @@ Exit run_killed_at_checkpoint(int k, const std::vector<std::string>& args, const
   return wait_for(hardening::spawn_program(ATTRACTOR_FAULT_BINARY_PATH, fault_args));
 }
 
-/// The paths under `dir`, relative and sorted.
+/// The paths under `dir`, relative and sorted; a process record's pgid reads `PGID`.
 std::vector<std::string> tree_listing(const std::string& dir) {
   std::vector<std::string> paths;
-  for (const auto& entry : fs::recursive_directory_iterator(dir)) paths.push_back(fs::relative(entry.path(), dir).string());
+  for (const auto& entry : fs::recursive_directory_iterator(dir)) {
+    paths.push_back(std::regex_replace(fs::relative(entry.path(), dir).string(), std::regex("process-[0-9]+"),
+                                       "process-PGID"));
+  }
   std::sort(paths.begin(), paths.end());
   return paths;
 }
@@ -135,9 +138,7 @@ TEST(CliRunTest, ALoopKeepsEachVisitsFilesBesideTheStageFolder) {
   EXPECT_EQ(read_json(run_dir + "/work.visits/1/status.json")["outcome"], "fail");
   EXPECT_EQ(read_json(run_dir + "/work.visits/2/status.json")["outcome"], "fail");
   EXPECT_EQ(read_json(run_dir + "/work/status.json")["outcome"], "success");
-  std::vector<std::string> prep = tree_listing(run_dir + "/prep.visits");
-  for (std::string& name : prep) name = std::regex_replace(name, std::regex("process-[0-9]+"), "process-PGID");
-  EXPECT_EQ(prep, (std::vector<std::string>{"1", "1/attempt-1", "1/attempt-1/context.json",
+  EXPECT_EQ(tree_listing(run_dir + "/prep.visits"), (std::vector<std::string>{"1", "1/attempt-1", "1/attempt-1/context.json",
                                                                              "1/attempt-1/process-PGID.json", "1/attempt-1/stderr.txt",
                                                                              "1/attempt-1/stdout.txt", "1/status.json", "2", "2/attempt-1",
                                                                              "2/attempt-1/context.json", "2/attempt-1/process-PGID.json",
@@ -265,7 +266,8 @@ TEST(CliRunTest, SigintExitsWith130AndResumeFinishes) {
   EXPECT_EQ(read_text_file(resume_log), "");  // a quiet run that succeeds says nothing
   cp = load_checkpoint(run_dir);
   EXPECT_EQ(cp.completed_nodes, (std::vector<std::string>{"start", "first", "wait_for_go"}));
-  EXPECT_EQ(read_text_file(run_dir + "/wait_for_go/attempt-1/stdout.txt"), "went\n");
+  // The interrupted attempt keeps attempt-1/; the resumed one ran in attempt-2/.
+  EXPECT_EQ(read_text_file(run_dir + "/wait_for_go/attempt-2/stdout.txt"), "went\n");
 }
 
 TEST(CliRunTest, TheTokenSummaryCountsCallsInGoodEnglishAndOnlyWhenThereWereAny) {
