@@ -92,7 +92,7 @@ TEST_F(StageWriteFailureTest, WaitHuman) {
 TEST_F(StageWriteFailureTest, ToolDoesNotStartWithoutItsContextFile) {
   const std::string dot = R"(digraph G { start [shape=Mdiamond]; done [shape=Msquare]
     check [shape=parallelogram, tool_command="touch \"$ATTRACTOR_RUN_DIR/ran\""]; start -> check -> done })";
-  expect_stopped(run_failing(dot, "check/context.json"), "check/context.json", {"start"});
+  expect_stopped(run_failing(dot, "check/attempt-1/context.json"), "check/attempt-1/context.json", {"start"});
   EXPECT_FALSE(fs::exists(run_dir() + "/ran"));
   expect_resume_finishes("check");
   EXPECT_TRUE(fs::exists(run_dir() + "/ran"));
@@ -102,7 +102,7 @@ TEST_F(StageWriteFailureTest, ToolHookDoesNotStartWithoutItsInputFile) {
   const std::string dot = R"(digraph G { start [shape=Mdiamond]; done [shape=Msquare]
     check [shape=parallelogram, tool_command="true", tool_hooks.pre="touch \"$ATTRACTOR_STAGE_DIR/../hooked\""]
     start -> check -> done })";
-  expect_stopped(run_failing(dot, "check/hook-pre.json"), "check/hook-pre.json", {"start"});
+  expect_stopped(run_failing(dot, "check/attempt-1/hook-pre.json"), "check/attempt-1/hook-pre.json", {"start"});
   EXPECT_FALSE(fs::exists(run_dir() + "/hooked"));
   expect_resume_finishes("check");
 }
@@ -141,8 +141,8 @@ TEST_F(StageWriteFailureTest, ManagerLoopSteering) {
 TEST_F(StageWriteFailureTest, CliAgentDoesNotStartWithoutItsPrompt) {
   const std::string dot = R"(digraph G { start [shape=Mdiamond]; done [shape=Msquare]
     code [llm_provider="cli:echoer", prompt="Fix it"]; start -> code -> done })";
-  const Env env = {{"ATTRACTOR_CLI_COMMAND_ECHOER", "touch \"$ATTRACTOR_STAGE_DIR/../ran\"; echo fixed"}};
-  expect_stopped(run_failing(dot, "code/agent_prompt.md", {}, env), "code/agent_prompt.md", {"start"});
+  const Env env = {{"ATTRACTOR_CLI_COMMAND_ECHOER", "touch \"$ATTRACTOR_STAGE_DIR/../../ran\"; echo fixed"}};
+  expect_stopped(run_failing(dot, "code/attempt-1/agent_prompt.md", {}, env), "code/attempt-1/agent_prompt.md", {"start"});
   EXPECT_FALSE(fs::exists(run_dir() + "/ran"));
   expect_resume_finishes("code", env);
   EXPECT_TRUE(fs::exists(run_dir() + "/ran"));

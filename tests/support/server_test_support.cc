@@ -103,12 +103,12 @@ bool brings_credentials(const httplib::Headers& headers) {
 }  // namespace
 
 httplib::Result TestServer::get(const std::string& path, const httplib::Headers& headers) const {
-  return (brings_credentials(headers) ? anonymous() : client())->Get(path.c_str(), headers);
+  return (brings_credentials(headers) ? anonymous() : client())->Get(path, headers);
 }
 
 httplib::Result TestServer::post(const std::string& path, const nlohmann::json& body,
                                  const httplib::Headers& headers) const {
-  return (brings_credentials(headers) ? anonymous() : client())->Post(path.c_str(), headers, body.dump(),
+  return (brings_credentials(headers) ? anonymous() : client())->Post(path, headers, body.dump(),
                                                                       "application/json");
 }
 

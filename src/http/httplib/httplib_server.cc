@@ -55,7 +55,7 @@ class Response : public ServerResponse {
   std::size_t body_size() const override { return response_.body.size(); }
   void set_header(const std::string& name, const std::string& value) override { response_.set_header(name, value); }
   void set_content(const std::string& body, const std::string& content_type) override {
-    response_.set_content(body, content_type.c_str());
+    response_.set_content(body, content_type);
   }
   void set_redirect(const std::string& location, int status) override { response_.set_redirect(location, status); }
   void set_stream(const std::string& content_type, StreamProvider provider, std::function<void()> on_end) override {

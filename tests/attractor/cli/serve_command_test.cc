@@ -160,7 +160,7 @@ TEST(ServeCommandTest, SigintWithAnOpenEventStreamStopsAtOnceAndInterruptsTheRun
   ASSERT_EQ(started->status, 201) << started->body;
   const std::string id = nlohmann::json::parse(started->body)["id"];
   ASSERT_TRUE(eventually([&] {
-    auto q = client.Get(("/pipelines/" + id + "/questions").c_str());
+    auto q = client.Get("/pipelines/" + id + "/questions");
     return q && q->body.find("\"q1\"") != std::string::npos;
   }));
   std::string streamed;
@@ -168,7 +168,7 @@ TEST(ServeCommandTest, SigintWithAnOpenEventStreamStopsAtOnceAndInterruptsTheRun
   std::thread stream([&] {
     httplib::Client sse("127.0.0.1", port);
     sse.set_default_headers({{"Authorization", "Bearer " + token}});
-    sse.Get(("/pipelines/" + id + "/events").c_str(), [&](const char* data, std::size_t size) {
+    sse.Get("/pipelines/" + id + "/events", [&](const char* data, std::size_t size) {
       streamed.append(data, size);
       receiving = true;
       return true;

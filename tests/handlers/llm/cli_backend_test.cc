@@ -178,7 +178,7 @@ TEST(CliBackendTest, StatusFileWrittenByTheAgentDecidesTheStage) {
   EXPECT_EQ(run.status("review")["outcome"], "fail");
   EXPECT_EQ(run.status("review")["failure_reason"], "tests still red");
   EXPECT_EQ(read_text_file(run.run_dir() + "/review/response.md"), "I could not fix it.");
-  EXPECT_EQ(read_text_file(run.run_dir() + "/review/agent_prompt.md"), read_text_file(run.run_dir() + "/review/prompt.md"));
+  EXPECT_EQ(read_text_file(run.run_dir() + "/review/attempt-1/agent_prompt.md"), read_text_file(run.run_dir() + "/review/prompt.md"));
 }
 
 }  // namespace
