@@ -182,14 +182,7 @@ while [ $kills -lt "$kills_wanted" ]; do
     fi
   done
   [ $finished -eq 1 ] || continue
-  snapshot "$dir" > "$dir.snapshot"
-  if cmp -s "$work/reference.snapshot" "$dir.snapshot"; then
-    identical=$((identical + 1))
-    [ $keep -eq 1 ] || rm -rf "$dir" "$dir.snapshot" "$dir.err"
-  else
-    echo "run $runs: differs from the uninterrupted run:"; diff "$work/reference.snapshot" "$dir.snapshot" | head -20
-    failures=$((failures + 1))
-  fi
+  compare "$dir"
 done
 echo "seed $seed: $kills SIGKILLs over $runs runs ($restarts killed before their first checkpoint); identical: $identical/$runs"
 [ $failures -eq 0 ] && [ $identical -eq $runs ]
