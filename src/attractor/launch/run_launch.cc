@@ -8,6 +8,7 @@
 #include "attractor/base/input_file.h"
 #include "attractor/base/log.h"
 #include "attractor/base/sha256.h"
+#include "attractor/launch/child_run_starter.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/resume_check.h"
 #include "attractor/tokens/token_counter.h"
@@ -78,7 +79,7 @@ HandlerServices make_services(const LaunchRequest& r, const Graph& graph, std::v
   services.interviewer = make_interviewer(r, graph, warnings);
   services.retrieval = std::make_shared<GraphRetrievalProvider>(
       f.index_dir, fs::absolute(r.graph_path).parent_path().lexically_normal().string());
-  return services;
+  return with_child_runs(std::move(services));
 }
 
 /// The run's budget; a cost cap (flag or graph attribute `max_cost`) needs a price table.
