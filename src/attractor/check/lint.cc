@@ -186,9 +186,9 @@ void register_lint_rule(LintRulePtr rule) {
   registry().push_back(std::move(rule));
 }
 
-void clear_registered_lint_rules() {
+void unregister_lint_rule(const LintRulePtr& rule) {
   std::lock_guard lock(registry_mutex());
-  registry().clear();
+  std::erase(registry(), rule);
 }
 
 std::vector<Diagnostic> validate(const Graph& graph, const HandlerCatalog& handlers,

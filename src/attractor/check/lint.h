@@ -68,8 +68,8 @@ using LintRulePtr = std::shared_ptr<const LintRule>;
 
 /// Registers a rule that every later `validate` call runs after the built-ins.
 void register_lint_rule(LintRulePtr rule);
-/// Removes all registered custom rules (tests use this).
-void clear_registered_lint_rules();
+/// Removes `rule` from the registered rules (each registration of it); others stay.
+void unregister_lint_rule(const LintRulePtr& rule);
 
 /// What the caller knows beyond the graph.
 struct LintOptions {

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "support/lint_test_support.h"
+#include "support/registration_scope.h"
 
 #include "attractor/model/node_roles.h"
 #include "handlers/registry.h"
@@ -271,10 +272,11 @@ class CountingRule : public LintRule {
 };
 
 TEST(LintValidate, RegisteredAndExtraRulesRunAfterBuiltins) {
-  clear_registered_lint_rules();
-  register_lint_rule(std::make_shared<CountingRule>("zz_registered"));
-  auto d = validate(valid_pipeline(), builtin_handler_catalog(), {std::make_shared<CountingRule>("aa_extra")});
-  clear_registered_lint_rules();
+  std::vector<Diagnostic> d;
+  {
+    testing::ScopedLintRules registered({std::make_shared<CountingRule>("zz_registered")});
+    d = validate(valid_pipeline(), builtin_handler_catalog(), {std::make_shared<CountingRule>("aa_extra")});
+  }
   ASSERT_EQ(d.size(), 2u);
   // Both have unknown positions, so they sort by rule name.
   EXPECT_EQ(d[0].rule, "aa_extra");
@@ -284,11 +286,13 @@ TEST(LintValidate, RegisteredAndExtraRulesRunAfterBuiltins) {
 }
 
 TEST(LintValidate, RegistrationOrderKeptForEqualKeys) {
-  clear_registered_lint_rules();
-  register_lint_rule(std::make_shared<CountingRule>("custom", Severity::kWarning));
-  register_lint_rule(std::make_shared<CountingRule>("custom", Severity::kInfo));
-  auto d = validate(valid_pipeline(), builtin_handler_catalog(), {std::make_shared<CountingRule>("custom", Severity::kError)});
-  clear_registered_lint_rules();
+  std::vector<Diagnostic> d;
+  {
+    testing::ScopedLintRules registered({std::make_shared<CountingRule>("custom", Severity::kWarning),
+                                         std::make_shared<CountingRule>("custom", Severity::kInfo)});
+    d = validate(valid_pipeline(), builtin_handler_catalog(),
+                 {std::make_shared<CountingRule>("custom", Severity::kError)});
+  }
   ASSERT_EQ(d.size(), 3u);
   EXPECT_EQ(d[0].severity, Severity::kWarning);
   EXPECT_EQ(d[1].severity, Severity::kInfo);
