@@ -8,12 +8,10 @@
 #include <thread>
 
 #include "attractor/engine/edge_selection.h"
-#include "attractor/engine/engine.h"
-#include "attractor/check/pipeline_loader.h"
-#include "attractor/run/run_directory.h"
 #include "attractor/base/comma_list.h"
-#include "attractor/base/sha256.h"
+#include "attractor/run/run_directory.h"
 #include "handlers/codergen.h"
+#include "handlers/services/child_runs.h"
 #include "attractor/engine/event_names.h"
 #include "attractor/check/transforms.h"
 
@@ -78,13 +76,11 @@ struct ChildState : EventObserver {
 /// disk) does not destroy a joinable std::thread, which would call std::terminate.
 class ChildRunner {
  public:
-  ChildRunner(const Graph& graph, const HandlerRegistry& registry, EngineOptions options,
-              std::shared_ptr<ChildState> state)
-      : cancel_(options.cancel), thread_([&graph, &registry, options, state]() mutable {
+  ChildRunner(ChildRun& child, ChildRunOptions options, std::shared_ptr<ChildState> state)
+      : cancel_(options.cancel), thread_([&child, options, state]() mutable {
           RunResult r;
           try {
-            Engine engine(graph, registry, options);
-            r = engine.run(nlohmann::json::object());
+            r = child.run(options);
           } catch (const std::exception& e) {
             r.outcome = Outcome::fail(std::string("child pipeline error: ") + e.what());
           }
@@ -149,19 +145,13 @@ ManagerConfig read_manager_config(const NodeData& node, const Graph& graph) {
   return config;
 }
 
-EngineOptions child_engine_options(const ManagerConfig& config, const std::string& child_dir, const StageEnv& env,
-                                   std::shared_ptr<ChildState> state) {
-  EngineOptions options;
+ChildRunOptions child_run_options(const std::string& child_dir, const StageEnv& env, std::shared_ptr<ChildState> state) {
+  ChildRunOptions options;
   options.run_dir = child_dir;
-  options.graph_path = fs::absolute(config.child_path).string();
-  options.graph_sha256 = sha256_hex(read_text_file(config.child_path.string()));
   options.clock = env.clock;
   options.observer = std::move(state);
   options.cancel = env.cancel.child();
-  // The manager reads and steers the child's directory while it runs, so the child writes inline,
-  // on the disk of the parent's run directory that holds it.
-  options.background_writes = false;
-  options.disk = &env.files().disk();
+  options.disk = &env.files().disk();  // the child writes where the parent's run directory is
   return options;
 }
 
@@ -212,9 +202,13 @@ Outcome supervise(const NodeData& node, Context& context, const Graph& graph, co
 Outcome ManagerLoopHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) {
   ManagerConfig config = read_manager_config(node, graph);
   if (!config.error.empty()) return Outcome::fail(config.error, ErrorCategory::kTerminal);
-  LoadedPipeline child = load_pipeline(config.child_path.string(), builtin_handler_catalog());
-  if (!child.ok()) {
-    std::string first = child.diagnostics.empty() ? "" : ": " + child.diagnostics.front().message;
+  if (!services_.child_runs) {
+    return Outcome::fail("stack.manager_loop cannot start a child run here (no child-run starter)",
+                         ErrorCategory::kTerminal);
+  }
+  LoadedChildRun child = services_.child_runs->load(config.child_path.string());
+  if (!child.run) {
+    std::string first = child.problem.empty() ? "" : ": " + child.problem;
     return Outcome::fail("child pipeline " + config.child_path.string() + " is invalid" + first,
                          ErrorCategory::kTerminal);
   }
@@ -222,8 +216,7 @@ Outcome ManagerLoopHandler::execute(const NodeData& node, Context& context, cons
   std::string child_dir = (fs::path(env.stage_dir) / "child").string();
   fs::remove_all(child_dir);
   auto state = std::make_shared<ChildState>();
-  HandlerRegistry registry = make_default_registry(services_);
-  ChildRunner runner(*child.graph, registry, child_engine_options(config, child_dir, env, state), state);
+  ChildRunner runner(*child.run, child_run_options(child_dir, env, state), state);
   Outcome result = supervise(node, context, graph, env, config, child_dir, *state);
   runner.stop();
 

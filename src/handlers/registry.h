@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "attractor/engine/handler.h"
+#include "handlers/services/child_runs.h"
 #include "handlers/services/interviewer.h"
 #include "handlers/services/subprocess.h"
 #include "handlers/llm/codergen_backend.h"
@@ -19,6 +20,9 @@ struct HandlerServices {
   ProcessRunner* process_runner = nullptr;       ///< nullptr = POSIX runner
   /// Backend for the retrieval actions; nullptr = GraphRetrievalProvider (graph `index_dir`).
   std::shared_ptr<RetrievalBackendProvider> retrieval;
+  /// Starts the child runs of `stack.manager_loop` stages; nullptr = such stages fail (the launch
+  /// layer provides it: attractor/launch/child_run_starter.h).
+  std::shared_ptr<ChildRunStarter> child_runs;
 };
 
 /// A registry with every built-in handler; custom handlers can be added afterwards.

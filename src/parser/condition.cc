@@ -2,6 +2,9 @@
 
 #include "parser/value_text.h"
 
+#include <memory>
+#include <unordered_map>
+
 #include <boost/spirit/home/x3.hpp>
 
 /// \file
@@ -109,18 +112,29 @@ ConditionParseResult parse_condition(std::string_view text) {
   return result;
 }
 
-bool evaluate_condition(const Condition& condition, const ConditionKeyResolver& resolve) {
-  for (const ConditionClause& clause : condition.clauses) {
-    std::string value = resolve(clause.key);
-    bool ok = false;
-    switch (clause.op) {
-      case Op::kEquals: ok = value == clause.literal; break;
-      case Op::kNotEquals: ok = value != clause.literal; break;
-      case Op::kTruthy: ok = !value.empty() && value != "false" && value != "0"; break;
+void parse_edge_conditions(Graph& graph) {
+  // Edges with the same text share one parse (a pipeline repeats `outcome=success` a lot).
+  std::unordered_map<std::string_view, std::shared_ptr<const EdgeCondition>> parsed;
+  for (Edge e : graph.edges()) {
+    EdgeData& edge = graph.edge(e);
+    auto value = edge.find("condition");
+    if (!value) {
+      edge.parsed_condition.reset();
+      continue;
     }
-    if (!ok) return false;
+    std::shared_ptr<const EdgeCondition>& shared = parsed[value->text()];
+    if (!shared) {
+      auto made = std::make_shared<EdgeCondition>();
+      made->text = std::string(value->text());
+      std::string_view text = made->text;
+      const std::size_t first = text.find_first_not_of(" \t\n\r\f\v");
+      text = first == std::string_view::npos ? std::string_view() : text.substr(first);
+      text = text.substr(0, text.find_last_not_of(" \t\n\r\f\v") + 1);
+      made->condition = parse_condition(text).condition;
+      shared = std::move(made);
+    }
+    edge.parsed_condition = shared;
   }
-  return true;
 }
 
 }  // namespace attractor

@@ -2,30 +2,17 @@
 /// \file
 /// The edge condition language (spec §10): `Clause ( '&&' Clause )*` where a clause is
 /// `Key = Literal`, `Key != Literal` or a bare key (truthiness). Parsed by its own X3 grammar into
-/// an AST that the engine evaluates with a key resolver.
+/// the AST of attractor/model/edge_condition.h, which the engine evaluates with a key resolver.
 
 #include <cstddef>
-#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
-#include <vector>
+
+#include "attractor/model/edge_condition.h"
+#include "attractor/model/graph.h"
 
 namespace attractor {
-
-/// One clause of a condition.
-struct ConditionClause {
-  enum class Op { kEquals, kNotEquals, kTruthy };
-  std::string key;      ///< `outcome`, `preferred_label`, `context.a.b` or a bare key
-  Op op = Op::kTruthy;
-  std::string literal;  ///< unescaped literal ("" for kTruthy)
-  std::size_t offset = 0;  ///< byte offset of the clause in the condition text
-};
-
-/// A parsed condition: clauses AND-combined left to right. Empty means "always true".
-struct Condition {
-  std::vector<ConditionClause> clauses;
-};
 
 /// Where and why a condition failed to parse.
 struct ConditionError {
@@ -45,11 +32,9 @@ struct ConditionParseResult {
 /// Whitespace-only text is the empty (always true) condition.
 ConditionParseResult parse_condition(std::string_view text);
 
-/// Returns the string value of a key (§10.4); "" for missing keys.
-using ConditionKeyResolver = std::function<std::string(std::string_view key)>;
-
-/// Evaluates a parsed condition (§10.5): string comparison, bare keys truthy when non-empty and
-/// not "false"/"0".
-bool evaluate_condition(const Condition& condition, const ConditionKeyResolver& resolve);
+/// Parses the `condition` of every edge of `graph` and keeps it on the edge
+/// (EdgeData::parsed_condition), so a run evaluates conditions without parsing them again; an
+/// edge without one gets none. The pipeline loader calls it after the transforms.
+void parse_edge_conditions(Graph& graph);
 
 }  // namespace attractor

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "attractor/check/lint.h"
+#include "support/cli_test_support.h"
 #include "support/lint_test_support.h"
 
 namespace attractor {
@@ -42,6 +43,22 @@ TEST(HandlerCatalogTest, EveryBuiltinTypeHasAHandlerAndASummary) {
   for (const std::string& type : types) {
     EXPECT_TRUE(registry.has(type)) << type;
     EXPECT_FALSE(registry.catalog().find(type)->summary.empty()) << type;
+  }
+}
+
+// A handler is one line of builtin_handlers(): the registry, lint's catalog and `attractor help`
+// (which docs/pipelines.md is generated from) all read that table.
+TEST(HandlerCatalogTest, EveryRegisteredTypeIsInLintsCatalogAndInHelp) {
+  HandlerRegistry registry = make_default_registry();
+  const std::vector<std::string> registered = registry.catalog().types();
+  EXPECT_EQ(builtin_handler_catalog().types(), registered);
+  testing::CommandResult help = testing::run_attractor({"help", "shapes"});
+  ASSERT_EQ(help.exit_code, 0) << help.err;
+  for (const std::string& type : registered) {
+    Graph g = lint_test::valid_pipeline();
+    g.node("work")->set("type", type);
+    EXPECT_TRUE(lint_test::only(validate(g, builtin_handler_catalog()), "type_known").empty()) << type;
+    EXPECT_NE(help.out.find("| `" + type + "` |"), std::string::npos) << type << " is not in `attractor help shapes`";
   }
 }
 

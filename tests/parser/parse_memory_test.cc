@@ -61,8 +61,10 @@ std::size_t heap_in_use() {
 
 // 10,000 nodes and 20,000 edges carry 120,000 attributes. With parsed values kept as views of the
 // file, 16-byte attribute entries and edges without copies of their ends' ids, the graph holds
-// about 1,030 heap bytes per node; before issue 19's second round it held about 1,950. The bound
-// leaves room for small changes and fails long before the old size.
+// about 1,030 heap bytes per node; before issue 19's second round it held about 1,950. Since each
+// edge keeps its condition as parsed at load (EdgeData::parsed_condition, a shared pointer, empty
+// until the loader sets it) the edge list's nodes are a size class larger: about 1,250 measured.
+// The bound leaves room for small changes and fails long before the old size.
 TEST(ParseMemory, ATenThousandNodeGraphStaysSmall) {
 #if !defined(__GLIBC__)
   GTEST_SKIP() << "counts glibc's heap";
@@ -75,7 +77,7 @@ TEST(ParseMemory, ATenThousandNodeGraphStaysSmall) {
   std::size_t graph_bytes = heap_in_use() - before;
   ASSERT_TRUE(parsed.ok());
   ASSERT_EQ(parsed.graph->node_count(), kNodes + 2u);
-  EXPECT_LT(graph_bytes, 1'200u * kNodes) << graph_bytes / kNodes << " bytes per node";
+  EXPECT_LT(graph_bytes, 1'300u * kNodes) << graph_bytes / kNodes << " bytes per node";
 #endif
 }
 

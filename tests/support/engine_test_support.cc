@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "attractor/launch/child_run_starter.h"
 #include "attractor/run/checkpoint_journal.h"
 #include "attractor/run/run_directory.h"
 
@@ -65,7 +66,7 @@ EngineOptions TestRun::options() {
 }
 
 RunResult TestRun::run(const Graph& graph, const nlohmann::json& seed) {
-  HandlerRegistry registry = make_default_registry(services);
+  HandlerRegistry registry = make_default_registry(with_child_runs(services));
   return run(graph, registry, seed);
 }
 
@@ -75,7 +76,7 @@ RunResult TestRun::run(const Graph& graph, const HandlerRegistry& registry, cons
 }
 
 RunResult TestRun::resume(const Graph& graph) {
-  HandlerRegistry registry = make_default_registry(services);
+  HandlerRegistry registry = make_default_registry(with_child_runs(services));
   return resume(graph, registry);
 }
 

@@ -16,76 +16,14 @@ class FunctionRule : public LintRule {
  public:
   FunctionRule(std::string name, RuleBody body) : name_(std::move(name)), body_(std::move(body)) {}
   std::string name() const override { return name_; }
-  void apply(const Graph& graph, std::vector<Diagnostic>& out) const override { body_(graph, out); }
+  void apply(const LintInput& input, std::vector<Diagnostic>& out) const override { body_(input, out); }
 
  private:
   std::string name_;
   RuleBody body_;
 };
 
-/// Node roles and the attribute scan of the graph being validated; lives for one `validate` call.
-struct RoleCache {
-  const Graph* graph = nullptr;
-  const HandlerCatalog* handlers = nullptr;
-  const LintOptions* options = nullptr;
-  std::optional<std::vector<Vertex>> starts;
-  std::optional<std::vector<Vertex>> terminals;
-  std::shared_ptr<const AttributeScan> scan;
-};
-thread_local RoleCache* active_roles = nullptr;
-
 }  // namespace
-
-const HandlerCatalog& handlers_of(const Graph& graph) {
-  static const HandlerCatalog empty;
-  if (active_roles == nullptr || active_roles->graph != &graph || active_roles->handlers == nullptr) return empty;
-  return *active_roles->handlers;
-}
-
-const LintOptions& options_of(const Graph& graph) {
-  static const LintOptions none;
-  if (active_roles == nullptr || active_roles->graph != &graph || active_roles->options == nullptr) return none;
-  return *active_roles->options;
-}
-
-std::vector<Vertex> start_nodes_of(const Graph& graph) {
-  if (active_roles == nullptr || active_roles->graph != &graph) return find_start_nodes(graph);
-  if (!active_roles->starts) active_roles->starts = find_start_nodes(graph);
-  return *active_roles->starts;
-}
-
-std::vector<Vertex> terminal_nodes_of(const Graph& graph) {
-  if (active_roles == nullptr || active_roles->graph != &graph) return find_terminal_nodes(graph);
-  if (!active_roles->terminals) active_roles->terminals = find_terminal_nodes(graph);
-  return *active_roles->terminals;
-}
-
-std::shared_ptr<const AttributeScan> attribute_scan_of(const Graph& graph) {
-  if (active_roles == nullptr || active_roles->graph != &graph) {
-    return std::make_shared<const AttributeScan>(scan_attributes(graph));
-  }
-  if (!active_roles->scan) active_roles->scan = std::make_shared<const AttributeScan>(scan_attributes(graph));
-  return active_roles->scan;
-}
-
-/// Makes start_nodes_of / terminal_nodes_of memoize for one graph while in scope.
-class RoleScope {
- public:
-  RoleScope(const Graph& graph, const HandlerCatalog& handlers, const LintOptions& options)
-      : previous_(active_roles) {
-    cache_.graph = &graph;
-    cache_.handlers = &handlers;
-    cache_.options = &options;
-    active_roles = &cache_;
-  }
-  ~RoleScope() { active_roles = previous_; }
-  RoleScope(const RoleScope&) = delete;
-  RoleScope& operator=(const RoleScope&) = delete;
-
- private:
-  RoleCache cache_;
-  RoleCache* previous_;
-};
 
 LintRulePtr make_rule(std::string name, RuleBody body) {
   return std::make_shared<FunctionRule>(std::move(name), std::move(body));
@@ -95,8 +33,9 @@ namespace {
 
 /// Runs, on every node, the checks of its handler's description that `wanted` accepts.
 template <typename Wanted>
-void run_handler_checks(const Graph& graph, Wanted wanted, std::vector<Diagnostic>& out) {
-  const HandlerCatalog& handlers = handlers_of(graph);
+void run_handler_checks(const LintInput& input, Wanted wanted, std::vector<Diagnostic>& out) {
+  const Graph& graph = input.graph();
+  const HandlerCatalog& handlers = input.handlers();
   const std::vector<const HandlerDescription*> all = handlers.descriptions();
   for (Vertex v : graph.nodes()) {
     const NodeData& node = graph.node(v);
@@ -112,14 +51,14 @@ void run_handler_checks(const Graph& graph, Wanted wanted, std::vector<Diagnosti
 }  // namespace
 
 LintRulePtr handler_config_rule(std::string name) {
-  return make_rule(name, [name](const Graph& graph, std::vector<Diagnostic>& out) {
-    run_handler_checks(graph, [&](const std::string& rule) { return rule == name; }, out);
+  return make_rule(name, [name](const LintInput& input, std::vector<Diagnostic>& out) {
+    run_handler_checks(input, [&](const std::string& rule) { return rule == name; }, out);
   });
 }
 
 LintRulePtr other_handler_checks_rule(std::vector<std::string> builtin_names) {
-  return make_rule("handler_config", [names = std::move(builtin_names)](const Graph& graph, std::vector<Diagnostic>& out) {
-    run_handler_checks(graph, [&](const std::string& rule) {
+  return make_rule("handler_config", [names = std::move(builtin_names)](const LintInput& input, std::vector<Diagnostic>& out) {
+    run_handler_checks(input, [&](const std::string& rule) {
       return std::find(names.begin(), names.end(), rule) == names.end();
     }, out);
   });
@@ -181,14 +120,34 @@ const std::vector<LintRulePtr>& builtin_rules() {
 
 }  // namespace
 
+LintInput::LintInput(const Graph& graph, const HandlerCatalog& handlers, const LintOptions& options)
+    : graph_(graph), handlers_(handlers), options_(options) {}
+
+LintInput::~LintInput() = default;
+
+const std::vector<Vertex>& LintInput::start_nodes() const {
+  if (!starts_) starts_ = find_start_nodes(graph_);
+  return *starts_;
+}
+
+const std::vector<Vertex>& LintInput::terminal_nodes() const {
+  if (!terminals_) terminals_ = find_terminal_nodes(graph_);
+  return *terminals_;
+}
+
+const lint_detail::AttributeScan& LintInput::attribute_scan() const {
+  if (!scan_) scan_ = std::make_unique<const lint_detail::AttributeScan>(lint_detail::scan_attributes(*this));
+  return *scan_;
+}
+
 void register_lint_rule(LintRulePtr rule) {
   std::lock_guard lock(registry_mutex());
   registry().push_back(std::move(rule));
 }
 
-void clear_registered_lint_rules() {
+void unregister_lint_rule(const LintRulePtr& rule) {
   std::lock_guard lock(registry_mutex());
-  registry().clear();
+  std::erase(registry(), rule);
 }
 
 std::vector<Diagnostic> validate(const Graph& graph, const HandlerCatalog& handlers,
@@ -221,8 +180,8 @@ std::vector<Diagnostic> validate(const Graph& graph, const HandlerCatalog& handl
   rules.insert(rules.end(), extra_rules.begin(), extra_rules.end());
   std::vector<Diagnostic> out;
   {
-    lint_detail::RoleScope roles(graph, handlers, options);
-    for (const LintRulePtr& rule : rules) rule->apply(graph, out);
+    const LintInput input(graph, handlers, options);
+    for (const LintRulePtr& rule : rules) rule->apply(input, out);
   }
   std::stable_sort(out.begin(), out.end(), [](const Diagnostic& a, const Diagnostic& b) {
     auto key = [](const Diagnostic& d) {

@@ -45,6 +45,7 @@
 /// With LintOptions::strict or graph attribute `strict=true`, every warning becomes an error.
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -54,23 +55,6 @@
 
 namespace attractor {
 
-/// A lint rule: inspects a graph and reports diagnostics.
-class LintRule {
- public:
-  virtual ~LintRule() = default;
-  /// Rule id used in diagnostics (e.g. "start_node").
-  virtual std::string name() const = 0;
-  /// Appends this rule's findings to `out`.
-  virtual void apply(const Graph& graph, std::vector<Diagnostic>& out) const = 0;
-};
-
-using LintRulePtr = std::shared_ptr<const LintRule>;
-
-/// Registers a rule that every later `validate` call runs after the built-ins.
-void register_lint_rule(LintRulePtr rule);
-/// Removes all registered custom rules (tests use this).
-void clear_registered_lint_rules();
-
 /// What the caller knows beyond the graph.
 struct LintOptions {
   /// Warnings become errors (`--strict`); graph attribute `strict=true` does the same.
@@ -78,6 +62,56 @@ struct LintOptions {
   /// Context keys set before the run starts (`--set`, `--set-json`, `--context`).
   std::vector<std::string> known_context_keys;
 };
+
+namespace lint_detail {
+struct AttributeScan;
+}
+
+/// What a lint rule inspects: the graph, the handler types it may use and the caller's options,
+/// with the facts several rules need, each computed on first use and kept for this input only.
+/// Not thread-safe; `validate` makes one per call.
+class LintInput {
+ public:
+  LintInput(const Graph& graph, const HandlerCatalog& handlers, const LintOptions& options);
+  ~LintInput();
+  LintInput(const LintInput&) = delete;
+  LintInput& operator=(const LintInput&) = delete;
+
+  const Graph& graph() const { return graph_; }
+  const HandlerCatalog& handlers() const { return handlers_; }
+  const LintOptions& options() const { return options_; }
+  /// find_start_nodes(graph()) (model/node_roles.h).
+  const std::vector<Vertex>& start_nodes() const;
+  /// find_terminal_nodes(graph()).
+  const std::vector<Vertex>& terminal_nodes() const;
+  /// The findings of the attribute-driven built-in rules (lint_rules.h, scan_attributes).
+  const lint_detail::AttributeScan& attribute_scan() const;
+
+ private:
+  const Graph& graph_;
+  const HandlerCatalog& handlers_;
+  const LintOptions& options_;
+  mutable std::optional<std::vector<Vertex>> starts_;
+  mutable std::optional<std::vector<Vertex>> terminals_;
+  mutable std::unique_ptr<const lint_detail::AttributeScan> scan_;
+};
+
+/// A lint rule: inspects a graph and reports diagnostics.
+class LintRule {
+ public:
+  virtual ~LintRule() = default;
+  /// Rule id used in diagnostics (e.g. "start_node").
+  virtual std::string name() const = 0;
+  /// Appends this rule's findings on `input.graph()` to `out`.
+  virtual void apply(const LintInput& input, std::vector<Diagnostic>& out) const = 0;
+};
+
+using LintRulePtr = std::shared_ptr<const LintRule>;
+
+/// Registers a rule that every later `validate` call runs after the built-ins.
+void register_lint_rule(LintRulePtr rule);
+/// Removes `rule` from the registered rules (each registration of it); others stay.
+void unregister_lint_rule(const LintRulePtr& rule);
 
 /// Runs built-in rules, registered rules, then `extra_rules`. `handlers` describes the handler
 /// types the graph may use (type_known, prompt_on_llm_nodes and the handlers' own configuration

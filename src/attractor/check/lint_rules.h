@@ -13,7 +13,7 @@
 
 namespace attractor::lint_detail {
 
-using RuleBody = std::function<void(const Graph&, std::vector<Diagnostic>&)>;
+using RuleBody = std::function<void(const LintInput&, std::vector<Diagnostic>&)>;
 
 /// A rule made of a name and a function.
 LintRulePtr make_rule(std::string name, RuleBody body);
@@ -47,21 +47,14 @@ LintRulePtr handler_config_rule(std::string name);
 /// right after the built-in rules.
 LintRulePtr other_handler_checks_rule(std::vector<std::string> builtin_names);
 
-/// The handler catalog of the graph being validated (an empty catalog outside `validate`).
-const HandlerCatalog& handlers_of(const Graph& graph);
-/// The options of the `validate` call on `graph` (defaults outside `validate`).
-const LintOptions& options_of(const Graph& graph);
-
 /// Findings of the attribute-driven rules, keyed by rule id, gathered in one walk (lint_scan.cc).
 struct AttributeScan {
   std::unordered_map<std::string, std::vector<Diagnostic>> by_rule;
 };
 
-/// Walks every graph, node and edge attribute once and runs the attribute-driven checks.
-AttributeScan scan_attributes(const Graph& graph);
-
-/// scan_attributes(graph), computed once per `validate` call (lint.cc).
-std::shared_ptr<const AttributeScan> attribute_scan_of(const Graph& graph);
+/// Walks every graph, node and edge attribute once and runs the attribute-driven checks (read
+/// through LintInput::attribute_scan, which computes it once per input).
+AttributeScan scan_attributes(const LintInput& input);
 
 /// Ids of the rules the scan produces: condition_syntax, condition_outcome_value,
 /// condition_key_spelling, type_known, shape_known,
@@ -86,10 +79,6 @@ class SpellingChecker {
   std::vector<std::string> known_;
   std::unordered_map<std::string_view, std::string> cache_;
 };
-
-/// find_start_nodes / find_terminal_nodes, computed once per `validate` call (several rules need them).
-std::vector<Vertex> start_nodes_of(const Graph& graph);
-std::vector<Vertex> terminal_nodes_of(const Graph& graph);
 
 /// Optimal string alignment distance (insertions, deletions, substitutions, adjacent transpositions).
 std::size_t edit_distance(std::string_view a, std::string_view b);

@@ -6,7 +6,8 @@
 namespace attractor::lint_detail {
 
 LintRulePtr thread_id_fidelity_rule() {
-  return make_rule("thread_id_fidelity", [](const Graph& graph, std::vector<Diagnostic>& out) {
+  return make_rule("thread_id_fidelity", [](const LintInput& in, std::vector<Diagnostic>& out) {
+    const Graph& graph = in.graph();
     for (Vertex v : graph.nodes()) {
       const NodeData& node = graph.node(v);
       auto thread = node.find("thread_id");

@@ -30,9 +30,9 @@ std::vector<bool> discovered_from(const G& g, Vertex source, std::size_t vertex_
 }
 
 /// The single start and exit node, or nullopt when another rule reports their absence.
-std::optional<std::pair<Vertex, Vertex>> start_and_exit(const Graph& graph) {
-  std::vector<Vertex> starts = start_nodes_of(graph);
-  std::vector<Vertex> exits = terminal_nodes_of(graph);
+std::optional<std::pair<Vertex, Vertex>> start_and_exit(const LintInput& in) {
+  std::vector<Vertex> starts = in.start_nodes();
+  std::vector<Vertex> exits = in.terminal_nodes();
   if (starts.size() != 1 || exits.size() != 1) return std::nullopt;
   return std::make_pair(starts[0], exits[0]);
 }
@@ -44,8 +44,9 @@ struct Liveness {
   std::vector<bool> can_finish;  ///< the exit is reachable from it
 };
 
-std::optional<Liveness> liveness(const Graph& graph) {
-  auto ends = start_and_exit(graph);
+std::optional<Liveness> liveness(const LintInput& in) {
+  const Graph& graph = in.graph();
+  auto ends = start_and_exit(in);
   if (!ends) return std::nullopt;
   const BoostGraph& g = graph.boost();
   Liveness l{ends->second, discovered_from(g, ends->first, graph.node_count()),
@@ -95,8 +96,9 @@ std::string quoted_ids(const Graph& graph, const std::vector<Vertex>& vertices) 
 }  // namespace
 
 LintRulePtr exit_reachable_rule() {
-  return make_rule("exit_reachable", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    std::optional<Liveness> l = liveness(graph);
+  return make_rule("exit_reachable", [](const LintInput& in, std::vector<Diagnostic>& out) {
+    const Graph& graph = in.graph();
+    std::optional<Liveness> l = liveness(in);
     if (!l) return;
     const std::string& exit_id = graph.node(l->exit).id;
     for (const std::vector<Vertex>& loop : closed_loops(graph, *l)) {
@@ -116,8 +118,9 @@ LintRulePtr exit_reachable_rule() {
 }
 
 LintRulePtr dead_end_rule() {
-  return make_rule("dead_end", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    std::optional<Liveness> l = liveness(graph);
+  return make_rule("dead_end", [](const LintInput& in, std::vector<Diagnostic>& out) {
+    const Graph& graph = in.graph();
+    std::optional<Liveness> l = liveness(in);
     if (!l) return;
     const std::string& exit_id = graph.node(l->exit).id;
     for (Vertex v : graph.nodes()) {

@@ -35,20 +35,23 @@ void check_count(const Graph& graph, const std::vector<Vertex>& found, const cha
 }  // namespace
 
 LintRulePtr start_node_rule() {
-  return make_rule("start_node", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    check_count(graph, start_nodes_of(graph), "start_node", "start", "Mdiamond", out);
+  return make_rule("start_node", [](const LintInput& in, std::vector<Diagnostic>& out) {
+    const Graph& graph = in.graph();
+    check_count(graph, in.start_nodes(), "start_node", "start", "Mdiamond", out);
   });
 }
 
 LintRulePtr terminal_node_rule() {
-  return make_rule("terminal_node", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    check_count(graph, terminal_nodes_of(graph), "terminal_node", "exit", "Msquare", out);
+  return make_rule("terminal_node", [](const LintInput& in, std::vector<Diagnostic>& out) {
+    const Graph& graph = in.graph();
+    check_count(graph, in.terminal_nodes(), "terminal_node", "exit", "Msquare", out);
   });
 }
 
 LintRulePtr reachability_rule() {
-  return make_rule("reachability", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    std::vector<Vertex> starts = start_nodes_of(graph);
+  return make_rule("reachability", [](const LintInput& in, std::vector<Diagnostic>& out) {
+    const Graph& graph = in.graph();
+    std::vector<Vertex> starts = in.start_nodes();
     if (starts.size() != 1) return;
     const BoostGraph& g = graph.boost();
     // Every vertex the search from the start discovers turns non-white.
@@ -72,7 +75,8 @@ LintRulePtr reachability_rule() {
 /// (`NodeData::id` is writable, e.g. by a transform) can no longer be found by that id, so routes
 /// to it and lookups of it fail: such an end is an unknown node.
 LintRulePtr edge_target_exists_rule() {
-  return make_rule("edge_target_exists", [](const Graph& graph, std::vector<Diagnostic>& out) {
+  return make_rule("edge_target_exists", [](const LintInput& in, std::vector<Diagnostic>& out) {
+    const Graph& graph = in.graph();
     std::vector<char> unknown(graph.node_count(), 0);
     bool any = false;
     for (Vertex v : graph.nodes()) {
@@ -98,8 +102,9 @@ LintRulePtr edge_target_exists_rule() {
 }
 
 LintRulePtr start_no_incoming_rule() {
-  return make_rule("start_no_incoming", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    for (Vertex v : start_nodes_of(graph)) {
+  return make_rule("start_no_incoming", [](const LintInput& in, std::vector<Diagnostic>& out) {
+    const Graph& graph = in.graph();
+    for (Vertex v : in.start_nodes()) {
       const NodeData& start = graph.node(v);
       for (Edge e : graph.in_edges(v)) {
         const EdgeData& edge = graph.edge(e);
@@ -118,8 +123,9 @@ LintRulePtr start_no_incoming_rule() {
 }
 
 LintRulePtr exit_no_outgoing_rule() {
-  return make_rule("exit_no_outgoing", [](const Graph& graph, std::vector<Diagnostic>& out) {
-    for (Vertex v : terminal_nodes_of(graph)) {
+  return make_rule("exit_no_outgoing", [](const LintInput& in, std::vector<Diagnostic>& out) {
+    const Graph& graph = in.graph();
+    for (Vertex v : in.terminal_nodes()) {
       const NodeData& exit = graph.node(v);
       for (Edge e : graph.out_edges(v)) {
         const EdgeData& edge = graph.edge(e);

@@ -159,12 +159,12 @@ struct Subject {
 
 class Scanner {
  public:
-  explicit Scanner(const Graph& graph) : graph_(graph) {}
+  explicit Scanner(const LintInput& input) : input_(input) {}
 
   AttributeScan run() {
     std::vector<char> role(graph_.node_count(), 0);
-    for (Vertex v : start_nodes_of(graph_)) role[v] = 1;
-    for (Vertex v : terminal_nodes_of(graph_)) role[v] = 1;
+    for (Vertex v : input_.start_nodes()) role[v] = 1;
+    for (Vertex v : input_.terminal_nodes()) role[v] = 1;
     const GraphData& data = graph_.data();
     graph_has_retry_ = !data.retry_target().empty() || !data.fallback_retry_target().empty();
     scan_graph();
@@ -323,7 +323,7 @@ class Scanner {
     if (key.rfind("context.", 0) == 0 || std::find(keys.begin(), keys.end(), key) != keys.end()) return true;
     std::string guess = closest_match(key, keys, 1);
     if (guess.empty()) return true;
-    const std::vector<std::string>& known = options_of(graph_).known_context_keys;
+    const std::vector<std::string>& known = input_.options().known_context_keys;
     if (std::find(known.begin(), known.end(), key) != known.end()) return true;
     SourceLocation location = inner_location(graph_, value, clause.offset);
     Diagnostic d = make_diagnostic("condition_key_spelling", Severity::kWarning,
@@ -446,8 +446,9 @@ class Scanner {
     }
   }
 
-  const Graph& graph_;
-  const HandlerCatalog& handlers_ = handlers_of(graph_);
+  const LintInput& input_;
+  const Graph& graph_ = input_.graph();
+  const HandlerCatalog& handlers_ = input_.handlers();
   const bool catalog_has_shapes_ = !handlers_.shapes().empty();
   AttributeScan scan_;
   const InfoTable node_table_ = node_table(handlers_);
@@ -462,7 +463,7 @@ class Scanner {
 
 }  // namespace
 
-AttributeScan scan_attributes(const Graph& graph) { return Scanner(graph).run(); }
+AttributeScan scan_attributes(const LintInput& input) { return Scanner(input).run(); }
 
 const std::vector<std::string>& scanned_rule_names() {
   static const std::vector<std::string> names = {
@@ -474,15 +475,16 @@ const std::vector<std::string>& scanned_rule_names() {
 }
 
 LintRulePtr scanned_rule(const std::string& name) {
-  return make_rule(name, [name](const Graph& graph, std::vector<Diagnostic>& out) {
-    std::shared_ptr<const AttributeScan> scan = attribute_scan_of(graph);
-    auto it = scan->by_rule.find(name);
-    if (it != scan->by_rule.end()) out.insert(out.end(), it->second.begin(), it->second.end());
+  return make_rule(name, [name](const LintInput& in, std::vector<Diagnostic>& out) {
+    const AttributeScan& scan = in.attribute_scan();
+    auto it = scan.by_rule.find(name);
+    if (it != scan.by_rule.end()) out.insert(out.end(), it->second.begin(), it->second.end());
   });
 }
 
 LintRulePtr stylesheet_syntax_rule() {
-  return make_rule("stylesheet_syntax", [](const Graph& graph, std::vector<Diagnostic>& out) {
+  return make_rule("stylesheet_syntax", [](const LintInput& in, std::vector<Diagnostic>& out) {
+    const Graph& graph = in.graph();
     auto value = graph.data().find("model_stylesheet");
     if (!value) return;
     StylesheetParseResult parsed = parse_stylesheet(value->text());

@@ -1,5 +1,6 @@
 #include "attractor/check/pipeline_loader.h"
 
+#include "parser/condition.h"
 #include "parser/dot_parser.h"
 
 namespace attractor {
@@ -13,6 +14,7 @@ LoadedPipeline finish(ParseResult parsed, const HandlerCatalog& handlers, const 
   if (!parsed.graph) return out;
   Graph graph = std::move(*parsed.graph);
   apply_transforms(graph, out.diagnostics, extra_transforms);
+  parse_edge_conditions(graph);
   auto lint = validate(graph, handlers, options, extra_rules);
   out.diagnostics.insert(out.diagnostics.end(), lint.begin(), lint.end());
   out.graph = std::move(graph);

@@ -112,9 +112,9 @@ void register_transform(TransformPtr transform) {
   registry().push_back(std::move(transform));
 }
 
-void clear_registered_transforms() {
+void unregister_transform(const TransformPtr& transform) {
   std::lock_guard lock(registry_mutex());
-  registry().clear();
+  std::erase(registry(), transform);
 }
 
 void apply_transforms(Graph& graph, std::vector<Diagnostic>& diagnostics, const std::vector<TransformPtr>& extra) {

@@ -45,8 +45,8 @@ class StylesheetTransform : public Transform {
 
 /// Registers a custom transform, run after the built-ins in registration order.
 void register_transform(TransformPtr transform);
-/// Removes all registered custom transforms (tests use this).
-void clear_registered_transforms();
+/// Removes `transform` from the registered ones (each registration of it); others stay.
+void unregister_transform(const TransformPtr& transform);
 
 /// Runs built-ins, registered transforms, then `extra`.
 void apply_transforms(Graph& graph, std::vector<Diagnostic>& diagnostics,

@@ -12,6 +12,7 @@
 namespace attractor {
 
 class RunDisk;
+class InputFileReader;
 
 /// One subcommand: `run` receives argv with argv[0] = "attractor <name>".
 struct CliCommand {
@@ -36,6 +37,9 @@ int run_run_command(int argc, char** argv);
 int run_run_command(int argc, char** argv, RunDisk& disk);
 int run_resume_command(int argc, char** argv);
 int run_resume_command(int argc, char** argv, RunDisk& disk);
+/// `run` and `resume` reading the pipeline file through `files` (a test counts the reads).
+int run_run_command(int argc, char** argv, RunDisk& disk, InputFileReader& files);
+int run_resume_command(int argc, char** argv, RunDisk& disk, InputFileReader& files);
 int run_render_command(int argc, char** argv);
 int run_index_command(int argc, char** argv);
 int run_search_command(int argc, char** argv);

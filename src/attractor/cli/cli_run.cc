@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <optional>
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -54,6 +55,7 @@
 #include "attractor/cli/run_plan.h"
 #include "attractor/launch/run_flags.h"
 #include "attractor/launch/run_launch.h"
+#include "attractor/base/input_file_reader.h"
 #include "attractor/run/posix_run_disk.h"
 #include "handlers/llm/backend_router.h"
 
@@ -152,7 +154,15 @@ int report(std::string_view command, const LaunchFailure& failure) {
   return failure.exit_code;
 }
 
-int execute(const LaunchRequest& request, RunDisk& disk) {
+/// The run lock of `run_dir` when the run is written to the real file system (a test's disk
+/// has no other process to keep out).
+std::variant<std::unique_ptr<RunLock>, LaunchFailure> lock_for(const std::string& run_dir, RunDisk& disk) {
+  if (&disk != &posix_run_disk()) return std::unique_ptr<RunLock>();
+  return lock_run_directory(run_dir);
+}
+
+/// Prepares and runs `request`; `held` is the run lock when the caller took it already (resume).
+int execute(LaunchRequest request, RunDisk& disk, std::optional<std::unique_ptr<RunLock>> held = std::nullopt) {
   const RunFlags& f = request.flags;
   const std::string_view command = request.resumed ? "attractor resume" : "attractor run";
   auto prepared_or = prepare_run(request);
@@ -166,8 +176,10 @@ int execute(const LaunchRequest& request, RunDisk& disk) {
   options.disk = &disk;
   options.observer = make_observers(f);
   std::unique_ptr<RunLock> lock;
-  if (&disk == &posix_run_disk()) {
-    auto lock_or = lock_run_directory(request.run_dir);
+  if (held) {
+    lock = std::move(*held);
+  } else {
+    auto lock_or = lock_for(request.run_dir, disk);
     if (auto* failure = std::get_if<LaunchFailure>(&lock_or)) return report(command, *failure);
     lock = std::move(std::get<std::unique_ptr<RunLock>>(lock_or));
   }
@@ -190,6 +202,10 @@ int execute(const LaunchRequest& request, RunDisk& disk) {
 int run_run_command(int argc, char** argv) { return run_run_command(argc, argv, posix_run_disk()); }
 
 int run_run_command(int argc, char** argv, RunDisk& disk) {
+  return run_run_command(argc, argv, disk, system_input_files());
+}
+
+int run_run_command(int argc, char** argv, RunDisk& disk, InputFileReader& files) {
   std::shared_future<void> preload = preload_run_tables();
   CLI::App app{"Run a pipeline. Exit 0 on success, 1 when the pipeline fails, 2 on usage, parse or validation "
                "errors, 3 on runtime errors (including LLM stages without a backend), 130 when interrupted (the "
@@ -207,23 +223,22 @@ int run_run_command(int argc, char** argv, RunDisk& disk) {
   app.add_flag("--json", f.plan_json, "with --dry-run: the plan as JSON on stdout")->needs(dry_run);
   if (auto code = parse_cli(app, argc, argv)) return *code;
 
-  std::string run_dir = f.logs_root;
-  if (run_dir.empty()) {
-    std::string name = fs::path(path).stem().string();
-    if (auto loaded = load_pipeline(path, builtin_handler_catalog()); loaded.graph && !loaded.graph->name().empty()) name = loaded.graph->name();
-    run_dir = (fs::path("checkpoints") / run_directory_name(name, system_clock().now_ms(), random_hex6())).string();
-  }
   LaunchRequest request;
   request.graph_path = path;
-  request.run_dir = run_dir;
+  request.run_dir = f.logs_root;  // "": prepare_run names it from the loaded graph
   request.flags = f;
   request.preload = preload;
-  return execute(request, disk);
+  request.files = &files;
+  return execute(std::move(request), disk);
 }
 
 int run_resume_command(int argc, char** argv) { return run_resume_command(argc, argv, posix_run_disk()); }
 
 int run_resume_command(int argc, char** argv, RunDisk& disk) {
+  return run_resume_command(argc, argv, disk, system_input_files());
+}
+
+int run_resume_command(int argc, char** argv, RunDisk& disk, InputFileReader& files) {
   std::shared_future<void> preload = preload_run_tables();
   CLI::App app{"Resume an interrupted run from its checkpoint; completed nodes are never re-run. The backend, "
                "answers, responses, index and --strict the run was started with (manifest.json) apply unless "
@@ -248,16 +263,22 @@ int run_resume_command(int argc, char** argv, RunDisk& disk) {
     std::fprintf(stderr, "attractor resume: %s\n", problem->c_str());
     return kExitUsage;
   }
+  // The checkpoint is read once, under the lock, and handed to the engine: no other process can
+  // resume the run between the read and the engine's start.
+  auto lock_or = lock_for(run_dir, disk);
+  if (auto* failure = std::get_if<LaunchFailure>(&lock_or)) return report("attractor resume", *failure);
   std::vector<std::string> restored;
-  auto request = resume_request(run_dir, f, &app, disk, &restored);
+  auto request = resume_request(run_dir, f, &app, disk, &restored, &files);
   if (auto* failure = std::get_if<LaunchFailure>(&request)) return report("attractor resume", *failure);
   if (!f.quiet && !restored.empty()) {
     std::string list;
     for (const std::string& r : restored) list += (list.empty() ? "" : ", ") + r;
     std::fprintf(stderr, "resuming as started: %s (from manifest.json)\n", list.c_str());
   }
-  std::get<LaunchRequest>(request).preload = preload;
-  return execute(std::get<LaunchRequest>(request), disk);
+  LaunchRequest& resumed = std::get<LaunchRequest>(request);
+  resumed.preload = preload;
+  resumed.resumed_under_lock = true;
+  return execute(std::move(resumed), disk, std::move(std::get<std::unique_ptr<RunLock>>(lock_or)));
 }
 
 }  // namespace attractor

@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cctype>
-#include <mutex>
-#include <unordered_map>
 
 #include "parser/condition.h"
 
@@ -48,17 +46,15 @@ std::size_t accelerator_prefix(std::string_view s, std::string* key) {
   return 0;
 }
 
-/// Parsed conditions keyed by text; conditions are re-evaluated after every node.
-const Condition* cached_condition(std::string_view text) {
-  static std::mutex mutex;
-  static std::unordered_map<std::string, std::optional<Condition>> cache;
-  std::lock_guard lock(mutex);
-  auto it = cache.find(std::string(text));
-  if (it == cache.end()) {
-    ConditionParseResult parsed = parse_condition(text);
-    it = cache.emplace(std::string(text), parsed.condition).first;
-  }
-  return it->second ? &*it->second : nullptr;
+/// Whether `data`'s condition holds: the one parsed at load when it is still the edge's text,
+/// else the text parsed now (edges built in code, or changed after the load).
+bool edge_condition_holds(const EdgeData& data, std::string_view text, const Outcome& outcome,
+                          const Context& context) {
+  const EdgeCondition* parsed = data.parsed_condition.get();
+  if (!parsed || parsed->text != text) return evaluate_edge_condition(text, outcome, context);
+  if (!parsed->condition) return false;
+  return evaluate_condition(*parsed->condition,
+                            [&](std::string_view key) { return resolve_condition_key(key, outcome, context); });
 }
 
 bool better(const Graph& graph, const Edge& a, const Edge& b) {
@@ -78,7 +74,13 @@ std::optional<Edge> best_by_weight_then_lexical(const Graph& graph, const std::v
   return best;
 }
 
-bool has_condition(const EdgeData& e) { return !trim(e.condition()).empty(); }
+/// The edge's condition text; "" when it has none or only blanks.
+std::string_view condition_text(const EdgeData& e) {
+  auto value = e.find("condition");
+  if (!value) return {};
+  std::string_view text = value->text();
+  return text.find_first_not_of(" \t\n\r\f\v") == std::string_view::npos ? std::string_view() : text;
+}
 
 }  // namespace
 
@@ -96,9 +98,9 @@ std::string resolve_condition_key(std::string_view key, const Outcome& outcome, 
 bool evaluate_edge_condition(std::string_view condition, const Outcome& outcome, const Context& context) {
   std::string text = trim(condition);
   if (text.empty()) return true;
-  const Condition* parsed = cached_condition(text);
-  if (!parsed) return false;
-  return evaluate_condition(*parsed,
+  ConditionParseResult parsed = parse_condition(text);
+  if (!parsed.condition) return false;
+  return evaluate_condition(*parsed.condition,
                             [&](std::string_view key) { return resolve_condition_key(key, outcome, context); });
 }
 
@@ -127,14 +129,15 @@ std::optional<Edge> select_edge(const Graph& graph, Vertex from, const Outcome& 
   std::vector<Edge> matched;
   for (const Edge& e : edges) {
     const EdgeData& data = graph.edge(e);
-    if (has_condition(data) && evaluate_edge_condition(data.condition(), outcome, context)) matched.push_back(e);
+    std::string_view text = condition_text(data);
+    if (!text.empty() && edge_condition_holds(data, text, outcome, context)) matched.push_back(e);
   }
   if (!matched.empty()) return best_by_weight_then_lexical(graph, matched);
   if (mode == EdgeSelectionMode::kConditionsOnly) return std::nullopt;
 
   std::vector<Edge> unconditional;
   for (const Edge& e : edges) {
-    if (!has_condition(graph.edge(e))) unconditional.push_back(e);
+    if (condition_text(graph.edge(e)).empty()) unconditional.push_back(e);
   }
   if (!outcome.preferred_label.empty()) {
     std::string wanted = normalize_label(outcome.preferred_label);

@@ -192,8 +192,8 @@ void Engine::Impl::compact_finished_run(const Checkpoint& finished) {
   disk_->remove_file(journal);
 }
 
-RunResult Engine::Impl::resume() {
-  state_ = load_checkpoint(run_dir_, *disk_);
+RunResult Engine::Impl::resume(std::optional<Checkpoint> given) {
+  state_ = given ? std::move(*given) : load_checkpoint(run_dir_, *disk_);
   stage_visits_ = state_.visit_counts;
   for (const auto& [id, visits] : state_.visit_counts) {  // graph node ids only: they are identifiers
     if (visits > 1 && graph_.node(id)) adopt_nested_visits(*disk_, (fs::path(run_dir_) / id).string());
@@ -495,7 +495,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
     std::optional<Outcome> over_limit = visit_limit_failure(node);
     Outcome outcome = over_limit ? *over_limit
                                  : execute_with_retry(node, context_, state_.node_retries, options_.cancel, fidelity,
-                                                      &attempts);
+                                                      history_, &attempts);
     if (options_.cancel.cancelled()) return interrupted();
     if (std::string why = take_budget_stop(); !why.empty()) return budget_exhausted(why);
 
@@ -588,7 +588,11 @@ RunResult Engine::run(const nlohmann::json& initial_context) {
 }
 
 RunResult Engine::resume() {
-  return logging_errors([&] { return impl_->resume(); });
+  return logging_errors([&] { return impl_->resume(std::nullopt); });
+}
+
+RunResult Engine::resume(Checkpoint checkpoint) {
+  return logging_errors([&] { return impl_->resume(std::move(checkpoint)); });
 }
 
 }  // namespace attractor

@@ -93,6 +93,10 @@ class Engine {
   /// its recorded result is returned.
   RunResult resume();
 
+  /// The same from `checkpoint`, the run directory's latest, already read by the caller (which
+  /// must hold the run lock since reading it: attractor/launch/run_launch.h).
+  RunResult resume(Checkpoint checkpoint);
+
  private:
   class Impl;
   std::unique_ptr<Impl> impl_;

@@ -6,6 +6,7 @@
 #include <atomic>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -61,12 +62,19 @@ class Engine::Impl : public BranchRunner {
   ~Impl() override;
 
   RunResult run(const nlohmann::json& initial_context);
-  RunResult resume();
+  /// Continues from `checkpoint`, or from the run directory's when not given.
+  RunResult resume(std::optional<Checkpoint> checkpoint);
   /// Stops the run before LLM stage `node` because the budget is spent (`reason`).
   RunResult budget_exhausted(const std::string& reason);
 
+  /// A branch of the run's main line (its stages see the run's history).
   BranchResult run_branch(const std::string& start_node, Context& context, const std::string& stop_at,
                           const CancelToken& cancel) override;
+  /// A branch started where the stages record into `parent` (the run's history, or an enclosing
+  /// branch's): it records into a copy of `parent`, so concurrent branches never see each other's
+  /// stages (their prompts stay deterministic).
+  BranchResult run_branch_from(StageHistory& parent, const std::string& start_node, Context& context,
+                               const std::string& stop_at, const CancelToken& cancel);
 
  private:
   // engine.cc
@@ -115,16 +123,19 @@ class Engine::Impl : public BranchRunner {
   void post_messages(const Outcome& outcome, const std::string& sender, nlohmann::json& inbox);
 
   // engine_stage.cc
+  /// The BranchRunner of one stage (StageEnv::branches): run_branch_from its history.
+  class BranchesFrom;
   /// §3.5 with the retry semantics of docs/decisions.md; `retries` holds the per-node retry counters.
-  /// `attempts`, when given, receives the number of attempts made.
+  /// The stage is recorded into `history` (the run's, or its branch's). `attempts`, when given,
+  /// receives the number of attempts made.
   Outcome execute_with_retry(const NodeData& node, Context& context, std::map<std::string, std::int64_t>& retries,
-                             const CancelToken& cancel, const StageFidelity& fidelity,
+                             const CancelToken& cancel, const StageFidelity& fidelity, StageHistory& history,
                              std::int64_t* attempts = nullptr);
   /// Opens the stage directory of `node` for a new visit, archiving the previous visit's files.
   std::string open_stage_directory(const NodeData& node);
   Outcome run_attempt(const NodeData& node, Handler& handler, Context& context, const std::string& stage_dir,
                       std::int64_t attempt, const CancelToken& cancel, const StageFidelity& fidelity,
-                      std::int64_t& attempt_folders);
+                      std::int64_t& attempt_folders, StageHistory& history);
   /// Routing after a node: jump_to, then failure routing (§3.7 as decided) or §3.3 selection.
   Route route_after(const NodeData& node, const Outcome& outcome, const Context& context) const;
   void emit(const std::string& name, nlohmann::json fields);
@@ -157,6 +168,7 @@ class Engine::Impl : public BranchRunner {
   std::atomic<std::int64_t> stage_index_{0};
   ThreadSessions sessions_;  ///< `full`-fidelity conversations of this run (not serialized)
   StageHistory history_;     ///< finished stages, for fidelity preambles
+  PreambleMemory preambles_;  ///< what this run's preambles reuse (counts, search hints)
   std::mutex branch_mutex_;
   /// Visits per node whose stage directory was opened in this run directory (guarded by
   /// branch_mutex_): the next visit archives the previous one's files (run/stage_visits.h).

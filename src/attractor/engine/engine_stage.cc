@@ -63,24 +63,6 @@ void write_status(WriteBehind& writer, const std::string& stage_dir, const Outco
   writer.write_file((fs::path(stage_dir) / kStageStatusFile).string(), outcome_to_json(outcome).dump(2) + "\n");
 }
 
-/// The history a branch thread records into: a copy of the run's history at the branch start,
-/// so concurrent branches never see each other's stages (their prompts stay deterministic).
-thread_local StageHistory* branch_history = nullptr;
-
-StageHistory& active_history(StageHistory& run_history) { return branch_history ? *branch_history : run_history; }
-
-/// Installs a branch-local history on the current thread for the lifetime of the guard.
-class BranchHistoryScope {
- public:
-  explicit BranchHistoryScope(StageHistory* local) : saved_(branch_history) { branch_history = local; }
-  ~BranchHistoryScope() { branch_history = saved_; }
-  BranchHistoryScope(const BranchHistoryScope&) = delete;
-  BranchHistoryScope& operator=(const BranchHistoryScope&) = delete;
-
- private:
-  StageHistory* saved_;
-};
-
 /// The log line of a retry: what failed and how long the engine waits (the provider's
 /// Retry-After when it is longer than the backoff delay).
 void log_retry(const std::string& node_id, const Outcome& outcome, std::int64_t attempt, std::int64_t max_attempts,
@@ -102,9 +84,24 @@ void add_stage_info(nlohmann::json& fields, const Outcome& outcome) {
 
 }  // namespace
 
+/// The branches a stage starts: they begin with a copy of the history the stage records into.
+class Engine::Impl::BranchesFrom : public BranchRunner {
+ public:
+  BranchesFrom(Engine::Impl& engine, StageHistory& history) : engine_(engine), history_(history) {}
+  BranchResult run_branch(const std::string& start_node, Context& context, const std::string& stop_at,
+                          const CancelToken& cancel) override {
+    return engine_.run_branch_from(history_, start_node, context, stop_at, cancel);
+  }
+
+ private:
+  Engine::Impl& engine_;
+  StageHistory& history_;
+};
+
 Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Context& context,
                                   const std::string& stage_dir, std::int64_t attempt, const CancelToken& cancel,
-                                  const StageFidelity& fidelity, std::int64_t& attempt_folders) {
+                                  const StageFidelity& fidelity, std::int64_t& attempt_folders,
+                                  StageHistory& history) {
   fs::path status_path = fs::path(stage_dir) / kStageStatusFile;
   std::string attempt_dir;
   // The first attempt's directory comes without one (open_stage_visit); a retry removes its own.
@@ -124,7 +121,8 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   env.clock = clock_;
   env.events = &sink_;
   env.artifacts = artifacts_.get();
-  env.branches = this;
+  BranchesFrom branches(*this, history);
+  env.branches = &branches;
   env.attempt = attempt;
   {
     std::lock_guard lock(branch_mutex_);
@@ -156,7 +154,7 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   try {
     if (traits.llm == HandlerTraits::Llm::kAlways) {
       env.conversation = open_conversation(node, context, graph_, env.fidelity, env.thread_id, &sessions_,
-                                           &active_history(history_), attempt);
+                                           &history, attempt, &preambles_);
     }
     outcome = handler.execute(node, context, graph_, env);
   } catch (const StageError& e) {
@@ -210,7 +208,8 @@ std::string Engine::Impl::open_stage_directory(const NodeData& node) {
 
 Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
                                          std::map<std::string, std::int64_t>& retries, const CancelToken& cancel,
-                                         const StageFidelity& fidelity, std::int64_t* attempts) {
+                                         const StageFidelity& fidelity, StageHistory& history,
+                                         std::int64_t* attempts) {
   RetryPolicy policy = build_retry_policy(node, graph_.data());
   std::string type = registry_.catalog().type_of(node);
   Handler* handler = registry_.resolve(node);
@@ -223,7 +222,8 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
     std::int64_t started = clock_->now_ms();
     emit(kStageStartedEvent, {{"name", node.id}, {"index", index}, {"attempt", attempt}, {"type", type}});
     log().info("stage {} started: attempt {} of {}, type {}", node.id, attempt, policy.max_attempts, type);
-    Outcome outcome = handler ? run_attempt(node, *handler, context, stage_dir, attempt, cancel, fidelity, attempt_folders)
+    Outcome outcome = handler ? run_attempt(node, *handler, context, stage_dir, attempt, cancel, fidelity,
+                                            attempt_folders, history)
                               : Outcome::fail("no handler for type '" + type + "'", ErrorCategory::kPipeline);
     if (std::string bad = inbox_messages_error(outcome.messages, graph_, node.id); !bad.empty()) {
       outcome = Outcome::fail(bad, ErrorCategory::kTerminal);
@@ -241,7 +241,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
       add_stage_info(completed, outcome);
       emit(kStageCompletedEvent, std::move(completed));
       log().info("stage {} finished: {} in {}ms", node.id, status_name(outcome.status), duration);
-      active_history(history_).add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
+      history.add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
       return outcome;
     }
     // unified-llm-spec §6.6: a Retry-After beyond the policy's max delay is not waited for.
@@ -281,7 +281,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
     write_status(*writer_, stage_dir, outcome);
     log().info("stage {} finished: {} in {}ms after {} attempt{}{}", node.id, status_name(outcome.status), duration,
                attempt, attempt == 1 ? "" : "s", outcome.failure_reason.empty() ? "" : ": " + outcome.failure_reason);
-    active_history(history_).add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
+    history.add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
     return outcome;
   }
 }
@@ -320,6 +320,11 @@ Route Engine::Impl::route_after(const NodeData& node, const Outcome& outcome, co
 
 BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& context, const std::string& stop_at,
                                       const CancelToken& cancel) {
+  return run_branch_from(history_, start_node, context, stop_at, cancel);
+}
+
+BranchResult Engine::Impl::run_branch_from(StageHistory& parent, const std::string& start_node, Context& context,
+                                           const std::string& stop_at, const CancelToken& cancel) {
   BranchResult result;
   result.id = start_node;
   std::int64_t started = clock_->now_ms();
@@ -333,9 +338,8 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
   std::int64_t steps = 0;
   nlohmann::json inbox = nlohmann::json::array();
   StageHistory local_history;
-  for (StageRecord& r : active_history(history_).records()) local_history.add(std::move(r));
+  for (StageRecord& r : parent.records()) local_history.add(std::move(r));
   const std::size_t inherited = local_history.size();
-  BranchHistoryScope history_scope(&local_history);
   while (true) {
     if (cancel.cancelled()) {
       result.cancelled = true;
@@ -359,7 +363,8 @@ BranchResult Engine::Impl::run_branch(const std::string& start_node, Context& co
     deliver_inbox(node.id, context, inbox);
     context.set(kCurrentNodeKey, node.id);
     Outcome outcome =
-        execute_with_retry(node, context, retries, cancel, resolve_stage_fidelity(via_edge, node, graph_, previous));
+        execute_with_retry(node, context, retries, cancel, resolve_stage_fidelity(via_edge, node, graph_, previous),
+                           local_history);
     previous = node.id;
     if (cancel.cancelled()) {
       result.cancelled = true;

@@ -439,7 +439,11 @@ Preamble build_preamble(std::string_view mode, const PreambleInput& input, const
 }
 
 Preamble build_preamble(std::string_view mode, const PreambleInput& input, const TokenCounter& counter,
-                        std::size_t budget) {
+                        std::size_t budget, PreambleMemory* memory) {
+  PreambleMemory own;
+  std::unique_lock<std::mutex> held;
+  if (memory) held = std::unique_lock(memory->mutex, std::try_to_lock);
+  PreambleMemory& remembered = held.owns_lock() ? *memory : own;
   Preamble p;
   p.mode = is_valid_fidelity(mode) && mode != kFidelityFull ? std::string(mode) : std::string(kDefaultFidelity);
   p.budget = budget;
@@ -483,7 +487,7 @@ Preamble build_preamble(std::string_view mode, const PreambleInput& input, const
   };
   std::map<std::size_t, std::pair<std::string, std::size_t>> tried;
   // Probes and successive stages share most of their text: counted by chunks, each counted once.
-  thread_local ChunkedCounter chunked;
+  ChunkedCounter& chunked = remembered.chunked;
   auto attempt = [&](std::size_t dropped) -> const std::pair<std::string, std::size_t>& {
     auto it = tried.find(dropped);
     if (it != tried.end()) return it->second;
@@ -498,7 +502,7 @@ Preamble build_preamble(std::string_view mode, const PreambleInput& input, const
   std::size_t hi = order.size();
   // Successive preambles of a run keep about as many entries as the previous one of the same
   // mode: the search starts there. The answer does not depend on it (see below).
-  thread_local std::map<std::string, std::size_t, std::less<>> kept_last_time;
+  auto& kept_last_time = remembered.kept_last_time;
   std::optional<std::size_t> hint;
   if (auto it = kept_last_time.find(p.mode); it != kept_last_time.end() && it->second < hi) hint = hi - it->second;
   auto cost = [&](std::size_t dropped) { return attempt(dropped).second; };

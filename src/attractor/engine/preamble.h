@@ -41,6 +41,7 @@
 #include "attractor/model/context.h"
 #include "attractor/model/graph.h"
 #include "attractor/model/outcome.h"
+#include "attractor/tokens/chunked_counter.h"
 #include "attractor/tokens/token_counter.h"
 
 namespace attractor {
@@ -157,6 +158,17 @@ struct Preamble {
   bool cut = false;                 ///< the text was cut at the budget
 };
 
+/// What the successive preambles of one run reuse: the token counts of text chunks they share
+/// (tokens/chunked_counter.h) and, per mode, how many entries the last one kept (where the next
+/// budget search starts). The engine owns one per run; a preamble comes out the same with or
+/// without it, only the counting is saved. A preamble built while another thread (a parallel
+/// branch) holds `mutex` builds without it.
+struct PreambleMemory {
+  std::mutex mutex;  ///< held by the preamble that uses the members below
+  ChunkedCounter chunked;
+  std::map<std::string, std::size_t, std::less<>> kept_last_time;
+};
+
 /// The token budget of a non-`full` mode: 100, 500, 600, 1500, 3000; 0 for `full` or unknown.
 std::size_t preamble_budget(std::string_view mode);
 
@@ -164,9 +176,10 @@ std::size_t preamble_budget(std::string_view mode);
 /// within `preamble_budget(mode)` tokens counted by `counter`.
 Preamble build_preamble(std::string_view mode, const PreambleInput& input, const TokenCounter& counter);
 
-/// Same with an explicit budget (tests use small ones).
+/// Same with an explicit budget (tests use small ones) and, when not null, the run's memory of
+/// earlier preambles.
 Preamble build_preamble(std::string_view mode, const PreambleInput& input, const TokenCounter& counter,
-                        std::size_t budget);
+                        std::size_t budget, PreambleMemory* memory = nullptr);
 
 /// "350ms", "2.5s", "3m 05s".
 std::string format_duration_ms(std::int64_t ms);

@@ -23,7 +23,7 @@ std::shared_ptr<const TokenCounter> preamble_counter(const Graph& graph) {
 
 StageConversation open_conversation(const NodeData& node, const Context& context, const Graph& graph,
                                     std::string_view mode, const std::string& thread_id, ThreadSessions* sessions,
-                                    const StageHistory* history, std::int64_t attempt) {
+                                    const StageHistory* history, std::int64_t attempt, PreambleMemory* memory) {
   StageConversation conversation;
   if (mode == kFidelityFull) {
     if (sessions) conversation.session = sessions->get_or_create(thread_id);
@@ -35,10 +35,11 @@ StageConversation open_conversation(const NodeData& node, const Context& context
   }
   if (conversation.preamble_mode.empty()) return conversation;
   std::shared_ptr<const TokenCounter> counter = preamble_counter(graph);
+  const std::string& mode_built = conversation.preamble_mode;
+  std::size_t budget = preamble_budget(mode_built);
   Preamble preamble = build_preamble(
-      conversation.preamble_mode,
-      gather_preamble_input(node, context, graph, history, attempt, preamble_record_limit(conversation.preamble_mode)),
-      *counter);
+      mode_built, gather_preamble_input(node, context, graph, history, attempt, preamble_record_limit(mode_built)),
+      *counter, budget ? budget : preamble_budget(kFidelityCompact), memory);
   conversation.preamble = std::move(preamble.text);
   conversation.preamble_tokens = preamble.tokens;
   return conversation;

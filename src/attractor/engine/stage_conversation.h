@@ -19,6 +19,7 @@
 namespace attractor {
 
 class StageHistory;
+struct PreambleMemory;
 
 /// The conversation of one LLM stage execution.
 struct StageConversation {
@@ -38,10 +39,11 @@ struct StageConversation {
 /// Under `full` the thread's session is taken from `sessions` (created when missing; none when
 /// `sessions` is null) and a thread without messages opens with a `summary:high` preamble; any
 /// other mode gets the preamble of that mode, built from `context`, `graph`, `history` (may be
-/// null) and `attempt`. Throws StageError (terminal) when the graph's token counter cannot be
-/// loaded.
+/// null) and `attempt`, reusing the run's `memory` of earlier preambles (may be null). Throws
+/// StageError (terminal) when the graph's token counter cannot be loaded.
 StageConversation open_conversation(const NodeData& node, const Context& context, const Graph& graph,
                                     std::string_view mode, const std::string& thread_id, ThreadSessions* sessions,
-                                    const StageHistory* history, std::int64_t attempt);
+                                    const StageHistory* history, std::int64_t attempt,
+                                    PreambleMemory* memory = nullptr);
 
 }  // namespace attractor

@@ -5,9 +5,11 @@
 
 #include <fmt/format.h>
 
+#include "attractor/base/clock.h"
 #include "attractor/base/input_file.h"
 #include "attractor/base/log.h"
 #include "attractor/base/sha256.h"
+#include "attractor/launch/child_run_starter.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/resume_check.h"
 #include "attractor/tokens/token_counter.h"
@@ -78,7 +80,7 @@ HandlerServices make_services(const LaunchRequest& r, const Graph& graph, std::v
   services.interviewer = make_interviewer(r, graph, warnings);
   services.retrieval = std::make_shared<GraphRetrievalProvider>(
       f.index_dir, fs::absolute(r.graph_path).parent_path().lexically_normal().string());
-  return services;
+  return with_child_runs(std::move(services));
 }
 
 /// The run's budget; a cost cap (flag or graph attribute `max_cost`) needs a price table.
@@ -98,7 +100,7 @@ std::vector<std::string> backend_problems(const HandlerServices& services, const
   return router->check(graph, builtin_handler_catalog());
 }
 
-std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, const std::string& text) {
+std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, std::string text) {
   PreparedRun prepared;
   prepared.tables = r.preload.valid() ? r.preload : preload_run_tables();
   try {
@@ -111,12 +113,17 @@ std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, 
   LintOptions options;
   options.strict = r.flags.strict;
   for (const auto& [key, value] : prepared.seed.items()) options.known_context_keys.push_back(key);
-  prepared.pipeline = load_pipeline_text(r.graph_path, text, builtin_handler_catalog(), options);
+  prepared.pipeline = load_pipeline_text(r.graph_path, std::move(text), builtin_handler_catalog(), options);
   if (!prepared.pipeline.ok()) {
     LaunchFailure f = failure(kExitUsage, "not run: the pipeline has errors", r.graph_path);
     f.diagnostics = prepared.pipeline.diagnostics;
     f.source = prepared.pipeline.source;
     return f;
+  }
+  if (r.resumed) {
+    if (auto problem = check_checkpoint_against_graph(*r.resumed, prepared.graph())) {
+      return failure(kExitUsage, (fs::path(r.run_dir) / "checkpoint.json").string() + ": " + *problem);
+    }
   }
   const RunFlags& f = r.flags;
   if (!f.backend.empty() && !is_known_provider(canonical_provider(f.backend, process_env()))) {
@@ -165,14 +172,26 @@ std::shared_future<void> preload_run_tables() {
   }).share();
 }
 
-std::variant<PreparedRun, LaunchFailure> prepare_run(const LaunchRequest& request) {
-  InputFile input = read_input_file(request.graph_path, kDotFileRules);
-  if (!input.ok()) return failure(kExitUsage, input.message);
-  return prepare_loaded(request, input.text);
+std::variant<PreparedRun, LaunchFailure> prepare_run(LaunchRequest& request) {
+  std::string text;
+  if (request.graph_text) {
+    text = std::move(*request.graph_text);
+    request.graph_text.reset();
+  } else {
+    InputFile input = (request.files ? *request.files : system_input_files()).read(request.graph_path, kDotFileRules);
+    if (!input.ok()) return failure(kExitUsage, input.message);
+    text = std::move(input.text);
+  }
+  auto prepared = prepare_loaded(request, std::move(text));
+  if (auto* ready = std::get_if<PreparedRun>(&prepared); ready && request.run_dir.empty()) {
+    request.run_dir = default_run_directory(ready->graph(), request.graph_path);
+  }
+  return prepared;
 }
 
-std::variant<PreparedRun, LaunchFailure> prepare_run_text(const LaunchRequest& request, std::string text) {
-  return prepare_loaded(request, text);
+std::string default_run_directory(const Graph& graph, const std::string& graph_path) {
+  std::string name = graph.name().empty() ? fs::path(graph_path).stem().string() : graph.name();
+  return (fs::path("checkpoints") / run_directory_name(name, system_clock().now_ms(), random_hex6())).string();
 }
 
 std::variant<std::unique_ptr<RunLock>, LaunchFailure> lock_run_directory(const std::string& run_dir) {
@@ -204,12 +223,14 @@ EngineOptions engine_options(const LaunchRequest& request, PreparedRun& prepared
 RunResult execute_run(const LaunchRequest& request, PreparedRun& prepared, EngineOptions options) {
   HandlerRegistry registry = make_default_registry(prepared.services);
   Engine engine(prepared.graph(), registry, std::move(options));
-  return request.resumed ? engine.resume() : engine.run(prepared.seed);
+  if (!request.resumed) return engine.run(prepared.seed);
+  return request.resumed_under_lock ? engine.resume(*request.resumed) : engine.resume();
 }
 
 std::variant<LaunchRequest, LaunchFailure> resume_request(const std::string& run_dir, RunFlags flags,
                                                           const CLI::App* given, RunDisk& disk,
-                                                          std::vector<std::string>* restored) {
+                                                          std::vector<std::string>* restored,
+                                                          InputFileReader* files) {
   Manifest manifest;
   LaunchRequest request;
   try {
@@ -221,19 +242,13 @@ std::variant<LaunchRequest, LaunchFailure> resume_request(const std::string& run
   if (manifest.graph_path.empty() || !fs::exists(manifest.graph_path)) {
     return failure(kExitUsage, "graph file '" + manifest.graph_path + "' not found");
   }
-  InputFile input = read_input_file(manifest.graph_path, kDotFileRules);
+  InputFile input = (files ? *files : system_input_files()).read(manifest.graph_path, kDotFileRules);
   if (!input.ok()) return failure(kExitUsage, input.message);
   std::string hash = sha256_hex(input.text);
   if (hash != manifest.graph_sha256 && !flags.force) {
     return failure(kExitUsage, fmt::format("{} changed since the run started (sha256 {}, manifest {}); use --force to "
                                            "resume anyway",
                                            manifest.graph_path, hash, manifest.graph_sha256));
-  }
-  if (LoadedPipeline loaded = load_pipeline_text(manifest.graph_path, input.text, builtin_handler_catalog());
-      loaded.ok()) {
-    if (auto problem = check_checkpoint_against_graph(*request.resumed, *loaded.graph)) {
-      return failure(kExitUsage, (fs::path(run_dir) / "checkpoint.json").string() + ": " + *problem);
-    }
   }
   CLI::App none;
   if (!given) {
@@ -243,6 +258,8 @@ std::variant<LaunchRequest, LaunchFailure> resume_request(const std::string& run
   std::vector<std::string> lines = restore_manifest_options(manifest.options, given ? *given : none, flags);
   if (restored) *restored = std::move(lines);
   request.graph_path = manifest.graph_path;
+  request.graph_text = std::move(input.text);
+  request.files = files;
   request.run_dir = run_dir;
   request.flags = std::move(flags);
   return request;

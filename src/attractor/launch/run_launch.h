@@ -14,6 +14,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/base/input_file_reader.h"
 #include "attractor/check/pipeline_loader.h"
 #include "attractor/engine/engine.h"
 #include "attractor/launch/command_use.h"
@@ -28,9 +29,20 @@ namespace attractor {
 /// What to run: a pipeline file into a run directory, fresh or from a checkpoint.
 struct LaunchRequest {
   std::string graph_path;
+  /// "" for a fresh run: prepare_run names it from the loaded graph
+  /// (`checkpoints/<graph name>-<UTC time>-<6 hex>`, default_run_directory).
   std::string run_dir;
   RunFlags flags;
   std::optional<Checkpoint> resumed;  ///< set: continue this checkpoint instead of starting
+  /// `resumed` was read while this process held the run lock, so it is still the run's latest
+  /// checkpoint and the engine continues it without reading it again; false: the engine reads it
+  /// again under the lock (a run another process may have resumed meanwhile).
+  bool resumed_under_lock = false;
+  /// The pipeline file's text when it was read already (resume_request reads it to compare its
+  /// hash with the manifest's); prepare_run then does not read the file again.
+  std::optional<std::string> graph_text;
+  /// Where the pipeline file is read; nullptr = the real file system (system_input_files()).
+  InputFileReader* files = nullptr;
   /// Replaces the interviewer the flags choose (auto-approve, answers file, console) when set.
   std::shared_ptr<Interviewer> interviewer;
   /// The tables a run needs, already loading (preload_run_tables); empty: prepare_run starts them.
@@ -74,12 +86,15 @@ struct PreparedRun {
 /// preamble). A command calls it before parsing its arguments so both are ready when needed.
 std::shared_future<void> preload_run_tables();
 
-/// Loads `request.graph_path`, seeds the context, builds the services and budget and checks that
-/// every LLM stage has a usable backend (exit 3 otherwise).
-std::variant<PreparedRun, LaunchFailure> prepare_run(const LaunchRequest& request);
+/// Loads `request.graph_path` (read once, parsed, transformed and checked once), seeds the
+/// context, builds the services and budget and checks that every LLM stage has a usable backend
+/// (exit 3 otherwise). A resumed request's checkpoint must still match the graph's nodes. An empty
+/// `request.run_dir` is set to default_run_directory of the loaded graph.
+std::variant<PreparedRun, LaunchFailure> prepare_run(LaunchRequest& request);
 
-/// The same from DOT text already in memory (`request.graph_path` names it in diagnostics).
-std::variant<PreparedRun, LaunchFailure> prepare_run_text(const LaunchRequest& request, std::string text);
+/// `checkpoints/<name>-<UTC yyyymmddTHHMMSS>-<6 hex>` where name is the graph's name, else the
+/// stem of `graph_path`.
+std::string default_run_directory(const Graph& graph, const std::string& graph_path);
 
 /// Creates the run directory and takes its lock (run_lock.h). A lock another process holds is a
 /// failure (exit 2); a disk that refuses the lock file is not (the run reports the disk itself),
@@ -93,12 +108,15 @@ EngineOptions engine_options(const LaunchRequest& request, PreparedRun& prepared
 /// Runs or resumes (per `request.resumed`) with the engine; exceptions of the engine propagate.
 RunResult execute_run(const LaunchRequest& request, PreparedRun& prepared, EngineOptions options);
 
-/// A resume request for `run_dir`: reads manifest and checkpoint, refuses a graph file that is
-/// missing or changed since the start (unless `force`), or whose nodes no longer match the
-/// checkpoint. `flags` are the options given again; the manifest's fill in the rest (`restored`
-/// receives one line per restored option).
+/// A resume request for `run_dir`: reads manifest, checkpoint and graph file once each (the
+/// text and checkpoint travel in the request to prepare_run and the engine), refuses a graph file
+/// that is missing or changed since the start (unless `force`). prepare_run refuses one whose
+/// nodes no longer match the checkpoint. `flags` are the options given again; the manifest's fill
+/// in the rest (`restored` receives one line per restored option). `files` reads the graph file
+/// (nullptr = the real file system).
 std::variant<LaunchRequest, LaunchFailure> resume_request(const std::string& run_dir, RunFlags flags,
                                                           const CLI::App* given, RunDisk& disk,
-                                                          std::vector<std::string>* restored = nullptr);
+                                                          std::vector<std::string>* restored = nullptr,
+                                                          InputFileReader* files = nullptr);
 
 }  // namespace attractor

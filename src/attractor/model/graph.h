@@ -14,6 +14,7 @@
 #include <boost/graph/adjacency_list.hpp>
 
 #include "attractor/model/attribute_map.h"
+#include "attractor/model/edge_condition.h"
 #include "attractor/model/source_file.h"
 #include "attractor/model/value.h"
 #include "attractor/model/vertex_index.h"
@@ -68,6 +69,9 @@ struct NodeData : AttributeBag {
 struct EdgeData : AttributeBag {
   std::size_t order = 0;    ///< declaration order, for deterministic iteration
   SourceLocation location;  ///< position of the edge's source id in the statement
+  /// `condition` as parsed when the pipeline was loaded (parser/condition.h,
+  /// parse_edge_conditions); null for edges built in code, whose condition is parsed when read.
+  std::shared_ptr<const EdgeCondition> parsed_condition;
 
   std::string label() const { return get("label"); }
   std::string condition() const { return get("condition"); }

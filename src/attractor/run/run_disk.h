@@ -3,7 +3,7 @@
 /// The file operations a run directory is written and read with (docs/run-directory.md, section
 /// 3). Everything that touches a run directory (the engine, `WriteBehind`, `CheckpointWriter`, the
 /// manifest and checkpoint helpers, `ArtifactStore`) goes through one `RunDisk`, so tests can run a
-/// pipeline in memory (`MemoryRunDisk`) or make a chosen write fail or stop the process, while
+/// pipeline in memory (`MemoryRunDisk` in tests/support) or make a chosen write fail or stop the process, while
 /// production code only ever uses the real file system (`posix_run_disk()`).
 ///
 /// Implementations must be thread-safe: the run's writer thread and the engine thread (and the

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "support/lint_test_support.h"
+#include "support/registration_scope.h"
 
 #include "attractor/model/node_roles.h"
 #include "handlers/registry.h"
@@ -257,11 +258,11 @@ class CountingRule : public LintRule {
   explicit CountingRule(std::string name, Severity severity = Severity::kInfo)
       : name_(std::move(name)), severity_(severity) {}
   std::string name() const override { return name_; }
-  void apply(const Graph& graph, std::vector<Diagnostic>& out) const override {
+  void apply(const LintInput& input, std::vector<Diagnostic>& out) const override {
     Diagnostic d;
     d.rule = name_;
     d.severity = severity_;
-    d.message = "saw " + std::to_string(graph.node_count()) + " nodes";
+    d.message = "saw " + std::to_string(input.graph().node_count()) + " nodes";
     out.push_back(d);
   }
 
@@ -270,11 +271,43 @@ class CountingRule : public LintRule {
   Severity severity_;
 };
 
+/// Reports the handler catalog and options it was given.
+class GivenRule : public LintRule {
+ public:
+  std::string name() const override { return "given"; }
+  void apply(const LintInput& input, std::vector<Diagnostic>& out) const override {
+    Diagnostic d;
+    d.rule = name();
+    d.severity = Severity::kInfo;
+    d.message = std::to_string(input.handlers().types().size()) + " types, keys:";
+    for (const std::string& key : input.options().known_context_keys) d.message += " " + key;
+    out.push_back(d);
+  }
+};
+
+TEST(LintValidate, RulesReceiveTheCatalogAndTheOptionsAsTheirInput) {
+  LintOptions options;
+  options.known_context_keys = {"ready"};
+  const std::string expected = std::to_string(builtin_handler_catalog().types().size()) + " types, keys: ready";
+  auto d = validate(valid_pipeline(), builtin_handler_catalog(), options, {std::make_shared<GivenRule>()});
+  ASSERT_EQ(d.size(), 1u);
+  EXPECT_EQ(d[0].message, expected);
+  // Outside validate a rule sees what its caller passes, not an empty catalog.
+  Graph g = valid_pipeline();
+  const LintInput input(g, builtin_handler_catalog(), options);
+  std::vector<Diagnostic> out;
+  GivenRule().apply(input, out);
+  ASSERT_EQ(out.size(), 1u);
+  EXPECT_EQ(out[0].message, expected);
+  EXPECT_EQ(input.start_nodes(), find_start_nodes(g));
+}
+
 TEST(LintValidate, RegisteredAndExtraRulesRunAfterBuiltins) {
-  clear_registered_lint_rules();
-  register_lint_rule(std::make_shared<CountingRule>("zz_registered"));
-  auto d = validate(valid_pipeline(), builtin_handler_catalog(), {std::make_shared<CountingRule>("aa_extra")});
-  clear_registered_lint_rules();
+  std::vector<Diagnostic> d;
+  {
+    testing::ScopedLintRules registered({std::make_shared<CountingRule>("zz_registered")});
+    d = validate(valid_pipeline(), builtin_handler_catalog(), {std::make_shared<CountingRule>("aa_extra")});
+  }
   ASSERT_EQ(d.size(), 2u);
   // Both have unknown positions, so they sort by rule name.
   EXPECT_EQ(d[0].rule, "aa_extra");
@@ -284,11 +317,13 @@ TEST(LintValidate, RegisteredAndExtraRulesRunAfterBuiltins) {
 }
 
 TEST(LintValidate, RegistrationOrderKeptForEqualKeys) {
-  clear_registered_lint_rules();
-  register_lint_rule(std::make_shared<CountingRule>("custom", Severity::kWarning));
-  register_lint_rule(std::make_shared<CountingRule>("custom", Severity::kInfo));
-  auto d = validate(valid_pipeline(), builtin_handler_catalog(), {std::make_shared<CountingRule>("custom", Severity::kError)});
-  clear_registered_lint_rules();
+  std::vector<Diagnostic> d;
+  {
+    testing::ScopedLintRules registered({std::make_shared<CountingRule>("custom", Severity::kWarning),
+                                         std::make_shared<CountingRule>("custom", Severity::kInfo)});
+    d = validate(valid_pipeline(), builtin_handler_catalog(),
+                 {std::make_shared<CountingRule>("custom", Severity::kError)});
+  }
   ASSERT_EQ(d.size(), 3u);
   EXPECT_EQ(d[0].severity, Severity::kWarning);
   EXPECT_EQ(d[1].severity, Severity::kInfo);

@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "support/registration_scope.h"
+
 namespace attractor {
 namespace {
 
@@ -169,16 +171,16 @@ class LoggingTransform : public Transform {
 };
 
 TEST(Transforms, CustomTransformsRunAfterBuiltinsInRegistrationOrder) {
-  clear_registered_transforms();
-  register_transform(std::make_shared<LoggingTransform>("first"));
-  register_transform(std::make_shared<LoggingTransform>("second"));
   Graph g;
   g.data().set("goal", "G");
   g.data().set("model_stylesheet", "* { llm_model: m }");
   g.node(g.add_node("a")).set("prompt", "do $goal");
   std::vector<Diagnostic> diagnostics;
-  apply_transforms(g, diagnostics, {std::make_shared<LoggingTransform>("extra")});
-  clear_registered_transforms();
+  {
+    testing::ScopedTransforms registered(
+        {std::make_shared<LoggingTransform>("first"), std::make_shared<LoggingTransform>("second")});
+    apply_transforms(g, diagnostics, {std::make_shared<LoggingTransform>("extra")});
+  }
   EXPECT_EQ(g.data().get("log"), "first,second,extra");
   ASSERT_EQ(diagnostics.size(), 3u);
   EXPECT_EQ(diagnostics[0].rule, "first");

@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "attractor/engine/engine.h"
-#include "attractor/run/memory_run_disk.h"
+#include "support/memory_run_disk.h"
 #include "support/checkpoint_hook_disk.h"
 #include "support/engine_test_support.h"
 

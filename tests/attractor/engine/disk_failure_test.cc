@@ -11,7 +11,7 @@
 
 #include "attractor/engine/engine.h"
 #include "attractor/run/checkpoint_journal.h"
-#include "attractor/run/memory_run_disk.h"
+#include "support/memory_run_disk.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/run_directory.h"
 #include "support/checkpoint_hook_disk.h"

@@ -340,5 +340,29 @@ TEST(PreambleInputTest, BookkeepingKeysAreLeftOut) {
   EXPECT_FALSE(is_bookkeeping_context_key("files_changed"));
 }
 
+// The run's memory of earlier preambles (owned by the engine, one per run) only saves counting:
+// each preamble is the one built without it, and it remembers per mode how many entries the
+// last one kept. A memory another thread holds is left alone.
+TEST(PreambleMemoryTest, SamePreamblesWithTheRunsMemoryAndNothingKeptBetweenRuns) {
+  PreambleMemory memory;
+  PreambleInput in = long_input();
+  for (std::size_t shown : {400u, 399u, 200u}) {
+    in.completed.resize(shown);
+    Preamble fresh = build_preamble("compact", in, counter(), 500);
+    Preamble remembered = build_preamble("compact", in, counter(), 500, &memory);
+    EXPECT_EQ(remembered.text, fresh.text) << shown;
+    EXPECT_EQ(remembered.tokens, fresh.tokens) << shown;
+  }
+  ASSERT_EQ(memory.kept_last_time.size(), 1u);
+  EXPECT_EQ(memory.kept_last_time.count("compact"), 1u);
+
+  PreambleMemory other_run;
+  EXPECT_TRUE(other_run.kept_last_time.empty());
+  std::lock_guard held(other_run.mutex);
+  Preamble built = build_preamble("summary:low", in, counter(), 600, &other_run);
+  EXPECT_EQ(built.text, build_preamble("summary:low", in, counter(), 600).text);
+  EXPECT_TRUE(other_run.kept_last_time.empty());
+}
+
 }  // namespace
 }  // namespace attractor

@@ -9,7 +9,7 @@
 
 #include "attractor/engine/engine.h"
 #include "attractor/run/checkpoint.h"
-#include "attractor/run/memory_run_disk.h"
+#include "support/memory_run_disk.h"
 #include "support/engine_test_support.h"
 
 namespace attractor {

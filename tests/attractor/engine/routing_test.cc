@@ -3,8 +3,10 @@
 
 #include <gtest/gtest.h>
 
+#include "attractor/check/pipeline_loader.h"
 #include "attractor/engine/edge_selection.h"
 #include "attractor/engine/retry.h"
+#include "handlers/registry.h"
 #include "support/engine_test_support.h"
 
 namespace attractor {
@@ -67,6 +69,38 @@ Graph fan() {
   node(g, "n");
   for (const char* t : {"a", "b", "c", "d"}) node(g, t);
   return g;
+}
+
+// Conditions are parsed once, when the pipeline is loaded, and kept on the edge; selection
+// evaluates that parse (here replaced on purpose by one that differs from the text), and parses
+// the text itself only when it is no longer the text the edge was loaded with.
+TEST(EdgeSelectionTest, EvaluatesTheConditionParsedAtLoad) {
+  LoadedPipeline p = load_pipeline_text("c.dot", R"(digraph c {
+    start [shape=Mdiamond]; exit [shape=Msquare]; a; b
+    start -> a
+    a -> b [condition="outcome=success"]
+    a -> exit [condition="outcome=fail"]
+    b -> exit
+  })", builtin_handler_catalog());
+  ASSERT_TRUE(p.ok());
+  Graph& g = *p.graph;
+  Edge to_b = g.out_edges(*g.find("a")).front();
+  ASSERT_EQ(g.to_id(to_b), "b");
+  const EdgeData& loaded = g.edge(to_b);
+  ASSERT_TRUE(loaded.parsed_condition && loaded.parsed_condition->condition);
+  EXPECT_EQ(loaded.parsed_condition->text, "outcome=success");
+  ASSERT_EQ(loaded.parsed_condition->condition->clauses.size(), 1u);
+  EXPECT_EQ(loaded.parsed_condition->condition->clauses[0].literal, "success");
+  EXPECT_EQ(g.edge(g.out_edges(*g.find("start")).front()).parsed_condition, nullptr);
+  Context c;
+  EXPECT_EQ(selected(g, "a", Outcome::success(), c), "b");
+
+  auto swapped = std::make_shared<EdgeCondition>(*loaded.parsed_condition);
+  swapped->condition->clauses[0].literal = "partial_success";
+  g.edge(to_b).parsed_condition = swapped;
+  EXPECT_EQ(selected(g, "a", Outcome::success(), c), "<none>") << "the text was parsed again";
+  g.edge(to_b).set("condition", "outcome!=fail");
+  EXPECT_EQ(selected(g, "a", Outcome::success(), c), "b") << "a changed text is parsed when read";
 }
 
 TEST(EdgeSelectionTest, ConditionMatchWinsOverWeight) {

@@ -6,7 +6,7 @@
 #include <gtest/gtest.h>
 
 #include "attractor/run/checkpoint.h"
-#include "attractor/run/memory_run_disk.h"
+#include "support/memory_run_disk.h"
 
 namespace attractor {
 namespace {

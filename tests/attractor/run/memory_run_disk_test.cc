@@ -2,7 +2,7 @@
 // exist, atomic writes replace whole files and report when their input is no longer needed,
 // appends accumulate, and the errors carry the real disk's messages.
 
-#include "attractor/run/memory_run_disk.h"
+#include "support/memory_run_disk.h"
 
 #include <stdexcept>
 #include <string>

@@ -16,7 +16,7 @@
 
 #include <gtest/gtest.h>
 
-#include "attractor/run/memory_run_disk.h"
+#include "support/memory_run_disk.h"
 #include "attractor/run/run_directory.h"
 
 namespace attractor {

@@ -1,4 +1,4 @@
-#include "attractor/run/memory_run_disk.h"
+#include "support/memory_run_disk.h"
 
 #include <filesystem>
 #include <stdexcept>
