@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "attractor/base/closest_match.h"
 #include "attractor/check/lint.h"
 
 namespace attractor::lint_detail {
@@ -91,12 +92,9 @@ class SpellingChecker {
 std::vector<Vertex> start_nodes_of(const Graph& graph);
 std::vector<Vertex> terminal_nodes_of(const Graph& graph);
 
-/// Optimal string alignment distance (insertions, deletions, substitutions, adjacent transpositions).
-std::size_t edit_distance(std::string_view a, std::string_view b);
-
-/// The candidate closest to `name` within `max_distance` (ties: first in `candidates`), or "".
-std::string closest_match(std::string_view name, const std::vector<std::string>& candidates,
-                          std::size_t max_distance);
+/// edit_distance and closest_match (attractor/base/closest_match.h).
+using ::attractor::closest_match;
+using ::attractor::edit_distance;
 
 /// "'a', 'b' and 'c'"-free joining: "a, b, c".
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");
