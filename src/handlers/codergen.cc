@@ -7,6 +7,7 @@
 #include "attractor/model/context_keys.h"
 #include "attractor/engine/event_names.h"
 #include "handlers/llm/backend_router.h"
+#include "handlers/llm/provider_lint.h"
 
 namespace attractor {
 
@@ -137,7 +138,7 @@ const HandlerDescription& codergen_description() {
          "stage's provider fails with a retryable error (5xx, 429, connection) after its retries, never after "
          "400/401/403; status.json records the model that answered and fallback_from. Overrides the graph's."},
     };
-    d.checks = {{"llm_fallbacks", check_llm_fallbacks}};
+    d.checks = {{"llm_fallbacks", check_llm_fallbacks}, llm_provider_check(builtin_providers())};
     HandlerTraits& t = d.traits;
     t.llm = HandlerTraits::Llm::kAlways; t.queues_writes = true;
     return d;

@@ -61,8 +61,9 @@ const std::vector<AttributeSpec>& node_attributes() {
         {"timeout", T::kDuration, "", "Cancels the stage when it runs longer than this."},
         {"llm_model", T::kString, "", "Model an LLM stage asks; model_stylesheet rules can set it."},
         {"llm_provider", T::kString, "",
-         "Backend of an LLM stage: openai, anthropic, cli:NAME or simulate (default: from llm_model, --backend, "
-         "the graph's llm_provider; with none of them the run is refused unless --simulate)."},
+         "Backend of an LLM stage, a provider of `attractor help providers` such as openai, anthropic, agent, "
+         "cli:NAME or simulate (default: from llm_model, --backend, the graph's llm_provider; with none of them "
+         "the run is refused unless --simulate)."},
         {"reasoning_effort", T::kString, "high",
          "Reasoning effort sent to reasoning models (low, medium, high; none sends nothing)."},
         {"auto_status", T::kBoolean, "false",

@@ -9,6 +9,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "attractor/base/closest_match.h"
 #include "attractor/check/lint.h"
 
 namespace attractor::lint_detail {
@@ -80,12 +81,9 @@ class SpellingChecker {
   std::unordered_map<std::string_view, std::string> cache_;
 };
 
-/// Optimal string alignment distance (insertions, deletions, substitutions, adjacent transpositions).
-std::size_t edit_distance(std::string_view a, std::string_view b);
-
-/// The candidate closest to `name` within `max_distance` (ties: first in `candidates`), or "".
-std::string closest_match(std::string_view name, const std::vector<std::string>& candidates,
-                          std::size_t max_distance);
+/// edit_distance and closest_match (attractor/base/closest_match.h).
+using ::attractor::closest_match;
+using ::attractor::edit_distance;
 
 /// "'a', 'b' and 'c'"-free joining: "a, b, c".
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");

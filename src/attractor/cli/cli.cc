@@ -5,6 +5,7 @@
 #include <string>
 
 #include "attractor/cli/reference.h"
+#include "handlers/llm/provider_reference.h"
 #include "handlers/registry.h"
 #include "attractor/run/posix_run_disk.h"
 
@@ -37,6 +38,7 @@ void print_help() {
   std::printf("  %-10s %s\n", "help", "show this help, or `attractor help COMMAND` for one command");
   std::printf("  %-10s %s\n", "", "`attractor help shapes|attributes`: shapes, handler types, attributes");
   std::printf("  %-10s %s\n", "", "`attractor help reference`: all of it as Markdown (docs/pipelines.md)");
+  std::printf("  %-10s %s\n", "", "`attractor help providers`: the LLM providers, their variables (docs/llm.md)");
   std::printf("\nexit codes: 0 success, 1 pipeline failed, 2 usage/parse/validation error,\n"
               "            3 runtime or environment error, 4 budget spent (resumable), 130 interrupted\n");
 }
@@ -47,6 +49,7 @@ std::optional<std::string> reference_topic(std::string_view topic) {
   if (topic == "shapes") return shapes_reference(handlers);
   if (topic == "attributes") return attributes_reference(handlers);
   if (topic == "reference") return pipeline_reference(handlers);
+  if (topic == "providers") return providers_reference(*builtin_providers());
   return std::nullopt;
 }
 

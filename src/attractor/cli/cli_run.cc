@@ -58,6 +58,7 @@
 #include "attractor/base/input_file_reader.h"
 #include "attractor/run/posix_run_disk.h"
 #include "handlers/llm/backend_router.h"
+#include "handlers/llm/simulation_backend.h"
 
 namespace attractor {
 
@@ -106,8 +107,9 @@ std::shared_ptr<EventBus> make_observers(const RunFlags& f) {
 
 /// `run --dry-run`: the plan on stdout, exit 0.
 int print_plan(const Graph& graph, const HandlerServices& services, const RunBudget& budget, bool json) {
-  auto router = std::dynamic_pointer_cast<RoutingBackend>(services.backend);
-  std::vector<PlannedStage> plan = plan_run(graph, builtin_handler_catalog(), router.get());
+  const SimulationBackend simulation;
+  const CodergenBackend* backend = services.backend ? services.backend.get() : &simulation;
+  std::vector<PlannedStage> plan = plan_run(graph, builtin_handler_catalog(), *backend);
   std::string text = json ? plan_json(graph, plan, budget).dump(2) + "\n" : format_plan(graph, plan, budget);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return kExitSuccess;

@@ -19,7 +19,7 @@ struct DiscoveryRecorder : boost::default_bfs_visitor {
 };
 
 PlannedStage plan_stage(const Graph& graph, Vertex v, const std::optional<Edge>& via, const HandlerCatalog& handlers,
-                        const RoutingBackend* router) {
+                        const CodergenBackend& backend) {
   const NodeData& node = graph.node(v);
   PlannedStage s;
   s.id = node.id;
@@ -28,8 +28,9 @@ PlannedStage plan_stage(const Graph& graph, Vertex v, const std::optional<Edge>&
   const EdgeData* edge = via ? &graph.edge(*via) : nullptr;
   s.reached_from = edge ? graph.node(boost::source(*via, graph.boost())).id : "";
   if (!s.llm) return s;
-  s.provider = router ? router->provider_for(node, graph) : "simulate";
-  s.model = router ? router->model_for(node, graph) : "simulation";
+  BackendChoice choice = backend.plan(node, graph);
+  s.provider = choice.provider;
+  s.model = choice.model;
   try {
     for (const FallbackStep& f : llm_fallbacks(node, graph)) s.fallbacks.push_back(f.provider + ":" + f.model);
   } catch (const std::exception&) {
@@ -48,7 +49,7 @@ std::string budget_text(const RunBudget& budget) {
 
 }  // namespace
 
-std::vector<PlannedStage> plan_run(const Graph& graph, const HandlerCatalog& handlers, const RoutingBackend* router) {
+std::vector<PlannedStage> plan_run(const Graph& graph, const HandlerCatalog& handlers, const CodergenBackend& backend) {
   const std::size_t n = graph.node_count();
   std::vector<std::optional<Edge>> via(n);
   std::vector<Vertex> order;
@@ -59,11 +60,11 @@ std::vector<PlannedStage> plan_run(const Graph& graph, const HandlerCatalog& han
   std::vector<PlannedStage> plan;
   for (Vertex v : order) {
     seen[v] = 1;
-    plan.push_back(plan_stage(graph, v, via[v], handlers, router));
+    plan.push_back(plan_stage(graph, v, via[v], handlers, backend));
   }
   for (Vertex v : graph.nodes()) {
     if (seen[v]) continue;
-    plan.push_back(plan_stage(graph, v, std::nullopt, handlers, router));
+    plan.push_back(plan_stage(graph, v, std::nullopt, handlers, backend));
     plan.back().reachable = false;
   }
   return plan;

@@ -1,7 +1,7 @@
 #pragma once
 /// \file
 /// `attractor run --dry-run`: what a run of a graph would do, resolved exactly as the run resolves
-/// it (handler catalog, backend router, fidelity and thread rules) without calling anything.
+/// it (handler catalog, the backend's plan, fidelity and thread rules) without calling anything.
 
 #include <string>
 #include <vector>
@@ -30,8 +30,9 @@ struct PlannedStage {
 };
 
 /// The stages in breadth-first order from the start (edges in declaration order), then the nodes
-/// no path reaches, in declaration order. `router` is null under --simulate.
-std::vector<PlannedStage> plan_run(const Graph& graph, const HandlerCatalog& handlers, const RoutingBackend* router);
+/// no path reaches, in declaration order. LLM stages name what `backend` would use
+/// (CodergenBackend::plan: the router's choice, or the simulation under --simulate).
+std::vector<PlannedStage> plan_run(const Graph& graph, const HandlerCatalog& handlers, const CodergenBackend& backend);
 
 /// The plan as text for people: one line per node, then the budget.
 std::string format_plan(const Graph& graph, const std::vector<PlannedStage>& plan, const RunBudget& budget);

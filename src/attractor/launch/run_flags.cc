@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "attractor/base/input_file.h"
+#include "handlers/llm/provider_table.h"
 
 namespace attractor {
 
@@ -49,7 +50,8 @@ void add_common_options(CLI::App& app, RunFlags& f) {
   auto* simulate = app.add_flag("--simulate", f.simulate,
                                 "answer every LLM stage with the deterministic simulation backend (tools still run)");
   app.add_option("--backend", f.backend,
-                 "LLM backend for nodes without llm_provider/llm_model: openai, anthropic, cli, cli:AGENT or simulate")
+                 "LLM backend for nodes without llm_provider/llm_model: " + builtin_providers()->choices(true) +
+                     " (attractor help providers)")
       ->excludes(simulate);
   auto* approve = app.add_flag("--auto-approve", f.auto_approve, "answer every human gate with its first option");
   app.add_option("--answers", f.answers, "replay human answers from a JSON file (array, or object keyed by node)")

@@ -95,9 +95,7 @@ RunBudget checked_budget(const RunFlags& f, const Graph& graph) {
 
 /// The LLM stages without a usable backend, one line each (empty when all are routed).
 std::vector<std::string> backend_problems(const HandlerServices& services, const Graph& graph) {
-  auto router = std::dynamic_pointer_cast<RoutingBackend>(services.backend);
-  if (!router) return {};
-  return router->check(graph, builtin_handler_catalog());
+  return services.backend ? services.backend->check(graph, builtin_handler_catalog()) : std::vector<std::string>{};
 }
 
 std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, std::string text) {
@@ -126,9 +124,9 @@ std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, 
     }
   }
   const RunFlags& f = r.flags;
-  if (!f.backend.empty() && !is_known_provider(canonical_provider(f.backend, process_env()))) {
-    return failure(kExitUsage,
-                   "unknown --backend '" + f.backend + "' (expected simulate, openai, anthropic, agent, cli or cli:AGENT)",
+  const ProviderTable& providers = *builtin_providers();
+  if (!f.backend.empty() && !providers.is_known(providers.canonical(f.backend, process_env()))) {
+    return failure(kExitUsage, "unknown --backend '" + f.backend + "' (expected " + providers.choices(true) + ")",
                    "attractor");
   }
   try {

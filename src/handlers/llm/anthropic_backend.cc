@@ -92,4 +92,22 @@ CodergenResult AnthropicBackend::run(const CodergenRequest& request) {
   return result;
 }
 
+ProviderRecord anthropic_provider() {
+  ProviderRecord r;
+  r.name = "anthropic";
+  r.summary = "The Messages API at api.anthropic.com, with extended thinking from reasoning_effort.";
+  r.model_prefixes = {"claude"};
+  r.key_variable = "ANTHROPIC_API_KEY";
+  r.base_url_variable = "ANTHROPIC_BASE_URL";
+  r.model_variable = "ANTHROPIC_MODEL";
+  r.default_model = "claude-sonnet-4-5";
+  r.capabilities.tools = true;
+  r.capabilities.fallback = true;
+  r.check = [](const ProviderUse& use) { return http_provider_problem(use.record, use.config); };
+  r.make = [](const ProviderUse& use) -> std::shared_ptr<CodergenBackend> {
+    return std::make_shared<AnthropicBackend>(provider_settings(use.record, use.config));
+  };
+  return r;
+}
+
 }  // namespace attractor

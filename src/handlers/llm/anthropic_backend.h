@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "handlers/llm/codergen_backend.h"
+#include "handlers/llm/provider.h"
 #include "handlers/llm/provider_settings.h"
 
 namespace attractor {
@@ -26,6 +27,10 @@ class AnthropicBackend : public CodergenBackend {
  private:
   ProviderSettings settings_;
 };
+
+/// The `anthropic` provider record (provider_table.h): ANTHROPIC_API_KEY, ANTHROPIC_BASE_URL,
+/// ANTHROPIC_MODEL.
+ProviderRecord anthropic_provider();
 
 /// The thinking budget for an explicit effort; 0 = no extended thinking.
 std::int64_t anthropic_thinking_budget(const std::string& effort);

@@ -1,54 +1,24 @@
 #include "handlers/llm/backend_router.h"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cctype>
-#include <cstdlib>
-#include <sstream>
 #include <stdexcept>
 
 #include "attractor/base/log.h"
-#include "handlers/llm/anthropic_backend.h"
-#include "handlers/llm/cli_backend.h"
-#include "handlers/llm/openai_backend.h"
-#include "handlers/llm/simulation_backend.h"
-#include "http/http_module.h"
 
 namespace attractor {
 
 namespace {
-
-/// ATTRACTOR_LLM_MAX_RETRIES: a whole number from 0 to 100; nullopt for anything else.
-std::optional<int> parse_max_retries(const std::string& text) {
-  if (text.empty() || text.size() > 3 || text.find_first_not_of("0123456789") != std::string::npos) return std::nullopt;
-  int value = std::stoi(text);
-  if (value > 100) return std::nullopt;
-  return value;
-}
 
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
   return s;
 }
 
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
-
 std::string trim(const std::string& s) {
   std::size_t b = s.find_first_not_of(" \t\n");
   if (b == std::string::npos) return "";
   return s.substr(b, s.find_last_not_of(" \t\n") - b + 1);
-}
-
-bool on_path(const std::string& executable, const std::string& path) {
-  if (executable.find('/') != std::string::npos) return ::access(executable.c_str(), X_OK) == 0;
-  std::stringstream dirs(path);
-  std::string dir;
-  while (std::getline(dirs, dir, ':')) {
-    std::string candidate = (dir.empty() ? "." : dir) + "/" + executable;
-    if (::access(candidate.c_str(), X_OK) == 0) return true;
-  }
-  return false;
 }
 
 std::string join(const std::vector<std::string>& items) {
@@ -59,48 +29,13 @@ std::string join(const std::vector<std::string>& items) {
 
 }  // namespace
 
-EnvLookup process_env() {
-  return [](const std::string& name) -> std::optional<std::string> {
-    const char* v = std::getenv(name.c_str());
-    if (!v || !*v) return std::nullopt;
-    return std::string(v);
-  };
-}
-
-std::string provider_from_model(const std::string& model) {
-  std::string m = lower(model);
-  if (auto slash = m.find('/'); slash != std::string::npos) {
-    std::string vendor = m.substr(0, slash);
-    if (vendor == "anthropic" || vendor == "openai") return vendor;
-    m = m.substr(slash + 1);
-  }
-  if (starts_with(m, "claude")) return "anthropic";
-  if (starts_with(m, "gpt-") || starts_with(m, "chatgpt-") || starts_with(m, "o1") || starts_with(m, "o3") ||
-      starts_with(m, "o4")) {
-    return "openai";
-  }
-  if (starts_with(m, "gemini")) return "gemini";
-  return "";
-}
+std::string provider_from_model(const std::string& model) { return builtin_providers()->from_model(model); }
 
 std::string canonical_provider(const std::string& name, const EnvLookup& env) {
-  std::string p = lower(name);
-  if (p == "simulation") return "simulate";
-  if (p == "claude-code" || p == "claude_code") return "cli:claude";
-  if (p == "codex") return "cli:codex";
-  if (p == "gemini-cli") return "cli:gemini";
-  if (p == "cli") {
-    auto agent = env ? env("ATTRACTOR_CLI_AGENT") : std::nullopt;
-    return "cli:" + (agent ? lower(*agent) : std::string("claude"));
-  }
-  return p;
+  return builtin_providers()->canonical(name, env);
 }
 
-bool is_known_provider(const std::string& canonical) {
-  return canonical == "simulate" || canonical == "openai" || canonical == "anthropic" || canonical == "agent" ||
-         canonical == "agent:openai" || canonical == "agent:anthropic" ||
-         (starts_with(canonical, "cli:") && canonical.size() > 4);
-}
+bool is_known_provider(const std::string& canonical) { return builtin_providers()->is_known(canonical); }
 
 bool node_uses_llm(const NodeData& node, const HandlerCatalog& handlers) {
   return uses_llm(handlers.traits(node), node);
@@ -108,43 +43,37 @@ bool node_uses_llm(const NodeData& node, const HandlerCatalog& handlers) {
 
 RoutingBackend::RoutingBackend(BackendConfig config) : config_(std::move(config)) {
   if (!config_.env) config_.env = process_env();
-}
-
-std::optional<std::string> RoutingBackend::env(const std::string& name) const { return config_.env(name); }
-
-std::string RoutingBackend::agent_vendor(const NodeData& node) const {
-  if (std::string p = provider_from_model(node.llm_model()); p == "openai" || p == "anthropic") return p;
-  if (auto chosen = env("ATTRACTOR_AGENT_PROVIDER")) return lower(*chosen);
-  return env("ANTHROPIC_API_KEY") || env("ANTHROPIC_BASE_URL") ? "anthropic" : "openai";
+  if (!config_.providers) config_.providers = builtin_providers();
 }
 
 std::string RoutingBackend::provider_for(const NodeData& node, const Graph& graph) const {
+  const ProviderTable& table = providers();
   std::string p;
   if (!node.llm_provider().empty()) {
-    p = canonical_provider(node.llm_provider(), config_.env);
+    p = table.canonical(node.llm_provider(), config_.env);
   } else {
-    // --backend agent (or graph llm_provider=agent) wraps the agent around the vendor an
-    // llm_model names, so that model detection does not bypass it.
     std::string fallback = !config_.default_provider.empty() ? config_.default_provider : graph.data().get("llm_provider");
-    fallback = canonical_provider(fallback, config_.env);
-    std::string from_model = provider_from_model(node.llm_model());
-    p = from_model.empty() || fallback == "agent" || starts_with(fallback, "agent:") ? fallback : from_model;
+    fallback = table.canonical(fallback, config_.env);
+    const ProviderRecord* wrapper = table.resolve(fallback).first;
+    std::string from_model = table.from_model(node.llm_model());
+    p = from_model.empty() || (wrapper && wrapper->wraps_model_provider) ? fallback : from_model;
   }
-  return p == "agent" ? "agent:" + agent_vendor(node) : p;
-}
-
-std::string RoutingBackend::default_model(const std::string& provider) const {
-  return env(provider == "openai" ? "OPENAI_MODEL" : "ANTHROPIC_MODEL")
-      .value_or(provider == "openai" ? "gpt-4o-mini" : "claude-sonnet-4-5");
+  const ProviderRecord* record = table.find(p);
+  if (!record || record->variants == ProviderVariants::kNone || !record->default_variant) return p;
+  std::string variant = record->default_variant(table, config_.env, &node);
+  return variant.empty() ? p : p + ":" + variant;
 }
 
 std::string RoutingBackend::model_for(const NodeData& node, const Graph& graph) const {
-  std::string provider = provider_for(node, graph);
-  if (provider == "simulate") return "simulation";
+  auto [record, variant] = providers().resolve(provider_for(node, graph));
+  if (record && !record->fixed_model.empty()) return record->fixed_model;
   if (!node.llm_model().empty()) return node.llm_model();
-  if (provider == "openai" || provider == "anthropic") return default_model(provider);
-  if (starts_with(provider, "agent:")) return default_model(provider.substr(6));
-  return "";
+  if (record && record->variants == ProviderVariants::kToolProvider) record = providers().find(variant);
+  return record ? provider_default_model(*record, config_.env) : "";
+}
+
+BackendChoice RoutingBackend::plan(const NodeData& node, const Graph& graph) const {
+  return {provider_for(node, graph), model_for(node, graph)};
 }
 
 std::string RoutingBackend::provider_problem(const std::string& provider) const {
@@ -153,50 +82,10 @@ std::string RoutingBackend::provider_problem(const std::string& provider) const 
            "nodes, or an llm_model such as gpt-4o or claude-sonnet-4-5), or pass --simulate to run these stages "
            "with the simulation backend";
   }
-  if (provider == "simulate") return "";
-  if (starts_with(provider, "agent:")) {
-    if (!config_.agent_factory) return "the built-in coding agent is not available here";
-    const std::string vendor = provider.substr(6);
-    if (vendor != "openai" && vendor != "anthropic") {
-      return "the coding agent speaks openai or anthropic, not '" + vendor + "' (ATTRACTOR_AGENT_PROVIDER)";
-    }
-    return provider_problem(vendor);
-  }
-  if (provider == "openai" || provider == "anthropic") {
-    std::string upper = provider == "openai" ? "OPENAI" : "ANTHROPIC";
-    if (!env(upper + "_API_KEY") && !env(upper + "_BASE_URL")) {
-      return upper + "_API_KEY is not set (needed by the " + provider + " backend; set " + upper +
-             "_BASE_URL instead for a server that needs no key)";
-    }
-    if (auto retries = env(kProviderMaxRetriesVariable); retries && !parse_max_retries(*retries)) {
-      return std::string(kProviderMaxRetriesVariable) + "='" + *retries + "' is not a whole number from 0 to 100";
-    }
-    // The default transport posts through the HTTP module: a run that cannot load it is refused
-    // before its first stage, like one without a key.
-    return config_.transport ? "" : http_module_problem();
-  }
-  if (starts_with(provider, "cli:")) {
-    std::string agent = provider.substr(4);
-    CliBackendSettings settings;
-    if (auto custom = env(cli_command_variable(agent))) settings.commands[agent] = *custom;
-    std::string command = cli_command_template(agent, "", settings);
-    if (command.empty()) return cli_command_variable(agent) + " is not set (cli agent '" + agent + "' has no built-in command)";
-    std::string path = env("PATH").value_or("");
-    for (const auto& [k, v] : config_.cli_env) {
-      if (k == "PATH") path = v;
-    }
-    std::string exe = command_executable(command);
-    if (!on_path(exe, path)) {
-      return "'" + exe + "' (cli agent " + agent + ") was not found on PATH; install it or set " +
-             cli_command_variable(agent);
-    }
-    return "";
-  }
-  if (provider == "gemini") {
-    return "provider 'gemini' is not supported; set llm_provider to cli:gemini, or to openai with an "
-           "OpenAI-compatible OPENAI_BASE_URL";
-  }
-  return "unknown llm_provider '" + provider + "' (expected simulate, openai, anthropic, agent, cli or cli:<agent>)";
+  auto [record, variant] = providers().resolve(provider);
+  if (record && !record->make && !record->refusal.empty()) return record->refusal;
+  if (!record || !record->make) return "unknown llm_provider '" + provider + "' (expected " + providers().choices() + ")";
+  return record->check ? record->check(ProviderUse{providers(), config_, *record, variant}) : "";
 }
 
 std::vector<std::string> RoutingBackend::check(const Graph& graph, const HandlerCatalog& handlers) const {
@@ -217,41 +106,13 @@ std::vector<std::string> RoutingBackend::check(const Graph& graph, const Handler
   return problems;
 }
 
-ProviderSettings RoutingBackend::settings_for(const std::string& vendor) const {
-  const std::string upper = vendor == "openai" ? "OPENAI" : "ANTHROPIC";
-  ProviderSettings settings;
-  settings.api_key = env(upper + "_API_KEY").value_or("");
-  settings.base_url = env(upper + "_BASE_URL").value_or("");
-  settings.default_model = default_model(vendor);
-  settings.transport = config_.transport;
-  settings.retry = config_.transport_retry;
-  if (auto retries = env(kProviderMaxRetriesVariable)) {
-    settings.retry.max_retries = parse_max_retries(*retries).value_or(settings.retry.max_retries);
-  }
-  settings.random = config_.transport_random;
-  return settings;
-}
-
 std::shared_ptr<CodergenBackend> RoutingBackend::backend_for(const std::string& provider) {
   std::lock_guard lock(mutex_);
   if (auto it = backends_.find(provider); it != backends_.end()) return it->second;
+  auto [record, variant] = providers().resolve(provider);
   std::shared_ptr<CodergenBackend> backend;
-  if (provider == "simulate") {
-    backend = std::make_shared<SimulationBackend>(config_.responses);
-  } else if (provider == "openai") {
-    backend = std::make_shared<OpenAiBackend>(settings_for(provider));
-  } else if (provider == "anthropic") {
-    backend = std::make_shared<AnthropicBackend>(settings_for(provider));
-  } else if (starts_with(provider, "agent:") && config_.agent_factory && provider_problem(provider).empty()) {
-    backend = config_.agent_factory(provider.substr(6), settings_for(provider.substr(6)), config_.runner);
-  } else if (starts_with(provider, "cli:")) {
-    std::string agent = provider.substr(4);
-    CliBackendSettings settings;
-    if (auto custom = env(cli_command_variable(agent))) settings.commands[agent] = *custom;
-    settings.env = config_.cli_env;
-    settings.runner = config_.runner;
-    backend = std::make_shared<CliBackend>(agent, settings);
-  } else {
+  if (record && record->make) backend = record->make(ProviderUse{providers(), config_, *record, variant});
+  if (!backend) {
     std::string problem = provider_problem(provider);
     throw StageError(problem.empty() ? "no backend for provider '" + provider + "'" : problem, ErrorCategory::kTerminal);
   }
@@ -261,11 +122,25 @@ std::shared_ptr<CodergenBackend> RoutingBackend::backend_for(const std::string& 
 
 bool RoutingBackend::acts_outside_process(const CodergenRequest& request) const {
   if (!request.node || !request.graph) return true;
-  std::string provider = provider_for(*request.node, *request.graph);
-  return provider != "simulate";
+  const ProviderRecord* record = providers().resolve(provider_for(*request.node, *request.graph)).first;
+  return !(record && record->capabilities.in_process);
 }
 
-std::vector<FallbackStep> parse_llm_fallbacks(const std::string& text) {
+namespace {
+
+/// True when `record` may stand in a fallback chain as `step`: a fallback provider, a family with
+/// its variant, and a model unless the provider picks its own (cli agents).
+bool valid_fallback(const ProviderRecord* record, const FallbackStep& step, bool has_variant) {
+  if (!record || !record->make || !record->capabilities.fallback) return false;
+  const bool family = record->variants != ProviderVariants::kNone;
+  if (family && (!has_variant || step.provider.size() == record->name.size() + 1)) return false;
+  const bool own_model = record->default_model.empty() && record->model_variable.empty() && record->fixed_model.empty();
+  return !step.model.empty() || own_model;
+}
+
+}  // namespace
+
+std::vector<FallbackStep> parse_llm_fallbacks(const std::string& text, const ProviderTable& table) {
   std::vector<FallbackStep> steps;
   std::size_t start = 0;
   while (start <= text.size()) {
@@ -275,26 +150,34 @@ std::vector<FallbackStep> parse_llm_fallbacks(const std::string& text) {
     if (entry.empty()) continue;
     std::size_t colon = entry.find(':');
     FallbackStep step{lower(entry.substr(0, colon)), colon == std::string::npos ? "" : entry.substr(colon + 1)};
-    if (step.provider == "cli" && colon != std::string::npos) {
+    const ProviderRecord* record = table.find(step.provider);
+    const bool family = record && record->variants != ProviderVariants::kNone;
+    if (family && colon != std::string::npos) {
       std::size_t next = step.model.find(':');
-      step.provider += ":" + step.model.substr(0, next);
+      step.provider.append(1, ':').append(step.model, 0, next);
       step.model = next == std::string::npos ? "" : step.model.substr(next + 1);
     }
-    bool known = step.provider == "openai" || step.provider == "anthropic" || step.provider == "simulate" ||
-                 (starts_with(step.provider, "cli:") && step.provider.size() > 4);
-    if (!known || (step.model.empty() && !starts_with(step.provider, "cli:"))) {
-      throw std::invalid_argument("llm_fallbacks entry '" + entry +
-                                  "' is not provider:model (providers: openai, anthropic, simulate, cli:<agent>)");
+    if (!valid_fallback(record, step, colon != std::string::npos)) {
+      throw std::invalid_argument("llm_fallbacks entry '" + entry + "' is not provider:model (providers: " +
+                                  table.fallback_choices() + ")");
     }
     steps.push_back(std::move(step));
   }
   return steps;
 }
 
-std::vector<FallbackStep> llm_fallbacks(const NodeData& node, const Graph& graph) {
+std::vector<FallbackStep> parse_llm_fallbacks(const std::string& text) {
+  return parse_llm_fallbacks(text, *builtin_providers());
+}
+
+std::vector<FallbackStep> llm_fallbacks(const NodeData& node, const Graph& graph, const ProviderTable& table) {
   std::string text = node.get("llm_fallbacks");
   if (text.empty()) text = graph.data().get("llm_fallbacks");
-  return text.empty() ? std::vector<FallbackStep>{} : parse_llm_fallbacks(text);
+  return text.empty() ? std::vector<FallbackStep>{} : parse_llm_fallbacks(text, table);
+}
+
+std::vector<FallbackStep> llm_fallbacks(const NodeData& node, const Graph& graph) {
+  return llm_fallbacks(node, graph, *builtin_providers());
 }
 
 CodergenResult RoutingBackend::run_on(const std::string& provider, const CodergenRequest& request) {
@@ -309,7 +192,7 @@ CodergenResult RoutingBackend::run(const CodergenRequest& request) {
   if (!request.node || !request.graph) throw StageError("routing backend needs the node and graph", ErrorCategory::kTerminal);
   const NodeData& node = *request.node;
   std::string provider = provider_for(node, *request.graph);
-  std::vector<FallbackStep> chain = llm_fallbacks(node, *request.graph);
+  std::vector<FallbackStep> chain = llm_fallbacks(node, *request.graph, providers());
   try {
     return run_on(provider, request);
   } catch (const StageError& e) {
@@ -322,11 +205,11 @@ CodergenResult RoutingBackend::run(const CodergenRequest& request) {
       CodergenRequest retry = request;
       retry.model_override = step.model;
       try {
-        CodergenResult result = run_on(canonical_provider(step.provider, config_.env), retry);
+        CodergenResult result = run_on(providers().canonical(step.provider, config_.env), retry);
         result.fallback_from = failed;
         return result;
       } catch (const StageError& next) {
-        bool unavailable = !provider_problem(canonical_provider(step.provider, config_.env)).empty();
+        bool unavailable = !provider_problem(providers().canonical(step.provider, config_.env)).empty();
         if (next.category() != ErrorCategory::kRetryable && !unavailable) throw;
         failed.push_back(step.provider + ":" + step.model);
         last = next;

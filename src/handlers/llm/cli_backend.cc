@@ -1,7 +1,11 @@
 #include "handlers/llm/cli_backend.h"
 
+#include <unistd.h>
+
+#include <algorithm>
 #include <cctype>
 #include <filesystem>
+#include <sstream>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -34,6 +38,47 @@ std::string tail(const std::string& s, std::size_t n) { return s.size() <= n ? s
 std::string read_if_exists(const std::string& path) {
   std::error_code ec;
   return fs::exists(path, ec) ? read_text_file(path) : std::string();
+}
+
+bool on_path(const std::string& executable, const std::string& path) {
+  if (executable.find('/') != std::string::npos) return ::access(executable.c_str(), X_OK) == 0;
+  std::stringstream dirs(path);
+  std::string dir;
+  while (std::getline(dirs, dir, ':')) {
+    std::string candidate = (dir.empty() ? "." : dir) + "/" + executable;
+    if (::access(candidate.c_str(), X_OK) == 0) return true;
+  }
+  return false;
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+/// The settings of agent `agent` under `config`: its ATTRACTOR_CLI_COMMAND_<AGENT>, runner and environment.
+CliBackendSettings cli_settings(const std::string& agent, const BackendConfig& config) {
+  CliBackendSettings settings;
+  if (auto custom = config.env(cli_command_variable(agent))) settings.commands[agent] = *custom;
+  settings.env = config.cli_env;
+  settings.runner = config.runner;
+  return settings;
+}
+
+/// Why agent `agent` cannot run: no command, or its executable is not on PATH ("" when it can).
+std::string cli_agent_problem(const std::string& agent, const BackendConfig& config) {
+  std::string command = cli_command_template(agent, "", cli_settings(agent, config));
+  if (command.empty()) return cli_command_variable(agent) + " is not set (cli agent '" + agent + "' has no built-in command)";
+  std::string path = config.env("PATH").value_or("");
+  for (const auto& [k, v] : config.cli_env) {
+    if (k == "PATH") path = v;
+  }
+  std::string exe = command_executable(command);
+  if (!on_path(exe, path)) {
+    return "'" + exe + "' (cli agent " + agent + ") was not found on PATH; install it or set " +
+           cli_command_variable(agent);
+  }
+  return "";
 }
 
 }  // namespace
@@ -172,6 +217,27 @@ CodergenResult CliBackend::run(const CodergenRequest& request) {
   result.model = model.empty() ? agent_ : model;
   result.backend = name();
   return result;
+}
+
+ProviderRecord cli_provider() {
+  ProviderRecord r;
+  r.name = "cli";
+  r.summary = "An installed coding agent run as a subprocess (claude, codex, gemini, or any command set in "
+              "ATTRACTOR_CLI_COMMAND_<AGENT>).";
+  r.aliases = {{"claude-code", "cli:claude"}, {"claude_code", "cli:claude"}, {"codex", "cli:codex"},
+               {"gemini-cli", "cli:gemini"}};
+  r.capabilities.fallback = true;
+  r.variants = ProviderVariants::kAnyName;
+  r.variant_word = "agent";
+  r.default_variant = [](const ProviderTable&, const EnvLookup& env, const NodeData*) {
+    auto agent = env ? env("ATTRACTOR_CLI_AGENT") : std::nullopt;
+    return agent ? lower(*agent) : std::string("claude");
+  };
+  r.check = [](const ProviderUse& use) { return cli_agent_problem(use.variant, use.config); };
+  r.make = [](const ProviderUse& use) -> std::shared_ptr<CodergenBackend> {
+    return std::make_shared<CliBackend>(use.variant, cli_settings(use.variant, use.config));
+  };
+  return r;
 }
 
 }  // namespace attractor

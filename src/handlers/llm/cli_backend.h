@@ -26,6 +26,7 @@
 
 #include "handlers/services/subprocess.h"
 #include "handlers/llm/codergen_backend.h"
+#include "handlers/llm/provider.h"
 
 namespace attractor {
 
@@ -48,6 +49,10 @@ class CliBackend : public CodergenBackend {
   std::string agent_;
   CliBackendSettings settings_;
 };
+
+/// The `cli` provider record (provider_table.h): `cli:<agent>`, bare `cli` = ATTRACTOR_CLI_AGENT
+/// (default claude), aliases claude-code, codex and gemini-cli.
+ProviderRecord cli_provider();
 
 /// The command template for `agent` ("" when neither configured nor built in), before substitution.
 std::string cli_command_template(const std::string& agent, const std::string& model,

@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attractor/base/supervised_process.h"
+#include "attractor/check/handler_catalog.h"
 #include "attractor/model/chat_message.h"
 #include "attractor/base/clock.h"
 #include "attractor/model/context.h"
@@ -82,6 +83,12 @@ struct CodergenResult {
   std::vector<std::string> tools;
 };
 
+/// What a backend would use for one node, as `run --dry-run` shows it.
+struct BackendChoice {
+  std::string provider;  ///< canonical provider name ("simulate", "openai", "cli:codex"); "" = none chosen
+  std::string model;     ///< the model its requests name; "" = the provider's own default (cli agents)
+};
+
 class CodergenBackend {
  public:
   virtual ~CodergenBackend() = default;
@@ -93,6 +100,19 @@ class CodergenBackend {
   virtual bool acts_outside_process(const CodergenRequest& request) const {
     (void)request;
     return true;
+  }
+  /// The provider and model `node`'s requests would go to; by default this backend's name and
+  /// the node's `llm_model`.
+  virtual BackendChoice plan(const NodeData& node, const Graph& graph) const {
+    (void)graph;
+    return {name(), node.llm_model()};
+  }
+  /// What stops the LLM stages of `graph` (per `handlers`) from running on this backend, one
+  /// message per problem naming the nodes; empty when nothing does (the default).
+  virtual std::vector<std::string> check(const Graph& graph, const HandlerCatalog& handlers) const {
+    (void)graph;
+    (void)handlers;
+    return {};
   }
 };
 

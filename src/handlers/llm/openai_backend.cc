@@ -94,4 +94,22 @@ CodergenResult OpenAiBackend::run(const CodergenRequest& request) {
   return result;
 }
 
+ProviderRecord openai_provider() {
+  ProviderRecord r;
+  r.name = "openai";
+  r.summary = "Chat Completions at api.openai.com or any compatible server (Ollama, llama.cpp, vLLM).";
+  r.model_prefixes = {"gpt-", "chatgpt-", "o1", "o3", "o4"};
+  r.key_variable = "OPENAI_API_KEY";
+  r.base_url_variable = "OPENAI_BASE_URL";
+  r.model_variable = "OPENAI_MODEL";
+  r.default_model = "gpt-4o-mini";
+  r.capabilities.tools = true;
+  r.capabilities.fallback = true;
+  r.check = [](const ProviderUse& use) { return http_provider_problem(use.record, use.config); };
+  r.make = [](const ProviderUse& use) -> std::shared_ptr<CodergenBackend> {
+    return std::make_shared<OpenAiBackend>(provider_settings(use.record, use.config));
+  };
+  return r;
+}
+
 }  // namespace attractor

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "handlers/llm/codergen_backend.h"
+#include "handlers/llm/provider.h"
 #include "handlers/llm/provider_settings.h"
 
 namespace attractor {
@@ -22,6 +23,9 @@ class OpenAiBackend : public CodergenBackend {
  private:
   ProviderSettings settings_;
 };
+
+/// The `openai` provider record (provider_table.h): OPENAI_API_KEY, OPENAI_BASE_URL, OPENAI_MODEL.
+ProviderRecord openai_provider();
 
 /// The model a node uses: `llm_model`, else `fallback`.
 std::string node_model(const CodergenRequest& request, const std::string& fallback);

@@ -101,4 +101,18 @@ nlohmann::json load_responses_file(const std::string& path) {
   return j;
 }
 
+ProviderRecord simulate_provider() {
+  ProviderRecord r;
+  r.name = "simulate";
+  r.summary = "Deterministic answers computed in the process, scripted by --responses or simulate.* attributes.";
+  r.aliases = {{"simulation", "simulate"}};
+  r.fixed_model = "simulation";
+  r.capabilities.in_process = true;
+  r.capabilities.fallback = true;
+  r.make = [](const ProviderUse& use) -> std::shared_ptr<CodergenBackend> {
+    return std::make_shared<SimulationBackend>(use.config.responses);
+  };
+  return r;
+}
+
 }  // namespace attractor

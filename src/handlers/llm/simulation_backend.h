@@ -26,6 +26,7 @@
 #include <nlohmann/json.hpp>
 
 #include "handlers/llm/codergen_backend.h"
+#include "handlers/llm/provider.h"
 
 namespace attractor {
 
@@ -37,6 +38,8 @@ class SimulationBackend : public CodergenBackend {
   CodergenResult run(const CodergenRequest& request) override;
   /// Scripted and generated answers are computed in memory.
   bool acts_outside_process(const CodergenRequest&) const override { return false; }
+  /// Every node: provider `simulate`, model `simulation`.
+  BackendChoice plan(const NodeData&, const Graph&) const override { return {"simulate", "simulation"}; }
 
  private:
   /// A node's `simulate.outcome` text and its non-empty items ("success" when it has none).
@@ -52,6 +55,9 @@ class SimulationBackend : public CodergenBackend {
   std::mutex scripts_mutex_;
   std::map<std::string, Script, std::less<>> scripts_;
 };
+
+/// The `simulate` provider record (provider_table.h), alias `simulation`.
+ProviderRecord simulate_provider();
 
 /// Reads a `--responses` file; throws std::runtime_error when unreadable or not an object.
 nlohmann::json load_responses_file(const std::string& path);
