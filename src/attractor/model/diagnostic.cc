@@ -58,7 +58,7 @@ std::string shortened(const std::string& text) {
 
 }  // namespace
 
-std::vector<Diagnostic> capped_diagnostics(const std::vector<Diagnostic>& diagnostics, std::size_t per_rule) {
+std::vector<Diagnostic> diagnostics_capped_per_rule(const std::vector<Diagnostic>& diagnostics, std::size_t per_rule) {
   std::vector<Diagnostic> kept;
   std::map<std::string, std::size_t> seen;
   std::vector<std::string> order;  // rules in the order their first left-out diagnostic came

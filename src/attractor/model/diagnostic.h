@@ -55,7 +55,7 @@ inline constexpr std::size_t kMaxDiagnosticTextBytes = 400;
 /// each rule that had more, one diagnostic of that rule (the highest severity left out, no
 /// location) saying "... and N more `RULE` diagnostics left out". The counts of errors and
 /// warnings are the caller's, taken before the cap.
-std::vector<Diagnostic> capped_diagnostics(const std::vector<Diagnostic>& diagnostics,
+std::vector<Diagnostic> diagnostics_capped_per_rule(const std::vector<Diagnostic>& diagnostics,
                                            std::size_t per_rule = kMaxDiagnosticsPerRule);
 
 /// True if any diagnostic has ERROR severity.

@@ -69,15 +69,15 @@ TEST(DiagnosticCapTest, TwentyOfEachRuleThenACountOfTheRest) {
   for (int i = 0; i < 25; ++i) all.push_back(make_diagnostic("dup", Severity::kWarning, "w" + std::to_string(i), "", "", {}));
   all.push_back(make_diagnostic("other", Severity::kError, "e", "", "", {}));
   all.push_back(make_diagnostic("dup", Severity::kError, "late error", "", "", {}));
-  std::vector<Diagnostic> shown = capped_diagnostics(all);
+  std::vector<Diagnostic> shown = diagnostics_capped_per_rule(all);
   ASSERT_EQ(shown.size(), 22u);
   EXPECT_EQ(shown[19].message, "w19");
   EXPECT_EQ(shown[20].rule, "other");
   EXPECT_EQ(shown[21].rule, "dup");
   EXPECT_EQ(shown[21].severity, Severity::kError);  // the highest severity left out
   EXPECT_EQ(shown[21].message, "... and 6 more `dup` diagnostics left out");
-  EXPECT_EQ(capped_diagnostics(all, 25).back().message, "... and 1 more `dup` diagnostic left out");
-  EXPECT_EQ(capped_diagnostics(all, 100).size(), all.size());
+  EXPECT_EQ(diagnostics_capped_per_rule(all, 25).back().message, "... and 1 more `dup` diagnostic left out");
+  EXPECT_EQ(diagnostics_capped_per_rule(all, 100).size(), all.size());
 }
 
 TEST(DiagnosticCapTest, ALongMessageIsCutWithTheCountOfTheRest) {
