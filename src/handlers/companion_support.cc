@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include "attractor/base/json_limits.h"
+
 namespace attractor {
 
 void throw_step_error(const NodeData& node, const std::string& type, const std::string& field,
@@ -30,7 +32,7 @@ std::optional<nlohmann::json> json_attribute(const NodeData& node, const std::st
                                              const std::string& field) {
   auto v = node.find(field);
   if (!v || v->text().find_first_not_of(" \t\r\n") == std::string_view::npos) return std::nullopt;
-  nlohmann::json j = nlohmann::json::parse(v->text(), nullptr, false);
+  nlohmann::json j = parse_json_or_discarded(v->text());
   if (j.is_discarded()) throw_step_error(node, type, field, "not valid JSON: " + std::string(v->text()));
   return j;
 }

@@ -1,5 +1,6 @@
 #include "handlers/send_message.h"
 
+#include "attractor/base/json_limits.h"
 #include "handlers/companion_support.h"
 
 namespace attractor {
@@ -17,7 +18,7 @@ Outcome SendMessageHandler::execute(const NodeData& node, Context& context, cons
   }
   nlohmann::json payload;
   if (auto v = node.find("payload")) {
-    payload = nlohmann::json::parse(v->text(), nullptr, false);
+    payload = parse_json_or_discarded(v->text());
     if (payload.is_discarded()) payload = std::string(v->text());
   } else if (node.has("payload_from")) {
     std::string key = node.get("payload_from");

@@ -71,8 +71,12 @@ ProcessResult run_program(const std::vector<std::string>& argv, const ProcessOpt
   int status = 0;
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(options.timeout_seconds);
   while (true) {
-    pid_t done = ::waitpid(pid, &status, WNOHANG);
-    if (done == pid) break;
+    rusage usage{};
+    pid_t done = ::wait4(pid, &status, WNOHANG, &usage);
+    if (done == pid) {
+      result.max_rss_kb = usage.ru_maxrss;
+      break;
+    }
     if (std::chrono::steady_clock::now() > deadline) {
       ::kill(-pid, SIGKILL);
       ::waitpid(pid, &status, 0);

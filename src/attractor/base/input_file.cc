@@ -71,23 +71,65 @@ InputFile binary_problem(const std::string& path, const std::string& text, const
   return f;
 }
 
+/// open_input_file, with the path as shown in messages and the fstat result.
+int open_classified(const std::string& path, const std::string& shown, const InputFileRules& rules,
+                    struct stat& info, InputFile& problem) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
+  if (fd < 0) {
+    const int open_errno = errno;
+    if (open_errno == ENOENT || open_errno == ENOTDIR) {
+      problem = failed(InputFileProblem::kMissing, shown + ": no such file");
+    } else if (open_errno == ENXIO && ::stat(path.c_str(), &info) == 0) {  // a socket
+      problem = failed(InputFileProblem::kNotRegular,
+                       fmt::format("{}: not a regular file ({}; expected {})", shown,
+                                   special_file_kind(info.st_mode), rules.expected));
+    } else {
+      problem = failed(InputFileProblem::kUnreadable, fmt::format("{}: cannot read: {}", shown, std::strerror(open_errno)));
+    }
+    return -1;
+  }
+  if (::fstat(fd, &info) != 0) {
+    problem = failed(InputFileProblem::kUnreadable, fmt::format("{}: cannot read: {}", shown, std::strerror(errno)));
+  } else if (S_ISDIR(info.st_mode)) {
+    problem = failed(InputFileProblem::kDirectory, shown + ": is a directory" + expected_suffix(rules));
+  } else if (!S_ISREG(info.st_mode) && !(rules.allow_stream && (S_ISFIFO(info.st_mode) || S_ISCHR(info.st_mode)))) {
+    problem = failed(InputFileProblem::kNotRegular, fmt::format("{}: not a regular file ({}; expected {})", shown,
+                                                                special_file_kind(info.st_mode), rules.expected));
+  } else if (S_ISREG(info.st_mode) && static_cast<std::size_t>(info.st_size) > rules.max_bytes) {
+    problem = too_large(shown, static_cast<std::size_t>(info.st_size), rules);
+  } else if (!S_ISREG(info.st_mode) && ::fcntl(fd, F_SETFL, ::fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0) {
+    problem = failed(InputFileProblem::kUnreadable, fmt::format("{}: cannot read: {}", shown, std::strerror(errno)));
+  } else {
+    return fd;
+  }
+  ::close(fd);
+  return -1;
+}
+
 }  // namespace
+
+int open_input_file(const std::string& path, const InputFileRules& rules, InputFile& problem, bool* is_stream) {
+  struct stat info {};
+  const int fd = open_classified(path, escape_control_bytes(path), rules, info, problem);
+  if (fd >= 0 && is_stream) *is_stream = !S_ISREG(info.st_mode);
+  return fd;
+}
+
+std::string_view special_file_kind(unsigned mode) {
+  if (S_ISFIFO(mode)) return "a FIFO";
+  if (S_ISCHR(mode)) return "a character device";
+  if (S_ISBLK(mode)) return "a block device";
+  if (S_ISSOCK(mode)) return "a socket";
+  if (S_ISDIR(mode)) return "a directory";
+  return "a special file";
+}
 
 InputFile read_input_file(const std::string& path, const InputFileRules& rules) {
   const std::string shown = escape_control_bytes(path);
   struct stat info {};
-  if (::stat(path.c_str(), &info) != 0) {
-    if (errno == ENOENT || errno == ENOTDIR) return failed(InputFileProblem::kMissing, shown + ": no such file");
-    return failed(InputFileProblem::kUnreadable, fmt::format("{}: cannot read: {}", shown, std::strerror(errno)));
-  }
-  if (S_ISDIR(info.st_mode)) {
-    return failed(InputFileProblem::kDirectory, shown + ": is a directory" + expected_suffix(rules));
-  }
-  if (S_ISREG(info.st_mode) && static_cast<std::size_t>(info.st_size) > rules.max_bytes) {
-    return too_large(shown, static_cast<std::size_t>(info.st_size), rules);
-  }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return failed(InputFileProblem::kUnreadable, fmt::format("{}: cannot read: {}", shown, std::strerror(errno)));
+  InputFile problem;
+  const int fd = open_classified(path, shown, rules, info, problem);
+  if (fd < 0) return problem;
   InputFile f;
   // One byte past max_bytes tells a pipe that is too long from one that fits exactly.
   const std::size_t limit = rules.max_bytes == SIZE_MAX ? SIZE_MAX : rules.max_bytes + 1;

@@ -12,6 +12,7 @@
 ///     PATH:2:4: binary file: NUL byte (expected a .dot file)
 ///     PATH:2:13: binary file: invalid UTF-8 byte 0xff (expected a .dot file)
 ///     PATH: file is 70000000 bytes, more than the limit of 67108864 bytes
+///     PATH: not a regular file (a FIFO; expected a .dot file)
 ///
 /// Commands prefix it with `attractor <command>: ` and exit 2 (a bad input file is a usage error).
 
@@ -31,8 +32,12 @@ struct InputFileRules {
   bool allow_binary = false;             ///< NUL bytes and invalid UTF-8 are valid input (`tokens`)
   /// Read at most this many bytes (a header check of a large file); the rest is not read.
   std::size_t read_limit = SIZE_MAX;
-  /// A larger file is refused (kTooLarge) before it is read; a pipe or device is read up to it.
+  /// A larger file is refused (kTooLarge) before it is read; a stream is read up to it.
   std::size_t max_bytes = SIZE_MAX;
+  /// FIFOs and character devices are read as streams (up to `max_bytes`) instead of being refused
+  /// as kNotRegular. Off for every input a command reads as a file: a FIFO nobody writes to would
+  /// otherwise block the command forever.
+  bool allow_stream = false;
 };
 
 /// The largest pipeline or JSON input file, as the parser's ParseLimits::max_file_bytes.
@@ -43,7 +48,8 @@ inline constexpr InputFileRules kDotFileRules{"a .dot file", false, false, SIZE_
 /// The rules for a JSON file (answers, responses, context, run-directory files, ACLs).
 inline constexpr InputFileRules kJsonFileRules{"a JSON file", false, false, SIZE_MAX, kMaxInputFileBytes};
 
-enum class InputFileProblem { kNone, kMissing, kDirectory, kUnreadable, kEmpty, kNulByte, kInvalidUtf8, kTooLarge };
+enum class InputFileProblem { kNone, kMissing, kDirectory, kUnreadable, kEmpty, kNulByte, kInvalidUtf8, kTooLarge,
+                              kNotRegular };
 
 /// The outcome of read_input_file: the text, or the problem and its one-line message.
 struct InputFile {
@@ -56,8 +62,17 @@ struct InputFile {
   bool ok() const { return problem == InputFileProblem::kNone; }
 };
 
-/// Reads the whole file at `path` and classifies what is wrong with it under `rules`.
+/// Reads the whole file at `path` and classifies what is wrong with it under `rules`. The file is
+/// opened without blocking (O_NONBLOCK) and classified by fstat before anything is read, so a
+/// FIFO, device or socket never blocks the caller.
 InputFile read_input_file(const std::string& path, const InputFileRules& rules = {});
+
+/// Opens `path` the way read_input_file does, for a caller that reads it in pieces: the descriptor
+/// (O_CLOEXEC; blocking again for a stream), or -1 with `problem` set to what read_input_file
+/// would have said before reading. `is_stream`, when set, tells a FIFO or device (allowed by
+/// rules.allow_stream) from a regular file. `max_bytes` is checked here only for regular files.
+int open_input_file(const std::string& path, const InputFileRules& rules, InputFile& problem,
+                    bool* is_stream = nullptr);
 
 /// Thrown by read_input_file_or_throw; what() is the one-line message.
 class InputFileError : public std::runtime_error {
@@ -76,6 +91,9 @@ std::string read_input_file_or_throw(const std::string& path, const InputFileRul
 /// The problem with a path that must name an existing directory, as a one-line message
 /// (`PATH: no such directory`, `PATH: not a directory (expected EXPECTED)`); nullopt when fine.
 std::optional<std::string> input_directory_problem(const std::string& path, std::string_view expected);
+
+/// What kind of file that is not a regular file `mode` names ("a FIFO", "a socket", ...).
+std::string_view special_file_kind(unsigned mode);
 
 /// `text` safe for a terminal: bytes below 0x20 (except tab) and 0x7f become `\xHH`; valid UTF-8
 /// and tabs are kept; invalid UTF-8 bytes become `\xHH` too.

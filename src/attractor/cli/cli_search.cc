@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "attractor/base/json_limits.h"
 #include "attractor/cli/cli.h"
 #include "attractor/cli/cli_support.h"
 #include "retrieval/backend.h"
@@ -89,9 +90,9 @@ int run_search_command(int argc, char** argv) {
   if (!active_index.empty()) request.active_index = active_index;
   if (!match_operator.empty()) request.match_operator = rt::parse_match_operator(match_operator);
   try {
-    request.retrieval_filters = nlohmann::json::parse(filters_text);
+    request.retrieval_filters = parse_json_limited(filters_text, "--filters");
   } catch (const std::exception& e) {
-    std::fprintf(stderr, "attractor search: error: --filters is not valid JSON: %s\n", e.what());
+    std::fprintf(stderr, "attractor search: error: %s\n", e.what());
     return kExitUsage;
   }
   try {

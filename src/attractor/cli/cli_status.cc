@@ -2,6 +2,7 @@
 // they happen until it ends, for a run started by any process (the events file is the interface).
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -9,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "attractor/base/clock.h"
+#include "attractor/base/json_limits.h"
 #include "attractor/cli/cli.h"
 #include "attractor/cli/cli_support.h"
 #include "attractor/cli/progress_display.h"
@@ -42,6 +44,8 @@ void print_summary(const RunSummary& s) {
 /// line waits for the next call.
 std::vector<std::string> new_lines(const std::string& path, std::uint64_t& offset) {
   std::vector<std::string> lines;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) return lines;  // a FIFO would block the follower
   std::ifstream in(path, std::ios::binary);
   if (!in) return lines;
   in.seekg(static_cast<std::streamoff>(offset));
@@ -64,7 +68,7 @@ void follow(const std::string& run_dir, bool json, Clock& clock) {
     const bool alive = summarize_run(run_dir, clock.now_ms()).status == "running";
     bool ended = false;
     for (const std::string& line : new_lines(events, offset)) {
-      nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+      nlohmann::json j = parse_json_or_discarded(line);
       if (!j.is_object()) continue;
       std::string name = j.value("event", std::string());
       if (json) {

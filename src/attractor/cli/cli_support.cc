@@ -33,7 +33,7 @@ std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
 }
 
 void print_diagnostics(const std::vector<Diagnostic>& diagnostics, const SourceFile* file) {
-  for (const auto& d : diagnostics) std::fputs(format_diagnostic(d, file).c_str(), stderr);
+  for (const auto& d : diagnostics_capped_per_rule(diagnostics)) std::fputs(format_diagnostic(d, file).c_str(), stderr);
 }
 
 std::optional<std::string> read_input_or_report(std::string_view command, const std::string& path,

@@ -22,7 +22,8 @@ inline constexpr std::string_view kLogLevelVariable = "ATTRACTOR_LOG_LEVEL";
 /// (0 after --help, 2 after a usage error, with the message on stderr).
 std::optional<int> parse_cli(CLI::App& app, int argc, char** argv);
 
-/// Prints diagnostics in compiler form on stderr.
+/// Prints diagnostics in compiler form on stderr, at most kMaxDiagnosticsPerRule of each rule
+/// (diagnostics_capped_per_rule: the count of the rest is printed instead).
 void print_diagnostics(const std::vector<Diagnostic>& diagnostics, const SourceFile* file);
 
 /// Reads the file the user named as `path` (attractor/base/input_file.h). On a problem prints

@@ -50,7 +50,7 @@ int run_validate_command(int argc, char** argv) {
       *new LoadedPipeline(load_pipeline_text(path, std::move(input.text), builtin_handler_catalog(), options));
   if (json) {
     nlohmann::json out = nlohmann::json::array();
-    for (const auto& d : loaded.diagnostics) out.push_back(diagnostic_to_json(d));
+    for (const auto& d : diagnostics_capped_per_rule(loaded.diagnostics)) out.push_back(diagnostic_to_json(d));
     std::printf("%s\n", out.dump(2).c_str());
   } else {
     print_diagnostics(loaded.diagnostics, loaded.source.get());

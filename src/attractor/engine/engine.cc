@@ -80,7 +80,7 @@ void Engine::Impl::open_run_log() {
   run_log_.reset();
   if (!options_.write_run_log) return;
   const std::string path = (fs::path(run_dir_) / "run.log").string();
-  std::shared_ptr<AppendFile> file = disk_->open_append(path);
+  std::shared_ptr<AppendFile> file = open_record_append(*disk_, path);
   if (!file) {
     log().warn("cannot open log file {}", path);
     return;

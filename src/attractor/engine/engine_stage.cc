@@ -82,6 +82,22 @@ void add_stage_info(nlohmann::json& fields, const Outcome& outcome) {
   }
 }
 
+/// Why `outcome` cannot be stored (a context update or inbox message nested deeper than a run
+/// stores, so its checkpoint would be unreadable), or "".
+std::string too_deep_to_store(const Outcome& outcome, const std::string& node_id) {
+  if (outcome.context_updates.is_object()) {
+    for (const auto& [key, value] : outcome.context_updates.items()) {
+      if (std::string deep = json_depth_problem(value); !deep.empty()) {
+        return fmt::format("stage {} set context value `{}` {} (the limit of a stored value)", node_id, key, deep);
+      }
+    }
+  }
+  if (std::string deep = json_depth_problem(outcome.messages); !deep.empty()) {
+    return fmt::format("stage {} sent inbox messages {} (the limit of a stored value)", node_id, deep);
+  }
+  return "";
+}
+
 }  // namespace
 
 /// The branches a stage starts: they begin with a copy of the history the stage records into.
@@ -227,6 +243,9 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
                               : Outcome::fail("no handler for type '" + type + "'", ErrorCategory::kPipeline);
     if (std::string bad = inbox_messages_error(outcome.messages, graph_, node.id); !bad.empty()) {
       outcome = Outcome::fail(bad, ErrorCategory::kTerminal);
+    }
+    if (std::string deep = too_deep_to_store(outcome, node.id); !deep.empty()) {
+      outcome = Outcome::fail(deep, ErrorCategory::kTerminal);
     }
     if (cancel.cancelled()) return outcome;
     if (std::optional<double> cost = sink_.stage_cost(outcome.stage_info)) outcome.stage_info["usage"]["cost_usd"] = *cost;

@@ -67,7 +67,7 @@ void EventBus::on_event(const Event& event) {
 }
 
 JsonlFileObserver::JsonlFileObserver(const std::string& path, WriteBehind* writer)
-    : file_((writer ? writer->disk() : posix_run_disk()).open_append(path)), writer_(writer) {}
+    : file_(open_record_append(writer ? writer->disk() : posix_run_disk(), path)), writer_(writer) {}
 
 JsonlFileObserver::~JsonlFileObserver() {
   std::lock_guard lock(mutex_);

@@ -1,4 +1,5 @@
 #include "attractor/engine/usage_tally.h"
+#include "attractor/base/json_limits.h"
 #include "attractor/engine/event_names.h"
 
 namespace attractor {
@@ -45,7 +46,7 @@ void UsageTally::add_events_jsonl(std::string_view jsonl) {
     std::string_view line = jsonl.substr(0, end);
     jsonl = end == std::string_view::npos ? std::string_view() : jsonl.substr(end + 1);
     if (line.find(kStageUsageEvent) == std::string_view::npos) continue;
-    nlohmann::json j = nlohmann::json::parse(line, nullptr, false);
+    nlohmann::json j = parse_json_or_discarded(line);
     if (!j.is_object() || j.value("event", std::string()) != kStageUsageEvent) continue;
     Event e;
     e.name = kStageUsageEvent;

@@ -1,9 +1,11 @@
 #include "attractor/launch/run_flags.h"
 
+#include <climits>
 #include <filesystem>
 #include <stdexcept>
 
 #include "attractor/base/input_file.h"
+#include "attractor/base/json_limits.h"
 #include "handlers/llm/provider_table.h"
 
 namespace attractor {
@@ -86,8 +88,7 @@ RunBudget run_budget(const RunFlags& f) {
   budget.max_total_tokens = f.max_total_tokens;
   budget.max_cost_usd = f.max_cost;
   if (!f.prices.empty()) {
-    nlohmann::json j = nlohmann::json::parse(read_input_file_or_throw(f.prices, kJsonFileRules), nullptr, false);
-    if (j.is_discarded()) throw std::runtime_error(f.prices + " is not valid JSON");
+    nlohmann::json j = parse_json_limited(read_input_file_or_throw(f.prices, kJsonFileRules), f.prices);
     try {
       budget.prices = PriceTable::from_json(j);
     } catch (const std::exception& e) {
@@ -100,8 +101,13 @@ RunBudget run_budget(const RunFlags& f) {
 nlohmann::json seed_context(const RunFlags& f) {
   nlohmann::json seed = nlohmann::json::object();
   if (!f.context_file.empty()) {
-    nlohmann::json j = nlohmann::json::parse(read_input_file_or_throw(f.context_file, kJsonFileRules), nullptr, false);
-    if (j.is_discarded() || !j.is_object()) throw std::runtime_error(f.context_file + ": expected a JSON object");
+    nlohmann::json j = parse_json_limited(read_input_file_or_throw(f.context_file, kJsonFileRules), f.context_file);
+    if (!j.is_object()) throw std::runtime_error(f.context_file + ": expected a JSON object");
+    for (const auto& [key, value] : j.items()) {
+      if (std::string deep = json_depth_problem(value); !deep.empty()) {
+        throw std::runtime_error(f.context_file + ": value `" + key + "` is " + deep + " (the limit of a stored value)");
+      }
+    }
     seed.update(j);
   }
   for (const std::string& s : f.sets) {
@@ -110,10 +116,14 @@ nlohmann::json seed_context(const RunFlags& f) {
   }
   for (const std::string& s : f.set_jsons) {
     auto [key, text] = key_value(s, "--set-json", "KEY=JSON");
-    nlohmann::json value = nlohmann::json::parse(text, nullptr, false);
+    nlohmann::json value = parse_json_or_discarded(text, kMaxValueDepth);
     if (value.is_discarded()) {
-      throw std::runtime_error("--set-json " + key + ": '" + text +
-                               "' is not JSON (quote strings: --set-json 'name=\"text\"', or use --set)");
+      if (parse_json_or_discarded(text, INT_MAX).is_discarded()) {
+        throw std::runtime_error("--set-json " + key + ": '" + text +
+                                 "' is not JSON (quote strings: --set-json 'name=\"text\"', or use --set)");
+      }
+      throw std::runtime_error("--set-json " + key + ": the value is nested deeper than " +
+                               std::to_string(kMaxValueDepth) + " levels (the limit of a stored value)");
     }
     seed[key] = std::move(value);
   }

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attractor/base/input_file.h"
+#include "attractor/base/json_limits.h"
 #include "attractor/run/checkpoint_journal.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/stage_visits.h"
@@ -16,9 +17,9 @@ nlohmann::json read_json(const std::filesystem::path& path) {
   InputFile file = read_input_file(path.string(), kJsonFileRules);
   if (!file.ok()) throw RunDirectoryError(file.message);
   try {
-    return nlohmann::json::parse(file.text);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw RunDirectoryError(path.string() + ": not valid JSON (" + e.what() + ")");
+    return parse_json_limited(file.text, path.string());
+  } catch (const std::runtime_error& e) {
+    throw RunDirectoryError(e.what());
   }
 }
 

@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <fstream>
 
+#include "attractor/base/json_limits.h"
 #include "attractor/engine/event_names.h"
 #include "attractor/run/checkpoint.h"
 #include "attractor/run/run_directory.h"
@@ -31,6 +32,8 @@ std::int64_t parse_utc(const std::string& text) {
 
 /// The name and fields of the last event line of `events.jsonl` (reads only its tail).
 nlohmann::json last_event(const std::string& run_dir) {
+  std::error_code ec;
+  if (!fs::is_regular_file(fs::path(run_dir) / "events.jsonl", ec)) return nullptr;  // a FIFO would block
   std::ifstream in(fs::path(run_dir) / "events.jsonl", std::ios::binary | std::ios::ate);
   if (!in) return nullptr;
   const std::streamoff size = in.tellg();
@@ -40,7 +43,7 @@ nlohmann::json last_event(const std::string& run_dir) {
   in.read(tail.data(), static_cast<std::streamsize>(tail.size()));
   while (!tail.empty() && tail.back() == '\n') tail.pop_back();
   std::size_t start = tail.rfind('\n');
-  nlohmann::json j = nlohmann::json::parse(start == std::string::npos ? tail : tail.substr(start + 1), nullptr, false);
+  nlohmann::json j = parse_json_or_discarded(start == std::string::npos ? tail : tail.substr(start + 1));
   return j.is_object() ? j : nullptr;
 }
 

@@ -1,6 +1,9 @@
 #include "attractor/model/diagnostic.h"
 
 #include <algorithm>
+#include <map>
+#include <string>
+#include <vector>
 
 #include "attractor/base/input_file.h"
 #include "attractor/base/utf8.h"
@@ -45,7 +48,42 @@ std::string caret_padding(std::string_view prefix) {
   return pad;
 }
 
+/// `text` cut to kMaxDiagnosticTextBytes at a character boundary, with the count of the rest.
+std::string shortened(const std::string& text) {
+  if (text.size() <= kMaxDiagnosticTextBytes) return text;
+  std::size_t end = kMaxDiagnosticTextBytes;
+  while (end > 0 && is_utf8_continuation(text[end])) --end;
+  return text.substr(0, end) + "... (" + std::to_string(text.size() - end) + " more bytes left out)";
+}
+
 }  // namespace
+
+std::vector<Diagnostic> diagnostics_capped_per_rule(const std::vector<Diagnostic>& diagnostics, std::size_t per_rule) {
+  std::vector<Diagnostic> kept;
+  std::map<std::string, std::size_t> seen;
+  std::vector<std::string> order;  // rules in the order their first left-out diagnostic came
+  std::map<std::string, std::pair<std::size_t, Severity>> left_out;
+  for (const Diagnostic& d : diagnostics) {
+    if (++seen[d.rule] <= per_rule) {
+      kept.push_back(d);
+      continue;
+    }
+    auto [it, fresh] = left_out.try_emplace(d.rule, 0, d.severity);
+    if (fresh) order.push_back(d.rule);
+    ++it->second.first;
+    if (static_cast<int>(d.severity) < static_cast<int>(it->second.second)) it->second.second = d.severity;
+  }
+  for (const std::string& rule : order) {
+    const auto& [count, severity] = left_out[rule];
+    Diagnostic note;
+    note.rule = rule;
+    note.severity = severity;
+    note.message = "... and " + std::to_string(count) + " more `" + rule + "` diagnostic" + (count == 1 ? "" : "s") +
+                   " left out";
+    kept.push_back(std::move(note));
+  }
+  return kept;
+}
 
 const char* severity_name(Severity severity) {
   switch (severity) {
@@ -69,7 +107,7 @@ std::string format_diagnostic(const Diagnostic& d, const SourceFile* file) {
     out += ": ";
   }
   out += severity_name(d.severity);
-  out += ": [" + d.rule + "] " + d.message + "\n";
+  out += ": [" + d.rule + "] " + shortened(d.message) + "\n";
   if (file != nullptr && d.location.known()) {
     std::string_view line = file->line_text(d.location.line);
     std::size_t caret = std::min<std::size_t>(static_cast<std::size_t>(d.location.column - 1), line.size());
@@ -96,7 +134,7 @@ std::string format_diagnostic(const Diagnostic& d, const SourceFile* file) {
     out += caret_padding(line.substr(0, caret));
     out += "^\n";
   }
-  if (!d.fix.empty()) out += "  fix: " + d.fix + "\n";
+  if (!d.fix.empty()) out += "  fix: " + shortened(d.fix) + "\n";
   return out;
 }
 

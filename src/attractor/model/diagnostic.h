@@ -37,11 +37,26 @@ Diagnostic make_diagnostic(std::string rule, Severity severity, std::string mess
                            std::string fix, SourceLocation location);
 
 /// Renders in compiler form. `file` supplies the path and the source line for the caret;
-/// it may be null, in which case only the message lines are printed.
+/// it may be null, in which case only the message lines are printed. The excerpt is a window
+/// around the caret, and a message or fix longer than kMaxDiagnosticTextBytes is cut, saying how
+/// many bytes were left out.
 std::string format_diagnostic(const Diagnostic& diagnostic, const SourceFile* file);
 
 /// JSON object with rule, severity, message, node, edge, line, column, fix (null where absent).
 nlohmann::json diagnostic_to_json(const Diagnostic& diagnostic);
+
+/// How many diagnostics of one rule are shown before the rest are counted instead
+/// (docs/hardening.md, "Limits").
+inline constexpr std::size_t kMaxDiagnosticsPerRule = 20;
+/// Longest message or fix text shown for one diagnostic; the rest is counted instead.
+inline constexpr std::size_t kMaxDiagnosticTextBytes = 400;
+
+/// `diagnostics` with the first `per_rule` of each rule kept in their order, and after them, for
+/// each rule that had more, one diagnostic of that rule (the highest severity left out, no
+/// location) saying "... and N more `RULE` diagnostics left out". The counts of errors and
+/// warnings are the caller's, taken before the cap.
+std::vector<Diagnostic> diagnostics_capped_per_rule(const std::vector<Diagnostic>& diagnostics,
+                                           std::size_t per_rule = kMaxDiagnosticsPerRule);
 
 /// True if any diagnostic has ERROR severity.
 bool has_errors(const std::vector<Diagnostic>& diagnostics);

@@ -8,6 +8,7 @@
 #include <zlib.h>
 
 #include "attractor/base/json_limits.h"
+#include "attractor/run/checkpoint_schema.h"
 
 namespace attractor {
 
@@ -26,8 +27,10 @@ std::uint32_t crc_of(std::string_view text) {
   return static_cast<std::uint32_t>(crc);
 }
 
-/// The record in one line (without its newline), or why it is not one.
-std::string parse_line(std::string_view line, JournalRecord& out) {
+/// Why one line (without its newline) is not a record, or "" with `out` filled. A line whose
+/// checksum matches was written whole: what is wrong with its content is `damaged`, not torn.
+std::string parse_line(std::string_view line, JournalRecord& out, bool& damaged) {
+  damaged = false;
   const std::size_t space1 = line.find(' ');
   if (space1 == std::string_view::npos || line.size() < space1 + 10 || line[space1 + 9] != ' ') return "malformed";
   std::uint64_t seq = 0;
@@ -39,10 +42,15 @@ std::string parse_line(std::string_view line, JournalRecord& out) {
   if (hex_ec != std::errc() || hex_end != hex + 8) return "malformed checksum";
   const std::string_view delta = line.substr(space1 + 10);
   if (crc_of(delta) != crc) return "checksum mismatch";
-  json parsed = json::parse(delta, nullptr, false);
-  if (!parsed.is_object()) return "not a JSON object";
   out.seq = seq;
-  out.delta = std::move(parsed);
+  damaged = true;
+  try {
+    out.delta = parse_json_limited(delta, "the record");
+  } catch (const std::runtime_error& e) {
+    return e.what();
+  }
+  if (std::string problem = journal_delta_problem(out.delta); !problem.empty()) return problem;
+  damaged = false;
   return "";
 }
 
@@ -70,8 +78,14 @@ JournalScan scan_journal(std::string_view text, std::uint64_t after_seq) {
       break;
     }
     JournalRecord record;
-    if (std::string why = parse_line(text.substr(at, nl - at), record); !why.empty()) {
-      scan.stopped_at = fmt::format("{} at byte {}", why, at);
+    record.offset = at;
+    bool damaged = false;
+    if (std::string why = parse_line(text.substr(at, nl - at), record, damaged); !why.empty()) {
+      if (damaged) {
+        scan.damaged = fmt::format("record {} (byte {}): {}", record.seq, at, why);
+      } else {
+        scan.stopped_at = fmt::format("{} at byte {}", why, at);
+      }
       break;
     }
     if (record.seq > scan.last_seq && record.seq != scan.last_seq + 1) {
@@ -120,10 +134,13 @@ void replay_journal(json& snapshot, const std::string& run_dir, RunDisk& disk) {
   std::uint64_t last = after;
   if (disk.exists(journal_path)) {
     JournalScan scan = scan_journal(disk.read_file(journal_path), after);
-    try {
-      for (const JournalRecord& r : scan.records) apply_journal_delta(snapshot, r.delta);
-    } catch (const std::runtime_error& e) {
-      throw std::runtime_error(journal_path + ": " + e.what());
+    if (!scan.damaged.empty()) throw std::runtime_error(journal_path + ": " + scan.damaged);
+    for (const JournalRecord& r : scan.records) {
+      try {
+        apply_journal_delta(snapshot, r.delta);
+      } catch (const std::runtime_error& e) {
+        throw std::runtime_error(fmt::format("{}: record {} (byte {}): {}", journal_path, r.seq, r.offset, e.what()));
+      }
     }
     last = scan.last_seq;
   }
@@ -134,6 +151,9 @@ json read_checkpoint_document(const std::string& run_dir, RunDisk& disk) {
   const std::string snapshot_path = (fs::path(run_dir) / "checkpoint.json").string();
   json checkpoint = parse_json_limited(disk.read_file(snapshot_path), snapshot_path);
   if (!checkpoint.is_object()) throw std::runtime_error(snapshot_path + ": checkpoint is not a JSON object");
+  if (std::string problem = checkpoint_schema_problem(checkpoint); !problem.empty()) {
+    throw std::runtime_error(snapshot_path + ": " + problem);
+  }
   replay_journal(checkpoint, run_dir, disk);
   return checkpoint;
 }

@@ -17,8 +17,11 @@
 /// Invariants:
 ///   1. A record is appended and synced before the stage after it starts; a record never changes.
 ///   2. Records are replayed in order from `journal_seq + 1`; the first line that is torn (no
-///      newline), fails its CRC, is not JSON or breaks the sequence ends the replay, and it and
-///      everything after it are ignored. Records at or below `journal_seq` are skipped.
+///      newline), fails its CRC or breaks the sequence ends the replay, and it and everything
+///      after it are ignored. Records at or below `journal_seq` are skipped. A line whose CRC
+///      matches was written whole: when it is not JSON, nests too deep or does not fit the record
+///      schema (checkpoint_schema.h), the journal is damaged and reading it fails, naming the
+///      record and its byte offset, instead of silently dropping state.
 ///   3. A snapshot is written atomically (temp file, fsync, rename, directory fsync) before the
 ///      journal is emptied, so at every instant snapshot + journal give the last saved state.
 
@@ -42,6 +45,7 @@ std::string encode_journal_record(std::uint64_t seq, std::string_view delta_text
 struct JournalRecord {
   std::uint64_t seq = 0;
   nlohmann::json delta;
+  std::size_t offset = 0;  ///< byte offset of the record's line in the journal
 };
 
 /// What a journal's text holds after a snapshot.
@@ -50,6 +54,9 @@ struct JournalScan {
   std::uint64_t last_seq = 0;          ///< the last valid record's seq (`after_seq` when none)
   std::size_t valid_bytes = 0;         ///< length of the prefix of whole, valid records
   std::string stopped_at;              ///< why the scan stopped before the end ("" when it did not)
+  /// A whole record (its checksum matches) that is not a valid record: "record N (byte B): WHY"
+  /// ("" when none). The scan stops there; readers refuse the journal (invariant 2).
+  std::string damaged;
 };
 
 /// The records of `text` to replay on a snapshot whose `journal_seq` is `after_seq` (invariant 2).
@@ -60,9 +67,9 @@ JournalScan scan_journal(std::string_view text, std::uint64_t after_seq);
 void apply_journal_delta(nlohmann::json& checkpoint, const nlohmann::json& delta);
 
 /// Replays the journal of `run_dir` on `snapshot` (its `checkpoint.json`, already parsed) and
-/// sets `journal_seq` to the last record applied. A missing journal changes nothing; a damaged
-/// tail is ignored (invariant 2). Throws std::runtime_error naming the journal when a record
-/// does not fit the snapshot.
+/// sets `journal_seq` to the last record applied. A missing journal changes nothing; a torn
+/// tail is ignored (invariant 2). Throws std::runtime_error naming the journal, the record and
+/// its byte offset when a whole record is damaged or does not fit the snapshot.
 void replay_journal(nlohmann::json& snapshot, const std::string& run_dir, RunDisk& disk);
 
 /// The checkpoint of `run_dir` as a document: `checkpoint.json` with the journal replayed, and

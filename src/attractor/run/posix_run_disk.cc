@@ -17,30 +17,37 @@
 #include <stdexcept>
 #include <vector>
 
+#include "attractor/base/input_file.h"
+
 namespace attractor {
 
 namespace fs = std::filesystem;
 
 namespace {
 
-class StdioAppendFile : public AppendFile {
+/// Writes all of `data` to `fd`; 0 or the errno of the failed write.
+int write_all(int fd, std::string_view data);
+
+/// Appends whole records: a write that fails part-way (a full disk) is cut back to where the
+/// record began, so the file never ends in a torn line the process wrote.
+class RecordAppendFile : public AppendFile {
  public:
-  explicit StdioAppendFile(std::FILE* file) : file_(file) {}
-  ~StdioAppendFile() override { std::fclose(file_); }
-  StdioAppendFile(const StdioAppendFile&) = delete;
-  StdioAppendFile& operator=(const StdioAppendFile&) = delete;
+  explicit RecordAppendFile(int fd) : fd_(fd) {}
+  ~RecordAppendFile() override { ::close(fd_); }
+  RecordAppendFile(const RecordAppendFile&) = delete;
+  RecordAppendFile& operator=(const RecordAppendFile&) = delete;
 
   void append(std::string_view data) override {
-    std::fwrite(data.data(), 1, data.size(), file_);
-    std::fflush(file_);
+    struct stat st;
+    const bool sized = ::fstat(fd_, &st) == 0;
+    if (write_all(fd_, data) != 0 && sized) {
+      if (::ftruncate(fd_, st.st_size) != 0) return;  // nothing more to do: the next writer cuts it
+    }
   }
 
  private:
-  std::FILE* file_;
+  int fd_;
 };
-
-/// Writes all of `data` to `fd`; 0 or the errno of the failed write.
-int write_all(int fd, std::string_view data);
 
 /// The file opened at its first append (O_APPEND, created when missing) and kept open; a file
 /// that did not exist then gets its directory synced after that append, so its name is durable.
@@ -178,19 +185,65 @@ std::unique_ptr<SyncedAppendFile> PosixRunDisk::open_synced_append(const std::st
 }
 
 std::shared_ptr<AppendFile> PosixRunDisk::open_append(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "ae");  // close-on-exec (glibc's "e")
-  if (!f) return nullptr;
-  return std::make_shared<StdioAppendFile>(f);
+  const int fd = ::open(path.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+  if (fd < 0) return nullptr;
+  return std::make_shared<RecordAppendFile>(fd);
+}
+
+std::string PosixRunDisk::cut_torn_tail(const std::string& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) return "";
+  struct stat st;
+  std::string torn;
+  std::string tail;  // the bytes after the last newline, read backwards block by block
+  std::uint64_t keep = 0;
+  if (::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    std::uint64_t end = static_cast<std::uint64_t>(st.st_size);
+    char block[65536];
+    bool found = false;
+    while (end > 0 && !found) {
+      const std::uint64_t begin = end > sizeof block ? end - sizeof block : 0;
+      const ssize_t n = ::pread(fd, block, end - begin, static_cast<off_t>(begin));
+      if (n != static_cast<ssize_t>(end - begin)) {
+        ::close(fd);
+        throw std::runtime_error("cannot read " + path + ": " + std::strerror(n < 0 ? errno : EIO));
+      }
+      std::string_view view(block, static_cast<std::size_t>(n));
+      const std::size_t nl = view.rfind('\n');
+      found = nl != std::string_view::npos;
+      const std::size_t from = found ? nl + 1 : 0;
+      tail.insert(0, view.substr(from));
+      keep = begin + from;
+      end = begin;
+    }
+  }
+  if (!tail.empty()) {
+    torn = torn_tail_path(path, keep);
+    try {
+      write_file(torn, tail);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    if (::ftruncate(fd, static_cast<off_t>(keep)) != 0 || ::fdatasync(fd) != 0) {
+      const int err = errno;
+      ::close(fd);
+      throw std::runtime_error("cannot truncate " + path + ": " + std::strerror(err));
+    }
+  }
+  ::close(fd);
+  return torn;
 }
 
 void PosixRunDisk::remove_file(const std::string& path) { std::remove(path.c_str()); }
 
 std::string PosixRunDisk::read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error("cannot read " + path);
-  std::stringstream buffer;
-  buffer << in.rdbuf();
-  return buffer.str();
+  // Opened without blocking and checked to be a regular file first: a FIFO put where a checkpoint
+  // or journal belongs would otherwise block the reader forever.
+  constexpr InputFileRules kRunFileRules{"a run-directory file", /*allow_empty=*/true, /*allow_binary=*/true};
+  InputFile file = read_input_file(path, kRunFileRules);
+  if (!file.ok()) throw std::runtime_error("cannot read " + file.message);
+  return std::move(file.text);
 }
 
 bool PosixRunDisk::exists(const std::string& path) {

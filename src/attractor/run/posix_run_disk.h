@@ -2,7 +2,7 @@
 /// \file
 /// The real file system behind `RunDisk`: POSIX calls (open/writev/fsync/rename for atomic writes,
 /// open/write/close for plain writes, opendir/readdir for listings, stat for tests of existence;
-/// the events file is a stdio stream).
+/// appended files are written one whole record per write).
 
 #include "attractor/run/run_disk.h"
 
@@ -21,7 +21,10 @@ class PosixRunDisk : public RunDisk {
   void append_synced(const std::string& path, std::string_view data) override;
   /// Keeps the file open from its first append: later appends are one write and one fdatasync.
   std::unique_ptr<SyncedAppendFile> open_synced_append(const std::string& path) override;
+  /// O_APPEND; a record whose write fails part-way is truncated away again.
   std::shared_ptr<AppendFile> open_append(const std::string& path) override;
+  /// Reads only the tail (backwards to the last newline) and truncates in place.
+  std::string cut_torn_tail(const std::string& path) override;
   void remove_file(const std::string& path) override;
   std::string read_file(const std::string& path) override;
   bool exists(const std::string& path) override;

@@ -7,6 +7,8 @@
 
 #include <fmt/format.h>
 
+#include "attractor/base/json_limits.h"
+
 namespace attractor {
 
 namespace fs = std::filesystem;
@@ -67,7 +69,7 @@ Manifest read_manifest(const std::string& run_dir, RunDisk& disk) {
   if (!disk.is_directory(run_dir)) throw std::runtime_error(run_dir + " is not a directory");
   if (!disk.exists(path)) throw std::runtime_error(path + " is missing: " + run_dir + " is not a run directory");
   std::string text = disk.read_file(path);
-  nlohmann::json j = nlohmann::json::parse(text, nullptr, false);
+  nlohmann::json j = parse_json_or_discarded(text);
   if (j.is_discarded()) throw std::runtime_error(path + " is not valid JSON");
   try {
     return Manifest::from_json(j);

@@ -9,6 +9,7 @@
 /// Implementations must be thread-safe: the run's writer thread and the engine thread (and the
 /// threads of parallel branches) call them concurrently.
 
+#include <cstdint>
 #include <functional>
 #include <memory>
 #include <span>
@@ -19,11 +20,15 @@
 
 namespace attractor {
 
-/// A file opened for appending (the run's `events.jsonl`), kept open between appends.
+/// A file opened for appending (the run's `events.jsonl`, `run.log`), kept open between appends.
+/// Each append is one whole record (one or more whole lines): it reaches the file whole or not at
+/// all, so a full disk leaves no torn line behind (a crash in the middle of a write can; the next
+/// writer cuts it off with RunDisk::cut_torn_tail).
 class AppendFile {
  public:
   virtual ~AppendFile() = default;
-  /// Appends `data` and flushes it to the kernel. Errors are ignored (events never stop a run).
+  /// Appends `data` and flushes it to the kernel; a write that fails part-way is undone. Errors
+  /// are ignored (events never stop a run).
   virtual void append(std::string_view data) = 0;
 };
 
@@ -42,6 +47,9 @@ class SyncedAppendFile {
   /// Appends `data` and makes it durable; throws like RunDisk::append_synced.
   virtual void append(std::string_view data) = 0;
 };
+
+/// `PATH.torn-OFFSET`: where RunDisk::cut_torn_tail keeps the torn record it cut off at OFFSET.
+std::string torn_tail_path(const std::string& path, std::uint64_t offset);
 
 class RunDisk {
  public:
@@ -76,6 +84,12 @@ class RunDisk {
   virtual std::unique_ptr<SyncedAppendFile> open_synced_append(const std::string& path);
   /// Opens `path` for appending, creating it when missing; nullptr when it cannot be opened.
   virtual std::shared_ptr<AppendFile> open_append(const std::string& path) = 0;
+  /// Makes a file of lines end with a whole line before it is appended to: when `path` holds
+  /// bytes after its last newline (a record torn by a crash), they are written to
+  /// `PATH.torn-OFFSET` (OFFSET: where they began) and cut off. Returns that file's path, or ""
+  /// when `path` is missing, empty or ends with a newline. Throws std::runtime_error like
+  /// write_file. The default reads and rewrites through this disk's own operations.
+  virtual std::string cut_torn_tail(const std::string& path);
   /// Removes a file; a missing file is not an error, and neither is any other failure.
   virtual void remove_file(const std::string& path) = 0;
   /// Reads a whole file. Throws std::runtime_error "cannot read PATH".
@@ -91,5 +105,10 @@ class RunDisk {
   /// std::runtime_error "cannot rename FROM to TO: REASON".
   virtual void rename(const std::string& from, const std::string& to) = 0;
 };
+
+/// Opens a file of lines for appending records (`events.jsonl`, `run.log`): first cuts off a torn
+/// last line (RunDisk::cut_torn_tail, logged as a warning; a failure to cut is logged and the file
+/// opened anyway), then RunDisk::open_append. nullptr when it cannot be opened.
+std::shared_ptr<AppendFile> open_record_append(RunDisk& disk, const std::string& path);
 
 }  // namespace attractor

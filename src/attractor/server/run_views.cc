@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "attractor/base/input_file.h"
+#include "attractor/base/json_limits.h"
 #include "attractor/check/pipeline_loader.h"
 #include "attractor/launch/render_dot.h"
 #include "attractor/launch/run_overlay.h"
@@ -108,7 +109,7 @@ std::optional<nlohmann::json> stage_view(const std::string& run_dir, const std::
     std::string text = read_prefix(path, max_file_bytes, &truncated);
     if (truncated) view["truncated"].push_back(name);
     if (name == kStageStatusFile) {
-      nlohmann::json status = nlohmann::json::parse(text, nullptr, false);
+      nlohmann::json status = parse_json_or_discarded(text);
       if (!status.is_discarded()) view["status"] = std::move(status);
     }
     view["files"][name] = std::move(text);  // the response replaces invalid UTF-8
@@ -120,7 +121,7 @@ std::optional<nlohmann::json> stage_view(const std::string& run_dir, const std::
 std::optional<nlohmann::json> checkpoint_view(const std::string& run_dir) {
   InputFile file = read_input_file((fs::path(run_dir) / "checkpoint.json").string(), kJsonFileRules);
   if (!file.ok()) return std::nullopt;
-  nlohmann::json j = nlohmann::json::parse(file.text, nullptr, false);
+  nlohmann::json j = parse_json_or_discarded(file.text);
   if (j.is_discarded() || !j.is_object()) return std::nullopt;
   try {
     replay_journal(j, run_dir, posix_run_disk());

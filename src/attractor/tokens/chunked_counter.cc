@@ -34,6 +34,13 @@ std::vector<std::size_t> token_cut_points(std::string_view text) {
   return cuts;
 }
 
+std::size_t last_token_cut_point(std::string_view text) {
+  for (std::size_t i = text.size(); i-- > 1;) {
+    if (cut_before(text, i)) return i;
+  }
+  return 0;
+}
+
 ChunkedCounter::ChunkedCounter(std::size_t max_chunks) : max_chunks_(max_chunks) {}
 
 std::size_t ChunkedCounter::count(const TokenCounter& counter, std::string_view text) {

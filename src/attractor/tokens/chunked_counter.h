@@ -24,6 +24,9 @@ namespace attractor {
 /// characters there, and no pattern continues a piece over such a point.
 std::vector<std::size_t> token_cut_points(std::string_view text);
 
+/// The last of `token_cut_points(text)`, or 0 when there is none (found from the end).
+std::size_t last_token_cut_point(std::string_view text);
+
 /// Remembers the count of each chunk of the texts it counts. Not thread-safe: one per thread.
 class ChunkedCounter {
  public:

@@ -3,6 +3,7 @@
 #include <filesystem>
 
 #include "attractor/base/clock.h"
+#include "attractor/base/json_limits.h"
 #include "attractor/model/outcome.h"
 #include "handlers/agent/agent_prompt.h"
 #include "handlers/agent/agent_session.h"
@@ -100,7 +101,7 @@ std::optional<Outcome> outcome_from_answer(const std::string& answer) {
   std::string text = answer;
   while (!text.empty() && (text.back() == '\n' || text.back() == ' ' || text.back() == '`')) text.pop_back();
   const std::size_t start = text.rfind('\n') == std::string::npos ? 0 : text.rfind('\n') + 1;
-  json j = json::parse(text.substr(start), nullptr, false);
+  json j = parse_json_or_discarded(text.substr(start));
   if (!j.is_object() || !j.contains("outcome")) return std::nullopt;
   try {
     return outcome_from_json(j);

@@ -1,5 +1,6 @@
 #include "handlers/agent/agent_protocol.h"
 
+#include "attractor/base/json_limits.h"
 #include "attractor/model/outcome.h"
 
 namespace attractor {
@@ -10,7 +11,7 @@ using nlohmann::json;
 using Role = AgentMessage::Role;
 
 json parse_or_throw(const std::string& body, const char* provider) {
-  json j = json::parse(body, nullptr, false);
+  json j = parse_json_or_discarded(body);
   if (!j.is_object()) {
     throw StageError(std::string(provider) + ": unexpected response: " + body.substr(0, 300), ErrorCategory::kTerminal);
   }
@@ -95,7 +96,7 @@ ModelTurn parse_openai_tools_response(const std::string& body) {
       call.id = c.value("id", std::string());
       call.name = c["function"].value("name", std::string());
       const std::string raw = c["function"].value("arguments", std::string("{}"));
-      json args = json::parse(raw, nullptr, false);
+      json args = parse_json_or_discarded(raw);
       call.arguments = args.is_object() ? args : json{{"_raw", raw}};
       turn.tool_calls.push_back(std::move(call));
     }

@@ -1,5 +1,6 @@
 #include "handlers/llm/anthropic_backend.h"
 
+#include "attractor/base/json_limits.h"
 #include "handlers/llm/openai_backend.h"
 #include "handlers/llm/provider_error.h"
 #include "handlers/llm/transport_retry.h"
@@ -51,7 +52,7 @@ nlohmann::json anthropic_messages_body(const CodergenRequest& request, const std
 }
 
 CodergenResult parse_anthropic_response(const std::string& body) {
-  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  nlohmann::json j = parse_json_or_discarded(body);
   if (!j.is_object() || !j.contains("content") || !j["content"].is_array()) {
     throw StageError("anthropic: unexpected response: " + body.substr(0, 300), ErrorCategory::kTerminal);
   }

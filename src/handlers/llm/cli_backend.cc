@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "attractor/base/json_limits.h"
 #include "attractor/base/log.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/run/stage_visits.h"
@@ -111,7 +112,7 @@ std::string command_executable(const std::string& command) {
 CodergenResult parse_cli_output(const std::string& stdout_text) {
   CodergenResult result;
   result.response = rtrim(stdout_text);
-  nlohmann::json j = nlohmann::json::parse(stdout_text, nullptr, false);
+  nlohmann::json j = parse_json_or_discarded(stdout_text);
   if (!j.is_object()) return result;
   const char* key = j.contains("result") && j["result"].is_string()       ? "result"
                     : j.contains("response") && j["response"].is_string() ? "response"

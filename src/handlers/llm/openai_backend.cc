@@ -1,5 +1,6 @@
 #include "handlers/llm/openai_backend.h"
 
+#include "attractor/base/json_limits.h"
 #include "handlers/llm/provider_error.h"
 #include "handlers/llm/transport_retry.h"
 
@@ -53,7 +54,7 @@ nlohmann::json openai_chat_body(const CodergenRequest& request, const std::strin
 }
 
 CodergenResult parse_openai_chat_response(const std::string& body) {
-  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  nlohmann::json j = parse_json_or_discarded(body);
   if (!j.is_object() || !j.contains("choices") || !j["choices"].is_array() || j["choices"].empty() ||
       !j["choices"][0].is_object() || !j["choices"][0].contains("message")) {
     throw StageError("openai: unexpected response: " + body.substr(0, 300), ErrorCategory::kTerminal);

@@ -8,12 +8,13 @@
 #include <nlohmann/json.hpp>
 
 #include "attractor/base/clock.h"
+#include "attractor/base/json_limits.h"
 #include "attractor/base/log.h"
 
 namespace attractor {
 
 std::string provider_error_message(const std::string& body) {
-  nlohmann::json j = nlohmann::json::parse(body, nullptr, false);
+  nlohmann::json j = parse_json_or_discarded(body);
   if (j.is_object()) {
     if (j.contains("error")) {
       const nlohmann::json& e = j["error"];

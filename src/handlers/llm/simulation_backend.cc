@@ -5,6 +5,7 @@
 
 #include "attractor/base/comma_list.h"
 #include "attractor/base/input_file.h"
+#include "attractor/base/json_limits.h"
 #include "attractor/run/run_directory.h"
 
 namespace attractor {
@@ -95,8 +96,7 @@ std::string SimulationBackend::scripted_outcome(const std::string& node_id, std:
 }
 
 nlohmann::json load_responses_file(const std::string& path) {
-  nlohmann::json j = nlohmann::json::parse(read_input_file_or_throw(path, kJsonFileRules), nullptr, false);
-  if (j.is_discarded()) throw std::runtime_error(path + " is not valid JSON");
+  nlohmann::json j = parse_json_limited(read_input_file_or_throw(path, kJsonFileRules), path, kMaxValueDepth);
   if (!j.is_object()) throw std::runtime_error(path + ": responses must be a JSON object keyed by node id");
   return j;
 }

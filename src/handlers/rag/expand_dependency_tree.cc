@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "attractor/base/json_limits.h"
 #include "attractor/model/value.h"
 #include "handlers/rag/search_nodes.h"
 #include "retrieval/edge_types.h"
@@ -92,7 +93,7 @@ std::optional<std::vector<std::string>> parse_edge_allowlist(std::string_view te
   std::vector<std::string> entries;
   std::string_view trimmed = trim(text);
   if (!trimmed.empty() && trimmed.front() == '[') {
-    auto parsed = nlohmann::json::parse(trimmed, nullptr, false);
+    auto parsed = parse_json_or_discarded(trimmed);
     if (parsed.is_discarded() || !parsed.is_array()) {
       if (error) *error = "is not a valid JSON list";
       return std::nullopt;

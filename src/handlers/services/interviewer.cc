@@ -9,6 +9,7 @@
 #include <stdexcept>
 
 #include "attractor/base/input_file.h"
+#include "attractor/base/json_limits.h"
 #include "attractor/engine/edge_selection.h"
 #include "attractor/run/run_directory.h"
 
@@ -191,8 +192,7 @@ std::unique_ptr<QueueInterviewer> queue_from_json(const nlohmann::json& j) {
 }
 
 std::unique_ptr<QueueInterviewer> load_answers_file(const std::string& path) {
-  nlohmann::json j = nlohmann::json::parse(read_input_file_or_throw(path, kJsonFileRules), nullptr, false);
-  if (j.is_discarded()) throw std::runtime_error(path + " is not valid JSON");
+  nlohmann::json j = parse_json_limited(read_input_file_or_throw(path, kJsonFileRules), path, kMaxValueDepth);
   try {
     std::unique_ptr<QueueInterviewer> queue = queue_from_json(j);
     queue->set_source("file");

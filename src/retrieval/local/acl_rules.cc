@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <stdexcept>
 
+#include "attractor/base/json_limits.h"
 #include "retrieval/local/path_glob.h"
 
 namespace attractor::retrieval {
@@ -54,9 +55,9 @@ std::string AclDecision::fingerprint() const {
 AclRules AclRules::parse(const std::string& text) {
   json j;
   try {
-    j = json::parse(text);
+    j = parse_json_limited(text, "ACL file");
   } catch (const std::exception& e) {
-    throw std::invalid_argument(std::string("ACL file is not valid JSON: ") + e.what());
+    throw std::invalid_argument(e.what());
   }
   if (!j.is_object()) throw std::invalid_argument("ACL file must be a JSON object");
   AclRules rules;

@@ -3,6 +3,7 @@
 
 #include "attractor/base/input_file.h"
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <filesystem>
@@ -78,7 +79,36 @@ TEST_F(InputFileTest, LargerThanTheLimitIsRefusedBeforeReading) {
   EXPECT_TRUE(read_input_file(write("four", "abcd"), small).ok());
   EXPECT_EQ(read_input_file(write("five", "abcde"), small).message,
             dir_.string() + "/five: file is 5 bytes, more than the limit of 4 bytes");
-  EXPECT_EQ(read_input_file("/dev/zero", small).message, "/dev/zero: file is larger than the limit of 4 bytes");
+  InputFileRules small_stream = small;
+  small_stream.allow_stream = true;
+  EXPECT_EQ(read_input_file("/dev/zero", small_stream).message, "/dev/zero: file is larger than the limit of 4 bytes");
+}
+
+// Issue 42 point 8: a FIFO nobody writes to blocked every command that read it.
+TEST_F(InputFileTest, FifosAndDevicesAreRefusedWithoutBlocking) {
+  const std::string fifo = (dir_ / "pipe.dot").string();
+  ASSERT_EQ(::mkfifo(fifo.c_str(), 0600), 0);
+  InputFile f = read_input_file(fifo, kDotFileRules);
+  EXPECT_EQ(f.problem, InputFileProblem::kNotRegular);
+  EXPECT_EQ(f.message, fifo + ": not a regular file (a FIFO; expected a .dot file)");
+  EXPECT_EQ(read_input_file("/dev/zero", kJsonFileRules).message,
+            "/dev/zero: not a regular file (a character device; expected a JSON file)");
+  InputFile problem;
+  EXPECT_EQ(open_input_file(fifo, kDotFileRules, problem), -1);
+  EXPECT_EQ(problem.message, f.message);
+}
+
+TEST_F(InputFileTest, AStreamIsReadWhenAllowed) {
+  InputFileRules stream{"a file", true, true, SIZE_MAX, /*max_bytes=*/16, /*allow_stream=*/true};
+  InputFile f = read_input_file("/dev/null", stream);
+  EXPECT_TRUE(f.ok()) << f.message;
+  EXPECT_EQ(f.text, "");
+  bool is_stream = false;
+  InputFile problem;
+  const int fd = open_input_file("/dev/null", stream, problem, &is_stream);
+  ASSERT_GE(fd, 0) << problem.message;
+  EXPECT_TRUE(is_stream);
+  ::close(fd);
 }
 
 TEST_F(InputFileTest, ReadLimitReadsAPrefix) {

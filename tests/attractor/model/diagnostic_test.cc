@@ -60,3 +60,32 @@ TEST(DiagnosticTest, ValidationErrorListsErrorsOnly) {
 
 }  // namespace
 }  // namespace attractor
+
+namespace attractor {
+namespace {
+
+TEST(DiagnosticCapTest, TwentyOfEachRuleThenACountOfTheRest) {
+  std::vector<Diagnostic> all;
+  for (int i = 0; i < 25; ++i) all.push_back(make_diagnostic("dup", Severity::kWarning, "w" + std::to_string(i), "", "", {}));
+  all.push_back(make_diagnostic("other", Severity::kError, "e", "", "", {}));
+  all.push_back(make_diagnostic("dup", Severity::kError, "late error", "", "", {}));
+  std::vector<Diagnostic> shown = diagnostics_capped_per_rule(all);
+  ASSERT_EQ(shown.size(), 22u);
+  EXPECT_EQ(shown[19].message, "w19");
+  EXPECT_EQ(shown[20].rule, "other");
+  EXPECT_EQ(shown[21].rule, "dup");
+  EXPECT_EQ(shown[21].severity, Severity::kError);  // the highest severity left out
+  EXPECT_EQ(shown[21].message, "... and 6 more `dup` diagnostics left out");
+  EXPECT_EQ(diagnostics_capped_per_rule(all, 25).back().message, "... and 1 more `dup` diagnostic left out");
+  EXPECT_EQ(diagnostics_capped_per_rule(all, 100).size(), all.size());
+}
+
+TEST(DiagnosticCapTest, ALongMessageIsCutWithTheCountOfTheRest) {
+  Diagnostic d = make_diagnostic("r", Severity::kError, std::string(1000, 'm'), "", std::string(500, 'f'), {});
+  const std::string text = format_diagnostic(d, nullptr);
+  EXPECT_EQ(text, "error: [r] " + std::string(kMaxDiagnosticTextBytes, 'm') + "... (600 more bytes left out)\n  fix: " +
+                      std::string(kMaxDiagnosticTextBytes, 'f') + "... (100 more bytes left out)\n");
+}
+
+}  // namespace
+}  // namespace attractor
