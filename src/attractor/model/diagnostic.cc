@@ -58,31 +58,37 @@ std::string shortened(const std::string& text) {
 
 }  // namespace
 
-std::vector<Diagnostic> diagnostics_capped_per_rule(const std::vector<Diagnostic>& diagnostics, std::size_t per_rule) {
-  std::vector<Diagnostic> kept;
+CappedDiagnostics cap_diagnostics(const std::vector<Diagnostic>& diagnostics, std::size_t per_rule,
+                                  std::size_t in_all) {
+  CappedDiagnostics capped;
   std::map<std::string, std::size_t> seen;
-  std::vector<std::string> order;  // rules in the order their first left-out diagnostic came
-  std::map<std::string, std::pair<std::size_t, Severity>> left_out;
+  std::map<std::string, std::size_t> slot;  // rule -> index in capped.left_out
   for (const Diagnostic& d : diagnostics) {
-    if (++seen[d.rule] <= per_rule) {
-      kept.push_back(d);
+    if (++seen[d.rule] <= per_rule && capped.kept.size() < in_all) {
+      capped.kept.push_back(d);
       continue;
     }
-    auto [it, fresh] = left_out.try_emplace(d.rule, 0, d.severity);
-    if (fresh) order.push_back(d.rule);
-    ++it->second.first;
-    if (static_cast<int>(d.severity) < static_cast<int>(it->second.second)) it->second.second = d.severity;
+    auto [it, fresh] = slot.try_emplace(d.rule, capped.left_out.size());
+    if (fresh) capped.left_out.push_back(LeftOut{d.rule, 0, 0, d.severity});
+    LeftOut& out = capped.left_out[it->second];
+    ++out.count;
+    if (static_cast<int>(d.severity) < static_cast<int>(out.severity)) out.severity = d.severity;
   }
-  for (const std::string& rule : order) {
-    const auto& [count, severity] = left_out[rule];
+  for (LeftOut& out : capped.left_out) out.total = seen[out.rule];
+  return capped;
+}
+
+std::vector<Diagnostic> diagnostics_capped_per_rule(const std::vector<Diagnostic>& diagnostics, std::size_t per_rule) {
+  CappedDiagnostics capped = cap_diagnostics(diagnostics, per_rule);
+  for (const LeftOut& out : capped.left_out) {
     Diagnostic note;
-    note.rule = rule;
-    note.severity = severity;
-    note.message = "... and " + std::to_string(count) + " more `" + rule + "` diagnostic" + (count == 1 ? "" : "s") +
-                   " left out";
-    kept.push_back(std::move(note));
+    note.rule = out.rule;
+    note.severity = out.severity;
+    note.message = "... and " + std::to_string(out.count) + " more `" + out.rule + "` diagnostic" +
+                   (out.count == 1 ? "" : "s") + " left out";
+    capped.kept.push_back(std::move(note));
   }
-  return kept;
+  return std::move(capped.kept);
 }
 
 const char* severity_name(Severity severity) {

@@ -51,6 +51,25 @@ inline constexpr std::size_t kMaxDiagnosticsPerRule = 20;
 /// Longest message or fix text shown for one diagnostic; the rest is counted instead.
 inline constexpr std::size_t kMaxDiagnosticTextBytes = 400;
 
+/// How many diagnostics of one rule a cap left out.
+struct LeftOut {
+  std::string rule;
+  std::size_t count = 0;  ///< left out
+  std::size_t total = 0;  ///< of this rule in all
+  Severity severity = Severity::kInfo;  ///< the highest severity left out
+};
+
+/// Diagnostics after a cap: those kept, in their order, and per cut rule (in the order of its
+/// first left-out diagnostic) how many were left out.
+struct CappedDiagnostics {
+  std::vector<Diagnostic> kept;
+  std::vector<LeftOut> left_out;
+};
+
+/// The first `per_rule` diagnostics of each rule, and at most `in_all` in all.
+CappedDiagnostics cap_diagnostics(const std::vector<Diagnostic>& diagnostics, std::size_t per_rule,
+                                  std::size_t in_all = static_cast<std::size_t>(-1));
+
 /// `diagnostics` with the first `per_rule` of each rule kept in their order, and after them, for
 /// each rule that had more, one diagnostic of that rule (the highest severity left out, no
 /// location) saying "... and N more `RULE` diagnostics left out". The counts of errors and

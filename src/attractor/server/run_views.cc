@@ -194,27 +194,16 @@ SvgResult run_graph_svg(const std::string& run_dir, const std::string& current_n
 }
 
 nlohmann::json capped_diagnostics(const std::vector<Diagnostic>& diagnostics) {
+  CappedDiagnostics capped = cap_diagnostics(diagnostics, kMaxDiagnosticsPerRule, kDiagnosticsInAll);
   nlohmann::json out = nlohmann::json::array();
-  std::map<std::string, std::size_t> seen;
-  std::vector<std::string> order;
-  std::size_t kept = 0;
-  for (const Diagnostic& d : diagnostics) {
-    if (seen[d.rule]++ == 0) order.push_back(d.rule);
-    if (seen[d.rule] > kDiagnosticsPerRule || kept >= kDiagnosticsInAll) continue;
-    out.push_back(diagnostic_to_json(d));
-    ++kept;
-  }
-  std::map<std::string, std::size_t> shown;
-  for (const nlohmann::json& d : out) ++shown[d.value("rule", std::string())];
-  for (const std::string& rule : order) {
-    const std::size_t left_out = seen[rule] - shown[rule];
-    if (left_out == 0) continue;
+  for (const Diagnostic& d : capped.kept) out.push_back(diagnostic_to_json(d));
+  for (const LeftOut& cut : capped.left_out) {
     out.push_back({{"rule", "diagnostics_left_out"},
                    {"severity", "info"},
-                   {"message", std::to_string(left_out) + " more '" + rule + "' diagnostics left out (" +
-                                   std::to_string(seen[rule]) + " in all)"},
-                   {"left_out", left_out},
-                   {"of_rule", rule}});
+                   {"message", std::to_string(cut.count) + " more '" + cut.rule + "' diagnostics left out (" +
+                                   std::to_string(cut.total) + " in all)"},
+                   {"left_out", cut.count},
+                   {"of_rule", cut.rule}});
   }
   return out;
 }

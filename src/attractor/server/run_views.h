@@ -33,11 +33,10 @@ std::optional<nlohmann::json> stage_view(const std::string& run_dir, const std::
 /// The run's checkpoint.json parsed; nullopt when it is missing or unreadable.
 std::optional<nlohmann::json> checkpoint_view(const std::string& run_dir);
 
-/// At most this many diagnostics of one rule, and in all, go into an answer.
-inline constexpr std::size_t kDiagnosticsPerRule = 20;
+/// At most this many diagnostics go into an answer.
 inline constexpr std::size_t kDiagnosticsInAll = 200;
 
-/// The diagnostics as `validate --json` prints them, at most kDiagnosticsPerRule of each rule and
+/// The diagnostics as `validate --json` prints them, at most kMaxDiagnosticsPerRule of each rule and
 /// kDiagnosticsInAll in all, followed by one `diagnostics_left_out` entry (severity `info`,
 /// `left_out`, `of_rule`) per rule that was cut, saying how many of it were left out.
 nlohmann::json capped_diagnostics(const std::vector<Diagnostic>& diagnostics);
