@@ -59,9 +59,9 @@ int measure_nodes(const std::string& dir, bool show) {
   }
   fs::remove_all(index);
   fmt::print("TOTAL ({} nodes) {} -> {} tokens, {:.1f}% saved\n", count, before_total, after_total,
-             before_total == 0 ? 0.0
-                               : 100.0 * static_cast<double>(before_total - after_total) /
-                                     static_cast<double>(before_total));
+             before_total == 0
+                 ? 0.0
+                 : 100.0 * static_cast<double>(before_total - after_total) / static_cast<double>(before_total));
   return 0;
 }
 
@@ -113,7 +113,8 @@ int main(int argc, char** argv) {
   }
   fmt::print("{:<48} {:<16} {:>7} {:>7} {:>6.1f}%\n", fmt::format("TOTAL ({} files)", files.size()), "", before_total,
              after_total,
-             before_total == 0 ? 0.0
-                               : 100.0 * static_cast<double>(before_total - after_total) / static_cast<double>(before_total));
+             before_total == 0
+                 ? 0.0
+                 : 100.0 * static_cast<double>(before_total - after_total) / static_cast<double>(before_total));
   return 0;
 }

@@ -12,7 +12,8 @@ std::string generate_pipeline(std::size_t nodes) {
   for (std::size_t i = 0; i < stages; ++i) {
     if (i % 100 == 0) {
       if (i > 0) out += "  }\n";
-      out += "  subgraph cluster_" + std::to_string(i / 100) + " {\n    label=\"Block " + std::to_string(i / 100) + "\"\n";
+      out += "  subgraph cluster_" + std::to_string(i / 100) + " {\n    label=\"Block " + std::to_string(i / 100) +
+             "\"\n";
     }
     std::string id = "n" + std::to_string(i);
     out += "    " + id + " [label=\"Stage " + std::to_string(i) + "\", prompt=\"Do step " + std::to_string(i) +
@@ -24,7 +25,8 @@ std::string generate_pipeline(std::size_t nodes) {
     std::string a = "n" + std::to_string(i), b = "n" + std::to_string(i + 1);
     out += "  " + a + " -> " + b + " [label=\"next\", condition=\"outcome=success\", weight=2]\n";
     if (i + 2 < stages) {
-      out += "  " + a + " -> n" + std::to_string(i + 2) + " [label=\"skip\", condition=\"outcome!=success && context.mode=fast\"]\n";
+      out += "  " + a + " -> n" + std::to_string(i + 2) +
+             " [label=\"skip\", condition=\"outcome!=success && context.mode=fast\"]\n";
     }
   }
   out += "  n" + std::to_string(stages - 1) + " -> exit [label=\"done\"]\n";

@@ -69,7 +69,8 @@ ProcessRun run_process(std::vector<std::string> command) {
   run.exit_code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
   std::ifstream in(rss_file);
   std::string last, line;
-  while (std::getline(in, line)) if (!line.empty()) last = line;
+  while (std::getline(in, line))
+    if (!line.empty()) last = line;
   run.peak_kb = std::atol(last.c_str());
   std::filesystem::remove(rss_file);
   return run;
@@ -154,8 +155,8 @@ int main(int argc, char** argv) {
 
   std::printf("binary: %s\n", binary.c_str());
   std::printf("%-8s %9s %8s | %8s %8s %8s %10s %7s %9s | %12s %8s | %8s %8s | %7s %7s\n", "nodes", "bytes", "edges",
-              "parse ms", "xform ms", "lint ms", "in-proc ms", "MB/s", "nodes/s", "attractor ms", "peak MB",
-              "gc ms", "peak MB", "time x", "mem x");
+              "parse ms", "xform ms", "lint ms", "in-proc ms", "MB/s", "nodes/s", "attractor ms", "peak MB", "gc ms",
+              "peak MB", "time x", "mem x");
   for (std::size_t n : sizes) {
     std::string text = attractor::bench::generate_pipeline(n);
     std::string path = dir + "/pipeline_" + std::to_string(n) + ".dot";
@@ -178,7 +179,8 @@ int main(int argc, char** argv) {
     }
     for (int i = 0; i < repeat; ++i) {
       auto start = Clock::now();
-      attractor::LoadedPipeline loaded = attractor::load_pipeline_text(path, text, attractor::builtin_handler_catalog());
+      attractor::LoadedPipeline loaded = attractor::load_pipeline_text(path, text,
+                                                                       attractor::builtin_handler_catalog());
       double s = std::chrono::duration<double>(Clock::now() - start).count();
       if (!loaded.ok()) {
         std::fprintf(stderr, "generated pipeline %s does not validate\n", path.c_str());
@@ -193,8 +195,8 @@ int main(int argc, char** argv) {
     if (gc.exit_code != 0) std::fprintf(stderr, "gc exited %d (is graphviz installed?)\n", gc.exit_code);
     double mb = static_cast<double>(text.size()) / 1e6;
     // Ratios are attractor / gc: below 1 attractor is faster or smaller.
-    std::printf("%-8zu %9zu %8zu | %8.2f %8.2f %8.2f %10.2f %7.1f %9.0f | %12.2f %8.1f | %8.2f %8.1f | %7.2f %7.2f\n", n,
-                text.size(), edges, best_parse * 1e3, best_xform * 1e3, best_lint * 1e3, best * 1e3, mb / best,
+    std::printf("%-8zu %9zu %8zu | %8.2f %8.2f %8.2f %10.2f %7.1f %9.0f | %12.2f %8.1f | %8.2f %8.1f | %7.2f %7.2f\n",
+                n, text.size(), edges, best_parse * 1e3, best_xform * 1e3, best_lint * 1e3, best * 1e3, mb / best,
                 static_cast<double>(n) / best, ours.seconds * 1e3, ours.peak_kb / 1024.0, gc.seconds * 1e3,
                 gc.peak_kb / 1024.0, ours.seconds / gc.seconds,
                 static_cast<double>(ours.peak_kb) / static_cast<double>(std::max(1L, gc.peak_kb)));

@@ -168,13 +168,14 @@ int main(int argc, char** argv) {
       auto& m = recall[tname];
       std::printf("  %-8s  %.3f   %.3f   %.3f\n", tname.c_str(), m["all"].value(), m["plain"].value(),
                   m["named"].value());
-      summary["recall"][tname] = {{"all", m["all"].value()}, {"plain", m["plain"].value()}, {"named", m["named"].value()}};
+      summary["recall"][tname] = {
+          {"all", m["all"].value()}, {"plain", m["plain"].value()}, {"named", m["named"].value()}};
     }
 
     if (!chains.empty()) {
       namespace et = edge_type;
       ExpandRequest base;
-      base.edge_allowlist = {et::kContains, et::kInherits, et::kImplements, et::kCalls,     et::kUsesType,
+      base.edge_allowlist = {et::kContains, et::kInherits, et::kImplements, et::kCalls,    et::kUsesType,
                              et::kReads,    et::kWrites,   et::kReferences, et::kExecutes, et::kMapsTo};
       base.max_depth = kChainDepth;
       base.max_nodes = kChainMaxNodes;
@@ -211,10 +212,11 @@ int main(int argc, char** argv) {
           chain_misses.push_back(line);
         }
       }
-      std::printf("chains (expand, all edge types outgoing, depth %d): %zu chains, mean recall %.3f, "
-                  "%zu/%zu targets reached (%.3f), %d chains complete\n",
-                  kChainDepth, chains.size(), chain_recall.value(), total_found, total_targets,
-                  total_targets ? static_cast<double>(total_found) / static_cast<double>(total_targets) : 0.0, complete);
+      std::printf(
+          "chains (expand, all edge types outgoing, depth %d): %zu chains, mean recall %.3f, "
+          "%zu/%zu targets reached (%.3f), %d chains complete\n",
+          kChainDepth, chains.size(), chain_recall.value(), total_found, total_targets,
+          total_targets ? static_cast<double>(total_found) / static_cast<double>(total_targets) : 0.0, complete);
       summary["chains"] = {{"count", chains.size()},
                            {"mean_recall", chain_recall.value()},
                            {"targets", total_targets},

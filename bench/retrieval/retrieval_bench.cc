@@ -81,12 +81,14 @@ int main(int argc, char** argv) {
     else if (a == "--vector-index" && i + 1 < argc) vector_kind = argv[++i];
     else if (a == "--keep" && i + 1 < argc) keep = argv[++i];
     else {
-      std::fprintf(stderr, "usage: retrieval_bench [--files N] [--queries N] [--vector-index flat|hnsw] [--keep DIR]\n");
+      std::fprintf(stderr,
+                   "usage: retrieval_bench [--files N] [--queries N] [--vector-index flat|hnsw] [--keep DIR]\n");
       return 2;
     }
   }
-  fs::path work = keep.empty() ? fs::temp_directory_path() / fmt::format("attractor-retrieval-bench-{}", std::random_device{}())
-                               : fs::path(keep);
+  fs::path work = keep.empty()
+                      ? fs::temp_directory_path() / fmt::format("attractor-retrieval-bench-{}", std::random_device{}())
+                      : fs::path(keep);
   fs::remove_all(work);
   fs::path src = work / "repo", index = work / "index";
   const fs::path labelled_repo = fs::path(ATTRACTOR_SOURCE_DIR) / "tests/data/csharp_sql_repo";
@@ -114,9 +116,10 @@ int main(int argc, char** argv) {
   int64_t nodes = 0, edges = 0;
   for (const auto& [k, v] : summary.nodes_by_kind) nodes += v;
   for (const auto& [k, v] : summary.edges_by_type) edges += v;
-  std::printf("retrieval bench: %lld files (%d generated + labelled repo), %lld nodes, %lld edges, vectors %s/lexical-256\n",
-              static_cast<long long>(summary.files_seen), files, static_cast<long long>(nodes),
-              static_cast<long long>(edges), vector_kind.c_str());
+  std::printf(
+      "retrieval bench: %lld files (%d generated + labelled repo), %lld nodes, %lld edges, vectors %s/lexical-256\n",
+      static_cast<long long>(summary.files_seen), files, static_cast<long long>(nodes), static_cast<long long>(edges),
+      vector_kind.c_str());
   std::printf("generate: %.0f ms\n", gen_ms);
   std::printf("index build: %.2f s (%.0f files/s), peak RSS %ld MiB (before indexing %ld MiB), index size %.1f MiB\n",
               index_s, static_cast<double>(summary.files_seen) / index_s, rss_after, rss_before,
@@ -161,7 +164,8 @@ int main(int argc, char** argv) {
       stmt.reset();
       lat.push_back(ms_since(t));
     }
-    std::printf("  %-40s %8.3f %8.3f\n", "floor: bare FTS5 MATCH ... LIMIT 10", percentile(lat, 50), percentile(lat, 99));
+    std::printf("  %-40s %8.3f %8.3f\n", "floor: bare FTS5 MATCH ... LIMIT 10", percentile(lat, 50),
+                percentile(lat, 99));
   }
   {
     auto vectors = VectorIndex::load(IndexStore::vector_path(index.string(), "default"));
@@ -176,7 +180,8 @@ int main(int argc, char** argv) {
       lat.push_back(ms_since(t));
     }
     std::printf("  %-40s %8.3f %8.3f\n", "floor: bare FAISS search k=10", percentile(lat, 50), percentile(lat, 99));
-    std::printf("  %-40s %8.3f %8.3f\n", "(query embedding, lexical)", percentile(embed_lat, 50), percentile(embed_lat, 99));
+    std::printf("  %-40s %8.3f %8.3f\n", "(query embedding, lexical)", percentile(embed_lat, 50),
+                percentile(embed_lat, 99));
   }
 
   std::printf("\nRecall@10 on %zu labelled queries (tests/data/csharp_sql_repo/queries.json) inside this index\n",

@@ -29,24 +29,129 @@ class Random {
   std::uint32_t x_;
 };
 
-constexpr std::array<std::string_view, 120> kWords = {
-    "the", "of", "and", "to", "a", "in", "is", "that", "for", "it", "as", "was", "with", "be", "by", "on", "not",
-    "he", "this", "are", "or", "his", "from", "at", "which", "but", "have", "an", "had", "they", "you", "were",
-    "their", "one", "all", "we", "can", "her", "has", "there", "been", "if", "more", "when", "will", "would",
-    "who", "so", "no", "pipeline", "node", "edge", "graph", "token", "budget", "context", "model", "stage",
-    "retry", "outcome", "checkpoint", "handler", "prompt", "response", "engineer", "review", "deploy", "test",
-    "build", "release", "compiler", "function", "variable", "database", "query", "index", "server", "client",
-    "request", "latency", "throughput", "memory", "allocation", "performance", "correctness", "specification",
-    "implementation", "documentation", "configuration", "environment", "dependency", "repository", "interface",
-    "however", "therefore", "although", "because", "between", "through", "without", "within", "another",
-    "important", "different", "following", "available", "necessary", "particular", "understanding",
-    "development", "information", "international", "approximately", "characteristics", "responsibility",
-    "nevertheless", "notwithstanding", "incomprehensible"};
+constexpr std::array<std::string_view, 120> kWords = {"the",
+                                                      "of",
+                                                      "and",
+                                                      "to",
+                                                      "a",
+                                                      "in",
+                                                      "is",
+                                                      "that",
+                                                      "for",
+                                                      "it",
+                                                      "as",
+                                                      "was",
+                                                      "with",
+                                                      "be",
+                                                      "by",
+                                                      "on",
+                                                      "not",
+                                                      "he",
+                                                      "this",
+                                                      "are",
+                                                      "or",
+                                                      "his",
+                                                      "from",
+                                                      "at",
+                                                      "which",
+                                                      "but",
+                                                      "have",
+                                                      "an",
+                                                      "had",
+                                                      "they",
+                                                      "you",
+                                                      "were",
+                                                      "their",
+                                                      "one",
+                                                      "all",
+                                                      "we",
+                                                      "can",
+                                                      "her",
+                                                      "has",
+                                                      "there",
+                                                      "been",
+                                                      "if",
+                                                      "more",
+                                                      "when",
+                                                      "will",
+                                                      "would",
+                                                      "who",
+                                                      "so",
+                                                      "no",
+                                                      "pipeline",
+                                                      "node",
+                                                      "edge",
+                                                      "graph",
+                                                      "token",
+                                                      "budget",
+                                                      "context",
+                                                      "model",
+                                                      "stage",
+                                                      "retry",
+                                                      "outcome",
+                                                      "checkpoint",
+                                                      "handler",
+                                                      "prompt",
+                                                      "response",
+                                                      "engineer",
+                                                      "review",
+                                                      "deploy",
+                                                      "test",
+                                                      "build",
+                                                      "release",
+                                                      "compiler",
+                                                      "function",
+                                                      "variable",
+                                                      "database",
+                                                      "query",
+                                                      "index",
+                                                      "server",
+                                                      "client",
+                                                      "request",
+                                                      "latency",
+                                                      "throughput",
+                                                      "memory",
+                                                      "allocation",
+                                                      "performance",
+                                                      "correctness",
+                                                      "specification",
+                                                      "implementation",
+                                                      "documentation",
+                                                      "configuration",
+                                                      "environment",
+                                                      "dependency",
+                                                      "repository",
+                                                      "interface",
+                                                      "however",
+                                                      "therefore",
+                                                      "although",
+                                                      "because",
+                                                      "between",
+                                                      "through",
+                                                      "without",
+                                                      "within",
+                                                      "another",
+                                                      "important",
+                                                      "different",
+                                                      "following",
+                                                      "available",
+                                                      "necessary",
+                                                      "particular",
+                                                      "understanding",
+                                                      "development",
+                                                      "information",
+                                                      "international",
+                                                      "approximately",
+                                                      "characteristics",
+                                                      "responsibility",
+                                                      "nevertheless",
+                                                      "notwithstanding",
+                                                      "incomprehensible"};
 
 constexpr std::array<std::string_view, 40> kSyllables = {
-    "ka", "lo", "mi", "zen", "tor", "qua", "vex", "ril", "dan", "sho", "pli", "gru", "ent", "ion", "ast", "ber",
-    "cy", "dro", "fle", "gha", "jun", "kri", "lum", "mor", "nex", "oph", "pra", "quo", "rhy", "sti", "thr", "uxo",
-    "vil", "wra", "xen", "yor", "zul", "ck", "ph", "ing"};
+    "ka",  "lo",  "mi",  "zen", "tor", "qua", "vex", "ril", "dan", "sho", "pli", "gru", "ent", "ion",
+    "ast", "ber", "cy",  "dro", "fle", "gha", "jun", "kri", "lum", "mor", "nex", "oph", "pra", "quo",
+    "rhy", "sti", "thr", "uxo", "vil", "wra", "xen", "yor", "zul", "ck",  "ph",  "ing"};
 
 constexpr std::array<std::string_view, 12> kForeign = {
     "大语言模型的上下文窗口以令牌计算，而不是字符。北京是中华人民共和国的首都。",
@@ -75,8 +180,8 @@ std::string identifier(Random& r, int style) {
   for (std::size_t i = 0; i < parts; ++i) {
     std::string part = r.chance(60) ? std::string(kWords[49 + r.below(kWords.size() - 49)]) : rare_word(r);
     if (style == 0 && i > 0) part[0] = static_cast<char>(part[0] - 'a' + 'A');  // camelCase
-    if (style == 1 && i > 0) id += '_';                                          // snake_case
-    if (style == 2) part[0] = static_cast<char>(part[0] - 'a' + 'A');            // PascalCase
+    if (style == 1 && i > 0) id += '_';                                         // snake_case
+    if (style == 2) part[0] = static_cast<char>(part[0] - 'a' + 'A');           // PascalCase
     id += part;
   }
   return id;
@@ -127,9 +232,10 @@ void python_code(Random& r, std::string& out) {
 void csharp_code(Random& r, std::string& out) {
   const std::string cls = identifier(r, 2), method = identifier(r, 2);
   out += "public sealed class " + cls + " : I" + cls + "\n{\n";
-  out += "    public async Task<IReadOnlyList<" + identifier(r, 2) + ">> " + method + "Async(CancellationToken ct)\n    {\n";
-  out += "        var items = await _repository.Where(x => x." + identifier(r, 2) + " >= " + std::to_string(r.below(500)) +
-         ").ToListAsync(ct).ConfigureAwait(false);\n";
+  out += "    public async Task<IReadOnlyList<" + identifier(r, 2) + ">> " + method +
+         "Async(CancellationToken ct)\n    {\n";
+  out += "        var items = await _repository.Where(x => x." + identifier(r, 2) +
+         " >= " + std::to_string(r.below(500)) + ").ToListAsync(ct).ConfigureAwait(false);\n";
   out += "        return items.OrderBy(x => x.Id).ToList();\n    }\n}\n\n";
 }
 
@@ -143,9 +249,9 @@ void sql_code(Random& r, std::string& out) {
 
 void json_data(Random& r, std::string& out) {
   out += "{\"id\": " + std::to_string(r.next()) + ", \"name\": \"" + identifier(r, 1) + "\", \"tags\": [\"" +
-         std::string(kWords[r.zipf(kWords.size())]) + "\", \"" + rare_word(r) + "\"], \"score\": " +
-         std::to_string(r.below(1000)) + "." + std::to_string(r.below(100)) + ", \"active\": " +
-         (r.chance(50) ? "true" : "false") + "}\n";
+         std::string(kWords[r.zipf(kWords.size())]) + "\", \"" + rare_word(r) +
+         "\"], \"score\": " + std::to_string(r.below(1000)) + "." + std::to_string(r.below(100)) +
+         ", \"active\": " + (r.chance(50) ? "true" : "false") + "}\n";
 }
 
 }  // namespace

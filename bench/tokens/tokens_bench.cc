@@ -128,13 +128,14 @@ int main(int argc, char** argv) {
   }
 
   const double mb = corpus.size() / 1048576.0;
-  std::printf("impl=cpp encoding=%s bytes=%zu tokens=%zu load_s=%.3f encode_s=%.3f encode_tokens_per_s=%.0f "
-              "encode_mb_per_s=%.2f count_s=%.3f count_tokens_per_s=%.0f\n",
-              encoding.c_str(), corpus.size(), ids.size(), load_s, encode_s, ids.size() / encode_s, mb / encode_s,
-              count_s, counted / count_s);
+  std::printf(
+      "impl=cpp encoding=%s bytes=%zu tokens=%zu load_s=%.3f encode_s=%.3f encode_tokens_per_s=%.0f "
+      "encode_mb_per_s=%.2f count_s=%.3f count_tokens_per_s=%.0f\n",
+      encoding.c_str(), corpus.size(), ids.size(), load_s, encode_s, ids.size() / encode_s, mb / encode_s, count_s,
+      counted / count_s);
   std::printf("impl=cpp-count_many encoding=%s snippets=%zu threads=%u tokens=%zu seconds=%.3f tokens_per_s=%.0f\n",
-              encoding.c_str(), snippets.size(), std::max(1u, std::thread::hardware_concurrency()), many_total,
-              many_s, many_total / many_s);
+              encoding.c_str(), snippets.size(), std::max(1u, std::thread::hardware_concurrency()), many_total, many_s,
+              many_total / many_s);
   std::printf("impl=cpp encoding=%s peak_rss_kb=%ld ids_sha256=%s\n", encoding.c_str(), peak_rss_kb(),
               attractor::sha256_hex(join_ids(ids)).c_str());
   if (counted != ids.size() || many_total != snippets_serial) {

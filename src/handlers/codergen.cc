@@ -67,13 +67,13 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
 
   env.write_file((fs::path(env.stage_dir) / "response.md").string(), result.response);
   nlohmann::json usage_fields = {{"name", node.id},
-                              {"backend", backend_name},
-                              {"model", result.model},
-                              {"input_tokens", result.usage.input_tokens},
-                              {"output_tokens", result.usage.output_tokens},
-                              {"fidelity", env.fidelity},
-                              {"thread_id", env.thread_id},
-                              {"preamble_tokens", fidelity_info["preamble_tokens"]}};
+                                 {"backend", backend_name},
+                                 {"model", result.model},
+                                 {"input_tokens", result.usage.input_tokens},
+                                 {"output_tokens", result.usage.output_tokens},
+                                 {"fidelity", env.fidelity},
+                                 {"thread_id", env.thread_id},
+                                 {"preamble_tokens", fidelity_info["preamble_tokens"]}};
   if (!result.fallback_from.empty()) usage_fields["fallback_from"] = result.fallback_from;
   env.emit(kStageUsageEvent, std::move(usage_fields));
 
@@ -140,7 +140,8 @@ const HandlerDescription& codergen_description() {
     };
     d.checks = {{"llm_fallbacks", check_llm_fallbacks}, llm_provider_check(builtin_providers())};
     HandlerTraits& t = d.traits;
-    t.llm = HandlerTraits::Llm::kAlways; t.queues_writes = true;
+    t.llm = HandlerTraits::Llm::kAlways;
+    t.queues_writes = true;
     return d;
   }();
   return description;

@@ -11,8 +11,8 @@ void throw_step_error(const NodeData& node, const std::string& type, const std::
   throw StageError(fmt::format("{} node '{}': {}: {}", type, node.id, field, problem), ErrorCategory::kTerminal);
 }
 
-std::string route_attribute(const NodeData& node, const Graph& graph, const std::string& type,
-                            const std::string& field, bool required) {
+std::string route_attribute(const NodeData& node, const Graph& graph, const std::string& type, const std::string& field,
+                            bool required) {
   std::string target = node.get(field);
   if (target.empty()) {
     if (required) throw_step_error(node, type, field, "required (the id of the node to route to)");
@@ -28,8 +28,7 @@ Outcome routed_success(const std::string& notes, const std::string& target) {
   return o;
 }
 
-std::optional<nlohmann::json> json_attribute(const NodeData& node, const std::string& type,
-                                             const std::string& field) {
+std::optional<nlohmann::json> json_attribute(const NodeData& node, const std::string& type, const std::string& field) {
   auto v = node.find(field);
   if (!v || v->text().find_first_not_of(" \t\r\n") == std::string_view::npos) return std::nullopt;
   nlohmann::json j = parse_json_or_discarded(v->text());

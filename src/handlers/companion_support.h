@@ -20,8 +20,8 @@ namespace attractor {
 
 /// The node named by route attribute `field`; "" when absent and `required` is false. Throws
 /// (step error) when required and missing, or when it names no node of `graph`.
-std::string route_attribute(const NodeData& node, const Graph& graph, const std::string& type,
-                            const std::string& field, bool required);
+std::string route_attribute(const NodeData& node, const Graph& graph, const std::string& type, const std::string& field,
+                            bool required);
 
 /// Success outcome that routes to `target` through `suggested_next_ids` (none when "").
 Outcome routed_success(const std::string& notes, const std::string& target);

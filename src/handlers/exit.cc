@@ -13,7 +13,8 @@ const HandlerDescription& exit_description() {
     d.shapes = {"Msquare"};
     d.summary = "The pipeline exit; reaching it ends the run once the goal gates are satisfied.";
     HandlerTraits& t = d.traits;
-    t.exit = true; t.queues_writes = true;
+    t.exit = true;
+    t.queues_writes = true;
     return d;
   }();
   return description;

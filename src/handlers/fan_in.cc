@@ -68,8 +68,8 @@ Outcome FanInHandler::execute(const NodeData& node, Context& context, const Grap
   }
   if (auto joined = context.get(kParallelOutcomeKey); joined && joined->is_string() && *joined == "fail") {
     auto reason = context.get(kParallelFailureReasonKey);
-    return Outcome::fail("the parallel join failed: " + (reason && reason->is_string() ? reason->get<std::string>()
-                                                                                       : std::string("no reason")),
+    return Outcome::fail("the parallel join failed: " +
+                             (reason && reason->is_string() ? reason->get<std::string>() : std::string("no reason")),
                          ErrorCategory::kTerminal);
   }
   int best = -1;
@@ -119,10 +119,12 @@ const HandlerDescription& fan_in_description() {
     HandlerDescription d;
     d.type = "parallel.fan_in";
     d.shapes = {"tripleoctagon"};
-    d.summary = "Joins parallel branches; with a prompt, an LLM picks the best branch. Fails when the parallel "
-                "node's join failed (see join_policy).";
+    d.summary =
+        "Joins parallel branches; with a prompt, an LLM picks the best branch. Fails when the parallel "
+        "node's join failed (see join_policy).";
     HandlerTraits& t = d.traits;
-    t.fans_in = true; t.llm = HandlerTraits::Llm::kWithPrompt;
+    t.fans_in = true;
+    t.llm = HandlerTraits::Llm::kWithPrompt;
     return d;
   }();
   return description;

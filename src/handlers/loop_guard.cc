@@ -17,8 +17,7 @@ Outcome LoopGuardHandler::execute(const NodeData& node, Context& context, const 
     throw_step_error(node, kType, "max_turn_loops_from_settings", "required (the name of a graph attribute)");
   }
   if (!graph.data().has(setting)) {
-    throw_step_error(node, kType, "max_turn_loops_from_settings",
-                     "setting '" + setting + "' is not a graph attribute");
+    throw_step_error(node, kType, "max_turn_loops_from_settings", "setting '" + setting + "' is not a graph attribute");
   }
   std::optional<std::int64_t> max = graph.data().get_integer(setting);
   if (!max || *max < 0) {
@@ -51,8 +50,7 @@ const HandlerDescription& loop_guard_description() {
     d.attributes = {
         {"max_turn_loops_from_settings", AttributeType::kString, "",
          "Name of the graph attribute that holds the passes allowed, an integer >= 0 (required)."},
-        {"on_allow", AttributeType::kNodeId, "",
-         "Node to continue at while the count is within the limit (required)."},
+        {"on_allow", AttributeType::kNodeId, "", "Node to continue at while the count is within the limit (required)."},
         {"on_deny", AttributeType::kNodeId, "",
          "Node to continue at once the limit is exceeded; the count starts again (required)."},
     };

@@ -145,7 +145,8 @@ ManagerConfig read_manager_config(const NodeData& node, const Graph& graph) {
   return config;
 }
 
-ChildRunOptions child_run_options(const std::string& child_dir, const StageEnv& env, std::shared_ptr<ChildState> state) {
+ChildRunOptions child_run_options(const std::string& child_dir, const StageEnv& env,
+                                  std::shared_ptr<ChildState> state) {
   ChildRunOptions options;
   options.run_dir = child_dir;
   options.clock = env.clock;
@@ -188,8 +189,7 @@ Outcome supervise(const NodeData& node, Context& context, const Graph& graph, co
     if (has_action(config.actions, "steer")) steer(node, graph, env, child, child_dir, steered_stage);
     if (child.status == "completed") return Outcome::success("Child completed");
     if (child.status == "failed") return Outcome::fail("Child failed: " + child.failure_reason);
-    if (!config.stop_condition.empty() &&
-        evaluate_edge_condition(config.stop_condition, Outcome::success(), context)) {
+    if (!config.stop_condition.empty() && evaluate_edge_condition(config.stop_condition, Outcome::success(), context)) {
       return Outcome::success("Stop condition satisfied");
     }
     if (has_action(config.actions, "wait")) state.wait_for_change(child.version, config.poll_ms, env.cancel);

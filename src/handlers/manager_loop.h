@@ -2,8 +2,8 @@
 /// \file
 /// `stack.manager_loop` (§4.11): supervises a child pipeline. The child named by
 /// `stack.child_dotfile` (node attribute, else graph attribute; relative paths resolve against
-/// `stack.child_workdir`, else the current directory, else the parent graph file's directory) runs in-process on its own thread with its
-/// own run directory `{stage_dir}/child`, using the same backend and interviewer. The child starts
+/// `stack.child_workdir`, else the current directory, else the parent graph file's directory) runs in-process on its
+/// own thread with its own run directory `{stage_dir}/child`, using the same backend and interviewer. The child starts
 /// through HandlerServices::child_runs (the launch layer's), loaded and checked like any run.
 ///
 /// Each cycle (at most `manager.max_cycles`, default 1000):

@@ -23,14 +23,12 @@ struct BranchEdges {
   const BoostGraph* g = nullptr;
   const std::vector<char>* fans_in = nullptr;
   const std::string* skip = nullptr;
-  bool operator()(Edge e) const {
-    return !(*fans_in)[boost::source(e, *g)] && (*g)[boost::target(e, *g)].id != *skip;
-  }
+  bool operator()(Edge e) const { return !(*fans_in)[boost::source(e, *g)] && (*g)[boost::target(e, *g)].id != *skip; }
 };
 
 /// Breadth-first distances from `start` to every fan-in node reachable without passing `skip`.
-std::map<std::string, int> fan_in_distances(const Graph& graph, const HandlerCatalog& handlers, const std::string& start,
-                                            const std::string& skip) {
+std::map<std::string, int> fan_in_distances(const Graph& graph, const HandlerCatalog& handlers,
+                                            const std::string& start, const std::string& skip) {
   std::optional<Vertex> from = graph.find(start);
   if (!from) return {};
   const BoostGraph& g = graph.boost();
@@ -51,9 +49,10 @@ std::map<std::string, int> fan_in_distances(const Graph& graph, const HandlerCat
 
 /// The message of a `k_of_n` join without a usable `join_k` (lint and run time alike).
 std::string join_k_problem(const NodeData& node, std::size_t branches) {
-  return fmt::format("parallel node '{}' has join_policy=k_of_n but join_k='{}'; it needs an integer from 1 to {} "
-                     "(its branch count)",
-                     node.id, node.get("join_k"), branches);
+  return fmt::format(
+      "parallel node '{}' has join_policy=k_of_n but join_k='{}'; it needs an integer from 1 to {} "
+      "(its branch count)",
+      node.id, node.get("join_k"), branches);
 }
 
 /// `parallel.branch.<id>.status` / `.notes` of one branch: a cancelled branch counts as failed,
@@ -223,8 +222,9 @@ Outcome ParallelHandler::execute(const NodeData& node, Context& context, const G
     o.status = success > 0 ? StageStatus::kPartialSuccess : StageStatus::kFail;
   }
   if (o.status == StageStatus::kFail) {
-    o.failure_reason = join == "k_of_n" ? fmt::format("{} of {} branches succeeded, join_k={} needed", success, n, join_k)
-                                        : "no parallel branch succeeded";
+    o.failure_reason = join == "k_of_n"
+                           ? fmt::format("{} of {} branches succeeded, join_k={} needed", success, n, join_k)
+                           : "no parallel branch succeeded";
     o.category = ErrorCategory::kTerminal;
   }
   o.notes = std::to_string(success) + " of " + std::to_string(n) + " branches succeeded";
@@ -252,12 +252,12 @@ const HandlerDescription& parallel_description() {
          "waits for every branch and succeeds when at least join_k did, else fails."},
         {"join_k", AttributeType::kNonNegativeInteger, "",
          "For join_policy=k_of_n: how many branches must succeed (1 to the number of branches)."},
-        {"max_parallel", AttributeType::kNonNegativeInteger, "4",
-         "Branches that run at the same time (at least 1)."},
+        {"max_parallel", AttributeType::kNonNegativeInteger, "4", "Branches that run at the same time (at least 1)."},
     };
     d.checks = {{"join_k", check_join_k}};
     HandlerTraits& t = d.traits;
-    t.fans_out = true; t.queues_writes = true;
+    t.fans_out = true;
+    t.queues_writes = true;
     return d;
   }();
   return description;

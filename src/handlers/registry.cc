@@ -60,9 +60,11 @@ const std::vector<BuiltinHandler>& builtin_handlers() {
        [](P p) -> HandlerPtr { return std::make_shared<ExpandDependencyTreeHandler>(p.retrieval); }},
       {fetch_node_texts_description,
        [](P p) -> HandlerPtr { return std::make_shared<FetchNodeTextsHandler>(p.retrieval); }},
-      {manage_context_budget_description, [](P) -> HandlerPtr { return std::make_shared<ManageContextBudgetHandler>(); }},
+      {manage_context_budget_description,
+       [](P) -> HandlerPtr { return std::make_shared<ManageContextBudgetHandler>(); }},
       {send_message_description, [](P) -> HandlerPtr { return std::make_shared<SendMessageHandler>(); }},
-      {render_context_blocks_description, [](P) -> HandlerPtr { return std::make_shared<RenderContextBlocksHandler>(); }},
+      {render_context_blocks_description,
+       [](P) -> HandlerPtr { return std::make_shared<RenderContextBlocksHandler>(); }},
       {loop_guard_description, [](P) -> HandlerPtr { return std::make_shared<LoopGuardHandler>(); }},
       {set_variables_description, [](P) -> HandlerPtr { return std::make_shared<SetVariablesHandler>(); }},
   };

@@ -15,9 +15,9 @@
 namespace attractor {
 
 struct HandlerServices {
-  std::shared_ptr<CodergenBackend> backend;      ///< nullptr = the simulation backend
-  std::shared_ptr<Interviewer> interviewer;      ///< nullptr = auto-approve
-  ProcessRunner* process_runner = nullptr;       ///< nullptr = POSIX runner
+  std::shared_ptr<CodergenBackend> backend;  ///< nullptr = the simulation backend
+  std::shared_ptr<Interviewer> interviewer;  ///< nullptr = auto-approve
+  ProcessRunner* process_runner = nullptr;   ///< nullptr = POSIX runner
   /// Backend for the retrieval actions; nullptr = GraphRetrievalProvider (graph `index_dir`).
   std::shared_ptr<RetrievalBackendProvider> retrieval;
   /// Starts the child runs of `stack.manager_loop` stages; nullptr = such stages fail (the launch

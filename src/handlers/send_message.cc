@@ -39,10 +39,8 @@ const HandlerDescription& send_message_description() {
     d.shapes = {};
     d.summary = "Posts a message to another stage through the run inbox.";
     d.attributes = {
-        {"target_step_id", AttributeType::kNodeId, "",
-         "Stage whose inbox receives the message (required)."},
-        {"topic", AttributeType::kString, "",
-         "Topic of the message (required)."},
+        {"target_step_id", AttributeType::kNodeId, "", "Stage whose inbox receives the message (required)."},
+        {"topic", AttributeType::kString, "", "Topic of the message (required)."},
         {"payload", AttributeType::kString, "",
          "Payload of the message: the parsed JSON when the text is JSON, else the text."},
         {"payload_from", AttributeType::kString, "",

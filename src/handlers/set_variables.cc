@@ -74,8 +74,8 @@ Outcome SetVariablesHandler::execute(const NodeData& node, Context& context, con
     }
     if (auto t = rule.find("transform"); t != rule.end()) {
       if (!t->is_string() || t->get<std::string>() != "to_context_blocks") {
-        throw_step_error(node, kType, where + ".transform", "unknown transform " + t->dump() +
-                                                                " (allowed: to_context_blocks)");
+        throw_step_error(node, kType, where + ".transform",
+                         "unknown transform " + t->dump() + " (allowed: to_context_blocks)");
       }
       try {
         value = to_context_blocks(value);

@@ -13,7 +13,8 @@ const HandlerDescription& start_description() {
     d.shapes = {"Mdiamond"};
     d.summary = "The pipeline entry point; records the start and does nothing else.";
     HandlerTraits& t = d.traits;
-    t.start = true; t.queues_writes = true;
+    t.start = true;
+    t.queues_writes = true;
     return d;
   }();
   return description;

@@ -184,7 +184,8 @@ const HandlerDescription& tool_description() {
     HandlerDescription d;
     d.type = "tool";
     d.shapes = {"parallelogram"};
-    d.summary = "Runs tool_command with /bin/sh in its own process group; context reaches it only through the environment.";
+    d.summary =
+        "Runs tool_command with /bin/sh in its own process group; context reaches it only through the environment.";
     d.attributes = {
         {"tool_command", AttributeType::kString, "",
          "Command run with /bin/sh -c (required); context values reach it as ATTRACTOR_CTX_* environment variables."},
@@ -199,7 +200,8 @@ const HandlerDescription& tool_description() {
     };
     d.checks = {{"tool_command", check_tool_command}};
     HandlerTraits& t = d.traits;
-    t.handles_timeout = true; t.runs_tools = true;
+    t.handles_timeout = true;
+    t.runs_tools = true;
     return d;
   }();
   return description;

@@ -55,10 +55,10 @@ const Choice* choice_meaning(const std::vector<Choice>& choices, std::initialize
   return fallback_index < choices.size() ? &choices[fallback_index] : nullptr;
 }
 
-constexpr std::initializer_list<const char*> kYesWords = {"yes", "y", "approve", "approved", "accept",
-                                                           "ok",  "confirm", "continue"};
-constexpr std::initializer_list<const char*> kNoWords = {"no", "n", "reject", "rejected", "deny", "decline", "cancel",
-                                                          "stop"};
+constexpr std::initializer_list<const char*> kYesWords = {"yes",    "y",  "approve", "approved",
+                                                          "accept", "ok", "confirm", "continue"};
+constexpr std::initializer_list<const char*> kNoWords = {"no",   "n",       "reject", "rejected",
+                                                         "deny", "decline", "cancel", "stop"};
 
 /// For yes/no questions the first edge stands for yes and the second for no unless labels say otherwise.
 const Choice* yes_choice(const std::vector<Choice>& choices) { return choice_meaning(choices, kYesWords, 0); }
@@ -69,9 +69,9 @@ Outcome unmatched_answer(const NodeData& node, const Answer& answer, const std::
   std::string given = answer.text.empty() ? answer.value : answer.text;
   std::string options;
   for (const Choice& c : choices) options += (options.empty() ? "" : ", ") + ("\"" + c.label + "\"");
-  return Outcome::fail("human gate `" + node.id + "`: the answer \"" + given + "\" matches none of its options (" +
-                           options + ")",
-                       ErrorCategory::kTerminal);
+  return Outcome::fail(
+      "human gate `" + node.id + "`: the answer \"" + given + "\" matches none of its options (" + options + ")",
+      ErrorCategory::kTerminal);
 }
 
 /// What a step of the gate produced: a value to go on with, or the outcome that ends the stage.
@@ -124,18 +124,19 @@ OrEnd<Answer> default_answer(const NodeData& node, const Question& q, const std:
   if (l == "yes" || l == "y") return {Answer::yes(), std::nullopt};
   if (l == "no" || l == "n") return {Answer::no(), std::nullopt};
   if (const Choice* c = find_choice(fallback, choices)) return {Answer::of(c->key), std::nullopt};
-  return {{}, Outcome::fail("human.default_choice '" + fallback + "' is neither yes, no nor a choice",
-                            ErrorCategory::kTerminal)};
+  return {{},
+          Outcome::fail("human.default_choice '" + fallback + "' is neither yes, no nor a choice",
+                        ErrorCategory::kTerminal)};
 }
 
 /// Asks `q`, emitting the interview events; a timeout falls back to the node's default choice.
-OrEnd<Answer> ask(Interviewer& interviewer, const NodeData& node, const Question& q,
-                  const std::vector<Choice>& choices, const StageEnv& env) {
+OrEnd<Answer> ask(Interviewer& interviewer, const NodeData& node, const Question& q, const std::vector<Choice>& choices,
+                  const StageEnv& env) {
   std::int64_t started = env.clock ? env.clock->now_ms() : 0;
   env.emit(kInterviewStartedEvent, {{"question", q.text},
-                                {"stage", node.id},
-                                {"question_type", question_type_name(q.type)},
-                                {"options", q.to_json()["options"]}});
+                                    {"stage", node.id},
+                                    {"question_type", question_type_name(q.type)},
+                                    {"options", q.to_json()["options"]}});
   Answer answer = interviewer.ask(q);
   std::int64_t duration = env.clock ? env.clock->now_ms() - started : 0;
   if (answer.kind == AnswerKind::kTimeout) {
@@ -263,8 +264,8 @@ Outcome with_audit(Outcome outcome, const Question& q, const Answer* answer, con
   if (answer) {
     gate["answer"] = answer_shown(*answer, selected);
     gate["answered_by"] = answer->source.empty() ? "unknown" : answer->source;
-    std::string response = "Answer: " + gate["answer"].get<std::string>() + "\nAnswered by: " +
-                           gate["answered_by"].get<std::string>() + "\n";
+    std::string response = "Answer: " + gate["answer"].get<std::string>() +
+                           "\nAnswered by: " + gate["answered_by"].get<std::string>() + "\n";
     if (!outcome.failure_reason.empty()) response += "Result: " + outcome.failure_reason + "\n";
     env.write_file((std::filesystem::path(env.stage_dir) / "response.md").string(), response);
   } else {

@@ -80,9 +80,9 @@ using AccessLogger = std::function<void(const ServerRequest& request, const Serv
 /// answered (idle, or still sending its request) is closed to make room; only when none is, the
 /// new connection gets 503.
 struct ConnectionLimits {
-  std::size_t max_connections = 512;             ///< open connections in all
-  std::size_t max_connections_per_client = 256;  ///< open connections of one client address
-  std::chrono::milliseconds idle_timeout{5000};  ///< wait for a request (first or keep-alive)
+  std::size_t max_connections = 512;                 ///< open connections in all
+  std::size_t max_connections_per_client = 256;      ///< open connections of one client address
+  std::chrono::milliseconds idle_timeout{5000};      ///< wait for a request (first or keep-alive)
   std::chrono::milliseconds request_timeout{10000};  ///< from a request's first byte to its last (408)
   std::chrono::milliseconds write_timeout{5000};     ///< a write that makes no progress ends the connection
   std::size_t max_requests_per_connection = 100;     ///< keep-alive requests, then Connection: close

@@ -36,8 +36,8 @@ inline constexpr const char* kHttpModuleEntryName = "attractor_http_module";
 /// Sizes of the values that cross the boundary, folded into one number (module_layout).
 constexpr std::uint64_t http_module_layout() {
   return module_layout({sizeof(HttpRequest), sizeof(HttpResponse), sizeof(TransportError), sizeof(CancelToken),
-                        sizeof(HttpServerSettings), sizeof(ConnectionLimits), sizeof(RouteHandler), sizeof(StreamProvider),
-                        sizeof(std::string)});
+                        sizeof(HttpServerSettings), sizeof(ConnectionLimits), sizeof(RouteHandler),
+                        sizeof(StreamProvider), sizeof(std::string)});
 }
 
 /// What the module's entry point returns the header of. Static data of the module; never freed.

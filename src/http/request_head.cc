@@ -69,8 +69,8 @@ HeadScan scan_request_head(std::string_view buffer, const HeadLimits& limits) {
   const std::size_t end = head_end(buffer.substr(0, limits.max_head_bytes + 4));
   if (end == std::string_view::npos || end > limits.max_head_bytes) {
     if (buffer.size() <= limits.max_head_bytes) return {};
-    return refused(431, "the request line and headers are larger than " + std::to_string(limits.max_head_bytes) +
-                            " bytes");
+    return refused(431,
+                   "the request line and headers are larger than " + std::to_string(limits.max_head_bytes) + " bytes");
   }
   std::vector<std::string_view> lines = split_lines(buffer.substr(0, end));
   std::string method;

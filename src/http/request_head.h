@@ -23,12 +23,12 @@ struct HeadLimits {
 /// The outcome of scan_request_head.
 struct HeadScan {
   enum class State { kIncomplete, kComplete, kRefused } state = State::kIncomplete;
-  std::size_t head_bytes = 0;   ///< kComplete: bytes of the head in the buffer, blank line included
-  std::size_t body_bytes = 0;   ///< kComplete: the Content-Length
-  std::string head;             ///< kComplete: the head to hand on, ending in a blank line
-  bool expect_continue = false; ///< kComplete: the client waits for `100 Continue`
-  int status = 0;               ///< kRefused: 400, 411, 413 or 431
-  std::string reason;           ///< kRefused: one sentence for the client
+  std::size_t head_bytes = 0;    ///< kComplete: bytes of the head in the buffer, blank line included
+  std::size_t body_bytes = 0;    ///< kComplete: the Content-Length
+  std::string head;              ///< kComplete: the head to hand on, ending in a blank line
+  bool expect_continue = false;  ///< kComplete: the client waits for `100 Continue`
+  int status = 0;                ///< kRefused: 400, 411, 413 or 431
+  std::string reason;            ///< kRefused: one sentence for the client
 };
 
 /// Scans the start of `buffer` (the bytes of one connection, a request's first byte first).

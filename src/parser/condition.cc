@@ -25,7 +25,6 @@ struct ParseState {
 };
 struct state_tag;
 
-
 const auto on_key = [](auto& ctx) {
   ParseState& state = x3::get<state_tag>(ctx).get();
   ConditionClause clause;
@@ -52,15 +51,15 @@ const EscapeTable escape_table;
 
 const auto ident = x3::char_("A-Za-z_") >> *x3::char_("A-Za-z0-9_");
 const auto ident_after_dot = x3::rule<struct ident_after_dot_id>{"an identifier after '.'"} = ident;
-const auto key = x3::rule<struct key_id, boost::iterator_range<const char*>>{"a key such as outcome, preferred_label or context.NAME"} =
-    x3::raw[x3::lexeme[ident >> *('.' > ident_after_dot)]];
+const auto key = x3::rule<struct key_id, boost::iterator_range<const char*>>{
+    "a key such as outcome, preferred_label or context.NAME"} = x3::raw[x3::lexeme[ident >> *('.' > ident_after_dot)]];
 
 const auto escape_char = x3::rule<struct escape_char_id, char>{"\\\", \\\\, \\n or \\t after '\\'"} = escape_table;
 const auto closing_quote = x3::rule<struct closing_quote_id>{"closing quote"} = x3::lit('"');
-const auto quoted = x3::rule<struct quoted_id, std::string>{"string"} =
-    x3::lexeme['"' >> *(('\\' > escape_char) | ~x3::char_("\"\\")) > closing_quote];
-const auto bare = x3::rule<struct bare_id, std::string>{"literal"} =
-    x3::raw[x3::lexeme[-x3::lit('-') >> x3::char_("A-Za-z0-9_") >> *x3::char_("A-Za-z0-9_.:-")]];
+const auto quoted = x3::rule<struct quoted_id, std::string>{
+    "string"} = x3::lexeme['"' >> *(('\\' > escape_char) | ~x3::char_("\"\\")) > closing_quote];
+const auto bare = x3::rule<struct bare_id, std::string>{
+    "literal"} = x3::raw[x3::lexeme[-x3::lit('-') >> x3::char_("A-Za-z0-9_") >> *x3::char_("A-Za-z0-9_.:-")]];
 const auto literal = quoted | bare;
 
 const auto value_after_ne = x3::rule<struct value_ne_id, std::string>{"a value after '!='"} = literal;
@@ -73,7 +72,6 @@ const auto clause = key[on_key] >> -((x3::lit("!=") > value_after_ne)[SetOperato
 const auto clause_after_and = x3::rule<struct clause_after_and_id>{"a clause after '&&'"} = clause;
 const auto end_of_condition = x3::rule<struct end_id>{"'&&' or end of condition"} = x3::eoi;
 const auto condition = x3::eoi | (clause >> *(x3::lit("&&") > clause_after_and) > end_of_condition);
-
 
 ConditionError describe_failure(std::string_view text, std::size_t offset, const std::string& expected) {
   if (expected == "closing quote") return {"unterminated string in condition", unterminated_quote(text)};

@@ -160,10 +160,10 @@ class GraphBuilder::Impl {
     for (std::size_t i = 0; i < list.size(); ++i) {
       if (!repeated.empty() && repeated[i]) {
         std::string key(list[i].key.inner());
-        diagnostics_.push_back(make_diagnostic(
-            "duplicate_attribute", Severity::kWarning,
-            "attribute '" + key + "' is set twice in one attribute list; the last value wins", "",
-            "remove one of the two '" + key + "' entries", loc(list[i].key.first)));
+        diagnostics_.push_back(
+            make_diagnostic("duplicate_attribute", Severity::kWarning,
+                            "attribute '" + key + "' is set twice in one attribute list; the last value wins", "",
+                            "remove one of the two '" + key + "' entries", loc(list[i].key.first)));
       }
       set_value(attrs, list[i].key.inner(), list[i].value);
     }

@@ -75,16 +75,14 @@ std::string shorten(std::string_view text) {
 [[noreturn]] void throw_node_id(const char* where, std::string_view text) {
   std::string suggestion = suggest_identifier(text);
   if (is_dot_keyword(text)) {
-    throw DotError(where, "node_id",
-                   "'" + std::string(text) + "' is a DOT keyword and cannot be an unquoted node id",
+    throw DotError(where, "node_id", "'" + std::string(text) + "' is a DOT keyword and cannot be an unquoted node id",
                    "quote it (\"" + std::string(text) + "\") or choose another id");
   }
   throw DotError(where, "node_id",
                  "invalid node id '" + shorten(text) +
                      "': node ids must be identifiers ([A-Za-z_][A-Za-z0-9_]*) because they become "
                      "directory names in the run directory",
-                 "use an identifier and put the text in a label: " + suggestion + " [label=\"" +
-                     shorten(text) + "\"]");
+                 "use an identifier and put the text in a label: " + suggestion + " [label=\"" + shorten(text) + "\"]");
 }
 
 template <typename Attribute>
@@ -173,8 +171,7 @@ struct reject_parser : x3::parser<reject_parser> {
         }
         break;
       case kSecondGraph:
-        if (match_keyword(p, last, "digraph") || match_keyword(p, last, "graph") ||
-            match_keyword(p, last, "strict")) {
+        if (match_keyword(p, last, "digraph") || match_keyword(p, last, "graph") || match_keyword(p, last, "strict")) {
           throw DotError(p, "multiple_graphs",
                          "a second graph in the same file: a pipeline file holds exactly one digraph",
                          "move each graph to its own .dot file");
@@ -541,9 +538,9 @@ auto const graph_def = reject_strict >> reject_undirected > digraph_kw > -graph_
                        streamed[statement] > close_graph;
 auto const dot_file_def = graph > reject_second_graph > end_of_file;
 
-BOOST_SPIRIT_DEFINE(equals, a_value, target_id, open_brace, close_graph, scope_open, scope_close,
-                    digraph_kw, end_of_file, attribute, attr_block, attr_lists, attr_stmt, assignment, node_or_edge,
-                    named_subgraph, anon_subgraph, statement, graph, dot_file)
+BOOST_SPIRIT_DEFINE(equals, a_value, target_id, open_brace, close_graph, scope_open, scope_close, digraph_kw,
+                    end_of_file, attribute, attr_block, attr_lists, attr_stmt, assignment, node_or_edge, named_subgraph,
+                    anon_subgraph, statement, graph, dot_file)
 
 BOOST_SPIRIT_INSTANTIATE(dot_file_type, iterator_type, context_type)
 

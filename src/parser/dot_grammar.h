@@ -17,10 +17,10 @@ namespace x3 = boost::spirit::x3;
 
 /// Mutable state the grammar's primitives read through the X3 context (`state_tag`).
 struct ParseState {
-  const char* begin = nullptr;        ///< start of the text, for `#` line detection
-  std::size_t max_value_bytes = 0;    ///< longest accepted value token
-  int max_depth = 100;                ///< deepest accepted subgraph nesting
-  int depth = 0;                      ///< current subgraph nesting
+  const char* begin = nullptr;      ///< start of the text, for `#` line detection
+  std::size_t max_value_bytes = 0;  ///< longest accepted value token
+  int max_depth = 100;              ///< deepest accepted subgraph nesting
+  int depth = 0;                    ///< current subgraph nesting
   /// Receives each top-level statement as soon as it is parsed; the grammar keeps none of them.
   std::function<void(ast::Statement&&)> on_statement;
 };

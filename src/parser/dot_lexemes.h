@@ -18,7 +18,10 @@ namespace attractor::dot {
 /// Diagnostic. `where` points into the source text.
 struct DotError : std::runtime_error {
   DotError(const char* where, std::string rule, std::string message, std::string fix = {})
-      : std::runtime_error(message), where(where), rule(std::move(rule)), message(std::move(message)),
+      : std::runtime_error(message),
+        where(where),
+        rule(std::move(rule)),
+        message(std::move(message)),
         fix(std::move(fix)) {}
   const char* where;
   std::string rule;

@@ -21,7 +21,8 @@ namespace {
 std::string expectation_fix(const std::string& which, const char* at, const char* end) {
   bool eof = at >= end;
   if (which == "a node id after '->'") {
-    if (!eof && *at == '{') return "edges to '{...}' groups are not supported: write one edge per target (a -> b; a -> c)";
+    if (!eof && *at == '{')
+      return "edges to '{...}' groups are not supported: write one edge per target (a -> b; a -> c)";
     return "complete the edge: a -> b";
   }
   if (which == "']' or another attribute") {
@@ -52,7 +53,8 @@ ParseResult parse_dot(SourceFilePtr source, const ParseLimits& limits) {
 
   auto fail_at = [&](const char* where, std::string rule, std::string message, std::string fix) {
     result.diagnostics.push_back(make_diagnostic(std::move(rule), Severity::kError, std::move(message), "",
-                                                 std::move(fix), source->locate(static_cast<std::size_t>(where - begin))));
+                                                 std::move(fix),
+                                                 source->locate(static_cast<std::size_t>(where - begin))));
     return std::move(result);
   };
 

@@ -45,9 +45,9 @@ namespace attractor {
 
 /// Resource limits; exceeding one is an error with its own rule, never a crash.
 struct ParseLimits {
-  std::size_t max_file_bytes = 64u << 20;     ///< whole file
-  std::size_t max_value_bytes = 4u << 20;     ///< one attribute value
-  int max_subgraph_depth = 100;               ///< nesting of subgraph blocks
+  std::size_t max_file_bytes = 64u << 20;  ///< whole file
+  std::size_t max_value_bytes = 4u << 20;  ///< one attribute value
+  int max_subgraph_depth = 100;            ///< nesting of subgraph blocks
 };
 
 /// The outcome of parsing: a graph when there were no errors, plus every diagnostic (errors stop

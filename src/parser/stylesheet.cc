@@ -67,9 +67,9 @@ const auto on_property = [](auto& ctx) {
   bool known = false;
   for (std::string_view p : kProperties) known = known || p == declaration.property;
   if (!known) {
-    throw SemanticFailure{"unknown property '" + declaration.property +
-                              "'; expected llm_model, llm_provider or reasoning_effort",
-                          declaration.offset};
+    throw SemanticFailure{
+        "unknown property '" + declaration.property + "'; expected llm_model, llm_provider or reasoning_effort",
+        declaration.offset};
   }
   state.sheet.rules.back().declarations.push_back(std::move(declaration));
 };
@@ -109,14 +109,13 @@ const auto colon = x3::rule<struct colon_id>{"':' after the property name"} = x3
 const auto declaration = property[on_property] > colon > value;
 
 const auto close_brace = x3::rule<struct close_brace_id>{"';' or '}'"} = x3::lit('}');
-const auto body_start = x3::rule<struct body_start_id>{"a property (llm_model, llm_provider or reasoning_effort) or '}'"} =
-    x3::lit('}') | (declaration >> *(';' >> declaration) >> -x3::lit(';') > close_brace);
+const auto body_start =
+    x3::rule<struct body_start_id>{"a property (llm_model, llm_provider or reasoning_effort) or '}'"} =
+        x3::lit('}') | (declaration >> *(';' >> declaration) >> -x3::lit(';') > close_brace);
 const auto open_brace = x3::rule<struct open_brace_id>{"'{' after the selector"} = x3::lit('{');
 const auto style_rule = selector > open_brace > body_start;
 const auto end_of_sheet = x3::rule<struct end_id>{"a selector ('*', a shape name, '#id' or '.class')"} = x3::eoi;
 const auto stylesheet = *style_rule > end_of_sheet;
-
-
 
 StylesheetError describe_failure(std::string_view text, std::size_t offset, const std::string& expected) {
   if (expected == "closing quote") return {"unterminated string in stylesheet", unterminated_quote(text)};

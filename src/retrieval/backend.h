@@ -134,8 +134,7 @@ class IRetrievalBackend {
 
   /// {id -> text} for the visible ids among `ids`; invisible or unknown ids are simply absent.
   virtual std::map<std::string, std::string> fetch_texts(const std::vector<std::string>& ids,
-                                                         const std::string& repository,
-                                                         const std::string& branch,
+                                                         const std::string& repository, const std::string& branch,
                                                          const nlohmann::json& retrieval_filters,
                                                          const std::optional<std::string>& active_index) = 0;
 

@@ -12,9 +12,9 @@ namespace attractor::retrieval {
 /// OPENAI_API_KEY.
 struct EmbedderSpec {
   std::string provider = "lexical";
-  std::string model;      ///< lexical: "lexical-v1"; openai: e.g. "text-embedding-3-small"
-  int dimension = 0;      ///< lexical: default 256; openai: sent as `dimensions` when > 0
-  std::string base_url;   ///< openai: e.g. "https://api.openai.com" or "http://127.0.0.1:8080/v1"
+  std::string model;     ///< lexical: "lexical-v1"; openai: e.g. "text-embedding-3-small"
+  int dimension = 0;     ///< lexical: default 256; openai: sent as `dimensions` when > 0
+  std::string base_url;  ///< openai: e.g. "https://api.openai.com" or "http://127.0.0.1:8080/v1"
   std::string api_key;
   int batch_size = 64;
   int max_retries = 3;

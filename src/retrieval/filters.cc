@@ -49,7 +49,8 @@ NodeFilter NodeFilter::parse(const nlohmann::json& filters) {
     } else if (key == "snapshot_id" || key == "snapshot") {
       auto v = values_of(key, value);
       if (v.size() != 1) {
-        throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "retrieval filter '" + key + "' must be one value");
+        throw RetrievalError(RetrievalError::Kind::kInvalidArgument,
+                             "retrieval filter '" + key + "' must be one value");
       }
       if (f.snapshot && *f.snapshot != v[0]) {
         throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "snapshot and snapshot_id filters disagree");

@@ -27,7 +27,8 @@ std::string format_summary(const IndexSummary& s) {
   out << "parse issues: " << s.issues.size();
   if (s.issues_unchanged > 0) out << " (" << s.issues_unchanged << " in unchanged files)";
   out << "\n";
-  out << fmt::format("time: {:.2f} s\nindex size: {:.1f} MiB\n", s.seconds, static_cast<double>(s.index_bytes) / (1024.0 * 1024.0));
+  out << fmt::format("time: {:.2f} s\nindex size: {:.1f} MiB\n", s.seconds,
+                     static_cast<double>(s.index_bytes) / (1024.0 * 1024.0));
   return out.str();
 }
 

@@ -24,10 +24,10 @@ struct IndexOptions {
   std::string index_dir;
   std::string repository;
   std::string branch;
-  std::string snapshot;           ///< "" when not given
-  std::string acl_file;           ///< "" for none
+  std::string snapshot;  ///< "" when not given
+  std::string acl_file;  ///< "" for none
   std::string active_index = "default";
-  EmbedderSpec embedder;          ///< provider for node vectors (default: lexical)
+  EmbedderSpec embedder;             ///< provider for node vectors (default: lexical)
   std::string vector_kind = "flat";  ///< "flat" (exact) or "hnsw"
 };
 
@@ -49,8 +49,8 @@ struct IndexSummary {
   int64_t vectors_embedded = 0;
   std::map<std::string, int64_t> nodes_by_kind;  ///< whole scope after the run
   std::map<std::string, int64_t> edges_by_type;  ///< whole scope after the run
-  std::vector<FileIssue> issues;   ///< every file's, the unchanged files' (recorded earlier) too
-  int64_t issues_unchanged = 0;    ///< how many of `issues` belong to files not re-read this run
+  std::vector<FileIssue> issues;                 ///< every file's, the unchanged files' (recorded earlier) too
+  int64_t issues_unchanged = 0;                  ///< how many of `issues` belong to files not re-read this run
   double seconds = 0;
   int64_t index_bytes = 0;
 };

@@ -19,7 +19,8 @@ namespace {
 
 const std::string& scratch_dir() {
   static const std::string dir = [] {
-    std::string path = (std::filesystem::temp_directory_path() / ("attractor-fuzz-checkpoint-" + std::to_string(::getpid()))).string();
+    std::string path =
+        (std::filesystem::temp_directory_path() / ("attractor-fuzz-checkpoint-" + std::to_string(::getpid()))).string();
     std::filesystem::create_directories(path);
     return path;
   }();

@@ -10,8 +10,8 @@
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   using namespace attractor;
   static const HandlerCatalog no_handlers;
-  LoadedPipeline loaded =
-      load_pipeline_text("fuzz.dot", std::string(reinterpret_cast<const char*>(data), size), no_handlers);
+  LoadedPipeline loaded = load_pipeline_text("fuzz.dot", std::string(reinterpret_cast<const char*>(data), size),
+                                             no_handlers);
   std::size_t total = 0;
   for (const Diagnostic& d : loaded.diagnostics) total += format_diagnostic(d, loaded.source.get()).size();
   if (loaded.ok() && loaded.graph->nodes().empty()) __builtin_trap();  // a valid pipeline has start and exit

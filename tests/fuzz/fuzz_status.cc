@@ -16,7 +16,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   using namespace attractor;
   Outcome outcome;
   try {
-    outcome = outcome_from_json(parse_json_limited(std::string_view(reinterpret_cast<const char*>(data), size), "status.json"));
+    outcome = outcome_from_json(
+        parse_json_limited(std::string_view(reinterpret_cast<const char*>(data), size), "status.json"));
   } catch (const std::runtime_error&) {
     return 0;
   }

@@ -42,7 +42,8 @@ TEST(CodergenTest, WritesPromptAndResponseAndSetsContextKeys) {
   Outcome o = run_codergen(g, c, f, std::make_shared<SimulationBackend>());
   EXPECT_EQ(o.status, StageStatus::kSuccess);
   EXPECT_EQ(o.notes, "Stage completed: n");
-  EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"), kNoHistoryPreamble + "\nPlan: build a thing, then build a thing");
+  EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"),
+            kNoHistoryPreamble + "\nPlan: build a thing, then build a thing");
   EXPECT_EQ(read_text_file(f.root() + "/n/response.md"), "[Simulated] Response for stage: n");
   EXPECT_EQ(o.context_updates["last_stage"], "n");
   EXPECT_EQ(o.context_updates["last_response"], "[Simulated] Response for stage: n");
@@ -100,11 +101,11 @@ TEST(CodergenTest, ResponsesFileEntries) {
   testing::StageFixture f;
   Graph g = one_node({});
   Context c;
-  auto backend = std::make_shared<SimulationBackend>(nlohmann::json{
-      {"n",
-       {"plain text",
-        {{"response", "r2"}, {"outcome", "partial_success"}, {"context_updates", {{"k", 1}}}},
-        {{"error", "retryable"}, {"failure_reason", "429"}}}}});
+  auto backend = std::make_shared<SimulationBackend>(
+      nlohmann::json{{"n",
+                      {"plain text",
+                       {{"response", "r2"}, {"outcome", "partial_success"}, {"context_updates", {{"k", 1}}}},
+                       {{"error", "retryable"}, {"failure_reason", "429"}}}}});
   Outcome a = run_codergen(g, c, f, backend, 0);
   EXPECT_EQ(a.context_updates["last_response"], "plain text");
   Outcome b = run_codergen(g, c, f, backend, 1);
@@ -157,8 +158,8 @@ TEST(FanInTest, BackendRanksWhenThereIsAPrompt) {
   g.node("join")->set("simulate.response", "I choose beta over alpha");
   FanInHandler h(std::make_shared<SimulationBackend>());
   Context c;
-  c.set("parallel.results", nlohmann::json::array({{{"id", "alpha"}, {"status", "success"}},
-                                                   {{"id", "beta"}, {"status", "success"}}}));
+  c.set("parallel.results",
+        nlohmann::json::array({{{"id", "alpha"}, {"status", "success"}}, {{"id", "beta"}, {"status", "success"}}}));
   Outcome o = h.execute(*g.node("join"), c, g, f.env("join"));
   EXPECT_EQ(o.context_updates["parallel.fan_in.best_id"], "beta");
   EXPECT_NE(read_text_file(f.root() + "/join/prompt.md").find("\"alpha\""), std::string::npos);
@@ -204,8 +205,7 @@ TEST(CodergenSessions, FullThreadSendsHistoryAndSkipsThePreamble) {
   Outcome second = h.execute(*g.node("n"), c, g, env);
   EXPECT_EQ(read_text_file(f.root() + "/n/prompt.md"), "Work on build a thing");
   EXPECT_EQ(backend->requests[1].prompt, "Work on build a thing");
-  EXPECT_EQ(backend->requests[1].history,
-            (std::vector<ChatMessage>{{"user", first_prompt}, {"assistant", "reply 1"}}));
+  EXPECT_EQ(backend->requests[1].history, (std::vector<ChatMessage>{{"user", first_prompt}, {"assistant", "reply 1"}}));
   EXPECT_EQ(backend->requests[1].fidelity, "full");
   EXPECT_EQ(backend->requests[1].thread_id, "coding");
   EXPECT_EQ(backend->requests[1].previous_node, "start");
@@ -240,8 +240,9 @@ TEST(CodergenSessions, FreshModesCarryThePreambleAndNeverTheHistory) {
   EXPECT_EQ(sessions.find("coding")->message_count(), 2u);  // a fresh session is not stored
   EXPECT_EQ(o.stage_info["fidelity"], "truncate");
   EXPECT_EQ(o.stage_info["preamble_mode"], "truncate");
-  EXPECT_EQ(o.stage_info["preamble_tokens"],
-            token_counter_for("o200k_base")->count("Pipeline: \nGoal: build a thing\nRun ID: run-9\nCurrent stage: n\n"));
+  EXPECT_EQ(
+      o.stage_info["preamble_tokens"],
+      token_counter_for("o200k_base")->count("Pipeline: \nGoal: build a thing\nRun ID: run-9\nCurrent stage: n\n"));
   std::vector<Event> events = f.events.events();
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].name, "StageUsage");
@@ -270,7 +271,8 @@ TEST(SimulationSessions, FullThreadResponseNamesHistoryAndPreviousStage) {
   r.previous_node = "plan";
   EXPECT_EQ(b.run(r).response, "[Simulated] Response for stage: n");
   r.history = {{"user", "a"}, {"assistant", "b"}, {"user", "c"}, {"assistant", "d"}};
-  EXPECT_EQ(b.run(r).response, "[Simulated] Response for stage: n (thread t: 4 earlier messages; previous stage: plan)");
+  EXPECT_EQ(b.run(r).response,
+            "[Simulated] Response for stage: n (thread t: 4 earlier messages; previous stage: plan)");
   r.fidelity = "compact";
   EXPECT_EQ(b.run(r).response, "[Simulated] Response for stage: n");
 }

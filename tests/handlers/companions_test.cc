@@ -40,7 +40,8 @@ std::string error_of(Handler& h, const NodeData& n, Context& c, const Graph& g, 
 
 TEST(LoopGuardTest, AllowsUpToTheSettingThenDeniesAndResets) {
   Graph g = graph_with({{"max_turn_loops", "2"}});
-  const NodeData& n = set_node(g, {{"max_turn_loops_from_settings", "max_turn_loops"}, {"on_allow", "a"}, {"on_deny", "b"}});
+  const NodeData& n = set_node(
+      g, {{"max_turn_loops_from_settings", "max_turn_loops"}, {"on_allow", "a"}, {"on_deny", "b"}});
   StageFixture f;
   Context c;
   LoopGuardHandler h;
@@ -76,17 +77,23 @@ TEST(LoopGuardTest, FailsFastOnMissingOrBadConfiguration) {
     std::string error;
   };
   std::vector<Case> cases = {
-      {{{"m", "2"}}, {{"on_allow", "a"}, {"on_deny", "b"}},
+      {{{"m", "2"}},
+       {{"on_allow", "a"}, {"on_deny", "b"}},
        "loop_guard node 'g': max_turn_loops_from_settings: required (the name of a graph attribute)"},
-      {{}, {{"max_turn_loops_from_settings", "m"}, {"on_allow", "a"}, {"on_deny", "b"}},
+      {{},
+       {{"max_turn_loops_from_settings", "m"}, {"on_allow", "a"}, {"on_deny", "b"}},
        "loop_guard node 'g': max_turn_loops_from_settings: setting 'm' is not a graph attribute"},
-      {{{"m", "-1"}}, {{"max_turn_loops_from_settings", "m"}, {"on_allow", "a"}, {"on_deny", "b"}},
+      {{{"m", "-1"}},
+       {{"max_turn_loops_from_settings", "m"}, {"on_allow", "a"}, {"on_deny", "b"}},
        "loop_guard node 'g': max_turn_loops_from_settings: setting 'm' must be an integer >= 0, got '-1'"},
-      {{{"m", "two"}}, {{"max_turn_loops_from_settings", "m"}, {"on_allow", "a"}, {"on_deny", "b"}},
+      {{{"m", "two"}},
+       {{"max_turn_loops_from_settings", "m"}, {"on_allow", "a"}, {"on_deny", "b"}},
        "loop_guard node 'g': max_turn_loops_from_settings: setting 'm' must be an integer >= 0, got 'two'"},
-      {{{"m", "2"}}, {{"max_turn_loops_from_settings", "m"}, {"on_deny", "b"}},
+      {{{"m", "2"}},
+       {{"max_turn_loops_from_settings", "m"}, {"on_deny", "b"}},
        "loop_guard node 'g': on_allow: required (the id of the node to route to)"},
-      {{{"m", "2"}}, {{"max_turn_loops_from_settings", "m"}, {"on_allow", "a"}, {"on_deny", "zz"}},
+      {{{"m", "2"}},
+       {{"max_turn_loops_from_settings", "m"}, {"on_allow", "a"}, {"on_deny", "zz"}},
        "loop_guard node 'g': on_deny: 'zz' is not a node of this graph"},
   };
   for (const Case& k : cases) {
@@ -153,7 +160,8 @@ TEST(SetVariablesTest, FailsFastWithoutWritingAnything) {
       {"[{set: x}]", "set_variables node 'g': rules: not valid JSON: [{set: x}]"},
       {R"([{"value": 1}])", "set_variables node 'g': rules[0].set: required (a non-empty context key)"},
       {R"([{"set": "x"}])", "set_variables node 'g': rules[0]: needs exactly one of 'from' or 'value'"},
-      {R"([{"set": "x", "from": "a", "value": 1}])", "set_variables node 'g': rules[0]: needs exactly one of 'from' or 'value'"},
+      {R"([{"set": "x", "from": "a", "value": 1}])",
+       "set_variables node 'g': rules[0]: needs exactly one of 'from' or 'value'"},
       {R"([{"set": "x", "value": 1}, {"set": "y", "from": "missing"}])",
        "set_variables node 'g': rules[1].from: context key 'missing' is not set"},
       {R"([{"set": "x", "value": 1, "transform": "upper"}])",
@@ -183,8 +191,13 @@ TEST(SetVariablesTest, FailsFastWithoutWritingAnything) {
 json sample_node_texts() {
   // Seeds S1 and S2; S1 -> A (depth 1) -> B (depth 2) -> C (depth 3); X's parent was not fetched.
   return json::array({
-      {{"id", "S1"}, {"text", "class S1 {}"}, {"is_seed", true}, {"depth", 0}, {"parent_id", nullptr},
-       {"path", "src/S1.cs"}, {"language", "dotnet"}},
+      {{"id", "S1"},
+       {"text", "class S1 {}"},
+       {"is_seed", true},
+       {"depth", 0},
+       {"parent_id", nullptr},
+       {"path", "src/S1.cs"},
+       {"language", "dotnet"}},
       {{"node_id", "S2"}, {"text", "SELECT 1;\n\nSELECT 2;"}, {"is_seed", true}, {"depth", 0}, {"parent_id", nullptr}},
       {{"id", "A"}, {"text", "void A();"}, {"is_seed", false}, {"depth", 1}, {"parent_id", "S1"}, {"path", "src/A.cs"}},
       {{"id", "X"}, {"text", "x"}, {"is_seed", false}, {"depth", 1}, {"parent_id", "GONE"}},
@@ -224,14 +237,18 @@ TEST(RenderContextBlocksTest, HandlerAppendsToContextBlocksAndKeepsNodeTexts) {
   EXPECT_EQ(h.execute(n, empty, g, f.env("g")).context_updates, (json{{"context_blocks", json::array()}}));
 
   n.set("layout", "graph");
-  EXPECT_EQ(error_of(h, n, c, g, f.env("g")), "render_context_blocks node 'g': layout: 'graph' is not one of flat | tree");
+  EXPECT_EQ(error_of(h, n, c, g, f.env("g")),
+            "render_context_blocks node 'g': layout: 'graph' is not one of flat | tree");
   n.set("layout", "flat");
   c.set("node_texts", json::array({{{"id", "S"}}}));
-  EXPECT_EQ(error_of(h, n, c, g, f.env("g")), "render_context_blocks node 'g': node_texts: node_texts[0] (S) has no string text");
+  EXPECT_EQ(error_of(h, n, c, g, f.env("g")),
+            "render_context_blocks node 'g': node_texts: node_texts[0] (S) has no string text");
   c.set("node_texts", json::array({{{"text", "t"}}}));
-  EXPECT_EQ(error_of(h, n, c, g, f.env("g")), "render_context_blocks node 'g': node_texts: node_texts[0] has no string id/node_id");
+  EXPECT_EQ(error_of(h, n, c, g, f.env("g")),
+            "render_context_blocks node 'g': node_texts: node_texts[0] has no string id/node_id");
   c.set("node_texts", "text");
-  EXPECT_EQ(error_of(h, n, c, g, f.env("g")), "render_context_blocks node 'g': node_texts: node_texts must be a list, got \"text\"");
+  EXPECT_EQ(error_of(h, n, c, g, f.env("g")),
+            "render_context_blocks node 'g': node_texts: node_texts must be a list, got \"text\"");
 }
 
 }  // namespace

@@ -17,8 +17,7 @@
 namespace attractor {
 namespace {
 
-const char kPrompt[] =
-    "# Human gate `gate`\n\nShip it?\n\nType: multiple_choice\nOptions:\n- [Y] Yes\n- [N] No, fix\n";
+const char kPrompt[] = "# Human gate `gate`\n\nShip it?\n\nType: multiple_choice\nOptions:\n- [Y] Yes\n- [N] No, fix\n";
 
 Graph gate_graph(const std::string& default_choice = "") {
   Graph g;
@@ -64,12 +63,11 @@ TEST(GateAuditTest, AutoApproveIsRecordedAsSuch) {
   Asked a = ask(interviewer, gate_graph());
   EXPECT_EQ(a.prompt, kPrompt);
   EXPECT_EQ(a.response, "Answer: [Y] Yes\nAnswered by: auto-approve\n");
-  EXPECT_EQ(a.outcome.stage_info["gate"],
-            (nlohmann::json{{"question", "Ship it?"},
-                            {"type", "multiple_choice"},
-                            {"options", {"[Y] Yes", "[N] No, fix"}},
-                            {"answer", "[Y] Yes"},
-                            {"answered_by", "auto-approve"}}));
+  EXPECT_EQ(a.outcome.stage_info["gate"], (nlohmann::json{{"question", "Ship it?"},
+                                                          {"type", "multiple_choice"},
+                                                          {"options", {"[Y] Yes", "[N] No, fix"}},
+                                                          {"answer", "[Y] Yes"},
+                                                          {"answered_by", "auto-approve"}}));
   EXPECT_EQ(outcome_to_json(a.outcome)["gate"]["answered_by"], "auto-approve");  // status.json
 }
 

@@ -44,14 +44,15 @@ TEST(ManagerLoopTest, FailsWhenTheChildFails) {
   TestRun t;
   RunResult r = t.run(manager_graph("child_fail.dot"));
   EXPECT_EQ(r.outcome.status, StageStatus::kFail);
-  EXPECT_EQ(r.outcome.failure_reason, "stage `manager` failed after 1 attempt and no failure route leads on: Child failed: stage `broken` failed "
+  EXPECT_EQ(r.outcome.failure_reason,
+            "stage `manager` failed after 1 attempt and no failure route leads on: Child failed: stage `broken` failed "
             "after 1 attempt and no failure route leads on: tool exited with code 4");
 }
 
 TEST(ManagerLoopTest, SteersTheRunningChildStage) {
   TestRun t;
-  RunResult r = t.run(manager_graph("child_steered.dot", {{"manager.actions", "observe,steer,wait"},
-                                                          {"manager.instructions", "Focus on: $goal"}}));
+  RunResult r = t.run(manager_graph(
+      "child_steered.dot", {{"manager.actions", "observe,steer,wait"}, {"manager.instructions", "Focus on: $goal"}}));
   EXPECT_EQ(r.outcome.status, StageStatus::kSuccess) << r.outcome.failure_reason;
   EXPECT_EQ(read_text_file(t.run_dir() + "/manager/child/listen/attempt-1/stdout.txt"), "Focus on: keep going\n");
 }

@@ -48,7 +48,8 @@ void expect_refused(const Outcome& o, const std::string& given) {
 
 TEST(WaitHumanUnmatchedTest, MultipleChoiceRefusesEveryAnswerThatNamesNoOption) {
   Graph g = ship_or_fix("");
-  for (const char* given : {"maybe", "reject", "", "3", "approve"}) expect_refused(answer_gate(g, Answer::of(given)), given);
+  for (const char* given : {"maybe", "reject", "", "3", "approve"})
+    expect_refused(answer_gate(g, Answer::of(given)), given);
   expect_refused(answer_gate(g, Answer::yes()), "yes");
   expect_refused(answer_gate(g, Answer::no()), "no");
 }

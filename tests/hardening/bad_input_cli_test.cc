@@ -31,7 +31,8 @@ std::vector<std::string> bad_names() {
 
 std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
   std::string name = info.param;
-  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
   return name;
 }
 
@@ -56,7 +57,8 @@ class BadCorpusCliTest : public ::testing::TestWithParam<std::string> {};
 TEST_P(BadCorpusCliTest, ValidateAndRunExitTwoWithTheExpectedError) {
   const std::string name = GetParam();
   const std::string file = kBadDir + "/" + name + ".dot";
-  const std::string expected = first_line(slurp(std::string(ATTRACTOR_SOURCE_DIR) + "/" + kBadDir + "/" + name + ".expected"));
+  const std::string expected = first_line(
+      slurp(std::string(ATTRACTOR_SOURCE_DIR) + "/" + kBadDir + "/" + name + ".expected"));
 
   // NAME.cli: the one line the commands print instead of parsing a file that is empty or binary
   // (docs/cli.md "Bad input files"); NAME.expected stays what the parser itself reports.
@@ -123,24 +125,29 @@ std::vector<Generated> generated_inputs() {
   inputs.push_back({"one_mb_unterminated_string", "digraph g {\n  w [prompt=\"" + mb + "\n",
                     "FILE:2:13: error: [unterminated_string] unterminated string: the closing '\"' is missing"});
   inputs.push_back({"one_mb_bare_word", "digraph g {\n  w [prompt=" + mb + "-]\n}\n", ""});
-  inputs.push_back({"five_mb_value", "digraph g {\n  w [prompt=\"" + std::string(5 << 20, 'y') + "\"]\n}\n",
-                    "FILE:2:13: error: [value_too_large] value is 5242882 bytes, more than the limit of 4194304 bytes"});
+  inputs.push_back(
+      {"five_mb_value", "digraph g {\n  w [prompt=\"" + std::string(5 << 20, 'y') + "\"]\n}\n",
+       "FILE:2:13: error: [value_too_large] value is 5242882 bytes, more than the limit of 4194304 bytes"});
   inputs.push_back({"chain_100000_on_one_line", "digraph g {\n  " + chain(100000, "n") + "\n}\n",
                     "FILE: error: [start_node] pipeline has no start node (shape=Mdiamond)"});
   inputs.push_back({"chain_100000_one_per_line",
-                    "digraph g {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  start -> " + [] {
-                      std::string t;
-                      for (int i = 0; i < 100000; ++i) t += "n" + std::to_string(i) + " ->\n";
-                      return t;
-                    }() + "}\n",
+                    "digraph g {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  start -> " +
+                        [] {
+                          std::string t;
+                          for (int i = 0; i < 100000; ++i) t += "n" + std::to_string(i) + " ->\n";
+                          return t;
+                        }() +
+                        "}\n",
                     "FILE:100004:1: error: [syntax] expected a node id after '->', found '}'"});
   inputs.push_back({"subgraph_nesting_100000",
-                    "digraph g {\n" + [] {
-                      std::string t;
-                      for (int i = 0; i < 100000; ++i) t += "subgraph {\n";
-                      for (int i = 0; i < 100000; ++i) t += "}\n";
-                      return t;
-                    }() + "}\n",
+                    "digraph g {\n" +
+                        [] {
+                          std::string t;
+                          for (int i = 0; i < 100000; ++i) t += "subgraph {\n";
+                          for (int i = 0; i < 100000; ++i) t += "}\n";
+                          return t;
+                        }() +
+                        "}\n",
                     "FILE:102:10: error: [nesting_depth] subgraphs are nested more than 100 levels deep"});
   inputs.push_back({"brace_nesting_100000", "digraph g {\n" + std::string(100000, '{') + "\n}\n",
                     "FILE:2:101: error: [nesting_depth] subgraphs are nested more than 100 levels deep"});
@@ -148,11 +155,15 @@ std::vector<Generated> generated_inputs() {
   inputs.push_back({"quote_run_100001", "digraph g {\n  a [label=" + std::string(100001, '"') + "]\n}\n", ""});
   inputs.push_back({"invalid_utf8_after_1mb", "digraph g {\n  // " + mb + "\n  a [label=\"\xff\"]\n}\n",
                     "FILE:3:13: binary file: invalid UTF-8 byte 0xff (expected a .dot file)"});
-  inputs.push_back({"ten_thousand_errors", "digraph g {\n" + [] {
-                      std::string t;
-                      for (int i = 0; i < 10000; ++i) t += "  n" + std::to_string(i) + " [max_retries=many]\n";
-                      return t;
-                    }() + "}\n", ""});
+  inputs.push_back({"ten_thousand_errors",
+                    "digraph g {\n" +
+                        [] {
+                          std::string t;
+                          for (int i = 0; i < 10000; ++i) t += "  n" + std::to_string(i) + " [max_retries=many]\n";
+                          return t;
+                        }() +
+                        "}\n",
+                    ""});
   return inputs;
 }
 
@@ -211,8 +222,7 @@ TEST(DiagnosticExcerptTest, LongLinesAreCutToAWindowAroundTheCaret) {
                       "...\n     " + std::string(80, ' ') + "^\n");
 
   d.location = SourceLocation{2, 3};
-  EXPECT_EQ(format_diagnostic(d, file.get()),
-            "f.dot:2:3: error: [r] m\n  " + std::string(160, 'a') + "...\n    ^\n");
+  EXPECT_EQ(format_diagnostic(d, file.get()), "f.dot:2:3: error: [r] m\n  " + std::string(160, 'a') + "...\n    ^\n");
 }
 
 TEST(DiagnosticExcerptTest, WindowNeverSplitsAUtf8Character) {

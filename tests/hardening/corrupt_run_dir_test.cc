@@ -55,9 +55,12 @@ std::vector<Corruption> corruptions() {
       {"empty_checkpoint", [](const std::string& run, const std::string&) { spit(run + "/checkpoint.json", ""); },
        "attractor resume: RUN/checkpoint.json: file is empty (expected a JSON file)"},
       {"binary_checkpoint",
-       [](const std::string& run, const std::string&) { spit(run + "/checkpoint.json", std::string("\x00\xff\x13", 3)); },
+       [](const std::string& run, const std::string&) {
+         spit(run + "/checkpoint.json", std::string("\x00\xff\x13", 3));
+       },
        "attractor resume: RUN/checkpoint.json:1:1: binary file: NUL byte (expected a JSON file)"},
-      {"checkpoint_not_an_object", [](const std::string& run, const std::string&) { spit(run + "/checkpoint.json", "[1,2]"); },
+      {"checkpoint_not_an_object",
+       [](const std::string& run, const std::string&) { spit(run + "/checkpoint.json", "[1,2]"); },
        "attractor resume: RUN/checkpoint.json: checkpoint is not a JSON object"},
       {"checkpoint_wrong_type",
        [](const std::string& run, const std::string&) {
@@ -101,7 +104,8 @@ std::vector<Corruption> corruptions() {
        "attractor resume: RUN/checkpoint.json: no such file"},
       {"manifest_missing", [](const std::string& run, const std::string&) { fs::remove(run + "/manifest.json"); },
        "attractor resume: RUN: not a run directory (no manifest.json)"},
-      {"manifest_invalid", [](const std::string& run, const std::string&) { spit(run + "/manifest.json", "{\"name\":"); },
+      {"manifest_invalid",
+       [](const std::string& run, const std::string&) { spit(run + "/manifest.json", "{\"name\":"); },
        "attractor resume: RUN/manifest.json is not valid JSON"},
       {"manifest_wrong_type",
        [](const std::string& run, const std::string&) { spit(run + "/manifest.json", "{\"graph_path\": 7}"); },
@@ -157,8 +161,8 @@ std::vector<Corruption> corruptions() {
       // Issue 42 point 4: such a record (valid checksum) crashed `resume` with a stack overflow.
       {"journal_record_nested_deeply",
        [](const std::string& run, const std::string&) {
-         append_journal_record(run, "{\"merge\":{\"context\":{\"x\":" + std::string(100000, '[') +
-                                        std::string(100000, ']') + "}}}");
+         append_journal_record(
+             run, "{\"merge\":{\"context\":{\"x\":" + std::string(100000, '[') + std::string(100000, ']') + "}}}");
        },
        "attractor resume: RUN/checkpoint.journal: record * (byte *): the record is not valid JSON: nested deeper "
        "than 256 levels"},
@@ -214,8 +218,8 @@ TEST(CorruptRunDirTest, ResumeRefusesWithExitTwoAndLeavesTheCheckpointUntouched)
   const std::string original_graph = slurp(std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/engine/kill_resume.dot");
   spit(graph, original_graph);
   const std::string pristine = dir.sub("pristine");
-  ProcessResult killed =
-      run_program({ATTRACTOR_FAULT_BINARY_PATH, "kill", "5", "run", graph, "--simulate", "--logs-root", pristine, "-q"});
+  ProcessResult killed = run_program(
+      {ATTRACTOR_FAULT_BINARY_PATH, "kill", "5", "run", graph, "--simulate", "--logs-root", pristine, "-q"});
   ASSERT_EQ(killed.signal, SIGKILL) << killed.err;
 
   for (const Corruption& c : corruptions()) {

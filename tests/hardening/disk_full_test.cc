@@ -48,10 +48,12 @@ TEST(DiskFullTest, FileSizeLimitStopsTheRunWithExitThreeAndAnIntactCheckpoint) {
   for (long limit : {1024L, 2048L}) {
     SCOPED_TRACE(limit);
     const std::string run = dir.sub("limited" + std::to_string(limit));
-    ProcessResult full = run_attractor({"run", kGraph, "--simulate", "--logs-root", run, "-q"}, {.file_size_limit = limit});
+    ProcessResult full = run_attractor({"run", kGraph, "--simulate", "--logs-root", run, "-q"},
+                                       {.file_size_limit = limit});
     EXPECT_EQ(full.exit_code, 3) << full.err;
-    const bool names_the_file = full.err.find("attractor: runtime error: cannot write " + run + "/") != std::string::npos ||
-                                full.err.find("attractor: runtime error: cannot append " + run + "/") != std::string::npos;
+    const bool names_the_file =
+        full.err.find("attractor: runtime error: cannot write " + run + "/") != std::string::npos ||
+        full.err.find("attractor: runtime error: cannot append " + run + "/") != std::string::npos;
     EXPECT_TRUE(names_the_file) << full.err;
     EXPECT_NE(full.err.find(": File too large"), std::string::npos) << full.err;
     EXPECT_FALSE(fs::exists(run + "/checkpoint.json.tmp"));
@@ -78,10 +80,12 @@ TEST(DiskFullTest, AnInjectedCheckpointWriteFailureExitsThreeWithThePreviousChec
   const std::string run = dir.sub("failed");
   // The fourth checkpoint (initial, start, prep, then the one recording work) fails like a full disk:
   // it is the third record appended to the journal after the initial snapshot.
-  ProcessResult failed = run_program({ATTRACTOR_FAULT_BINARY_PATH, "fail", "4", "run", kGraph, "--simulate", "--logs-root", run, "-q"});
+  ProcessResult failed = run_program(
+      {ATTRACTOR_FAULT_BINARY_PATH, "fail", "4", "run", kGraph, "--simulate", "--logs-root", run, "-q"});
   EXPECT_EQ(failed.signal, 0) << failed.err;
   EXPECT_EQ(failed.exit_code, 3) << failed.err;
-  EXPECT_NE(failed.err.find("attractor: runtime error: cannot append " + run + "/checkpoint.journal: No space left on device"),
+  EXPECT_NE(failed.err.find("attractor: runtime error: cannot append " + run +
+                            "/checkpoint.journal: No space left on device"),
             std::string::npos)
       << failed.err;
   nlohmann::json saved = saved_checkpoint(run);
@@ -95,14 +99,16 @@ TEST(DiskFullTest, AnInjectedCheckpointWriteFailureExitsThreeWithThePreviousChec
 }
 
 bool can_bind_mount() {
-  return run_program({"unshare", "-m", "sh", "-c", "mount --bind -o ro / /mnt"}, {.timeout_seconds = 10}).exit_code == 0;
+  return run_program({"unshare", "-m", "sh", "-c", "mount --bind -o ro / /mnt"}, {.timeout_seconds = 10}).exit_code ==
+         0;
 }
 
 TEST(ReadOnlyRunDirTest, ResumeIntoAReadOnlyRunDirectoryStopsWithExitThree) {
   if (!can_bind_mount()) GTEST_SKIP() << "needs unshare -m and mount (root with CAP_SYS_ADMIN)";
   ScratchDir dir;
   const std::string run = dir.sub("run");
-  ProcessResult killed = run_program({ATTRACTOR_FAULT_BINARY_PATH, "kill", "4", "run", kGraph, "--simulate", "--logs-root", run, "-q"});
+  ProcessResult killed = run_program(
+      {ATTRACTOR_FAULT_BINARY_PATH, "kill", "4", "run", kGraph, "--simulate", "--logs-root", run, "-q"});
   ASSERT_EQ(killed.signal, SIGKILL);
   const std::string before = checkpoint_bytes(run);
 
@@ -122,9 +128,10 @@ TEST(ReadOnlyRunDirTest, RunUnderAReadOnlyLogsRootStopsWithExitThree) {
   if (!can_bind_mount()) GTEST_SKIP() << "needs unshare -m and mount (root with CAP_SYS_ADMIN)";
   ScratchDir dir;
   fs::create_directories(dir.sub("ro"));
-  ProcessResult ro = run_program({"unshare", "-m", "sh", "-c",
-                                  "mount --bind -o ro \"$0\" \"$0\" && exec \"$1\" run \"$2\" --simulate --logs-root \"$0/run\" -q",
-                                  dir.sub("ro"), ATTRACTOR_BINARY_PATH, kGraph});
+  ProcessResult ro = run_program(
+      {"unshare", "-m", "sh", "-c",
+       "mount --bind -o ro \"$0\" \"$0\" && exec \"$1\" run \"$2\" --simulate --logs-root \"$0/run\" -q", dir.sub("ro"),
+       ATTRACTOR_BINARY_PATH, kGraph});
   EXPECT_EQ(ro.exit_code, 3) << ro.err;
   EXPECT_NE(ro.err.find("Read-only file system"), std::string::npos) << ro.err;
   EXPECT_FALSE(fs::exists(dir.sub("ro/run")));

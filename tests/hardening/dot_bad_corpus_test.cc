@@ -25,11 +25,23 @@ namespace fs = std::filesystem;
 const fs::path kBadDir = fs::path(ATTRACTOR_SOURCE_DIR) / "tests" / "data" / "bad";
 
 const std::set<std::string>& parser_rules() {
-  static const std::set<std::string> rules = {
-      "syntax",       "undirected",          "strict",   "multiple_graphs",     "graph_id",
-      "html_label",   "node_id",             "bad_value", "unterminated_string", "unterminated_comment",
-      "nesting_depth", "file_too_large",     "value_too_large", "encoding", "io",
-      "duplicate_attribute", "duplicate_node"};
+  static const std::set<std::string> rules = {"syntax",
+                                              "undirected",
+                                              "strict",
+                                              "multiple_graphs",
+                                              "graph_id",
+                                              "html_label",
+                                              "node_id",
+                                              "bad_value",
+                                              "unterminated_string",
+                                              "unterminated_comment",
+                                              "nesting_depth",
+                                              "file_too_large",
+                                              "value_too_large",
+                                              "encoding",
+                                              "io",
+                                              "duplicate_attribute",
+                                              "duplicate_node"};
   return rules;
 }
 
@@ -53,7 +65,8 @@ std::vector<std::string> bad_names() {
 
 std::string test_name(const ::testing::TestParamInfo<std::string>& info) {
   std::string name = info.param;
-  std::replace_if(name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
+  std::replace_if(
+      name.begin(), name.end(), [](char c) { return !std::isalnum(static_cast<unsigned char>(c)); }, '_');
   return name;
 }
 

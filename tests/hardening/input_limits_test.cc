@@ -29,7 +29,8 @@ std::string nested(int depth) { return std::string(depth, '[') + std::string(dep
 /// A pipeline whose one tool stage runs `command`.
 std::string tool_graph(const std::string& command) {
   return "digraph deep {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  agent [shape=parallelogram, "
-         "tool_command=\"" + command + "\"]\n  start -> agent -> exit\n}\n";
+         "tool_command=\"" +
+         command + "\"]\n  start -> agent -> exit\n}\n";
 }
 
 TEST(InputLimitsTest, ASetJsonValueDeeperThanAStoredValueIsRefusedBeforeTheRunStarts) {
@@ -37,8 +38,9 @@ TEST(InputLimitsTest, ASetJsonValueDeeperThanAStoredValueIsRefusedBeforeTheRunSt
   ProcessResult r = run_attractor({"run", "graphs/simple.dot", "--simulate", "--logs-root", dir.sub("run"), "-q",
                                    "--set-json", "deep=" + nested(300)});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(r.err, "attractor: --set-json deep: the value is nested deeper than 200 levels (the limit of a stored "
-                   "value)\n");
+  EXPECT_EQ(r.err,
+            "attractor: --set-json deep: the value is nested deeper than 200 levels (the limit of a stored "
+            "value)\n");
   EXPECT_FALSE(fs::exists(dir.sub("run")));
 }
 
@@ -65,14 +67,17 @@ TEST(InputLimitsTest, AContextFileNestedOneHundredThousandDeepIsRefusedWithoutAC
 // value at the limit and a context update at the limit; `status`, `runs` and `resume` read it.
 TEST(InputLimitsTest, WhatARunAcceptedAtTheLimitItReadsBackAfterAKill) {
   ScratchDir dir;
-  spit(dir.sub("update.json"), "{\"outcome\":\"success\",\"context_updates\":{\"made\":" + nested(kMaxValueDepth) + "}}");
+  spit(dir.sub("update.json"),
+       "{\"outcome\":\"success\",\"context_updates\":{\"made\":" + nested(kMaxValueDepth) + "}}");
   spit(dir.sub("limit.dot"),
        "digraph limit {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n"
-       "  one [shape=parallelogram, tool_command=\"cp '" + dir.sub("update.json") +
+       "  one [shape=parallelogram, tool_command=\"cp '" +
+           dir.sub("update.json") +
            "' \\\"$ATTRACTOR_STAGE_DIR/status.json\\\"\"]\n"
-       "  two [shape=parallelogram, tool_command=\"if [ ! -e '" + dir.sub("killed") + "' ]; then touch '" +
-           dir.sub("killed") + "'; kill -KILL $PPID; sleep 5; fi; echo two\"]\n"
-       "  start -> one -> two -> exit\n}\n");
+           "  two [shape=parallelogram, tool_command=\"if [ ! -e '" +
+           dir.sub("killed") + "' ]; then touch '" + dir.sub("killed") +
+           "'; kill -KILL $PPID; sleep 5; fi; echo two\"]\n"
+           "  start -> one -> two -> exit\n}\n");
   const std::string run = dir.sub("run");
   ProcessResult killed = run_attractor({"run", dir.sub("limit.dot"), "--simulate", "--logs-root", run, "-q",
                                         "--set-json", "seed=" + nested(kMaxValueDepth)});
@@ -128,7 +133,8 @@ TEST(InputLimitsTest, ARunDirectoryFileThatIsAFifoIsRefusedWithoutBlocking) {
   r = run_attractor({"resume", run, "-q", "--force"}, {.timeout_seconds = 20});
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(r.err, "attractor resume: " + run + "/checkpoint.json: not a regular file (a FIFO; expected a JSON file)\n");
+  EXPECT_EQ(r.err,
+            "attractor resume: " + run + "/checkpoint.json: not a regular file (a FIFO; expected a JSON file)\n");
 }
 
 // Point 9: /dev/zero has no place where a count may be split; it is refused after a bounded read
@@ -138,8 +144,9 @@ TEST(InputLimitsTest, TokensOfDevZeroEndsWithAMessageUnderAMemoryLimit) {
                                 {.timeout_seconds = 60});
   EXPECT_EQ(r.signal, 0);
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(r.err, "attractor tokens: /dev/zero: input is larger than the limit of 67108864 bytes (stdin, FIFOs "
-                   "and devices; name a regular file to count more)\n");
+  EXPECT_EQ(r.err,
+            "attractor tokens: /dev/zero: input is larger than the limit of 67108864 bytes (stdin, FIFOs "
+            "and devices; name a regular file to count more)\n");
 }
 
 // The old command held the whole file (a 3 GB file died at 3.1 GB RSS); now its peak grows by
@@ -167,8 +174,9 @@ TEST(InputLimitsTest, TokensOfStdinStopsAtItsDocumentedLimit) {
   ProcessResult r = run_program({"sh", "-c", "yes 'a, b' | head -c 70000000 | \"$0\" tokens", ATTRACTOR_BINARY_PATH},
                                 {.timeout_seconds = 60});
   EXPECT_EQ(r.exit_code, 2) << r.err;
-  EXPECT_EQ(r.err, "attractor tokens: stdin: input is larger than the limit of 67108864 bytes (stdin, FIFOs and "
-                   "devices; name a regular file to count more)\n");
+  EXPECT_EQ(r.err,
+            "attractor tokens: stdin: input is larger than the limit of 67108864 bytes (stdin, FIFOs and "
+            "devices; name a regular file to count more)\n");
 }
 
 }  // namespace

@@ -28,9 +28,11 @@ TEST(JsonDepthTest, NestingUpToTheLimitParsesAndDeeperIsRefused) {
   EXPECT_EQ(parse_json_limited(R"({"a":[1,{"b":null}]})", "x.json"), nlohmann::json::parse(R"({"a":[1,{"b":null}]})"));
   EXPECT_EQ(message_of(std::string(3, '[') + std::string(3, ']'), 3), "");
   EXPECT_EQ(message_of("[1,{\"a\":2}]", 2), "");
-  EXPECT_EQ(message_of(std::string(4, '[') + std::string(4, ']'), 3), "x.json is not valid JSON: nested deeper than 3 levels");
-  EXPECT_EQ(message_of("{\"a\":"), "x.json is not valid JSON: parse error at line 1, column 6: syntax error while "
-                                   "parsing value - unexpected end of input; expected '[', '{', or a literal");
+  EXPECT_EQ(message_of(std::string(4, '[') + std::string(4, ']'), 3),
+            "x.json is not valid JSON: nested deeper than 3 levels");
+  EXPECT_EQ(message_of("{\"a\":"),
+            "x.json is not valid JSON: parse error at line 1, column 6: syntax error while "
+            "parsing value - unexpected end of input; expected '[', '{', or a literal");
 }
 
 TEST(JsonDepthTest, DeepStatusFileIsRefusedWithoutCrashing) {
@@ -52,9 +54,12 @@ TEST(JsonDepthTest, NumberOverflowIsAnInvalidJsonErrorNotAnEscapingException) {
 TEST(JsonDepthTest, StageWritingADeepStatusFileFailsTheRunInsteadOfCrashing) {
   ScratchDir dir;
   const std::string graph = dir.sub("deep.dot");
-  spit(graph, "digraph deep {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n"
-              "  agent [shape=parallelogram, tool_command=\"cp '" + kDeepStatus + "' \\\"$ATTRACTOR_STAGE_DIR/status.json\\\"\"]\n"
-              "  start -> agent -> exit\n}\n");
+  spit(graph,
+       "digraph deep {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n"
+       "  agent [shape=parallelogram, tool_command=\"cp '" +
+           kDeepStatus +
+           "' \\\"$ATTRACTOR_STAGE_DIR/status.json\\\"\"]\n"
+           "  start -> agent -> exit\n}\n");
   ProcessResult r = run_attractor({"run", graph, "--simulate", "--logs-root", dir.sub("run"), "-q"});
   EXPECT_EQ(r.signal, 0);
   EXPECT_EQ(r.exit_code, 1) << r.err;

@@ -41,7 +41,8 @@ TEST(OutputLimitsTest, OneHundredThousandDuplicateAttributesPrintTwentyAndACount
 TEST(OutputLimitsTest, AMegabytesLongLineOfErrorsPrintsTwentyAndACount) {
   ScratchDir dir;
   std::string line = "digraph big { start [shape=Mdiamond] exit [shape=Msquare] ";
-  for (int i = 0; line.size() < (2u << 20); ++i) line += "n" + std::to_string(i) + " [label=\"" + std::string(40, 'v') + "\"] ";
+  for (int i = 0; line.size() < (2u << 20); ++i)
+    line += "n" + std::to_string(i) + " [label=\"" + std::string(40, 'v') + "\"] ";
   line += "start -> exit }";
   spit(dir.sub("big.dot"), line + "\n");
   ProcessResult r = run_attractor({"validate", dir.sub("big.dot")});

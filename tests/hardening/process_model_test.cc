@@ -74,8 +74,8 @@ void kill_and_reap(pid_t pid) {
 
 TEST(ProcessModelTest, SigkillOfTheEngineEndsTheToolAndItsBackgroundChildren) {
   ScratchDir dir;
-  spit(dir.sub("p.dot"), one_tool("sleep 30 & echo $! > " + dir.sub("bg.pid") + "; echo $$ > " + dir.sub("sh.pid") +
-                                  "; wait"));
+  spit(dir.sub("p.dot"),
+       one_tool("sleep 30 & echo $! > " + dir.sub("bg.pid") + "; echo $$ > " + dir.sub("sh.pid") + "; wait"));
   pid_t engine = start_run(dir.sub("p.dot"), dir.sub("run"), dir.sub("log"));
   ASSERT_TRUE(eventually(10000, [&] { return pid_in(dir.sub("sh.pid")) > 0 && pid_in(dir.sub("bg.pid")) > 0; }))
       << slurp(dir.sub("log"));
@@ -105,12 +105,14 @@ TEST(ProcessModelTest, AToolsBackgroundChildEndsWithItsStage) {
 TEST(ProcessModelTest, AKilledRunsEscapedWriterCannotSupplyTheResumedOutcome) {
   ScratchDir dir;
   const std::string first = dir.sub("first-started");
-  const std::string poison = "{\"outcome\":\"fail\",\"failure_reason\":\"first run (killed)\","
-                             "\"context_updates\":{\"who\":\"first run (killed)\"}}";
-  const std::string command =
-      "if [ ! -e " + first + " ]; then : > " + first + "; setsid sh -c 'sleep 0.4; printf %s \"$1\" > "
-      "\"$ATTRACTOR_STAGE_DIR/status.json\"; echo done > " + dir.sub("poison-written") + "' sh '" + poison +
-      "' & sleep 30; else sleep 0.9; echo second; fi";
+  const std::string poison =
+      "{\"outcome\":\"fail\",\"failure_reason\":\"first run (killed)\","
+      "\"context_updates\":{\"who\":\"first run (killed)\"}}";
+  const std::string command = "if [ ! -e " + first + " ]; then : > " + first +
+                              "; setsid sh -c 'sleep 0.4; printf %s \"$1\" > "
+                              "\"$ATTRACTOR_STAGE_DIR/status.json\"; echo done > " +
+                              dir.sub("poison-written") + "' sh '" + poison +
+                              "' & sleep 30; else sleep 0.9; echo second; fi";
   spit(dir.sub("p.dot"), one_tool(command));
   const std::string run = dir.sub("run");
   pid_t engine = start_run(dir.sub("p.dot"), run, dir.sub("log"));
@@ -138,8 +140,8 @@ TEST(ProcessModelTest, AKilledRunsEscapedWriterCannotSupplyTheResumedOutcome) {
 TEST(ProcessModelTest, ResumeStopsTheKilledAttemptsProcessGroupBeforeRunningTheStageAgain) {
   ScratchDir dir;
   const std::string first = dir.sub("first-started");
-  spit(dir.sub("p.dot"), one_tool("if [ ! -e " + first + " ]; then echo $$ > " + first +
-                                  "; sleep 30; else echo second; fi"));
+  spit(dir.sub("p.dot"),
+       one_tool("if [ ! -e " + first + " ]; then echo $$ > " + first + "; sleep 30; else echo second; fi"));
   const std::string run = dir.sub("run");
   pid_t engine = start_run(dir.sub("p.dot"), run, dir.sub("log"));
   ASSERT_TRUE(eventually(10000, [&] { return pid_in(first) > 0; })) << slurp(dir.sub("log"));
@@ -174,15 +176,21 @@ TEST(ProcessModelTest, ResumeStopsTheKilledAttemptsProcessGroupBeforeRunningTheS
 // events.jsonl, the journal), and every descriptor attractor itself has open is close-on-exec.
 TEST(ProcessModelTest, AToolInheritsNoDescriptorAndEveryEngineDescriptorIsCloseOnExec) {
   ScratchDir dir;
-  const std::string script =
-      "ls -l /proc/$$/fd > " + dir.sub("tool-fds.txt") + "; p=$$; "
-      "while [ \"$p\" -gt 1 ] && [ \"$(cat /proc/$p/comm)\" != attractor ]; do p=$(awk '{print $4}' /proc/$p/stat); done; "
-      "for f in /proc/$p/fdinfo/*; do n=${f##*/}; echo \"$n $(awk '/^flags:/{print $2}' $f) $(readlink /proc/$p/fd/$n)\"; "
-      "done > " + dir.sub("engine-fds.txt");
-  const std::string graph = "digraph p {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n"
-                            "  a [shape=parallelogram, tool_command=\"echo a\"]\n"
-                            "  work [shape=parallelogram, tool_command=" + nlohmann::json(script).dump() + "]\n"
-                            "  start -> a -> work -> done\n}\n";
+  const std::string script = "ls -l /proc/$$/fd > " + dir.sub("tool-fds.txt") +
+                             "; p=$$; "
+                             "while [ \"$p\" -gt 1 ] && [ \"$(cat /proc/$p/comm)\" != attractor ]; do p=$(awk '{print "
+                             "$4}' /proc/$p/stat); done; "
+                             "for f in /proc/$p/fdinfo/*; do n=${f##*/}; echo \"$n $(awk '/^flags:/{print $2}' $f) "
+                             "$(readlink /proc/$p/fd/$n)\"; "
+                             "done > " +
+                             dir.sub("engine-fds.txt");
+  const std::string graph =
+      "digraph p {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n"
+      "  a [shape=parallelogram, tool_command=\"echo a\"]\n"
+      "  work [shape=parallelogram, tool_command=" +
+      nlohmann::json(script).dump() +
+      "]\n"
+      "  start -> a -> work -> done\n}\n";
   spit(dir.sub("p.dot"), graph);
   const std::string run = dir.sub("run");
   ProcessResult r = run_attractor({"run", dir.sub("p.dot"), "-q", "--logs-root", run});
@@ -203,7 +211,8 @@ TEST(ProcessModelTest, AToolInheritsNoDescriptorAndEveryEngineDescriptorIsCloseO
     // Descriptors the test harness leaked into attractor are not attractor's to mark.
     if (fd <= 2 || flags.empty() || !target.starts_with(run)) continue;
     ++checked;
-    EXPECT_NE(std::stoul(flags, nullptr, 8) & 02000000UL, 0UL) << "fd " << fd << " (" << target << ") is not close-on-exec";
+    EXPECT_NE(std::stoul(flags, nullptr, 8) & 02000000UL, 0UL)
+        << "fd " << fd << " (" << target << ") is not close-on-exec";
   }
   EXPECT_GE(checked, 2) << "run.log and events.jsonl should be open:\n" << slurp(dir.sub("engine-fds.txt"));
 }
@@ -222,9 +231,7 @@ TEST(ProcessModelTest, ALockHeldForADeadOwnerDoesNotBlockAResume) {
   // process while the file names the dead owner.
   spit(run + "/run.lock", std::to_string(dead) + "\n");
   pid_t holder = spawn_program("/usr/bin/flock", {run + "/run.lock", "sleep", "30"});
-  ASSERT_TRUE(eventually(5000, [&] {
-    return run_program({"flock", "-n", run + "/run.lock", "true"}).exit_code != 0;
-  }));
+  ASSERT_TRUE(eventually(5000, [&] { return run_program({"flock", "-n", run + "/run.lock", "true"}).exit_code != 0; }));
   ProcessResult r = run_attractor({"resume", run});
   EXPECT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.err.find("is being run by process"), std::string::npos) << r.err;
@@ -247,14 +254,15 @@ TEST(ProcessModelTest, AMissingToolCwdNamesTheNodeAndTheAttribute) {
 // code is 130 exactly when the checkpoint left behind says `running`, else what its state says.
 TEST(ProcessModelTest, TheExitCodeAfterSigtermSaysWhatTheCheckpointSays) {
   ScratchDir dir;
-  spit(dir.sub("p.dot"), "digraph p {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n"
-                         "  a [shape=parallelogram, tool_command=\"echo a\"]\n"
-                         "  b [shape=parallelogram, tool_command=\"echo b\"]\n  start -> a -> b -> done\n}\n");
+  spit(dir.sub("p.dot"),
+       "digraph p {\n  start [shape=Mdiamond]\n  done [shape=Msquare]\n"
+       "  a [shape=parallelogram, tool_command=\"echo a\"]\n"
+       "  b [shape=parallelogram, tool_command=\"echo b\"]\n  start -> a -> b -> done\n}\n");
   std::set<std::string> states;
   for (int n = 1; n <= 6; ++n) {
     const std::string run = dir.sub("run" + std::to_string(n));
-    ProcessResult r = run_program({ATTRACTOR_FAULT_BINARY_PATH, "term", std::to_string(n), "run", dir.sub("p.dot"),
-                                   "-q", "--logs-root", run});
+    ProcessResult r = run_program(
+        {ATTRACTOR_FAULT_BINARY_PATH, "term", std::to_string(n), "run", dir.sub("p.dot"), "-q", "--logs-root", run});
     nlohmann::json checkpoint = nlohmann::json::parse(slurp(run + "/checkpoint.json"));
     const std::string state = checkpoint["state"];
     states.insert(state);

@@ -142,7 +142,8 @@ TEST_F(StageWriteFailureTest, CliAgentDoesNotStartWithoutItsPrompt) {
   const std::string dot = R"(digraph G { start [shape=Mdiamond]; done [shape=Msquare]
     code [llm_provider="cli:echoer", prompt="Fix it"]; start -> code -> done })";
   const Env env = {{"ATTRACTOR_CLI_COMMAND_ECHOER", "touch \"$ATTRACTOR_STAGE_DIR/../../ran\"; echo fixed"}};
-  expect_stopped(run_failing(dot, "code/attempt-1/agent_prompt.md", {}, env), "code/attempt-1/agent_prompt.md", {"start"});
+  expect_stopped(run_failing(dot, "code/attempt-1/agent_prompt.md", {}, env), "code/attempt-1/agent_prompt.md",
+                 {"start"});
   EXPECT_FALSE(fs::exists(run_dir() + "/ran"));
   expect_resume_finishes("code", env);
   EXPECT_TRUE(fs::exists(run_dir() + "/ran"));

@@ -38,7 +38,8 @@ TEST(TornTailTest, AFullDiskLeavesNoTornEventLineAndResumeAppendsWholeLines) {
   for (long limit = 600; limit <= 3900; limit += 300) {
     SCOPED_TRACE(limit);
     const std::string run = dir.sub("limited" + std::to_string(limit));
-    ProcessResult full = run_attractor({"run", kGraph, "--simulate", "--logs-root", run, "-q"}, {.file_size_limit = limit});
+    ProcessResult full = run_attractor({"run", kGraph, "--simulate", "--logs-root", run, "-q"},
+                                       {.file_size_limit = limit});
     EXPECT_EQ(full.signal, 0) << full.err;
     ASSERT_TRUE(fs::exists(run + "/events.jsonl"));
     EXPECT_EQ(first_bad_line(slurp(run + "/events.jsonl")), "");
@@ -54,14 +55,15 @@ TEST(TornTailTest, AFullDiskLeavesNoTornEventLineAndResumeAppendsWholeLines) {
 TEST(TornTailTest, ResumeCutsATornLastLineOffAndKeepsItAside) {
   ScratchDir dir;
   const std::string run = dir.sub("run");
-  ProcessResult killed =
-      run_program({ATTRACTOR_FAULT_BINARY_PATH, "kill", "3", "run", kGraph, "--simulate", "--logs-root", run, "-q"});
+  ProcessResult killed = run_program(
+      {ATTRACTOR_FAULT_BINARY_PATH, "kill", "3", "run", kGraph, "--simulate", "--logs-root", run, "-q"});
   ASSERT_EQ(killed.signal, SIGKILL) << killed.err;
   const std::string events = run + "/events.jsonl";
   const std::uintmax_t whole = fs::file_size(events);
   spit(events, slurp(events) + "{\"event\":\"StageSta");
   spit(run + "/run.log", slurp(run + "/run.log") + "2026-12-01T00:00:00Z info stage half");
-  const std::uintmax_t log_whole = fs::file_size(run + "/run.log") - std::string("2026-12-01T00:00:00Z info stage half").size();
+  const std::uintmax_t log_whole = fs::file_size(run + "/run.log") -
+                                   std::string("2026-12-01T00:00:00Z info stage half").size();
 
   ProcessResult resumed = run_attractor({"resume", run, "-q"});
   EXPECT_EQ(resumed.exit_code, 0) << resumed.err;

@@ -11,9 +11,9 @@ namespace attractor::hardening {
 namespace {
 
 TEST(TortureTest, TenRandomKillsEachResumedToTheUninterruptedResult) {
-  ProcessResult r = run_program({"bash", "bench/torture/torture.sh", "--kills", "10", "--seed", "7", "--binary",
-                                 ATTRACTOR_BINARY_PATH},
-                                {.timeout_seconds = 280});
+  ProcessResult r = run_program(
+      {"bash", "bench/torture/torture.sh", "--kills", "10", "--seed", "7", "--binary", ATTRACTOR_BINARY_PATH},
+      {.timeout_seconds = 280});
   EXPECT_FALSE(r.timed_out);
   EXPECT_EQ(r.exit_code, 0) << r.out << r.err;
   EXPECT_NE(r.out.find("seed 7: "), std::string::npos) << r.out;

@@ -59,11 +59,12 @@ TEST(HttpModuleTest, AFileThatIsNotASharedObjectIsRefusedWithTheLoaderMessage) {
 
 TEST(HttpModuleTest, AModuleWithAnotherAbiVersionIsRefusedBeforeAnyCall) {
   const std::string message = load_error({ATTRACTOR_WRONG_ABI_HTTP_MODULE});
-  EXPECT_EQ(message.rfind(std::string(ATTRACTOR_WRONG_ABI_HTTP_MODULE) +
-                              " is an HTTP module for another attractor build (ABI version 999, this attractor needs " +
-                              std::to_string(kHttpModuleAbiVersion) + "); rebuild or reinstall it with this attractor: ",
-                          0),
-            0u)
+  EXPECT_EQ(
+      message.rfind(std::string(ATTRACTOR_WRONG_ABI_HTTP_MODULE) +
+                        " is an HTTP module for another attractor build (ABI version 999, this attractor needs " +
+                        std::to_string(kHttpModuleAbiVersion) + "); rebuild or reinstall it with this attractor: ",
+                    0),
+      0u)
       << message;
 }
 
@@ -113,13 +114,16 @@ TEST(HttpModuleTest, TheModulesServerAnswersTheModulesPost) {
   });
   (*server).post("/stream", [](const ServerRequest&, ServerResponse& res) {
     auto parts = std::make_shared<int>(0);
-    res.set_stream("text/event-stream", [parts](StreamSink& sink) {
-      if (++*parts == 3) {
-        sink.done();
-        return true;
-      }
-      return sink.write("part " + std::to_string(*parts) + "\n");
-    }, nullptr);
+    res.set_stream(
+        "text/event-stream",
+        [parts](StreamSink& sink) {
+          if (++*parts == 3) {
+            sink.done();
+            return true;
+          }
+          return sink.write("part " + std::to_string(*parts) + "\n");
+        },
+        nullptr);
   });
   const std::string url = server.start();
   HttpRequest request;
@@ -143,8 +147,7 @@ TEST(HttpModuleTest, ATransportErrorThrownInsideTheModuleIsCaughtByType) {
     FAIL() << "no exception";
   } catch (const TransportError& e) {
     EXPECT_EQ(e.kind(), TransportError::Kind::kConnection) << e.what();
-    EXPECT_NE(std::string(e.what()).find("request to http://127.0.0.1:1/v1/chat/completions failed"),
-              std::string::npos)
+    EXPECT_NE(std::string(e.what()).find("request to http://127.0.0.1:1/v1/chat/completions failed"), std::string::npos)
         << e.what();
   }
 }

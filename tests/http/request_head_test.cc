@@ -21,8 +21,7 @@ TEST(RequestHeadTest, APostWithoutALengthGetsAnEmptyBodyAndExpectIsAnsweredHere)
   HeadScan bare = scan_request_head("POST /validate HTTP/1.1\r\nHost: a\r\n\r\n", {});
   ASSERT_EQ(bare.state, HeadScan::State::kComplete);
   EXPECT_EQ(bare.head, "POST /validate HTTP/1.1\r\nHost: a\r\nContent-Length: 0\r\n\r\n");
-  HeadScan expect =
-      scan_request_head("POST /v HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 7\r\n\r\n", {});
+  HeadScan expect = scan_request_head("POST /v HTTP/1.1\r\nExpect: 100-continue\r\nContent-Length: 7\r\n\r\n", {});
   ASSERT_EQ(expect.state, HeadScan::State::kComplete);
   EXPECT_TRUE(expect.expect_continue);
   EXPECT_EQ(expect.body_bytes, 7u);

@@ -113,28 +113,27 @@ TEST_P(ConditionErrors, ReportsMessageAndOffset) {
 
 INSTANTIATE_TEST_SUITE_P(
     All, ConditionErrors,
-    ::testing::Values(
-        ErrorCase{"outcome=", "expected a value after '='", 8},
-        ErrorCase{"outcome!=  ", "expected a value after '!='", 11},
-        ErrorCase{"outcome==", "expected a value after '=='", 9},
-        ErrorCase{"outcome = = x", "expected a value after '='", 10},
-        ErrorCase{"outcome=success && ", "expected a clause after '&&'", 19},
-        ErrorCase{"outcome=success &&", "expected a clause after '&&'", 18},
-        ErrorCase{"outcome=success foo", "expected '&&' or end of condition", 16},
-        ErrorCase{"outcome=success & x", "expected '&&' or end of condition", 16},
-        ErrorCase{"context.x=hello world", "expected '&&' or end of condition", 16},
-        ErrorCase{"outcome=success || outcome=fail", "'||' is not supported; use separate edges", 16},
-        ErrorCase{"|| outcome=fail", "'||' is not supported; use separate edges", 0},
-        ErrorCase{"context.x=\"abc", "unterminated string in condition", 10},
-        ErrorCase{"context.x=\"a\" && context.y=\"b", "unterminated string in condition", 27},
-        ErrorCase{"context.x=\"a\\qb\"", "expected \\\", \\\\, \\n or \\t after '\\'", 13},
-        ErrorCase{"context.", "expected an identifier after '.'", 8},
-        ErrorCase{"context..x=1", "expected an identifier after '.'", 8},
-        ErrorCase{"= success", "expected a key such as outcome, preferred_label or context.NAME", 0},
-        ErrorCase{"  && x", "expected a key such as outcome, preferred_label or context.NAME", 2},
-        ErrorCase{"context.n > 3", "operator '>' is not supported; use '=' or '!='", 10},
-        ErrorCase{"context.n>=3", "operator '>=' is not supported; use '=' or '!='", 9},
-        ErrorCase{"context.n <= 3", "operator '<=' is not supported; use '=' or '!='", 10}));
+    ::testing::Values(ErrorCase{"outcome=", "expected a value after '='", 8},
+                      ErrorCase{"outcome!=  ", "expected a value after '!='", 11},
+                      ErrorCase{"outcome==", "expected a value after '=='", 9},
+                      ErrorCase{"outcome = = x", "expected a value after '='", 10},
+                      ErrorCase{"outcome=success && ", "expected a clause after '&&'", 19},
+                      ErrorCase{"outcome=success &&", "expected a clause after '&&'", 18},
+                      ErrorCase{"outcome=success foo", "expected '&&' or end of condition", 16},
+                      ErrorCase{"outcome=success & x", "expected '&&' or end of condition", 16},
+                      ErrorCase{"context.x=hello world", "expected '&&' or end of condition", 16},
+                      ErrorCase{"outcome=success || outcome=fail", "'||' is not supported; use separate edges", 16},
+                      ErrorCase{"|| outcome=fail", "'||' is not supported; use separate edges", 0},
+                      ErrorCase{"context.x=\"abc", "unterminated string in condition", 10},
+                      ErrorCase{"context.x=\"a\" && context.y=\"b", "unterminated string in condition", 27},
+                      ErrorCase{"context.x=\"a\\qb\"", "expected \\\", \\\\, \\n or \\t after '\\'", 13},
+                      ErrorCase{"context.", "expected an identifier after '.'", 8},
+                      ErrorCase{"context..x=1", "expected an identifier after '.'", 8},
+                      ErrorCase{"= success", "expected a key such as outcome, preferred_label or context.NAME", 0},
+                      ErrorCase{"  && x", "expected a key such as outcome, preferred_label or context.NAME", 2},
+                      ErrorCase{"context.n > 3", "operator '>' is not supported; use '=' or '!='", 10},
+                      ErrorCase{"context.n>=3", "operator '>=' is not supported; use '=' or '!='", 9},
+                      ErrorCase{"context.n <= 3", "operator '<=' is not supported; use '=' or '!='", 10}));
 
 std::string lookup(const std::map<std::string, std::string>& values, std::string_view key) {
   auto it = values.find(std::string(key));
@@ -152,8 +151,8 @@ TEST(ConditionEvaluate, SpecExamples) {
   EXPECT_TRUE(eval("outcome=success", {{"outcome", "success"}}));
   EXPECT_FALSE(eval("outcome=success", {{"outcome", "fail"}}));
   EXPECT_TRUE(eval("outcome=fail", {{"outcome", "fail"}}));
-  EXPECT_TRUE(eval("outcome=success && context.tests_passed=true",
-                   {{"outcome", "success"}, {"context.tests_passed", "true"}}));
+  EXPECT_TRUE(
+      eval("outcome=success && context.tests_passed=true", {{"outcome", "success"}, {"context.tests_passed", "true"}}));
   EXPECT_FALSE(eval("outcome=success && context.tests_passed=true",
                     {{"outcome", "success"}, {"context.tests_passed", "false"}}));
   EXPECT_FALSE(eval("outcome=success && context.tests_passed=true", {{"outcome", "success"}}));

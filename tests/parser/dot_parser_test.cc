@@ -292,10 +292,12 @@ TEST(DotParserTest, QualifiedKeysAndPresentationAttributes) {
 }
 
 TEST(DotParserTest, CommentsAndSemicolons) {
-  Graph g = parse_ok("// leading\n# preprocessor line\ndigraph G { /* block\n comment */ a; b; c -> d; // tail\n"
-                     "  e [x=1] /* between */ ;\n   # indented hash line\n}\n");
+  Graph g = parse_ok(
+      "// leading\n# preprocessor line\ndigraph G { /* block\n comment */ a; b; c -> d; // tail\n"
+      "  e [x=1] /* between */ ;\n   # indented hash line\n}\n");
   EXPECT_EQ(g.node_count(), 5u);
-  EXPECT_EQ(first_error("digraph G { a # b\n}"), "test.dot:1:15: error: [syntax] expected '}' or a statement, found '#'");
+  EXPECT_EQ(first_error("digraph G { a # b\n}"),
+            "test.dot:1:15: error: [syntax] expected '}' or a statement, found '#'");
 }
 
 TEST(DotParserTest, MultiLineAttributeBlocks) {
@@ -318,7 +320,9 @@ TEST(DotParserTest, KeywordsAreCaseInsensitiveAndAnonymousGraph) {
 }
 
 TEST(DotParserTest, ByteOrderMarkIsSkipped) {
-  Graph g = parse_ok("\xEF\xBB\xBF" "digraph G { a }");
+  Graph g = parse_ok(
+      "\xEF\xBB\xBF"
+      "digraph G { a }");
   EXPECT_EQ(g.node_count(), 1u);
 }
 
@@ -374,7 +378,8 @@ TEST(DotParserTest, LongAttributeListsAndManyRedefinitionsStayLinear) {
 }
 
 TEST(DotParserTest, NodeStatementsMergeWithoutWarningWhenConsistent) {
-  ParseResult r = parse("digraph G { node [shape=box] x [label=\"a\"] x [prompt=\"p\"] x [label=\"a\"] node [shape=diamond] x }");
+  ParseResult r = parse(
+      "digraph G { node [shape=box] x [label=\"a\"] x [prompt=\"p\"] x [label=\"a\"] node [shape=diamond] x }");
   ASSERT_TRUE(r.ok());
   EXPECT_TRUE(r.diagnostics.empty());
   EXPECT_EQ(r.graph->node("x")->label(), "a");
@@ -401,7 +406,8 @@ TEST(DotParserTest, RejectsWithRuleIds) {
   EXPECT_EQ(first_error("digraph G { a [x=1 y] }"), "test.dot:1:21: error: [syntax] expected '=', found ']'");
   EXPECT_EQ(first_error("digraph G { a [x=1 }"),
             "test.dot:1:20: error: [syntax] expected ']' or another attribute, found '}'");
-  EXPECT_EQ(first_error("digraph G { a -> }"), "test.dot:1:18: error: [syntax] expected a node id after '->', found '}'");
+  EXPECT_EQ(first_error("digraph G { a -> }"),
+            "test.dot:1:18: error: [syntax] expected a node id after '->', found '}'");
   EXPECT_EQ(first_error(""), "test.dot:1:1: error: [syntax] expected 'digraph', found end of file");
   EXPECT_EQ(first_error("digraph G { a [w=12abc] }"),
             "test.dot:1:18: error: [bad_value] invalid value '12abc': expected a number (42, -1, 0.5), a duration "

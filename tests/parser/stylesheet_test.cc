@@ -59,8 +59,9 @@ TEST(StylesheetParse, SpecExample) {
 }
 
 TEST(StylesheetParse, EverySelectorKind) {
-  Stylesheet sheet = parse_ok("* {llm_model: a} box {llm_model: b} Mdiamond{llm_model:c} .fast_lane-2 {llm_model: d} "
-                              "#review {reasoning_effort: low}");
+  Stylesheet sheet = parse_ok(
+      "* {llm_model: a} box {llm_model: b} Mdiamond{llm_model:c} .fast_lane-2 {llm_model: d} "
+      "#review {reasoning_effort: low}");
   ASSERT_EQ(sheet.rules.size(), 5u);
   EXPECT_EQ(sheet.rules[0].selector.kind, Kind::kUniversal);
   EXPECT_EQ(sheet.rules[1].selector.kind, Kind::kShape);
@@ -116,12 +117,15 @@ TEST_P(StylesheetErrors, ReportsMessageAndOffset) {
 INSTANTIATE_TEST_SUITE_P(
     All, StylesheetErrors,
     ::testing::Values(
-        ErrorCase{"* { llm_modle: x; }", "unknown property 'llm_modle'; expected llm_model, llm_provider or reasoning_effort", 4},
+        ErrorCase{"* { llm_modle: x; }",
+                  "unknown property 'llm_modle'; expected llm_model, llm_provider or reasoning_effort", 4},
         ErrorCase{"box { llm_model x }", "expected ':' after the property name", 16},
         ErrorCase{"box { llm_model: }", "expected a value after ':'", 17},
         ErrorCase{"box { llm_model: a llm_provider: b }", "expected ';' or '}'", 19},
-        ErrorCase{"box { llm_model: a; 42 }", "expected a property (llm_model, llm_provider or reasoning_effort) or '}'", 20},
-        ErrorCase{"box { llm_model: a;; }", "expected a property (llm_model, llm_provider or reasoning_effort) or '}'", 19},
+        ErrorCase{"box { llm_model: a; 42 }",
+                  "expected a property (llm_model, llm_provider or reasoning_effort) or '}'", 20},
+        ErrorCase{"box { llm_model: a;; }", "expected a property (llm_model, llm_provider or reasoning_effort) or '}'",
+                  19},
         ErrorCase{"box { ; }", "expected a property (llm_model, llm_provider or reasoning_effort) or '}'", 6},
         ErrorCase{"box { llm_model: a", "expected ';' or '}'", 18},
         ErrorCase{"box llm_model: a }", "expected '{' after the selector", 4},

@@ -70,11 +70,13 @@ TEST(RetrievalModuleTest, AModuleWithAnotherAbiVersionIsRefusedBeforeAnyCall) {
 }
 
 TEST(RetrievalModuleTest, TheFirstExistingCandidateIsLoadedAndTheRestIgnored) {
-  RetrievalModule module = RetrievalModule::load({"/nonexistent/libattractor_retrieval.so", ATTRACTOR_RETRIEVAL_MODULE});
+  RetrievalModule module = RetrievalModule::load(
+      {"/nonexistent/libattractor_retrieval.so", ATTRACTOR_RETRIEVAL_MODULE});
   EXPECT_EQ(module.path(), fs::path(ATTRACTOR_RETRIEVAL_MODULE));
   // A broken first candidate is reported, not skipped in favour of a later one.
-  EXPECT_NE(std::string(load_error({ATTRACTOR_WRONG_ABI_MODULE, ATTRACTOR_RETRIEVAL_MODULE}).what()).find("ABI version 999"),
-            std::string::npos);
+  EXPECT_NE(
+      std::string(load_error({ATTRACTOR_WRONG_ABI_MODULE, ATTRACTOR_RETRIEVAL_MODULE}).what()).find("ABI version 999"),
+      std::string::npos);
 }
 
 TEST(RetrievalModuleTest, ErrorsThrownInsideTheModuleReachTheCallerWithTheirKind) {

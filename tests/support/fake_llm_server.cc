@@ -100,7 +100,8 @@ void FakeLlmServer::handle(const httplib::Request& req, httplib::Response& res, 
     body = {{"id", "chatcmpl-" + std::to_string(n)},
             {"object", "chat.completion"},
             {"model", model},
-            {"choices", {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", "stop"}}}},
+            {"choices",
+             {{{"index", 0}, {"message", {{"role", "assistant"}, {"content", text}}}, {"finish_reason", "stop"}}}},
             {"usage", {{"prompt_tokens", 11}, {"completion_tokens", 7}, {"total_tokens", 18}}}};
   }
   res.set_content(body.dump(), "application/json");

@@ -49,8 +49,8 @@ inline void open_stage_conversation(StageEnv& env, const NodeData& node, const C
                                     ThreadSessions* sessions = nullptr) {
   env.fidelity = effective_fidelity(env.fidelity.empty() ? resolve_fidelity(nullptr, node, graph) : env.fidelity);
   if (env.thread_id.empty()) env.thread_id = resolve_thread_id(nullptr, node, graph, env.previous_node);
-  env.conversation =
-      open_conversation(node, context, graph, env.fidelity, env.thread_id, sessions, nullptr, env.attempt);
+  env.conversation = open_conversation(node, context, graph, env.fidelity, env.thread_id, sessions, nullptr,
+                                       env.attempt);
 }
 
 }  // namespace attractor::testing

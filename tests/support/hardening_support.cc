@@ -114,7 +114,6 @@ pid_t spawn_program(const std::string& program, const std::vector<std::string>& 
   return pid;
 }
 
-
 ProcessResult run_attractor(const std::vector<std::string>& args, const ProcessOptions& options) {
   std::vector<std::string> argv{ATTRACTOR_BINARY_PATH};
   argv.insert(argv.end(), args.begin(), args.end());

@@ -22,10 +22,10 @@ struct ProcessResult {
   int exit_code = -1;  ///< -1 when killed by a signal
   int signal = 0;
   bool timed_out = false;
-  std::string out;                ///< first 64 MiB of stdout
-  std::string err;                ///< first 64 MiB of stderr
-  std::size_t err_bytes = 0;      ///< total bytes written to stderr
-  long max_rss_kb = 0;            ///< the child's peak resident set (wait4), 0 when it timed out
+  std::string out;            ///< first 64 MiB of stdout
+  std::string err;            ///< first 64 MiB of stderr
+  std::size_t err_bytes = 0;  ///< total bytes written to stderr
+  long max_rss_kb = 0;        ///< the child's peak resident set (wait4), 0 when it timed out
 };
 
 /// Runs ATTRACTOR_BINARY_PATH with `args` in the repository root.

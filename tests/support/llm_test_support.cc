@@ -75,8 +75,8 @@ BinaryRun run_binary(const std::vector<std::string>& args, const std::vector<std
   std::string log = dir.sub("stderr.txt");
   pid_t pid = ::fork();
   if (pid == 0) {
-    for (const char* v : {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
-                          "ATTRACTOR_CLI_AGENT"}) {
+    for (const char* v :
+         {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ATTRACTOR_CLI_AGENT"}) {
       ::unsetenv(v);
     }
     for (const auto& [k, v] : set) ::setenv(k.c_str(), v.c_str(), 1);

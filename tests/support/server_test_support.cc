@@ -108,8 +108,7 @@ httplib::Result TestServer::get(const std::string& path, const httplib::Headers&
 
 httplib::Result TestServer::post(const std::string& path, const nlohmann::json& body,
                                  const httplib::Headers& headers) const {
-  return (brings_credentials(headers) ? anonymous() : client())->Post(path, headers, body.dump(),
-                                                                      "application/json");
+  return (brings_credentials(headers) ? anonymous() : client())->Post(path, headers, body.dump(), "application/json");
 }
 
 std::string TestServer::start(const nlohmann::json& body) const {

@@ -19,8 +19,7 @@ namespace attractor {
 /// similar earlier search). For a non-increasing cost, hints change how many counts the search
 /// takes, never its result. Each `d` is evaluated at most once.
 std::size_t smallest_within_budget(std::size_t lo, std::size_t hi, std::size_t budget,
-                                   const std::function<std::size_t(std::size_t)>& cost,
-                                   double first_step_cost = 4.0,
+                                   const std::function<std::size_t(std::size_t)>& cost, double first_step_cost = 4.0,
                                    std::optional<std::size_t> first_probe = std::nullopt);
 
 }  // namespace attractor

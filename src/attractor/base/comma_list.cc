@@ -9,7 +9,8 @@ std::vector<std::string> split_comma_list(std::string_view text, std::string_vie
     if (comma == std::string_view::npos) comma = text.size();
     std::string_view item = text.substr(start, comma - start);
     const std::size_t first = item.find_first_not_of(blanks);
-    if (first != std::string_view::npos) items.emplace_back(item.substr(first, item.find_last_not_of(blanks) + 1 - first));
+    if (first != std::string_view::npos)
+      items.emplace_back(item.substr(first, item.find_last_not_of(blanks) + 1 - first));
     start = comma + 1;
   }
   return items;

@@ -72,19 +72,19 @@ InputFile binary_problem(const std::string& path, const std::string& text, const
 }
 
 /// open_input_file, with the path as shown in messages and the fstat result.
-int open_classified(const std::string& path, const std::string& shown, const InputFileRules& rules,
-                    struct stat& info, InputFile& problem) {
+int open_classified(const std::string& path, const std::string& shown, const InputFileRules& rules, struct stat& info,
+                    InputFile& problem) {
   const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY);
   if (fd < 0) {
     const int open_errno = errno;
     if (open_errno == ENOENT || open_errno == ENOTDIR) {
       problem = failed(InputFileProblem::kMissing, shown + ": no such file");
     } else if (open_errno == ENXIO && ::stat(path.c_str(), &info) == 0) {  // a socket
-      problem = failed(InputFileProblem::kNotRegular,
-                       fmt::format("{}: not a regular file ({}; expected {})", shown,
-                                   special_file_kind(info.st_mode), rules.expected));
+      problem = failed(InputFileProblem::kNotRegular, fmt::format("{}: not a regular file ({}; expected {})", shown,
+                                                                  special_file_kind(info.st_mode), rules.expected));
     } else {
-      problem = failed(InputFileProblem::kUnreadable, fmt::format("{}: cannot read: {}", shown, std::strerror(open_errno)));
+      problem = failed(InputFileProblem::kUnreadable,
+                       fmt::format("{}: cannot read: {}", shown, std::strerror(open_errno)));
     }
     return -1;
   }
@@ -135,7 +135,8 @@ InputFile read_input_file(const std::string& path, const InputFileRules& rules) 
   const std::size_t limit = rules.max_bytes == SIZE_MAX ? SIZE_MAX : rules.max_bytes + 1;
   // A regular file's size is known: one allocation instead of doubling (a large file would
   // otherwise briefly hold its text twice while the string grows).
-  if (S_ISREG(info.st_mode)) f.text.reserve(std::min({static_cast<std::size_t>(info.st_size), rules.read_limit, limit}));
+  if (S_ISREG(info.st_mode))
+    f.text.reserve(std::min({static_cast<std::size_t>(info.st_size), rules.read_limit, limit}));
   const bool read_ok = read_all(fd, f.text, std::min(rules.read_limit, limit));
   const int read_errno = errno;
   ::close(fd);

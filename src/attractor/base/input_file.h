@@ -48,8 +48,17 @@ inline constexpr InputFileRules kDotFileRules{"a .dot file", false, false, SIZE_
 /// The rules for a JSON file (answers, responses, context, run-directory files, ACLs).
 inline constexpr InputFileRules kJsonFileRules{"a JSON file", false, false, SIZE_MAX, kMaxInputFileBytes};
 
-enum class InputFileProblem { kNone, kMissing, kDirectory, kUnreadable, kEmpty, kNulByte, kInvalidUtf8, kTooLarge,
-                              kNotRegular };
+enum class InputFileProblem {
+  kNone,
+  kMissing,
+  kDirectory,
+  kUnreadable,
+  kEmpty,
+  kNulByte,
+  kInvalidUtf8,
+  kTooLarge,
+  kNotRegular
+};
 
 /// The outcome of read_input_file: the text, or the problem and its one-line message.
 struct InputFile {

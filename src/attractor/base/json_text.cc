@@ -40,12 +40,8 @@ void append_json(std::string& out, const nlohmann::json& value, JsonInvalidUtf8 
     case nlohmann::json::value_t::number_unsigned:
       fmt::format_to(std::back_inserter(out), "{}", value.get<std::uint64_t>());
       return;
-    case nlohmann::json::value_t::boolean:
-      out += value.get<bool>() ? "true" : "false";
-      return;
-    case nlohmann::json::value_t::null:
-      out += "null";
-      return;
+    case nlohmann::json::value_t::boolean: out += value.get<bool>() ? "true" : "false"; return;
+    case nlohmann::json::value_t::null: out += "null"; return;
     case nlohmann::json::value_t::object: {
       out += '{';
       for (auto it = value.begin(); it != value.end(); ++it) {
@@ -66,8 +62,7 @@ void append_json(std::string& out, const nlohmann::json& value, JsonInvalidUtf8 
       out += ']';
       return;
     }
-    default:
-      append_slow(out, value, on_invalid);
+    default: append_slow(out, value, on_invalid);
   }
 }
 

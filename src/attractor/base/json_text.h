@@ -16,8 +16,7 @@ namespace attractor {
 using JsonInvalidUtf8 = nlohmann::json::error_handler_t;
 
 /// Appends `text` as a JSON string literal.
-void append_json_string(std::string& out, std::string_view text,
-                        JsonInvalidUtf8 on_invalid = JsonInvalidUtf8::replace);
+void append_json_string(std::string& out, std::string_view text, JsonInvalidUtf8 on_invalid = JsonInvalidUtf8::replace);
 
 /// Appends `value` as compact JSON.
 void append_json(std::string& out, const nlohmann::json& value, JsonInvalidUtf8 on_invalid = JsonInvalidUtf8::replace);

@@ -42,11 +42,11 @@ constexpr std::uint64_t module_layout(std::initializer_list<std::uint64_t> sizes
 
 /// What the loader needs to know about one kind of module; the texts go into its error messages.
 struct ModuleSpec {
-  std::string noun;        ///< "retrieval module": "the retrieval module X is missing"
-  std::string a_noun;      ///< "a retrieval module": "P is a retrieval module for another build"
-  std::string file_name;   ///< "libattractor_retrieval.so"
-  std::string entry_name;  ///< the exported entry point, "attractor_retrieval_module"
-  std::string how_to_fix;  ///< how to get the module where the loader looks
+  std::string noun;               ///< "retrieval module": "the retrieval module X is missing"
+  std::string a_noun;             ///< "a retrieval module": "P is a retrieval module for another build"
+  std::string file_name;          ///< "libattractor_retrieval.so"
+  std::string entry_name;         ///< the exported entry point, "attractor_retrieval_module"
+  std::string how_to_fix;         ///< how to get the module where the loader looks
   std::uint32_t abi_version = 0;  ///< the version this build expects
   std::uint64_t layout = 0;       ///< the layout fingerprint this build expects
 };
@@ -72,8 +72,8 @@ using ModuleEntry = const ModuleHeader* (*)();
 
 /// A module's checked table and where it came from.
 struct LoadedModule {
-  std::filesystem::path path;   ///< the file that was loaded
-  const ModuleHeader* header;   ///< what its entry point returned: the first member of its table
+  std::filesystem::path path;  ///< the file that was loaded
+  const ModuleHeader* header;  ///< what its entry point returned: the first member of its table
 };
 
 /// Loads the first of `candidates` that exists and calls its entry point. Throws ModuleLoadError

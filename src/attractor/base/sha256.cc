@@ -50,8 +50,8 @@ std::array<std::uint32_t, 64> schedule(const unsigned char* block) {
 }
 
 /// One round of section 6.2.2 step 3, on the working variables named by the caller's rotation.
-inline void round(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t& d, std::uint32_t e,
-                  std::uint32_t f, std::uint32_t g, std::uint32_t& h, std::uint32_t k_plus_w) {
+inline void round(std::uint32_t a, std::uint32_t b, std::uint32_t c, std::uint32_t& d, std::uint32_t e, std::uint32_t f,
+                  std::uint32_t g, std::uint32_t& h, std::uint32_t k_plus_w) {
   const std::uint32_t t1 = h + (rotr(e, 6) ^ rotr(e, 11) ^ rotr(e, 25)) + ((e & f) ^ (~e & g)) + k_plus_w;
   const std::uint32_t t2 = (rotr(a, 2) ^ rotr(a, 13) ^ rotr(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
   d += t1;
@@ -83,7 +83,7 @@ void compress(State& state, const unsigned char* block) {
 /// two rounds on the state kept as the (a, b, e, f) and (c, d, g, h) halves the instruction takes,
 /// and sha256msg1/msg2 extend the message schedule four words at a time.
 __attribute__((target("sha,sse4.1,ssse3"))) void compress_sha_ni(State& state, const unsigned char* blocks,
-                                                                  std::size_t count) {
+                                                                 std::size_t count) {
   const __m128i byte_swap = _mm_set_epi64x(0x0c0d0e0f08090a0bULL, 0x0405060700010203ULL);
   const __m128i dcba = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&state[0]));
   const __m128i hgfe = _mm_loadu_si128(reinterpret_cast<const __m128i*>(&state[4]));

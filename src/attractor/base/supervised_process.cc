@@ -67,8 +67,8 @@ void send_report(int kind, int value) {
 
 /// The supervisor (section comment in the header). `fds` are the parent's stdin, stdout, stderr,
 /// report and go descriptors. Only async-signal-safe calls; every signal is blocked on entry.
-[[noreturn]] void supervise(const int fds[5], pid_t parent, const char* path, char* const argv[],
-                            char* const envp[], const char* cwd) {
+[[noreturn]] void supervise(const int fds[5], pid_t parent, const char* path, char* const argv[], char* const envp[],
+                            const char* cwd) {
   int high[5];
   for (int i = 0; i < 5; ++i) {
     high[i] = ::fcntl(fds[i], F_DUPFD, 16);
@@ -313,8 +313,9 @@ void SupervisedProcess::read_reports(bool block) {
       have_status_ = true;
     } else if (failure_ == SpawnFailure::kNone) {
       failure_errno_ = r.value;
-      failure_ = r.kind == kReportCwd ? SpawnFailure::kCwd : r.kind == kReportExec ? SpawnFailure::kExec
-                                                                                   : SpawnFailure::kSystem;
+      failure_ = r.kind == kReportCwd    ? SpawnFailure::kCwd
+                 : r.kind == kReportExec ? SpawnFailure::kExec
+                                         : SpawnFailure::kSystem;
       const std::string reason = std::strerror(r.value);
       error_ = failure_ == SpawnFailure::kCwd    ? "cannot change to directory " + cwd_ + ": " + reason
                : failure_ == SpawnFailure::kExec ? "cannot run " + program_ + ": " + reason

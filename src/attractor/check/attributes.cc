@@ -153,23 +153,26 @@ const std::vector<AttributeSpec>& graph_attributes() {
 
 const std::vector<std::string>& graphviz_attributes() {
   static const std::vector<std::string> names = {
-      "rankdir",      "rank",          "ranksep",      "nodesep",       "splines",        "fontname",
-      "fontsize",     "fontcolor",     "fontpath",     "color",         "fillcolor",      "bgcolor",
-      "pencolor",     "style",         "penwidth",     "width",         "height",         "fixedsize",
-      "margin",       "pad",           "size",         "ratio",         "dpi",            "xlabel",
-      "tooltip",      "URL",           "href",         "target",        "comment",        "concentrate",
-      "compound",     "newrank",       "ordering",     "peripheries",   "sides",          "skew",
-      "distortion",   "orientation",   "regular",      "labelloc",      "labeljust",      "lhead",
-      "ltail",        "headlabel",     "taillabel",    "arrowhead",     "arrowtail",      "arrowsize",
-      "dir",          "constraint",    "minlen",       "headport",      "tailport",       "labelfontsize",
-      "labelfontcolor", "labelfontname", "labelangle", "labeldistance", "decorate",       "samehead",
-      "sametail",     "group",         "image",        "imagescale",    "center",         "charset",
-      "clusterrank",  "layout",        "outputorder",  "overlap",       "sep",            "esep",
-      "forcelabels",  "gradientangle", "nojustify",    "root",          "searchsize",     "showboxes",
-      "stylesheet",   "truecolor",     "viewport",     "pos",           "vertices",       "headclip",
-      "tailclip",     "headtooltip",   "tailtooltip",  "edgetooltip",   "labeltooltip",   "layer",
-      "layers",       "quantum",       "remincross",   "mclimit",       "nslimit",        "packmode",
-      "pack",         "rotate",        "landscape"};
+      "rankdir",       "rank",        "ranksep",       "nodesep",       "splines",
+      "fontname",      "fontsize",    "fontcolor",     "fontpath",      "color",
+      "fillcolor",     "bgcolor",     "pencolor",      "style",         "penwidth",
+      "width",         "height",      "fixedsize",     "margin",        "pad",
+      "size",          "ratio",       "dpi",           "xlabel",        "tooltip",
+      "URL",           "href",        "target",        "comment",       "concentrate",
+      "compound",      "newrank",     "ordering",      "peripheries",   "sides",
+      "skew",          "distortion",  "orientation",   "regular",       "labelloc",
+      "labeljust",     "lhead",       "ltail",         "headlabel",     "taillabel",
+      "arrowhead",     "arrowtail",   "arrowsize",     "dir",           "constraint",
+      "minlen",        "headport",    "tailport",      "labelfontsize", "labelfontcolor",
+      "labelfontname", "labelangle",  "labeldistance", "decorate",      "samehead",
+      "sametail",      "group",       "image",         "imagescale",    "center",
+      "charset",       "clusterrank", "layout",        "outputorder",   "overlap",
+      "sep",           "esep",        "forcelabels",   "gradientangle", "nojustify",
+      "root",          "searchsize",  "showboxes",     "stylesheet",    "truecolor",
+      "viewport",      "pos",         "vertices",      "headclip",      "tailclip",
+      "headtooltip",   "tailtooltip", "edgetooltip",   "labeltooltip",  "layer",
+      "layers",        "quantum",     "remincross",    "mclimit",       "nslimit",
+      "packmode",      "pack",        "rotate",        "landscape"};
   return names;
 }
 

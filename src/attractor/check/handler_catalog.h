@@ -57,8 +57,8 @@ struct ConfigCheck {
 
 /// What the engine needs to know about a handler type besides calling it.
 struct HandlerTraits {
-  bool start = false;            ///< the pipeline's entry: no stage of its own in histories
-  bool exit = false;             ///< the pipeline's exit: the run ends when it is reached
+  bool start = false;  ///< the pipeline's entry: no stage of its own in histories
+  bool exit = false;   ///< the pipeline's exit: the run ends when it is reached
   /// Prompts an LLM backend: never, on every execution, or only when the node has a `prompt` (the
   /// fan-in's optional evaluation). For `kAlways` the engine prepares the stage's conversation
   /// (fidelity preamble or thread, docs/fidelity.md); the fan-in sends its prompt as it is.
@@ -69,7 +69,7 @@ struct HandlerTraits {
   /// Writes the run directory only through StageEnv::write_file and flushes before any effect
   /// outside the process, so the engine may run it while earlier writes are still queued.
   bool queues_writes = false;
-  bool runs_tools = false;       ///< runs a shell command whose output preambles summarize
+  bool runs_tools = false;  ///< runs a shell command whose output preambles summarize
 };
 
 /// True when the node's stage prompts an LLM backend under `traits`.

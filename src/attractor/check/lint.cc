@@ -52,16 +52,18 @@ void run_handler_checks(const LintInput& input, Wanted wanted, std::vector<Diagn
 
 LintRulePtr handler_config_rule(std::string name) {
   return make_rule(name, [name](const LintInput& input, std::vector<Diagnostic>& out) {
-    run_handler_checks(input, [&](const std::string& rule) { return rule == name; }, out);
+    run_handler_checks(
+        input, [&](const std::string& rule) { return rule == name; }, out);
   });
 }
 
 LintRulePtr other_handler_checks_rule(std::vector<std::string> builtin_names) {
-  return make_rule("handler_config", [names = std::move(builtin_names)](const LintInput& input, std::vector<Diagnostic>& out) {
-    run_handler_checks(input, [&](const std::string& rule) {
-      return std::find(names.begin(), names.end(), rule) == names.end();
-    }, out);
-  });
+  return make_rule(
+      "handler_config", [names = std::move(builtin_names)](const LintInput& input, std::vector<Diagnostic>& out) {
+        run_handler_checks(
+            input, [&](const std::string& rule) { return std::find(names.begin(), names.end(), rule) == names.end(); },
+            out);
+      });
 }
 
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
@@ -89,32 +91,31 @@ std::vector<LintRulePtr>& registry() {
 
 const std::vector<LintRulePtr>& builtin_rules() {
   using namespace lint_detail;
-  static const std::vector<LintRulePtr> rules = {
-      start_node_rule(),
-      terminal_node_rule(),
-      reachability_rule(),
-      exit_reachable_rule(),
-      dead_end_rule(),
-      edge_target_exists_rule(),
-      start_no_incoming_rule(),
-      exit_no_outgoing_rule(),
-      scanned_rule("condition_syntax"),
-      scanned_rule("condition_outcome_value"),
-      scanned_rule("condition_key_spelling"),
-      stylesheet_syntax_rule(),
-      scanned_rule("type_known"),
-      scanned_rule("shape_known"),
-      scanned_rule("fidelity_valid"),
-      thread_id_fidelity_rule(),
-      scanned_rule("retry_target_exists"),
-      scanned_rule("goal_gate_has_retry"),
-      scanned_rule("prompt_on_llm_nodes"),
-      scanned_rule("outgoing_route_targets"),
-      scanned_rule("from_settings_exists"),
-      scanned_rule("attribute_type"),
-      scanned_rule("attribute_spelling"),
-      handler_config_rule("compact_code_rules"),
-      handler_config_rule("context_budget_settings")};
+  static const std::vector<LintRulePtr> rules = {start_node_rule(),
+                                                 terminal_node_rule(),
+                                                 reachability_rule(),
+                                                 exit_reachable_rule(),
+                                                 dead_end_rule(),
+                                                 edge_target_exists_rule(),
+                                                 start_no_incoming_rule(),
+                                                 exit_no_outgoing_rule(),
+                                                 scanned_rule("condition_syntax"),
+                                                 scanned_rule("condition_outcome_value"),
+                                                 scanned_rule("condition_key_spelling"),
+                                                 stylesheet_syntax_rule(),
+                                                 scanned_rule("type_known"),
+                                                 scanned_rule("shape_known"),
+                                                 scanned_rule("fidelity_valid"),
+                                                 thread_id_fidelity_rule(),
+                                                 scanned_rule("retry_target_exists"),
+                                                 scanned_rule("goal_gate_has_retry"),
+                                                 scanned_rule("prompt_on_llm_nodes"),
+                                                 scanned_rule("outgoing_route_targets"),
+                                                 scanned_rule("from_settings_exists"),
+                                                 scanned_rule("attribute_type"),
+                                                 scanned_rule("attribute_spelling"),
+                                                 handler_config_rule("compact_code_rules"),
+                                                 handler_config_rule("context_budget_settings")};
   return rules;
 }
 

@@ -23,7 +23,8 @@ template <typename G>
 std::vector<bool> discovered_from(const G& g, Vertex source, std::size_t vertex_count) {
   std::vector<boost::default_color_type> color(vertex_count, boost::white_color);
   boost::breadth_first_search(
-      g, source, boost::color_map(boost::make_iterator_property_map(color.begin(), boost::get(boost::vertex_index, g))));
+      g, source,
+      boost::color_map(boost::make_iterator_property_map(color.begin(), boost::get(boost::vertex_index, g))));
   std::vector<bool> seen(vertex_count);
   for (std::size_t v = 0; v < vertex_count; ++v) seen[v] = color[v] != boost::white_color;
   return seen;
@@ -103,12 +104,12 @@ LintRulePtr exit_reachable_rule() {
     const std::string& exit_id = graph.node(l->exit).id;
     for (const std::vector<Vertex>& loop : closed_loops(graph, *l)) {
       const NodeData& first = graph.node(loop.front());
-      std::string message =
-          loop.size() == 1
-              ? "node '" + first.id + "' loops back to itself and no edge leaves it, so exit node '" + exit_id +
-                    "' cannot be reached from it"
-              : "nodes " + quoted_ids(graph, loop) + " form a loop that no edge leaves, so exit node '" + exit_id +
-                    "' cannot be reached from them";
+      std::string message = loop.size() == 1
+                                ? "node '" + first.id + "' loops back to itself and no edge leaves it, so exit node '" +
+                                      exit_id + "' cannot be reached from it"
+                                : "nodes " + quoted_ids(graph, loop) +
+                                      " form a loop that no edge leaves, so exit node '" + exit_id +
+                                      "' cannot be reached from them";
       out.push_back(make_diagnostic("exit_reachable", Severity::kError, message, first.id,
                                     "add an edge from one of them toward '" + exit_id +
                                         "' (a failure route such as [condition=\"outcome=fail\"] counts)",
@@ -126,12 +127,13 @@ LintRulePtr dead_end_rule() {
     for (Vertex v : graph.nodes()) {
       if (!l->entered[v] || !is_dead_end(graph, v, l->exit)) continue;
       const NodeData& node = graph.node(v);
-      out.push_back(make_diagnostic("dead_end", Severity::kError,
-                                    "node '" + node.id + "' has no outgoing edge, so a run that enters it stops "
-                                    "there without reaching exit node '" + exit_id + "'",
-                                    node.id, "add an edge from '" + node.id + "' to the next stage or to '" +
-                                                 exit_id + "'",
-                                    node.location));
+      out.push_back(make_diagnostic(
+          "dead_end", Severity::kError,
+          "node '" + node.id +
+              "' has no outgoing edge, so a run that enters it stops "
+              "there without reaching exit node '" +
+              exit_id + "'",
+          node.id, "add an edge from '" + node.id + "' to the next stage or to '" + exit_id + "'", node.location));
     }
   });
 }

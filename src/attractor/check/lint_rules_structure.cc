@@ -15,12 +15,11 @@ std::vector<std::string> ids_of(const Graph& graph, const std::vector<Vertex>& v
 void check_count(const Graph& graph, const std::vector<Vertex>& found, const char* rule, const char* what,
                  const char* shape, std::vector<Diagnostic>& out) {
   if (found.empty()) {
-    out.push_back(make_diagnostic(rule, Severity::kError,
-                                  std::string("pipeline has no ") + what + " node (shape=" + shape + ")", "",
-                                  std::string("add one, e.g. ") +
-                                      (std::string_view(shape) == "Mdiamond" ? "start" : "exit") + " [shape=" + shape +
-                                      "]",
-                                  {}));
+    out.push_back(make_diagnostic(
+        rule, Severity::kError, std::string("pipeline has no ") + what + " node (shape=" + shape + ")", "",
+        std::string("add one, e.g. ") + (std::string_view(shape) == "Mdiamond" ? "start" : "exit") +
+            " [shape=" + shape + "]",
+        {}));
     return;
   }
   if (found.size() == 1) return;
@@ -56,9 +55,9 @@ LintRulePtr reachability_rule() {
     const BoostGraph& g = graph.boost();
     // Every vertex the search from the start discovers turns non-white.
     std::vector<boost::default_color_type> color(graph.node_count(), boost::white_color);
-    boost::breadth_first_search(g, starts[0],
-                                boost::color_map(boost::make_iterator_property_map(
-                                    color.begin(), boost::get(boost::vertex_index, g))));
+    boost::breadth_first_search(
+        g, starts[0],
+        boost::color_map(boost::make_iterator_property_map(color.begin(), boost::get(boost::vertex_index, g))));
     const std::string& start_id = graph.node(starts[0]).id;
     for (Vertex v : graph.nodes()) {
       if (color[v] != boost::white_color) continue;

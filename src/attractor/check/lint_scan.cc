@@ -31,7 +31,7 @@ std::string suggestion_or(const std::string& guess, std::string otherwise) {
 }
 
 const std::vector<std::string>& fidelity_modes() {
-  static const std::vector<std::string> modes = {"full", "truncate", "compact",
+  static const std::vector<std::string> modes = {"full",        "truncate",       "compact",
                                                  "summary:low", "summary:medium", "summary:high"};
   return modes;
 }
@@ -43,7 +43,16 @@ const std::vector<std::string>& outcome_statuses() {
 
 /// What an attribute name means to the scan beyond its type.
 enum class Role {
-  kOther, kType, kShape, kPrompt, kLabel, kFidelity, kDefaultFidelity, kRetryTarget, kGoalGate, kRoute,
+  kOther,
+  kType,
+  kShape,
+  kPrompt,
+  kLabel,
+  kFidelity,
+  kDefaultFidelity,
+  kRetryTarget,
+  kGoalGate,
+  kRoute,
   kCondition
 };
 
@@ -51,11 +60,19 @@ using RoleTable = std::unordered_map<std::string_view, Role>;
 
 const RoleTable& node_roles() {
   static const RoleTable table = {
-      {"type", Role::kType},           {"shape", Role::kShape},     {"prompt", Role::kPrompt},
-      {"label", Role::kLabel},         {"fidelity", Role::kFidelity}, {"retry_target", Role::kRetryTarget},
-      {"fallback_retry_target", Role::kRetryTarget}, {"goal_gate", Role::kGoalGate},
-      {"on_ok", Role::kRoute},         {"on_over", Role::kRoute},   {"on_allow", Role::kRoute},
-      {"on_deny", Role::kRoute},       {"next", Role::kRoute},
+      {"type", Role::kType},
+      {"shape", Role::kShape},
+      {"prompt", Role::kPrompt},
+      {"label", Role::kLabel},
+      {"fidelity", Role::kFidelity},
+      {"retry_target", Role::kRetryTarget},
+      {"fallback_retry_target", Role::kRetryTarget},
+      {"goal_gate", Role::kGoalGate},
+      {"on_ok", Role::kRoute},
+      {"on_over", Role::kRoute},
+      {"on_allow", Role::kRoute},
+      {"on_deny", Role::kRoute},
+      {"next", Role::kRoute},
   };
   return table;
 }
@@ -115,7 +132,8 @@ std::pair<std::string, std::string> type_problem(AttributeType type, std::string
     case AttributeType::kNonNegativeInteger: {
       auto v = parse_integer(text);
       if (v && *v >= 0) return {};
-      return {std::string(name) + " must be a non-negative integer, got '" + text + "'", "use a whole number such as 2"};
+      return {std::string(name) + " must be a non-negative integer, got '" + text + "'",
+              "use a whole number such as 2"};
     }
     case AttributeType::kInteger:
       if (parse_integer(text)) return {};
@@ -129,8 +147,8 @@ std::pair<std::string, std::string> type_problem(AttributeType type, std::string
               "write a whole number followed by ms, s, m, h or d"};
     case AttributeType::kDurationOrMillis:
       if (parse_duration_ms(text) || parse_integer(text)) return {};
-      return {std::string(name) + " must be a duration such as 250ms or 2s, or a number of milliseconds, got '" +
-                  text + "'",
+      return {std::string(name) + " must be a duration such as 250ms or 2s, or a number of milliseconds, got '" + text +
+                  "'",
               "write a whole number, optionally followed by ms, s, m, h or d"};
     default: return {};
   }
@@ -192,9 +210,8 @@ class Scanner {
     SourceLocation at = value.location();
     if (at.known() && !spelling_reported_.emplace(name, at.offset).second) return;
     Diagnostic d = make_diagnostic("attribute_spelling", Severity::kWarning,
-                                   "unknown attribute '" + name + "'; did you mean '" + guess + "'?",
-                                   subject.node_id(), "rename '" + name + "' to '" + guess + "'",
-                                   value_location(value, subject.fallback));
+                                   "unknown attribute '" + name + "'; did you mean '" + guess + "'?", subject.node_id(),
+                                   "rename '" + name + "' to '" + guess + "'", value_location(value, subject.fallback));
     subject.tag(d);
     emit(std::move(d));
   }
@@ -203,8 +220,9 @@ class Scanner {
                   const char* what) {
     auto [problem, fix] = type_problem(type, name, value.text());
     if (problem.empty()) return;
-    std::string prefix = subject.edge ? "edge " + subject.edge_text()
-                                      : subject.node ? "node '" + subject.node->id + "'" : std::string(what);
+    std::string prefix = subject.edge   ? "edge " + subject.edge_text()
+                         : subject.node ? "node '" + subject.node->id + "'"
+                                        : std::string(what);
     Diagnostic d = make_diagnostic("attribute_type", Severity::kError, prefix + ": " + problem, subject.node_id(), fix,
                                    value_location(value, subject.fallback));
     subject.tag(d);
@@ -230,11 +248,11 @@ class Scanner {
     const std::string_view text = value.text();
     if (text.empty() || graph_.find(text)) return;
     const std::string name(key);
-    emit(make_diagnostic("retry_target_exists", Severity::kWarning,
-                         who + " " + name + " '" + std::string(text) + "', which is not a node", subject.node_id(),
-                         suggestion_or(closest_match(text, node_ids(), 2),
-                                       "set " + name + " to the id of an existing node"),
-                         value_location(value, subject.fallback)));
+    emit(make_diagnostic(
+        "retry_target_exists", Severity::kWarning,
+        who + " " + name + " '" + std::string(text) + "', which is not a node", subject.node_id(),
+        suggestion_or(closest_match(text, node_ids(), 2), "set " + name + " to the id of an existing node"),
+        value_location(value, subject.fallback)));
   }
 
   void check_from_settings(std::string_view key, ValueView value, const Subject& subject) {
@@ -242,10 +260,9 @@ class Scanner {
     if (!text.empty() && graph_.data().has(text)) return;
     const std::string& id = subject.node->id;
     const std::string name(key);
-    std::string message = text.empty()
-                              ? "node '" + id + "' has an empty " + name + "; it must name a graph attribute"
-                              : "node '" + id + "' has " + name + "='" + text +
-                                    "', but the graph has no attribute '" + text + "'";
+    std::string message = text.empty() ? "node '" + id + "' has an empty " + name + "; it must name a graph attribute"
+                                       : "node '" + id + "' has " + name + "='" + text +
+                                             "', but the graph has no attribute '" + text + "'";
     emit(make_diagnostic("from_settings_exists", Severity::kError, std::move(message), id,
                          "add " + (text.empty() ? std::string("the setting") : text) + "=... to the graph [...] block",
                          value_location(value, subject.fallback)));
@@ -259,8 +276,7 @@ class Scanner {
     SourceLocation location = value_location(value, subject.fallback);
     if (!graph_.find(target)) {
       std::string guess = closest_match(target, node_ids(), 2);
-      emit(make_diagnostic("outgoing_route_targets", Severity::kError,
-                           prefix + "there is no node '" + target + "'", id,
+      emit(make_diagnostic("outgoing_route_targets", Severity::kError, prefix + "there is no node '" + target + "'", id,
                            guess.empty() ? "declare node '" + target + "' and an edge " + id + " -> " + target
                                          : "did you mean '" + guess + "'?",
                            location));
@@ -343,14 +359,13 @@ class Scanner {
     if (!catalog_has_shapes_ || !handlers_.type_for_shape(shape->text()).empty()) return;
     std::vector<std::string> shapes = handlers_.shapes();
     std::string guess = closest_match(shape->text(), shapes, 2);
-    emit(make_diagnostic("shape_known", Severity::kError,
-                         "node '" + node.id + "' has shape '" + std::string(shape->text()) +
-                             "', which selects no handler type",
-                         node.id,
-                         guess.empty() ? "use a shape that `attractor help shapes` lists, or set type=NAME (the "
-                                         "shape is then only a drawing)"
-                                       : "did you mean '" + guess + "'?",
-                         value_location(shape, node.location)));
+    emit(make_diagnostic(
+        "shape_known", Severity::kError,
+        "node '" + node.id + "' has shape '" + std::string(shape->text()) + "', which selects no handler type", node.id,
+        guess.empty() ? "use a shape that `attractor help shapes` lists, or set type=NAME (the "
+                        "shape is then only a drawing)"
+                      : "did you mean '" + guess + "'?",
+        value_location(shape, node.location)));
   }
 
   void scan_graph() {
@@ -441,7 +456,8 @@ class Scanner {
       }
       const AttributeInfo& info = it->second;
       if (info.role == Role::kCondition) check_condition(value, subject);
-      if (info.role == Role::kFidelity) check_fidelity(value, subject, "edge " + subject.edge_text() + " has invalid fidelity");
+      if (info.role == Role::kFidelity)
+        check_fidelity(value, subject, "edge " + subject.edge_text() + " has invalid fidelity");
       check_type(info.type, name, value, subject, "edge");
     }
   }
@@ -468,9 +484,9 @@ AttributeScan scan_attributes(const LintInput& input) { return Scanner(input).ru
 const std::vector<std::string>& scanned_rule_names() {
   static const std::vector<std::string> names = {
       "condition_syntax",    "condition_outcome_value", "condition_key_spelling", "type_known",
-      "shape_known",         "fidelity_valid",
-      "retry_target_exists", "goal_gate_has_retry",     "prompt_on_llm_nodes",  "outgoing_route_targets",
-      "from_settings_exists", "attribute_type",         "attribute_spelling"};
+      "shape_known",         "fidelity_valid",          "retry_target_exists",    "goal_gate_has_retry",
+      "prompt_on_llm_nodes", "outgoing_route_targets",  "from_settings_exists",   "attribute_type",
+      "attribute_spelling"};
   return names;
 }
 

@@ -6,8 +6,9 @@
 namespace attractor {
 namespace {
 
-LoadedPipeline finish(ParseResult parsed, const HandlerCatalog& handlers, const std::vector<TransformPtr>& extra_transforms,
-                      const std::vector<LintRulePtr>& extra_rules, const LintOptions& options = {}) {
+LoadedPipeline finish(ParseResult parsed, const HandlerCatalog& handlers,
+                      const std::vector<TransformPtr>& extra_transforms, const std::vector<LintRulePtr>& extra_rules,
+                      const LintOptions& options = {}) {
   LoadedPipeline out;
   out.source = parsed.source;
   out.diagnostics = std::move(parsed.diagnostics);

@@ -49,7 +49,6 @@ void register_transform(TransformPtr transform);
 void unregister_transform(const TransformPtr& transform);
 
 /// Runs built-ins, registered transforms, then `extra`.
-void apply_transforms(Graph& graph, std::vector<Diagnostic>& diagnostics,
-                      const std::vector<TransformPtr>& extra = {});
+void apply_transforms(Graph& graph, std::vector<Diagnostic>& diagnostics, const std::vector<TransformPtr>& extra = {});
 
 }  // namespace attractor

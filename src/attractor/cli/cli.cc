@@ -39,8 +39,9 @@ void print_help() {
   std::printf("  %-10s %s\n", "", "`attractor help shapes|attributes`: shapes, handler types, attributes");
   std::printf("  %-10s %s\n", "", "`attractor help reference`: all of it as Markdown (docs/pipelines.md)");
   std::printf("  %-10s %s\n", "", "`attractor help providers`: the LLM providers, their variables (docs/llm.md)");
-  std::printf("\nexit codes: 0 success, 1 pipeline failed, 2 usage/parse/validation error,\n"
-              "            3 runtime or environment error, 4 budget spent (resumable), 130 interrupted\n");
+  std::printf(
+      "\nexit codes: 0 success, 1 pipeline failed, 2 usage/parse/validation error,\n"
+      "            3 runtime or environment error, 4 budget spent (resumable), 130 interrupted\n");
 }
 
 /// The text of `attractor help TOPIC` for the reference topics; nullopt for any other topic.

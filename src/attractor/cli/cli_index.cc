@@ -38,9 +38,10 @@ std::optional<std::string> index_input_problem(const rt::IndexOptions& o) {
 }  // namespace
 
 int run_index_command(int argc, char** argv) {
-  CLI::App app{"Index a C# + SQL source tree (tree-sitter symbols, unified dependency graph, BM25 and vectors) "
-               "into a local index directory. Re-running skips unchanged files and drops deleted ones. "
-               "Exit 2 on usage errors (bad options, unreadable ACL file), 3 on index or embedding failures."};
+  CLI::App app{
+      "Index a C# + SQL source tree (tree-sitter symbols, unified dependency graph, BM25 and vectors) "
+      "into a local index directory. Re-running skips unchanged files and drops deleted ones. "
+      "Exit 2 on usage errors (bad options, unreadable ACL file), 3 on index or embedding failures."};
   app.name("attractor index");
   rt::IndexOptions o;
   o.embedder = rt::EmbedderSpec::from_environment();

@@ -33,22 +33,26 @@ std::string run_of_another_graph(const std::string& run_dir, const std::string& 
   }
   if (manifest.graph_sha256.empty() || manifest.graph_sha256 == sha256) return "";
   if (manifest.name != graph.name()) {
-    return fmt::format("{} is a run of pipeline `{}` ({}), not of `{}` ({}); pass that file, or --force to draw it "
-                       "anyway",
-                       run_dir, manifest.name, manifest.graph_path, graph.name(), path);
+    return fmt::format(
+        "{} is a run of pipeline `{}` ({}), not of `{}` ({}); pass that file, or --force to draw it "
+        "anyway",
+        run_dir, manifest.name, manifest.graph_path, graph.name(), path);
   }
-  std::fprintf(stderr, "attractor render: warning: %s changed since the run in %s (its sha256 differs from the "
-               "manifest's); nodes it no longer has are not drawn\n", path.c_str(), run_dir.c_str());
+  std::fprintf(stderr,
+               "attractor render: warning: %s changed since the run in %s (its sha256 differs from the "
+               "manifest's); nodes it no longer has are not drawn\n",
+               path.c_str(), run_dir.c_str());
   return "";
 }
 
 }  // namespace
 
 int run_render_command(int argc, char** argv) {
-  CLI::App app{"Draw a pipeline with Graphviz. The output format follows the extension of -o: "
-               ".svg, .png and .pdf run Graphviz `dot`; .dot writes the presentation DOT itself. "
-               "Without -o the presentation DOT goes to stdout. With --run, nodes are coloured by "
-               "their outcome in that run and the path taken is drawn in bold."};
+  CLI::App app{
+      "Draw a pipeline with Graphviz. The output format follows the extension of -o: "
+      ".svg, .png and .pdf run Graphviz `dot`; .dot writes the presentation DOT itself. "
+      "Without -o the presentation DOT goes to stdout. With --run, nodes are coloured by "
+      "their outcome in that run and the path taken is drawn in bold."};
   app.name("attractor render");
   std::string path, output, run_dir;
   app.add_option("GRAPH", path, "pipeline .dot file")->required();

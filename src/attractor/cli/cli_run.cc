@@ -172,7 +172,9 @@ int execute(LaunchRequest request, RunDisk& disk, std::optional<std::unique_ptr<
   PreparedRun& prepared = std::get<PreparedRun>(prepared_or);
   if (!f.quiet) print_diagnostics(prepared.pipeline.diagnostics, prepared.pipeline.source.get());
   for (const std::string& w : prepared.warnings) std::fprintf(stderr, "attractor: warning: %s\n", w.c_str());
-  if (f.dry_run) return print_plan(prepared.graph(), prepared.services, prepared.budget.with_graph_defaults(prepared.graph()), f.plan_json);
+  if (f.dry_run)
+    return print_plan(prepared.graph(), prepared.services, prepared.budget.with_graph_defaults(prepared.graph()),
+                      f.plan_json);
 
   EngineOptions options = engine_options(request, prepared);
   options.disk = &disk;
@@ -209,9 +211,10 @@ int run_run_command(int argc, char** argv, RunDisk& disk) {
 
 int run_run_command(int argc, char** argv, RunDisk& disk, InputFileReader& files) {
   std::shared_future<void> preload = preload_run_tables();
-  CLI::App app{"Run a pipeline. Exit 0 on success, 1 when the pipeline fails, 2 on usage, parse or validation "
-               "errors, 3 on runtime errors (including LLM stages without a backend), 130 when interrupted (the "
-               "checkpoint stays valid)."};
+  CLI::App app{
+      "Run a pipeline. Exit 0 on success, 1 when the pipeline fails, 2 on usage, parse or validation "
+      "errors, 3 on runtime errors (including LLM stages without a backend), 130 when interrupted (the "
+      "checkpoint stays valid)."};
   app.name("attractor run");
   std::string path;
   RunFlags f;
@@ -219,9 +222,10 @@ int run_run_command(int argc, char** argv, RunDisk& disk, InputFileReader& files
   app.add_option("--logs-root", f.logs_root, "run directory (default ./checkpoints/<name>-<time>-<hex>/)");
   add_common_options(app, f);
   add_seed_options(app, f);
-  auto* dry_run = app.add_flag("--dry-run", f.dry_run,
-                               "validate and print the plan (each node's handler, backend, model, fidelity, thread, and "
-                               "the budget) without calling anything or creating a run directory");
+  auto* dry_run = app.add_flag(
+      "--dry-run", f.dry_run,
+      "validate and print the plan (each node's handler, backend, model, fidelity, thread, and "
+      "the budget) without calling anything or creating a run directory");
   app.add_flag("--json", f.plan_json, "with --dry-run: the plan as JSON on stdout")->needs(dry_run);
   if (auto code = parse_cli(app, argc, argv)) return *code;
 
@@ -242,9 +246,10 @@ int run_resume_command(int argc, char** argv, RunDisk& disk) {
 
 int run_resume_command(int argc, char** argv, RunDisk& disk, InputFileReader& files) {
   std::shared_future<void> preload = preload_run_tables();
-  CLI::App app{"Resume an interrupted run from its checkpoint; completed nodes are never re-run. The backend, "
-               "answers, responses, index and --strict the run was started with (manifest.json) apply unless "
-               "given again. Same exit codes as `attractor run`."};
+  CLI::App app{
+      "Resume an interrupted run from its checkpoint; completed nodes are never re-run. The backend, "
+      "answers, responses, index and --strict the run was started with (manifest.json) apply unless "
+      "given again. Same exit codes as `attractor run`."};
   app.name("attractor resume");
   std::string run_dir;
   RunFlags f;

@@ -19,9 +19,10 @@
 namespace attractor {
 
 int run_runs_command(int argc, char** argv) {
-  CLI::App app{"List the runs under a logs root, newest first: status (running, completed, failed, cancelled, "
-               "stopped, interrupted, unreadable), pipeline, start, duration and current node. A run whose process "
-               "died is shown as interrupted."};
+  CLI::App app{
+      "List the runs under a logs root, newest first: status (running, completed, failed, cancelled, "
+      "stopped, interrupted, unreadable), pipeline, start, duration and current node. A run whose process "
+      "died is shown as interrupted."};
   app.name("attractor runs");
   std::string root = "checkpoints";
   bool json = false;

@@ -30,7 +30,8 @@ std::optional<std::string> index_database_problem(const std::string& index_dir) 
   const std::string path = (std::filesystem::path(index_dir) / "index.sqlite").string();
   const std::string rebuild = " (build it with `attractor index`)";
   InputFile db = read_input_file(path, {"an index database", false, /*allow_binary=*/true, /*read_limit=*/16});
-  if (db.problem == InputFileProblem::kMissing) return escape_control_bytes(index_dir) + ": no index database" + rebuild;
+  if (db.problem == InputFileProblem::kMissing)
+    return escape_control_bytes(index_dir) + ": no index database" + rebuild;
   if (db.problem == InputFileProblem::kEmpty) return escape_control_bytes(path) + ": file is empty" + rebuild;
   if (!db.ok()) return db.message;
   static constexpr std::string_view kSqliteHeader{"SQLite format 3\0", 16};
@@ -43,9 +44,10 @@ std::optional<std::string> index_database_problem(const std::string& index_dir) 
 }  // namespace
 
 int run_search_command(int argc, char** argv) {
-  CLI::App app{"Search a local code index: prints ranked node ids, scores, paths and line ranges "
-               "(JSON with --json). Filters are enforced exactly as in the pipeline. Exit 2 on usage errors "
-               "(bad filters, empty query), 3 when the index or the repository/branch is missing."};
+  CLI::App app{
+      "Search a local code index: prints ranked node ids, scores, paths and line ranges "
+      "(JSON with --json). Filters are enforced exactly as in the pipeline. Exit 2 on usage errors "
+      "(bad filters, empty query), 3 when the index or the repository/branch is missing."};
   app.name("attractor search");
   std::string index_dir, repository, branch, type = "hybrid", filters_text = "{}", active_index, match_operator;
   int top_k = 10, rrf_k = 60;
@@ -54,7 +56,8 @@ int run_search_command(int argc, char** argv) {
   app.add_option("--index", index_dir, "index directory written by `attractor index`")->required();
   app.add_option("--repository", repository, "repository name")->required();
   app.add_option("--branch", branch, "branch name")->required();
-  app.add_option("--type", type, "bm25, semantic or hybrid (default)")->check(CLI::IsMember({"bm25", "semantic", "hybrid"}));
+  app.add_option("--type", type, "bm25, semantic or hybrid (default)")
+      ->check(CLI::IsMember({"bm25", "semantic", "hybrid"}));
   app.add_option("--top-k", top_k, "number of hits (default 10)")->check(CLI::PositiveNumber);
   app.add_option("--filters", filters_text,
                  "retrieval filters as a JSON object: acl_tags_any, classification_labels_all, snapshot_id, "
@@ -108,8 +111,13 @@ int run_search_command(int argc, char** argv) {
       out["hits"] = nlohmann::json::array();
       for (const auto& h : response.hits) {
         const auto& i = info_of[h.id];
-        out["hits"].push_back({{"rank", h.rank}, {"id", h.id}, {"score", h.score}, {"path", i.path},
-                               {"start_line", i.start_line}, {"end_line", i.end_line}, {"kind", i.kind},
+        out["hits"].push_back({{"rank", h.rank},
+                               {"id", h.id},
+                               {"score", h.score},
+                               {"path", i.path},
+                               {"start_line", i.start_line},
+                               {"end_line", i.end_line},
+                               {"kind", i.kind},
                                {"language", i.language}});
       }
       out["debug"] = response.debug;

@@ -116,9 +116,10 @@ void print_access(AccessPolicy& access, const std::string& host, int port, bool 
 }  // namespace
 
 int run_serve_command(int argc, char** argv) {
-  CLI::App app{"Serve the HTTP API and the web page: start runs, watch them live, answer human gates "
-               "(docs/server.md). Exit 0 after SIGINT/SIGTERM, 2 on bad options, 3 when it cannot listen or load "
-               "its HTTP module."};
+  CLI::App app{
+      "Serve the HTTP API and the web page: start runs, watch them live, answer human gates "
+      "(docs/server.md). Exit 0 after SIGINT/SIGTERM, 2 on bad options, 3 when it cannot listen or load "
+      "its HTTP module."};
   app.name("attractor serve");
   std::string listen = "127.0.0.1:8080";
   std::string token_file;
@@ -127,7 +128,8 @@ int run_serve_command(int argc, char** argv) {
   double keepalive = 15;
   app.add_option("--listen", listen, "ADDR:PORT to listen on (port 0: any free port)")->capture_default_str();
   app.add_option("--logs-root", config.logs_root, "folder of the run directories")->capture_default_str();
-  app.add_option("--graphs-dir", config.graphs_dir, "the only folder {\"graph\": PATH} may name")->capture_default_str();
+  app.add_option("--graphs-dir", config.graphs_dir, "the only folder {\"graph\": PATH} may name")
+      ->capture_default_str();
   app.add_option("--max-concurrent", config.max_concurrent, "runs executing at once; others queue")
       ->check(CLI::PositiveNumber)
       ->capture_default_str();

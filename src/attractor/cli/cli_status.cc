@@ -87,8 +87,9 @@ void follow(const std::string& run_dir, bool json, Clock& clock) {
 }  // namespace
 
 int run_status_command(int argc, char** argv) {
-  CLI::App app{"Show where a run stands: status, next or last node, completed stages, usage. With --follow, print "
-               "its events as they happen until it ends (a run started by any process)."};
+  CLI::App app{
+      "Show where a run stands: status, next or last node, completed stages, usage. With --follow, print "
+      "its events as they happen until it ends (a run started by any process)."};
   app.name("attractor status");
   std::string run_dir;
   bool follow_events = false, json = false;

@@ -36,7 +36,11 @@ int open_tokens_input(const std::string& path, bool& is_stream) {
     is_stream = ::fstat(STDIN_FILENO, &info) != 0 || !S_ISREG(info.st_mode);
     return STDIN_FILENO;
   }
-  constexpr InputFileRules kTokensRules{"a file", /*allow_empty=*/true, /*allow_binary=*/true, SIZE_MAX, SIZE_MAX,
+  constexpr InputFileRules kTokensRules{"a file",
+                                        /*allow_empty=*/true,
+                                        /*allow_binary=*/true,
+                                        SIZE_MAX,
+                                        SIZE_MAX,
                                         /*allow_stream=*/true};
   InputFile problem;
   const int fd = open_input_file(path, kTokensRules, problem, &is_stream);
@@ -83,12 +87,13 @@ std::optional<std::uint64_t> count_input(const std::string& path, const TokenCou
 }  // namespace
 
 int run_tokens_command(int argc, char** argv) {
-  CLI::App app{"Count tokens exactly as the LLM tokenizer does (tiktoken-compatible byte-pair encoding). "
-               "Prints `COUNT<TAB>FILE` per file and `TOTAL<TAB>total` for several files; with no FILE "
-               "(or `-`) reads stdin and prints the count alone. Invalid UTF-8 is read as U+FFFD; binary and "
-               "empty files are counted. A file of any size is read in bounded memory; stdin, FIFOs and devices "
-               "are read up to 64 MiB. Exit 2 on usage errors or a FILE that is missing, a directory, unreadable "
-               "or over a limit, 3 when the token data files are missing or corrupt."};
+  CLI::App app{
+      "Count tokens exactly as the LLM tokenizer does (tiktoken-compatible byte-pair encoding). "
+      "Prints `COUNT<TAB>FILE` per file and `TOTAL<TAB>total` for several files; with no FILE "
+      "(or `-`) reads stdin and prints the count alone. Invalid UTF-8 is read as U+FFFD; binary and "
+      "empty files are counted. A file of any size is read in bounded memory; stdin, FIFOs and devices "
+      "are read up to 64 MiB. Exit 2 on usage errors or a FILE that is missing, a directory, unreadable "
+      "or over a limit, 3 when the token data files are missing or corrupt."};
   app.name("attractor tokens");
   std::string encoding{kDefaultTokenEncoding};
   bool ids = false;

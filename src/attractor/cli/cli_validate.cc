@@ -30,9 +30,10 @@ int report_bad_input(const InputFile& input, bool json) {
 }  // namespace
 
 int run_validate_command(int argc, char** argv) {
-  CLI::App app{"Parse, transform and lint a pipeline. Prints diagnostics in compiler form "
-               "(FILE:LINE:COL: severity: [rule] message); exit 0 when there are no errors, 2 otherwise (with --strict, "
-               "warnings count as errors)."};
+  CLI::App app{
+      "Parse, transform and lint a pipeline. Prints diagnostics in compiler form "
+      "(FILE:LINE:COL: severity: [rule] message); exit 0 when there are no errors, 2 otherwise (with --strict, "
+      "warnings count as errors)."};
   app.name("attractor validate");
   std::string path;
   bool json = false;
@@ -46,8 +47,8 @@ int run_validate_command(int argc, char** argv) {
   if (!input.ok()) return report_bad_input(input, json);
   // Deliberately never freed: the process exits right after, and tearing down a large graph
   // costs more than a tenth of the command's time.
-  LoadedPipeline& loaded =
-      *new LoadedPipeline(load_pipeline_text(path, std::move(input.text), builtin_handler_catalog(), options));
+  LoadedPipeline& loaded = *new LoadedPipeline(
+      load_pipeline_text(path, std::move(input.text), builtin_handler_catalog(), options));
   if (json) {
     nlohmann::json out = nlohmann::json::array();
     for (const auto& d : diagnostics_capped_per_rule(loaded.diagnostics)) out.push_back(diagnostic_to_json(d));
@@ -64,8 +65,8 @@ int run_validate_command(int argc, char** argv) {
       std::fprintf(stderr, "%s: ok: %zu nodes, %zu edges, %zu warning%s\n", path.c_str(), g.node_count(),
                    g.edge_count(), warnings, warnings == 1 ? "" : "s");
     } else {
-      std::fprintf(stderr, "%s: %zu error%s, %zu warning%s\n", path.c_str(), errors, errors == 1 ? "" : "s",
-                   warnings, warnings == 1 ? "" : "s");
+      std::fprintf(stderr, "%s: %zu error%s, %zu warning%s\n", path.c_str(), errors, errors == 1 ? "" : "s", warnings,
+                   warnings == 1 ? "" : "s");
     }
   }
   return loaded.ok() ? kExitSuccess : kExitUsage;

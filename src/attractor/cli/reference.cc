@@ -39,7 +39,9 @@ std::string shapes_section(const HandlerCatalog& handlers) {
   std::string out =
       "## Shapes\n\n"
       "A node's `shape` selects its handler type unless the node sets `type`; a node without a shape is a `box` "
-      "and runs `" + handlers.default_type() + "`. Any other shape is an error (lint rule `shape_known`) unless the "
+      "and runs `" +
+      handlers.default_type() +
+      "`. Any other shape is an error (lint rule `shape_known`) unless the "
       "node sets `type`, which makes the shape only a drawing.\n\n"
       "| shape | handler type | summary |\n|---|---|---|\n";
   for (const HandlerDescription* d : handlers.descriptions()) {
@@ -64,8 +66,7 @@ std::string types_section(const HandlerCatalog& handlers) {
 std::string common_attributes_section() {
   return "## Node attributes\n\n"
          "Every node may set these, whatever its handler type.\n\n" +
-         attribute_table(node_attributes()) +
-         "\n## Edge attributes\n\n" + attribute_table(edge_attributes()) +
+         attribute_table(node_attributes()) + "\n## Edge attributes\n\n" + attribute_table(edge_attributes()) +
          "\nAfter a stage the engine takes one outgoing edge: among the edges whose `condition` holds, the one "
          "with the highest `weight`, then the lowest target id. When no condition holds it looks at the edges "
          "without a condition: the one whose `label` is the stage's preferred label (accelerator prefixes such "
@@ -116,7 +117,8 @@ std::string presentation_section() {
   std::string names;
   for (const std::string& name : graphviz_attributes()) names += (names.empty() ? "" : ", ") + code(name);
   return "## Presentation attributes\n\n"
-         "Graphviz attributes that a run ignores and `attractor render` passes on: " + names + ".\n";
+         "Graphviz attributes that a run ignores and `attractor render` passes on: " +
+         names + ".\n";
 }
 
 std::string introduction() {

@@ -91,8 +91,8 @@ std::string format_plan(const Graph& graph, const std::vector<PlannedStage>& pla
 nlohmann::json plan_json(const Graph& graph, const std::vector<PlannedStage>& plan, const RunBudget& budget) {
   nlohmann::json stages = nlohmann::json::array();
   for (const PlannedStage& s : plan) {
-    nlohmann::json j = {{"id", s.id}, {"type", s.type}, {"llm", s.llm}, {"reached_from", s.reached_from},
-                        {"reachable", s.reachable}};
+    nlohmann::json j = {
+        {"id", s.id}, {"type", s.type}, {"llm", s.llm}, {"reached_from", s.reached_from}, {"reachable", s.reachable}};
     if (s.llm) {
       j["provider"] = s.provider;
       j["model"] = s.model;

@@ -18,14 +18,14 @@ namespace attractor {
 /// One node as the run would treat it when it first reaches it.
 struct PlannedStage {
   std::string id;
-  std::string type;           ///< handler type
-  bool llm = false;           ///< prompts an LLM
-  std::string provider;       ///< LLM stages: the backend ("simulate" under --simulate)
-  std::string model;          ///< LLM stages: the model requests name ("" = the agent's default)
+  std::string type;                    ///< handler type
+  bool llm = false;                    ///< prompts an LLM
+  std::string provider;                ///< LLM stages: the backend ("simulate" under --simulate)
+  std::string model;                   ///< LLM stages: the model requests name ("" = the agent's default)
   std::vector<std::string> fallbacks;  ///< `provider:model` of its llm_fallbacks
-  std::string fidelity;       ///< LLM stages: fidelity mode when reached from `reached_from`
-  std::string thread;         ///< LLM stages: thread id when reached from `reached_from`
-  std::string reached_from;   ///< the node a breadth-first walk from the start reaches it from
+  std::string fidelity;                ///< LLM stages: fidelity mode when reached from `reached_from`
+  std::string thread;                  ///< LLM stages: thread id when reached from `reached_from`
+  std::string reached_from;            ///< the node a breadth-first walk from the start reaches it from
   bool reachable = true;
 };
 

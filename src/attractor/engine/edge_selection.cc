@@ -48,8 +48,7 @@ std::size_t accelerator_prefix(std::string_view s, std::string* key) {
 
 /// Whether `data`'s condition holds: the one parsed at load when it is still the edge's text,
 /// else the text parsed now (edges built in code, or changed after the load).
-bool edge_condition_holds(const EdgeData& data, std::string_view text, const Outcome& outcome,
-                          const Context& context) {
+bool edge_condition_holds(const EdgeData& data, std::string_view text, const Outcome& outcome, const Context& context) {
   const EdgeCondition* parsed = data.parsed_condition.get();
   if (!parsed || parsed->text != text) return evaluate_edge_condition(text, outcome, context);
   if (!parsed->condition) return false;

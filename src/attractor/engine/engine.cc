@@ -269,8 +269,8 @@ std::optional<Outcome> Engine::Impl::visit_limit_failure(const NodeData& node) {
 std::string Engine::Impl::unmet_goal_gate_message(const std::string& gate) const {
   auto it = state_.node_outcomes.find(gate);
   std::string last = it == state_.node_outcomes.end() ? "none" : status_name(it->second.status);
-  std::string message =
-      fmt::format("goal gate `{}` was not satisfied (last outcome: {}) and has no retry_target", gate, last);
+  std::string message = fmt::format("goal gate `{}` was not satisfied (last outcome: {}) and has no retry_target", gate,
+                                    last);
   if (it != state_.node_outcomes.end() && !it->second.failure_reason.empty()) {
     message += ": " + it->second.failure_reason;
   }
@@ -382,7 +382,8 @@ std::string Engine::Impl::take_budget_stop() {
 
 RunResult Engine::Impl::interrupted() {
   nlohmann::json fields = {{"current_node", state_.current_node}, {"next_node", state_.next_node}};
-  if (std::string why = options_.interrupt_reason ? options_.interrupt_reason() : ""; !why.empty()) fields["reason"] = why;
+  if (std::string why = options_.interrupt_reason ? options_.interrupt_reason() : ""; !why.empty())
+    fields["reason"] = why;
   emit(kPipelineInterruptedEvent, std::move(fields));
   checkpoint_writer_.compact(run_dir_, *writer_);
   writer_->flush();
@@ -455,8 +456,9 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
   while (true) {
     if (options_.cancel.cancelled()) return interrupted();
     auto v = graph_.find(next);
-    if (!v) return finish(Outcome::fail("node '" + next + "' does not exist", ErrorCategory::kPipeline),
-                          state_.current_node, started);
+    if (!v)
+      return finish(Outcome::fail("node '" + next + "' does not exist", ErrorCategory::kPipeline), state_.current_node,
+                    started);
     const NodeData& node = graph_.node(*v);
 
     if (is_terminal_node(graph_, node)) {
@@ -536,7 +538,8 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
     state_.last_fidelity = fidelity.mode;
     if (std::size_t threads = sessions_.size(); threads > 0) {
       auto noted = context_.get(kSessionThreadsContextKey);
-      if (!noted || noted->size() != threads) context_.set(std::string(kSessionThreadsContextKey), sessions_.thread_ids());
+      if (!noted || noted->size() != threads)
+        context_.set(std::string(kSessionThreadsContextKey), sessions_.thread_ids());
     }
 
     Route route = route_after(node, outcome, context_);

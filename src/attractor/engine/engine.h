@@ -43,7 +43,7 @@ struct EngineOptions {
   UniformRandom random;    ///< jitter source; empty = seeded from the system
   /// Receives every event (the engine also appends them to `{run_dir}/events.jsonl`).
   std::shared_ptr<EventObserver> observer;
-  CancelToken cancel;      ///< cancel() (e.g. from SIGINT) stops at a safe point
+  CancelToken cancel;  ///< cancel() (e.g. from SIGINT) stops at a safe point
   /// Why `cancel` fired, asked when the run stops on it: recorded as `reason` in
   /// PipelineInterrupted when not empty (the server says "server shutdown" there).
   std::function<std::string()> interrupt_reason;
@@ -68,13 +68,13 @@ struct EngineOptions {
 
 /// The result of `run` or `resume`.
 struct RunResult {
-  Outcome outcome;              ///< SUCCESS/PARTIAL_SUCCESS or FAIL
-  std::string run_dir;          ///< final run directory (differs after a loop_restart)
-  bool interrupted = false;     ///< cancelled; the checkpoint is the last completed node's
+  Outcome outcome;           ///< SUCCESS/PARTIAL_SUCCESS or FAIL
+  std::string run_dir;       ///< final run directory (differs after a loop_restart)
+  bool interrupted = false;  ///< cancelled; the checkpoint is the last completed node's
   /// Stopped before an LLM stage because the budget was spent (outcome.failure_reason says how
   /// much); the checkpoint's next node is that stage.
   bool budget_exhausted = false;
-  Checkpoint checkpoint;        ///< the last checkpoint written
+  Checkpoint checkpoint;  ///< the last checkpoint written
   /// Token usage of every LLM call of the run, including those made before a resume:
   /// {"input_tokens", "output_tokens", "total_tokens", "llm_calls"} (UsageTally::to_json).
   nlohmann::json usage;

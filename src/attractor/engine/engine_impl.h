@@ -25,7 +25,7 @@ namespace attractor {
 /// Where the traversal goes after a node.
 struct Route {
   enum class Kind { kNext, kEnd, kRestart } kind = Kind::kEnd;
-  std::string target;  ///< next node (kNext, kRestart)
+  std::string target;              ///< next node (kNext, kRestart)
   const EdgeData* edge = nullptr;  ///< the edge taken; nullptr for jumps and retry targets
 };
 
@@ -152,7 +152,7 @@ class Engine::Impl : public BranchRunner {
   const HandlerRegistry& registry_;
   EngineOptions options_;
   RunBudget budget_;  ///< options_.budget with the graph's defaults
-  RunDisk* disk_;  ///< options_.disk or the real file system
+  RunDisk* disk_;     ///< options_.disk or the real file system
   Clock* clock_;
   UniformRandom random_;
   RunEventSink sink_;
@@ -166,8 +166,8 @@ class Engine::Impl : public BranchRunner {
   /// Makes the run directory's writes in order; declared after what its operations read.
   std::unique_ptr<WriteBehind> writer_;
   std::atomic<std::int64_t> stage_index_{0};
-  ThreadSessions sessions_;  ///< `full`-fidelity conversations of this run (not serialized)
-  StageHistory history_;     ///< finished stages, for fidelity preambles
+  ThreadSessions sessions_;   ///< `full`-fidelity conversations of this run (not serialized)
+  StageHistory history_;      ///< finished stages, for fidelity preambles
   PreambleMemory preambles_;  ///< what this run's preambles reuse (counts, search hints)
   std::mutex branch_mutex_;
   /// Visits per node whose stage directory was opened in this run directory (guarded by

@@ -116,8 +116,7 @@ class Engine::Impl::BranchesFrom : public BranchRunner {
 
 Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Context& context,
                                   const std::string& stage_dir, std::int64_t attempt, const CancelToken& cancel,
-                                  const StageFidelity& fidelity, std::int64_t& attempt_folders,
-                                  StageHistory& history) {
+                                  const StageFidelity& fidelity, std::int64_t& attempt_folders, StageHistory& history) {
   fs::path status_path = fs::path(stage_dir) / kStageStatusFile;
   std::string attempt_dir;
   // The first attempt's directory comes without one (open_stage_visit); a retry removes its own.
@@ -169,8 +168,8 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   Outcome outcome;
   try {
     if (traits.llm == HandlerTraits::Llm::kAlways) {
-      env.conversation = open_conversation(node, context, graph_, env.fidelity, env.thread_id, &sessions_,
-                                           &history, attempt, &preambles_);
+      env.conversation = open_conversation(node, context, graph_, env.fidelity, env.thread_id, &sessions_, &history,
+                                           attempt, &preambles_);
     }
     outcome = handler.execute(node, context, graph_, env);
   } catch (const StageError& e) {
@@ -196,7 +195,8 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   if (!attempt_dir.empty()) status_path = fs::path(attempt_dir) / kStageStatusFile;
   if (outside_effects && disk_->exists(status_path.string())) {
     try {
-      Outcome external = outcome_from_json(parse_json_limited(disk_->read_file(status_path.string()), kStageStatusFile));
+      Outcome external = outcome_from_json(
+          parse_json_limited(disk_->read_file(status_path.string()), kStageStatusFile));
       external.notes = external.notes.empty() ? "status.json written during the stage" : external.notes;
       return external;
     } catch (const std::exception& e) {
@@ -224,8 +224,7 @@ std::string Engine::Impl::open_stage_directory(const NodeData& node) {
 
 Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
                                          std::map<std::string, std::int64_t>& retries, const CancelToken& cancel,
-                                         const StageFidelity& fidelity, StageHistory& history,
-                                         std::int64_t* attempts) {
+                                         const StageFidelity& fidelity, StageHistory& history, std::int64_t* attempts) {
   RetryPolicy policy = build_retry_policy(node, graph_.data());
   std::string type = registry_.catalog().type_of(node);
   Handler* handler = registry_.resolve(node);
@@ -248,7 +247,8 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
       outcome = Outcome::fail(deep, ErrorCategory::kTerminal);
     }
     if (cancel.cancelled()) return outcome;
-    if (std::optional<double> cost = sink_.stage_cost(outcome.stage_info)) outcome.stage_info["usage"]["cost_usd"] = *cost;
+    if (std::optional<double> cost = sink_.stage_cost(outcome.stage_info))
+      outcome.stage_info["usage"]["cost_usd"] = *cost;
     std::int64_t duration = clock_->now_ms() - started;
 
     if (outcome.status != StageStatus::kFail && outcome.status != StageStatus::kRetry) {
@@ -260,7 +260,8 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
       add_stage_info(completed, outcome);
       emit(kStageCompletedEvent, std::move(completed));
       log().info("stage {} finished: {} in {}ms", node.id, status_name(outcome.status), duration);
-      history.add(make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
+      history.add(
+          make_stage_record(node, type, outcome, attempt, policy.max_attempts, clock_->now_ms() - first_started));
       return outcome;
     }
     // unified-llm-spec §6.6: a Retry-After beyond the policy's max delay is not waited for.
@@ -315,8 +316,8 @@ Route Engine::Impl::route_after(const NodeData& node, const Outcome& outcome, co
   if (registry_.traits(node).fans_out) return route;
   auto v = graph_.find(node.id);
   bool failed = outcome.status == StageStatus::kFail;
-  std::optional<Edge> edge =
-      select_edge(graph_, *v, outcome, context, failed ? EdgeSelectionMode::kConditionsOnly : EdgeSelectionMode::kAll);
+  std::optional<Edge> edge = select_edge(graph_, *v, outcome, context,
+                                         failed ? EdgeSelectionMode::kConditionsOnly : EdgeSelectionMode::kAll);
   if (edge) {
     const EdgeData& e = graph_.edge(*edge);
     route.kind = e.loop_restart() ? Route::Kind::kRestart : Route::Kind::kNext;
@@ -381,9 +382,8 @@ BranchResult Engine::Impl::run_branch_from(StageHistory& parent, const std::stri
     }
     deliver_inbox(node.id, context, inbox);
     context.set(kCurrentNodeKey, node.id);
-    Outcome outcome =
-        execute_with_retry(node, context, retries, cancel, resolve_stage_fidelity(via_edge, node, graph_, previous),
-                           local_history);
+    Outcome outcome = execute_with_retry(node, context, retries, cancel,
+                                         resolve_stage_fidelity(via_edge, node, graph_, previous), local_history);
     previous = node.id;
     if (cancel.cancelled()) {
       result.cancelled = true;

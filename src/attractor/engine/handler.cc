@@ -34,7 +34,8 @@ Handler* HandlerRegistry::resolve(const NodeData& node) const {
     auto it = handlers_.find(type);
     if (it != handlers_.end()) return it->second.get();
   }
-  for (std::string_view candidate : {catalog_.type_for_shape(node.shape()), std::string_view(catalog_.default_type())}) {
+  for (std::string_view candidate :
+       {catalog_.type_for_shape(node.shape()), std::string_view(catalog_.default_type())}) {
     if (candidate.empty()) continue;
     auto it = handlers_.find(candidate);
     if (it != handlers_.end()) return it->second.get();

@@ -41,11 +41,11 @@ class WriteBehind;
 
 /// The result of running one parallel branch.
 struct BranchResult {
-  std::string id;                  ///< the branch's first node
+  std::string id;  ///< the branch's first node
   std::size_t index = 0;
-  Outcome outcome;                 ///< outcome of the branch's last executed node
-  std::string last_node;           ///< last executed node ("" when none ran)
-  std::string stopped_at;          ///< node where the branch stopped without executing it
+  Outcome outcome;         ///< outcome of the branch's last executed node
+  std::string last_node;   ///< last executed node ("" when none ran)
+  std::string stopped_at;  ///< node where the branch stopped without executing it
   std::vector<std::string> completed_nodes;
   nlohmann::json context_changes = nlohmann::json::object();  ///< diff of the branch context
   std::string last_response;
@@ -64,15 +64,15 @@ class BranchRunner {
 
 /// Everything a handler may use besides node, context and graph.
 struct StageEnv {
-  std::string run_dir;    ///< logs_root
-  std::string stage_dir;  ///< `{run_dir}/{node_id}`, created before `execute`
-  CancelToken cancel;     ///< fires on Ctrl-C, node timeout, or abandonment of a parallel branch
+  std::string run_dir;                     ///< logs_root
+  std::string stage_dir;                   ///< `{run_dir}/{node_id}`, created before `execute`
+  CancelToken cancel;                      ///< fires on Ctrl-C, node timeout, or abandonment of a parallel branch
   std::optional<std::int64_t> timeout_ms;  ///< the node's `timeout`, if any
   Clock* clock = nullptr;
   EventObserver* events = nullptr;  ///< never null while the engine runs
   ArtifactStore* artifacts = nullptr;
   BranchRunner* branches = nullptr;
-  std::int64_t attempt = 1;         ///< 1-based attempt number of this execution
+  std::int64_t attempt = 1;  ///< 1-based attempt number of this execution
   /// Attempts of this node's handler earlier in the run, all visits and retries counted (the
   /// checkpoint's `node_attempts`): the simulation backend scripts its n-th call with it.
   std::int64_t prior_attempts = 0;

@@ -70,8 +70,8 @@ std::string render_truncate(const PreambleInput& in) {
 }
 
 std::string render_compact(const PreambleInput& in, const Selection& s) {
-  std::string out = fmt::format("## Pipeline State\n\n- Pipeline: {}\n- Goal: {}\n- Completed stages: ", in.pipeline_name,
-                                in.goal);
+  std::string out = fmt::format(
+      "## Pipeline State\n\n- Pipeline: {}\n- Goal: {}\n- Completed stages: ", in.pipeline_name, in.goal);
   std::string_view separator;
   if (s.omitted_stages > 0) {
     out += omitted_stages_text(s.omitted_stages);
@@ -85,7 +85,8 @@ std::string render_compact(const PreambleInput& in, const Selection& s) {
   out.append("\n- Current stage: ").append(in.current_node).append("\n");
   if (!s.context.empty() || s.omitted_context > 0) {
     out += "- Key context values:\n";
-    for (const ContextEntry* e : s.context) out.append("  - ").append(e->key).append(": ").append(e->line_120).append("\n");
+    for (const ContextEntry* e : s.context)
+      out.append("  - ").append(e->key).append(": ").append(e->line_120).append("\n");
     if (s.omitted_context > 0) out += "  - " + omitted_context_text(s.omitted_context) + "\n";
   }
   return out;
@@ -96,9 +97,8 @@ std::string render_summary_low(const PreambleInput& in, const Selection& s) {
   if (s.omitted_stages > 0) names = omitted_stages_text(s.omitted_stages);
   for (std::size_t i : s.stages) names += (names.empty() ? "" : ", ") + in.completed[i]->node_id;
   if (names.empty()) names = "none";
-  std::string last = in.completed.empty()
-                         ? std::string("none")
-                         : in.completed.back()->status + " (" + in.completed.back()->node_id + ")";
+  std::string last = in.completed.empty() ? std::string("none")
+                                          : in.completed.back()->status + " (" + in.completed.back()->node_id + ")";
   StageTotals t;
   if (in.totals) {
     t = *in.totals;
@@ -121,8 +121,9 @@ std::string render_summary_low(const PreambleInput& in, const Selection& s) {
 }
 
 std::string render_summary_medium(const PreambleInput& in, const Selection& s) {
-  std::string out = fmt::format("## Pipeline Progress\n\nPipeline: {}\nGoal: {}\nStage: {} ({}/{})\n\n### Recent Activity\n",
-                                in.pipeline_name, in.goal, in.current_node, in.stage_number, in.total_stages);
+  std::string out = fmt::format(
+      "## Pipeline Progress\n\nPipeline: {}\nGoal: {}\nStage: {} ({}/{})\n\n### Recent Activity\n", in.pipeline_name,
+      in.goal, in.current_node, in.stage_number, in.total_stages);
   if (s.omitted_stages > 0) out += "- " + omitted_stages_text(s.omitted_stages) + "\n";
   if (s.stages.empty() && s.omitted_stages == 0) out += "- none yet\n";
   std::string notable;
@@ -139,7 +140,8 @@ std::string render_summary_medium(const PreambleInput& in, const Selection& s) {
   }
   if (!s.context.empty() || s.omitted_context > 0) {
     out += "\n### Active Context\n";
-    for (const ContextEntry* e : s.context) out.append("- ").append(e->key).append(": ").append(e->line_200).append("\n");
+    for (const ContextEntry* e : s.context)
+      out.append("- ").append(e->key).append(": ").append(e->line_200).append("\n");
     if (s.omitted_context > 0) out += "- " + omitted_context_text(s.omitted_context) + "\n";
   }
   if (!notable.empty()) out += "\n### Notable Events\n" + notable;
@@ -252,7 +254,7 @@ StageRecord make_stage_record(const NodeData& node, const std::string& handler_t
   r.handler_type = handler_type;
   r.status = status_name(outcome.status);
   r.notes = outcome.status == StageStatus::kFail && !outcome.failure_reason.empty() ? outcome.failure_reason
-                                                                                     : outcome.notes;
+                                                                                    : outcome.notes;
   r.attempts = attempts;
   r.max_attempts = max_attempts;
   r.duration_ms = duration_ms;

@@ -50,9 +50,9 @@ namespace attractor {
 struct StageRecord {
   std::string node_id;
   std::string handler_type;
-  std::string status;          ///< status_name of the final outcome
-  std::string notes;           ///< outcome notes; the failure reason for failures
-  std::int64_t attempts = 1;   ///< attempts used (retries + 1)
+  std::string status;         ///< status_name of the final outcome
+  std::string notes;          ///< outcome notes; the failure reason for failures
+  std::int64_t attempts = 1;  ///< attempts used (retries + 1)
   std::int64_t max_attempts = 1;
   std::int64_t duration_ms = -1;   ///< all attempts together; -1 when unknown (restored on resume)
   std::vector<std::string> tools;  ///< tool use: a tool node's command, or `stage_info.tools`
@@ -68,11 +68,11 @@ StageRecord make_stage_record(const NodeData& node, const std::string& handler_t
 
 /// Counts over every finished stage of a run (kept incrementally by StageHistory).
 struct StageTotals {
-  std::size_t stages = 0;       ///< records
-  std::size_t non_start = 0;    ///< records of nodes other than the start node
-  std::size_t succeeded = 0;    ///< success or partial_success
+  std::size_t stages = 0;     ///< records
+  std::size_t non_start = 0;  ///< records of nodes other than the start node
+  std::size_t succeeded = 0;  ///< success or partial_success
   std::size_t failed = 0;
-  std::int64_t retries = 0;     ///< attempts beyond the first, summed
+  std::int64_t retries = 0;  ///< attempts beyond the first, summed
 };
 
 /// The finished stages of a run, oldest first. Owned by the engine; thread-safe (parallel
@@ -115,15 +115,15 @@ struct PreambleInput {
   std::string goal;
   std::string run_id;
   std::string current_node;
-  std::int64_t stage_number = 1;  ///< this stage's position (completed stages, start excluded, + 1)
-  std::int64_t total_stages = 1;  ///< stages of the graph (start and exit excluded), at least stage_number
-  std::vector<StageRecordPtr> completed;                  ///< oldest first, never null
+  std::int64_t stage_number = 1;          ///< this stage's position (completed stages, start excluded, + 1)
+  std::int64_t total_stages = 1;          ///< stages of the graph (start and exit excluded), at least stage_number
+  std::vector<StageRecordPtr> completed;  ///< oldest first, never null
   /// Completed stages before `completed` that were not gathered (they can never fit the budget);
   /// reported as omitted.
   std::size_t earlier_stages = 0;
   /// Counts over all completed stages; when absent they are computed from `completed`.
   std::optional<StageTotals> totals;
-  nlohmann::json context = nlohmann::json::object();     ///< key context values
+  nlohmann::json context = nlohmann::json::object();  ///< key context values
   std::int64_t current_attempt = 1;
   std::int64_t current_max_attempts = 1;
 };
@@ -151,7 +151,7 @@ std::size_t preamble_record_limit(std::string_view mode);
 struct Preamble {
   std::string mode;
   std::string text;
-  std::size_t tokens = 0;           ///< exact count of `text`
+  std::size_t tokens = 0;  ///< exact count of `text`
   std::size_t budget = 0;
   std::size_t omitted_stages = 0;   ///< completed stages left out to fit
   std::size_t omitted_context = 0;  ///< context values left out to fit

@@ -38,7 +38,7 @@ UniformRandom default_random();
 struct RetryPolicy {
   std::int64_t max_attempts = 1;  ///< at least 1
   BackoffConfig backoff;
-  std::string preset;             ///< preset name, "" when built from attributes only
+  std::string preset;  ///< preset name, "" when built from attributes only
 
   /// Delay before retry number `attempt` (1-based): initial * factor^(attempt-1), capped, then
   /// multiplied by uniform(0.5, 1.5) when jitter is on.

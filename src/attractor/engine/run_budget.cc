@@ -7,15 +7,17 @@
 namespace attractor {
 
 PriceTable PriceTable::from_json(const nlohmann::json& json) {
-  if (!json.is_object()) throw std::runtime_error("a price table is a JSON object: {\"MODEL\": {\"input\": USD, \"output\": USD}}");
+  if (!json.is_object())
+    throw std::runtime_error("a price table is a JSON object: {\"MODEL\": {\"input\": USD, \"output\": USD}}");
   PriceTable table;
   for (const auto& [model, entry] : json.items()) {
     auto number = [&](const char* key) {
       auto it = entry.is_object() ? entry.find(key) : entry.end();
       if (!entry.is_object() || it == entry.end() || !it->is_number() || it->get<double>() < 0) {
-        throw std::runtime_error(fmt::format("price of `{}`: expected {{\"input\": USD, \"output\": USD}} per million "
-                                             "tokens, both numbers >= 0",
-                                             model));
+        throw std::runtime_error(
+            fmt::format("price of `{}`: expected {{\"input\": USD, \"output\": USD}} per million "
+                        "tokens, both numbers >= 0",
+                        model));
       }
       return it->get<double>();
     };
@@ -50,9 +52,10 @@ std::string budget_reached(const RunBudget& budget, const nlohmann::json& usage,
                        *budget.max_total_tokens, when, node);
   }
   if (budget.max_cost_usd && usage.contains("unpriced_models") && !usage["unpriced_models"].empty()) {
-    return fmt::format("cost budget cannot be kept: no price for model `{}` (add it, or `*`, to the price table) "
-                       "{} stage `{}`",
-                       usage["unpriced_models"][0].get<std::string>(), when, node);
+    return fmt::format(
+        "cost budget cannot be kept: no price for model `{}` (add it, or `*`, to the price table) "
+        "{} stage `{}`",
+        usage["unpriced_models"][0].get<std::string>(), when, node);
   }
   const double cost = usage.value("cost_usd", 0.0);
   if (budget.max_cost_usd && cost >= *budget.max_cost_usd) {

@@ -81,8 +81,9 @@ RenderResult DotProcessRenderer::render(const std::string& dot_text, const std::
   if (process.failure() != SpawnFailure::kNone) {
     int errnum = process.failure_errno();
     result.tool_missing = errnum == ENOENT;
-    result.error = errnum == ENOENT ? "Graphviz `" + program_ + "` was not found on PATH; install graphviz "
-                                      "(Debian: apt-get install graphviz) or render to .dot"
+    result.error = errnum == ENOENT ? "Graphviz `" + program_ +
+                                          "` was not found on PATH; install graphviz "
+                                          "(Debian: apt-get install graphviz) or render to .dot"
                                     : "cannot start `" + program_ + "`: " + process.error();
     return result;
   }

@@ -26,8 +26,7 @@ class GraphvizRenderer {
 class DotProcessRenderer : public GraphvizRenderer {
  public:
   explicit DotProcessRenderer(std::string program = "dot") : program_(std::move(program)) {}
-  RenderResult render(const std::string& dot_text, const std::string& format,
-                      const std::string& output_path) override;
+  RenderResult render(const std::string& dot_text, const std::string& format, const std::string& output_path) override;
 
  private:
   std::string program_;

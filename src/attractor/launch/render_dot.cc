@@ -10,22 +10,22 @@ namespace {
 
 const std::set<std::string, std::less<>>& graph_presentation_keys() {
   static const std::set<std::string, std::less<>> keys = {
-      "rankdir", "fontname", "fontsize", "fontcolor", "bgcolor", "nodesep", "ranksep", "splines", "size",
-      "ratio", "labelloc", "labeljust", "pad", "margin", "concentrate", "newrank", "compound", "dpi"};
+      "rankdir", "fontname", "fontsize",  "fontcolor", "bgcolor", "nodesep",     "ranksep", "splines",  "size",
+      "ratio",   "labelloc", "labeljust", "pad",       "margin",  "concentrate", "newrank", "compound", "dpi"};
   return keys;
 }
 
 const std::set<std::string, std::less<>>& node_presentation_keys() {
   static const std::set<std::string, std::less<>> keys = {
-      "shape", "fontname", "fontsize", "fontcolor", "color", "fillcolor", "style", "penwidth", "width",
-      "height", "fixedsize", "margin", "xlabel", "peripheries", "tooltip", "group"};
+      "shape", "fontname", "fontsize",  "fontcolor", "color",  "fillcolor",   "style",   "penwidth",
+      "width", "height",   "fixedsize", "margin",    "xlabel", "peripheries", "tooltip", "group"};
   return keys;
 }
 
 const std::set<std::string, std::less<>>& edge_presentation_keys() {
   static const std::set<std::string, std::less<>> keys = {
-      "color", "style", "penwidth", "arrowhead", "arrowtail", "arrowsize", "fontname", "fontsize",
-      "fontcolor", "xlabel", "constraint", "minlen", "tooltip", "dir"};
+      "color",    "style",     "penwidth", "arrowhead",  "arrowtail", "arrowsize", "fontname",
+      "fontsize", "fontcolor", "xlabel",   "constraint", "minlen",    "tooltip",   "dir"};
   return keys;
 }
 

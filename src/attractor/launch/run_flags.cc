@@ -105,7 +105,8 @@ nlohmann::json seed_context(const RunFlags& f) {
     if (!j.is_object()) throw std::runtime_error(f.context_file + ": expected a JSON object");
     for (const auto& [key, value] : j.items()) {
       if (std::string deep = json_depth_problem(value); !deep.empty()) {
-        throw std::runtime_error(f.context_file + ": value `" + key + "` is " + deep + " (the limit of a stored value)");
+        throw std::runtime_error(f.context_file + ": value `" + key + "` is " + deep +
+                                 " (the limit of a stored value)");
       }
     }
     seed.update(j);

@@ -36,8 +36,8 @@ struct RunFlags {
   std::optional<double> max_cost;                ///< `--max-cost USD`
   std::string prices;                            ///< `--prices FILE.json`
   std::size_t snapshot_every = 0;                ///< `--snapshot-every N` (0: size policy)
-  bool dry_run = false;    ///< `run --dry-run`: print the plan, run nothing
-  bool plan_json = false;  ///< `run --dry-run --json`
+  bool dry_run = false;                          ///< `run --dry-run`: print the plan, run nothing
+  bool plan_json = false;                        ///< `run --dry-run --json`
 };
 
 /// Adds the options both commands take to `app`, bound to `flags`.
@@ -64,7 +64,6 @@ nlohmann::json manifest_options(const RunFlags& flags);
 /// itself (`app` tells which options were given; the backend pair --simulate/--backend and the
 /// answer pair --auto-approve/--answers count as one choice each). Returns one line per restored
 /// setting, e.g. "--backend openai", for the console.
-std::vector<std::string> restore_manifest_options(const nlohmann::json& options, const CLI::App& app,
-                                                  RunFlags& flags);
+std::vector<std::string> restore_manifest_options(const nlohmann::json& options, const CLI::App& app, RunFlags& flags);
 
 }  // namespace attractor

@@ -38,7 +38,8 @@ LaunchFailure failure(int code, std::string message, std::string prefix = "") {
 void warn_unknown_nodes(const std::vector<std::string>& keys, const Graph& graph, const char* option,
                         const std::string& file, std::vector<std::string>& warnings) {
   for (const std::string& key : keys) {
-    if (!graph.find(key)) warnings.push_back(fmt::format("{} {}: key '{}' names no node of the pipeline", option, file, key));
+    if (!graph.find(key))
+      warnings.push_back(fmt::format("{} {}: key '{}' names no node of the pipeline", option, file, key));
   }
 }
 
@@ -87,8 +88,9 @@ HandlerServices make_services(const LaunchRequest& r, const Graph& graph, std::v
 RunBudget checked_budget(const RunFlags& f, const Graph& graph) {
   RunBudget budget = run_budget(f);
   if (budget.with_graph_defaults(graph).max_cost_usd && budget.prices.empty()) {
-    throw std::runtime_error("a cost budget (--max-cost or graph attribute max_cost) needs prices: pass --prices "
-                             "FILE.json ({\"MODEL\": {\"input\": USD, \"output\": USD}} per million tokens)");
+    throw std::runtime_error(
+        "a cost budget (--max-cost or graph attribute max_cost) needs prices: pass --prices "
+        "FILE.json ({\"MODEL\": {\"input\": USD, \"output\": USD}} per million tokens)");
   }
   return budget;
 }
@@ -139,9 +141,9 @@ std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, 
   }
   if (!r.allow_commands) {
     if (std::vector<CommandUse> uses = command_uses(prepared.graph(), prepared.services); !uses.empty()) {
-      LaunchFailure lf = failure(kExitUsage, "this server does not run pipelines that run commands: " +
-                                                 describe_command_uses(uses) +
-                                                 "; start attractor serve with --allow-commands to allow them");
+      LaunchFailure lf = failure(
+          kExitUsage, "this server does not run pipelines that run commands: " + describe_command_uses(uses) +
+                          "; start attractor serve with --allow-commands to allow them");
       lf.commands = std::move(uses);
       return lf;
     }
@@ -160,14 +162,16 @@ std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, 
 }  // namespace
 
 std::shared_future<void> preload_run_tables() {
-  return std::async(std::launch::async, [] {
-    builtin_handler_catalog();
-    try {
-      token_counter_for(kDefaultTokenEncoding);
-    } catch (const std::exception& e) {
-      log().debug("token table {} not preloaded: {}", kDefaultTokenEncoding, e.what());
-    }
-  }).share();
+  return std::async(std::launch::async,
+                    [] {
+                      builtin_handler_catalog();
+                      try {
+                        token_counter_for(kDefaultTokenEncoding);
+                      } catch (const std::exception& e) {
+                        log().debug("token table {} not preloaded: {}", kDefaultTokenEncoding, e.what());
+                      }
+                    })
+      .share();
 }
 
 std::variant<PreparedRun, LaunchFailure> prepare_run(LaunchRequest& request) {
@@ -227,8 +231,7 @@ RunResult execute_run(const LaunchRequest& request, PreparedRun& prepared, Engin
 
 std::variant<LaunchRequest, LaunchFailure> resume_request(const std::string& run_dir, RunFlags flags,
                                                           const CLI::App* given, RunDisk& disk,
-                                                          std::vector<std::string>* restored,
-                                                          InputFileReader* files) {
+                                                          std::vector<std::string>* restored, InputFileReader* files) {
   Manifest manifest;
   LaunchRequest request;
   try {

@@ -79,10 +79,17 @@ bool is_final_event(const std::string& name) {
 }
 
 nlohmann::json RunSummary::to_json() const {
-  nlohmann::json j = {{"run_dir", run_dir},   {"status", status},         {"graph", graph},
-                      {"graph_path", graph_path}, {"run_id", run_id},     {"started", started},
-                      {"duration_ms", duration_ms}, {"node", node},       {"completed_nodes", completed_nodes},
-                      {"completed_statuses", completed_statuses}, {"usage", usage}};
+  nlohmann::json j = {{"run_dir", run_dir},
+                      {"status", status},
+                      {"graph", graph},
+                      {"graph_path", graph_path},
+                      {"run_id", run_id},
+                      {"started", started},
+                      {"duration_ms", duration_ms},
+                      {"node", node},
+                      {"completed_nodes", completed_nodes},
+                      {"completed_statuses", completed_statuses},
+                      {"usage", usage}};
   j["pid"] = pid ? nlohmann::json(*pid) : nlohmann::json();
   j["reason"] = reason.empty() ? nlohmann::json() : nlohmann::json(reason);
   j["error"] = error.empty() ? nlohmann::json() : nlohmann::json(error);

@@ -29,19 +29,19 @@ inline constexpr const char* kInterruptedByShutdown = "server shutdown";
 struct RunSummary {
   std::string run_dir;
   std::string status;
-  std::string error;         ///< why it is unreadable
-  std::string graph;         ///< pipeline name
+  std::string error;  ///< why it is unreadable
+  std::string graph;  ///< pipeline name
   std::string graph_path;
   std::string run_id;
-  std::string started;       ///< ISO-8601 UTC, from the manifest
+  std::string started;  ///< ISO-8601 UTC, from the manifest
   std::int64_t started_ms = 0;
   std::int64_t duration_ms = 0;  ///< until the last checkpoint, or until now while running
-  std::string node;          ///< running/unfinished: the next node; finished: the last one
-  std::optional<long> pid;   ///< the process running it
+  std::string node;              ///< running/unfinished: the next node; finished: the last one
+  std::optional<long> pid;       ///< the process running it
   std::vector<std::string> completed_nodes;
   std::vector<std::string> completed_statuses;
   nlohmann::json usage = nlohmann::json::object();
-  std::string reason;        ///< failure or stop reason, when there is one
+  std::string reason;  ///< failure or stop reason, when there is one
 
   nlohmann::json to_json() const;
 };
@@ -53,8 +53,7 @@ struct RunSummary {
 enum class RunningDetail { kFull, kBrief };
 
 /// The summary of the run directory `run_dir`; `now_ms` measures a running run's duration.
-RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms,
-                         RunningDetail running = RunningDetail::kFull);
+RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms, RunningDetail running = RunningDetail::kFull);
 
 /// The run directories directly under `logs_root` (those with a manifest.json), newest first
 /// (then by path). A missing root gives none.

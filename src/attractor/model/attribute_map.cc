@@ -65,8 +65,8 @@ bool AttributeMap::insert_or_assign(std::string_view key, ValueKind kind, std::s
   return put(AttributeEntry(key, kind, text, location));
 }
 
-bool AttributeMap::insert_or_assign_in_source(std::string_view key, ValueKind kind, std::string_view text,
-                                              bool quoted, const SourceFilePtr& file) {
+bool AttributeMap::insert_or_assign_in_source(std::string_view key, ValueKind kind, std::string_view text, bool quoted,
+                                              const SourceFilePtr& file) {
   if (!source_) source_ = file;
   if (source_ != file) {
     std::size_t offset = static_cast<std::size_t>(text.data() - file->text().data()) - (quoted ? 1 : 0);

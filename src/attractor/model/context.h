@@ -73,7 +73,7 @@ class Context {
   std::map<std::string, nlohmann::json, std::less<>> values_;
   std::vector<std::string> logs_;
   std::vector<std::string> journal_;  ///< keys written since `journal_base_`
-  std::uint64_t journal_base_ = 1;   ///< the cursor value at `journal_[0]`
+  std::uint64_t journal_base_ = 1;    ///< the cursor value at `journal_[0]`
 };
 
 /// Keys whose values differ between `before` and `after` (added or changed), as an object;

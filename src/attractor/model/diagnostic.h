@@ -23,13 +23,13 @@ const char* severity_name(Severity severity);
 
 /// One finding of the parser or a lint rule.
 struct Diagnostic {
-  std::string rule;                ///< rule id, e.g. "start_node" or "syntax"
+  std::string rule;  ///< rule id, e.g. "start_node" or "syntax"
   Severity severity = Severity::kError;
   std::string message;
-  std::string node_id;             ///< related node, "" if none
+  std::string node_id;                                      ///< related node, "" if none
   std::optional<std::pair<std::string, std::string>> edge;  ///< related edge (from, to)
-  std::string fix;                 ///< suggested fix, "" if none
-  SourceLocation location;         ///< where in the file; unknown when not tied to text
+  std::string fix;                                          ///< suggested fix, "" if none
+  SourceLocation location;                                  ///< where in the file; unknown when not tied to text
 };
 
 /// A diagnostic tied to a node (`node_id` may be "") with a fix ("" for none).
@@ -54,8 +54,8 @@ inline constexpr std::size_t kMaxDiagnosticTextBytes = 400;
 /// How many diagnostics of one rule a cap left out.
 struct LeftOut {
   std::string rule;
-  std::size_t count = 0;  ///< left out
-  std::size_t total = 0;  ///< of this rule in all
+  std::size_t count = 0;                ///< left out
+  std::size_t total = 0;                ///< of this rule in all
   Severity severity = Severity::kInfo;  ///< the highest severity left out
 };
 
@@ -75,7 +75,7 @@ CappedDiagnostics cap_diagnostics(const std::vector<Diagnostic>& diagnostics, st
 /// location) saying "... and N more `RULE` diagnostics left out". The counts of errors and
 /// warnings are the caller's, taken before the cap.
 std::vector<Diagnostic> diagnostics_capped_per_rule(const std::vector<Diagnostic>& diagnostics,
-                                           std::size_t per_rule = kMaxDiagnosticsPerRule);
+                                                    std::size_t per_rule = kMaxDiagnosticsPerRule);
 
 /// True if any diagnostic has ERROR severity.
 bool has_errors(const std::vector<Diagnostic>& diagnostics);

@@ -17,9 +17,9 @@ namespace attractor {
 /// One clause of a condition.
 struct ConditionClause {
   enum class Op { kEquals, kNotEquals, kTruthy };
-  std::string key;      ///< `outcome`, `preferred_label`, `context.a.b` or a bare key
+  std::string key;  ///< `outcome`, `preferred_label`, `context.a.b` or a bare key
   Op op = Op::kTruthy;
-  std::string literal;  ///< unescaped literal ("" for kTruthy)
+  std::string literal;     ///< unescaped literal ("" for kTruthy)
   std::size_t offset = 0;  ///< byte offset of the clause in the condition text
 };
 

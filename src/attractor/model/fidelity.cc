@@ -6,7 +6,7 @@ namespace attractor {
 
 const std::vector<std::string>& fidelity_modes() {
   static const std::vector<std::string> modes = {
-      std::string(kFidelityFull),         std::string(kFidelityTruncate),     std::string(kFidelityCompact),
+      std::string(kFidelityFull),       std::string(kFidelityTruncate),      std::string(kFidelityCompact),
       std::string(kFidelitySummaryLow), std::string(kFidelitySummaryMedium), std::string(kFidelitySummaryHigh)};
   return modes;
 }

@@ -52,9 +52,9 @@ std::string node_fallback_fidelity(const NodeData& node, const Graph& graph);
 
 /// Resolved fidelity facts of one stage execution, handed to the handler through StageEnv.
 struct StageFidelity {
-  std::string mode;           ///< the mode the stage runs in
-  std::string thread_id;      ///< its thread key (meaningful under `full`)
-  std::string previous_node;  ///< the node executed before it ("" for the first)
+  std::string mode;                 ///< the mode the stage runs in
+  std::string thread_id;            ///< its thread key (meaningful under `full`)
+  std::string previous_node;        ///< the node executed before it ("" for the first)
   bool degraded_on_resume = false;  ///< `full` replaced by `summary:high` after a resume
 };
 

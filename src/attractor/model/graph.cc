@@ -61,7 +61,9 @@ Graph::Graph(const Graph& other)
 }
 
 Graph::Graph(Graph&& other) noexcept
-    : g_(std::move(other.g_)), index_(std::move(other.index_)), edges_(std::move(other.edges_)),
+    : g_(std::move(other.g_)),
+      index_(std::move(other.index_)),
+      edges_(std::move(other.edges_)),
       source_(std::move(other.source_)) {
   other.g_ = std::make_unique<BoostGraph>();  // a moved-from Graph is empty, not broken
 }

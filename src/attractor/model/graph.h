@@ -95,8 +95,8 @@ struct GraphData : AttributeBag {
   std::string default_fidelity() const { return get("default_fidelity"); }
 };
 
-using BoostGraph = boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, NodeData,
-                                         EdgeData, GraphData>;
+using BoostGraph =
+    boost::adjacency_list<boost::vecS, boost::vecS, boost::bidirectionalS, NodeData, EdgeData, GraphData>;
 using Vertex = boost::graph_traits<BoostGraph>::vertex_descriptor;
 using Edge = boost::graph_traits<BoostGraph>::edge_descriptor;
 

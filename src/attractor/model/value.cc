@@ -28,10 +28,16 @@ std::optional<double> parse_float(std::string_view text) {
   if (text.empty()) return std::nullopt;
   std::size_t i = text[0] == '-' ? 1 : 0;
   std::size_t digits_before = 0, digits_after = 0;
-  while (i < text.size() && text[i] >= '0' && text[i] <= '9') { ++i; ++digits_before; }
+  while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+    ++i;
+    ++digits_before;
+  }
   if (i < text.size() && text[i] == '.') {
     ++i;
-    while (i < text.size() && text[i] >= '0' && text[i] <= '9') { ++i; ++digits_after; }
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9') {
+      ++i;
+      ++digits_after;
+    }
     if (digits_after == 0) return std::nullopt;
   } else if (digits_before == 0) {
     return std::nullopt;

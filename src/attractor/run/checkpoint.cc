@@ -439,8 +439,8 @@ void CheckpointWriter::save(const Checkpoint& checkpoint, const Context& context
   enqueue_save(run_dir, writer);
 }
 
-void CheckpointWriter::save_journaled(const Checkpoint& checkpoint, const Context& context,
-                                      const std::string& run_dir, WriteBehind& writer) {
+void CheckpointWriter::save_journaled(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir,
+                                      WriteBehind& writer) {
   update(checkpoint, &context);
   const std::size_t record_bytes = delta_.size() + 32;
   const bool by_count = snapshot_every_ > 0 && journal_records_ + 1 >= snapshot_every_;

@@ -53,7 +53,7 @@ struct Checkpoint {
   std::int64_t total_executions = 0;
   std::string last_fidelity;
   nlohmann::json inbox = nlohmann::json::array();
-  nlohmann::json final_outcome;  ///< null while running
+  nlohmann::json final_outcome;                            ///< null while running
   nlohmann::json seed_context = nlohmann::json::object();  ///< `--set`/`--context` values, for loop_restart
   std::int64_t restart_count = 0;
   /// Token usage of the LLM calls so far (UsageTally::to_json), so a resumed run's totals include
@@ -135,8 +135,7 @@ class CheckpointWriter {
                       WriteBehind& writer);
   /// The run's last save, queued as a snapshot without a journal record first (the snapshot
   /// makes it durable as one), then the journal removed: `checkpoint.json` alone holds the end.
-  void save_last(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir,
-                 WriteBehind& writer);
+  void save_last(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir, WriteBehind& writer);
   /// Queues the last serialization as a snapshot (a compaction), then removes the journal:
   /// `checkpoint.json` alone then holds the last saved state. For interruptions.
   void compact(const std::string& run_dir, WriteBehind& writer);
@@ -212,10 +211,10 @@ class CheckpointWriter {
   DeltaParts delta_parts_;
   std::string delta_;
   std::shared_ptr<OpenJournal> journal_ = std::make_shared<OpenJournal>();
-  std::size_t snapshot_bytes_ = 0;  ///< size of the last snapshot queued
-  std::size_t journal_bytes_ = 0;   ///< bytes appended to the journal since then
-  std::size_t journal_records_ = 0; ///< records appended since then
-  std::size_t snapshot_every_ = 0;  ///< see set_snapshot_every
+  std::size_t snapshot_bytes_ = 0;   ///< size of the last snapshot queued
+  std::size_t journal_bytes_ = 0;    ///< bytes appended to the journal since then
+  std::size_t journal_records_ = 0;  ///< records appended since then
+  std::size_t snapshot_every_ = 0;   ///< see set_snapshot_every
   std::string run_id_;
   AppendedArray completed_;
   AppendedArray statuses_;
@@ -228,11 +227,11 @@ class CheckpointWriter {
   /// The members that are neither lists nor tables, serialized, in key order.
   std::vector<std::pair<std::string_view, std::string>> scalars_;
   std::optional<std::string> context_text_;  ///< a `context` that is not an object, serialized
-  std::vector<std::string_view> views_;   ///< the current serialization
-  bool views_current_ = false;            ///< views_ shows the last update
-  bool serialized_ = false;               ///< an update has been made
-  WriteBehind* queued_on_ = nullptr;      ///< where the last queued save went
-  std::uint64_t queued_seq_ = 0;          ///< its operation, which reads views_
+  std::vector<std::string_view> views_;      ///< the current serialization
+  bool views_current_ = false;               ///< views_ shows the last update
+  bool serialized_ = false;                  ///< an update has been made
+  WriteBehind* queued_on_ = nullptr;         ///< where the last queued save went
+  std::uint64_t queued_seq_ = 0;             ///< its operation, which reads views_
   bool context_all_ = true;
   const Context* live_ = nullptr;  ///< the live context read by the previous serialization, if any
   std::uint64_t live_cursor_ = 0;  ///< its changes already in `context_`

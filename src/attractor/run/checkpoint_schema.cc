@@ -19,12 +19,12 @@ enum class Kind {
   kString,
   kInteger,
   kUnsigned,
-  kStrings,        ///< an array of strings
-  kIntegers,       ///< an object of integers
-  kValues,         ///< an object of stored values (depth-limited)
-  kObjects,        ///< an object of objects
-  kArray,          ///< an array wrapping stored values (depth-limited)
-  kObject,         ///< an object wrapping stored values (depth-limited)
+  kStrings,   ///< an array of strings
+  kIntegers,  ///< an object of integers
+  kValues,    ///< an object of stored values (depth-limited)
+  kObjects,   ///< an object of objects
+  kArray,     ///< an array wrapping stored values (depth-limited)
+  kObject,    ///< an object wrapping stored values (depth-limited)
   kNullOrObject,
 };
 
@@ -34,13 +34,27 @@ struct Member {
 };
 
 constexpr std::array<Member, 22> kMembers{{
-    {"completed_nodes", Kind::kStrings},  {"completed_statuses", Kind::kStrings}, {"context", Kind::kValues},
-    {"current_node", Kind::kString},      {"final_outcome", Kind::kNullOrObject}, {"inbox", Kind::kArray},
-    {"journal_seq", Kind::kUnsigned},     {"last_fidelity", Kind::kString},       {"logs", Kind::kStrings},
-    {"next_node", Kind::kString},         {"node_attempts", Kind::kIntegers},     {"node_outcomes", Kind::kObjects},
-    {"node_retries", Kind::kIntegers},    {"restart_count", Kind::kInteger},      {"run_id", Kind::kString},
-    {"seed_context", Kind::kValues},      {"state", Kind::kString},               {"timestamp", Kind::kString},
-    {"timestamp_ms", Kind::kInteger},     {"total_executions", Kind::kInteger},   {"usage", Kind::kObject},
+    {"completed_nodes", Kind::kStrings},
+    {"completed_statuses", Kind::kStrings},
+    {"context", Kind::kValues},
+    {"current_node", Kind::kString},
+    {"final_outcome", Kind::kNullOrObject},
+    {"inbox", Kind::kArray},
+    {"journal_seq", Kind::kUnsigned},
+    {"last_fidelity", Kind::kString},
+    {"logs", Kind::kStrings},
+    {"next_node", Kind::kString},
+    {"node_attempts", Kind::kIntegers},
+    {"node_outcomes", Kind::kObjects},
+    {"node_retries", Kind::kIntegers},
+    {"restart_count", Kind::kInteger},
+    {"run_id", Kind::kString},
+    {"seed_context", Kind::kValues},
+    {"state", Kind::kString},
+    {"timestamp", Kind::kString},
+    {"timestamp_ms", Kind::kInteger},
+    {"total_executions", Kind::kInteger},
+    {"usage", Kind::kObject},
     {"visit_counts", Kind::kIntegers},
 }};
 
@@ -98,17 +112,20 @@ std::string kind_problem(std::string_view path, Kind kind, const json& v) {
     case Kind::kUnsigned: return v.is_number_unsigned() ? "" : wrong(path, "a non-negative integer", v);
     case Kind::kStrings:
       if (!v.is_array()) return wrong(path, "an array of strings", v);
-      return each(path, v, [](const std::string& p, const json& e) { return e.is_string() ? "" : wrong(p, "a string", e); });
+      return each(path, v,
+                  [](const std::string& p, const json& e) { return e.is_string() ? "" : wrong(p, "a string", e); });
     case Kind::kIntegers:
       if (!v.is_object()) return wrong(path, "an object of integers", v);
-      return each(path, v,
-                  [](const std::string& p, const json& e) { return e.is_number_integer() ? "" : wrong(p, "an integer", e); });
+      return each(path, v, [](const std::string& p, const json& e) {
+        return e.is_number_integer() ? "" : wrong(p, "an integer", e);
+      });
     case Kind::kValues:
       if (!v.is_object()) return wrong(path, "an object", v);
       return each(path, v, [](const std::string& p, const json& e) { return deep(p, e); });
     case Kind::kObjects:
       if (!v.is_object()) return wrong(path, "an object of objects", v);
-      return each(path, v, [](const std::string& p, const json& e) { return e.is_object() ? "" : wrong(p, "an object", e); });
+      return each(path, v,
+                  [](const std::string& p, const json& e) { return e.is_object() ? "" : wrong(p, "an object", e); });
     case Kind::kArray:
       if (!v.is_array()) return wrong(path, "an array", v);
       return deep(path, v, kWrapperDepth);
@@ -160,7 +177,8 @@ std::optional<Kind> remove_kind(std::string_view name) {
 }  // namespace
 
 std::string checkpoint_schema_problem(const json& checkpoint) {
-  if (!checkpoint.is_object()) return fmt::format("the checkpoint must be an object, found {}", type_phrase(checkpoint));
+  if (!checkpoint.is_object())
+    return fmt::format("the checkpoint must be an object, found {}", type_phrase(checkpoint));
   return members_problem("", checkpoint, checkpoint_kind);
 }
 

@@ -68,7 +68,8 @@ class PosixSyncedAppendFile : public SyncedAppendFile {
       fd_ = ::open(path_.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
       if (fd_ < 0) throw std::runtime_error("cannot append " + path_ + ": " + std::strerror(errno));
     }
-    if (int err = write_all(fd_, data); err != 0) throw std::runtime_error("cannot append " + path_ + ": " + std::strerror(err));
+    if (int err = write_all(fd_, data); err != 0)
+      throw std::runtime_error("cannot append " + path_ + ": " + std::strerror(err));
     if (::fdatasync(fd_) != 0) throw std::runtime_error("cannot sync " + path_ + ": " + std::strerror(errno));
     if (is_new) sync_parent();
   }
@@ -133,8 +134,8 @@ void PosixRunDisk::write_file_atomic(const std::string& path, std::span<const st
   int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) throw std::runtime_error("cannot write " + tmp + ": " + std::strerror(errno));
   std::vector<iovec> batch;
-  std::size_t next = 0;       // first part not completely written
-  std::size_t offset = 0;     // bytes of parts[next] already written
+  std::size_t next = 0;    // first part not completely written
+  std::size_t offset = 0;  // bytes of parts[next] already written
   while (next < parts.size()) {
     batch.clear();
     for (std::size_t i = next; i < parts.size() && batch.size() < IOV_MAX; ++i) {

@@ -14,8 +14,12 @@ namespace attractor {
 namespace fs = std::filesystem;
 
 nlohmann::json Manifest::to_json() const {
-  nlohmann::json j = {{"name", name},       {"goal", goal},          {"graph_path", graph_path},
-                      {"graph_sha256", graph_sha256}, {"run_id", run_id}, {"start_time", start_time},
+  nlohmann::json j = {{"name", name},
+                      {"goal", goal},
+                      {"graph_path", graph_path},
+                      {"graph_sha256", graph_sha256},
+                      {"run_id", run_id},
+                      {"start_time", start_time},
                       {"attractor_version", version}};
   if (!parent_run.empty()) j["parent_run"] = parent_run;
   if (options.is_object() && !options.empty()) j["options"] = options;
@@ -78,7 +82,9 @@ Manifest read_manifest(const std::string& run_dir, RunDisk& disk) {
   }
 }
 
-void write_text_file(const std::string& path, const std::string& content) { posix_run_disk().write_file(path, content); }
+void write_text_file(const std::string& path, const std::string& content) {
+  posix_run_disk().write_file(path, content);
+}
 
 std::string read_text_file(const std::string& path) { return posix_run_disk().read_file(path); }
 

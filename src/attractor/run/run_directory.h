@@ -20,9 +20,9 @@ struct Manifest {
   std::string graph_path;    ///< absolute path of the .dot file ("" for graphs built in code)
   std::string graph_sha256;  ///< of the file's bytes
   std::string run_id;
-  std::string start_time;    ///< ISO-8601 UTC
-  std::string version;       ///< attractor version
-  std::string parent_run;    ///< set for loop restarts and child pipelines
+  std::string start_time;  ///< ISO-8601 UTC
+  std::string version;     ///< attractor version
+  std::string parent_run;  ///< set for loop restarts and child pipelines
   /// How the run was started, so `attractor resume` continues it the same way: `backend`,
   /// `simulate`, `index`, `answers`, `responses` (absolute paths), `auto_approve`, `strict`.
   /// Written by `attractor run`; absent (an empty object) for runs started in code.

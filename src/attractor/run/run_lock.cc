@@ -65,7 +65,8 @@ bool write_owner(int fd) {
 
 /// True when `path` still names the file open as `fd` (a takeover may have replaced it).
 bool still_named(int fd, const std::string& path) {
-  struct stat open_st {}, path_st {};
+  struct stat open_st {
+  }, path_st{};
   return ::fstat(fd, &open_st) == 0 && ::stat(path.c_str(), &path_st) == 0 && open_st.st_ino == path_st.st_ino &&
          open_st.st_dev == path_st.st_dev;
 }

@@ -46,8 +46,8 @@ VisitArchive archive_stage_visit(RunDisk& disk, const std::string& stage_dir, st
 /// Makes `stage_dir` ready for visit `visit` (1, 2, ...) of its node: archives visit `visit - 1`,
 /// creates the directory, and when it was there already (an interrupted earlier run of this
 /// visit made it) settles its attempts (settle_interrupted_attempts) and removes the
-/// `status.json` it left, so the stage starts without one and beside no program of the earlier run. A first visit costs one mkdir; a revisit
-/// a stat, a rename and a mkdir. Throws std::runtime_error "cannot create STAGE_DIR: REASON" or
+/// `status.json` it left, so the stage starts without one and beside no program of the earlier run. A first visit costs
+/// one mkdir; a revisit a stat, a rename and a mkdir. Throws std::runtime_error "cannot create STAGE_DIR: REASON" or
 /// when the archive fails.
 void open_stage_visit(RunDisk& disk, const std::string& stage_dir, std::int64_t visit);
 

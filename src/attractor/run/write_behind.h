@@ -100,14 +100,14 @@ class WriteBehind {
   const bool background_;
   const std::size_t max_backlog_bytes_;
   mutable std::mutex mutex_;
-  std::condition_variable work_ready_;   ///< the thread waits for work
-  std::condition_variable progress_;     ///< callers wait for completions and backlog room
-  std::deque<Queued> queue_;             ///< not yet taken by the thread (mutex_)
-  std::uint64_t next_seq_ = 1;           ///< mutex_
-  std::uint64_t flushes_ = 0;            ///< mutex_
-  bool writer_waiting_ = false;  ///< the thread sleeps on work_ready_ (mutex_; notify only then)
-  bool stopping_ = false;        ///< mutex_
-  std::exception_ptr failure_;   ///< mutex_
+  std::condition_variable work_ready_;  ///< the thread waits for work
+  std::condition_variable progress_;    ///< callers wait for completions and backlog room
+  std::deque<Queued> queue_;            ///< not yet taken by the thread (mutex_)
+  std::uint64_t next_seq_ = 1;          ///< mutex_
+  std::uint64_t flushes_ = 0;           ///< mutex_
+  bool writer_waiting_ = false;         ///< the thread sleeps on work_ready_ (mutex_; notify only then)
+  bool stopping_ = false;               ///< mutex_
+  std::exception_ptr failure_;          ///< mutex_
   // Progress is published without the mutex; the thread takes it only to wake announced waiters.
   std::atomic<std::size_t> backlog_bytes_{0};
   std::atomic<std::uint64_t> done_seq_{0};      ///< every operation up to this one has run (or was dropped)

@@ -34,9 +34,7 @@ void send_json(Response& res, int status, const nlohmann::json& body) {
 
 void send(Response& res, const ApiReply& reply) { send_json(res, reply.status, reply.body); }
 
-void send_error(Response& res, int status, const std::string& message) {
-  send_json(res, status, {{"error", message}});
-}
+void send_error(Response& res, int status, const std::string& message) { send_json(res, status, {{"error", message}}); }
 
 /// The request body as JSON, or an error reply already sent.
 std::optional<nlohmann::json> json_body(const Request& req, Response& res) {
@@ -84,7 +82,7 @@ struct StreamState {
   std::string events_path;
   std::shared_ptr<EventLog> live;  ///< null: read the file only
   std::uint64_t after = 0;
-  bool caught_up = false;          ///< has received live events (falling behind now means reconnect)
+  bool caught_up = false;  ///< has received live events (falling behind now means reconnect)
   bool final_seen = false;
   std::chrono::steady_clock::time_point last_write = std::chrono::steady_clock::now();
 };
@@ -97,7 +95,8 @@ bool write_text(StreamSink& sink, const std::string& text) { return sink.write(t
 
 bool is_final_line(const std::string& json) {
   nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
-  return j.is_object() && j.contains("event") && j["event"].is_string() && is_final_event(j["event"].get<std::string>());
+  return j.is_object() && j.contains("event") && j["event"].is_string() &&
+         is_final_event(j["event"].get<std::string>());
 }
 
 /// Sends a live run's next events (catching up from the file first), a keep-alive, or the end.
@@ -142,8 +141,8 @@ bool pump_file(StreamState& s, StreamSink& sink, std::chrono::milliseconds keepa
   }
   if (!lines.empty()) return true;
   const bool running_elsewhere =
-      !s.final_seen && summarize_run(fs::path(s.events_path).parent_path().string(), 0, RunningDetail::kBrief).status ==
-                                  "running";
+      !s.final_seen &&
+      summarize_run(fs::path(s.events_path).parent_path().string(), 0, RunningDetail::kBrief).status == "running";
   if (!running_elsewhere) {
     write_text(sink, "event: end\ndata: {}\n\n");
     sink.done();
@@ -255,7 +254,8 @@ void HttpServer::install_routes() {
     if (!body->is_object() || !body->contains("dot") || !(*body)["dot"].is_string()) {
       return send_error(res, 400, "the body must be {\"dot\": SOURCE}");
     }
-    LoadedPipeline loaded = load_pipeline_text("pipeline.dot", (*body)["dot"].get<std::string>(), builtin_handler_catalog());
+    LoadedPipeline loaded = load_pipeline_text("pipeline.dot", (*body)["dot"].get<std::string>(),
+                                               builtin_handler_catalog());
     send_json(res, 200, capped_diagnostics(loaded.diagnostics));
   });
   server_->get("/graphs", [this](const Request&, Response& res) {

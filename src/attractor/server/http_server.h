@@ -20,7 +20,7 @@ namespace attractor {
 
 struct HttpOptions {
   std::string host = "127.0.0.1";
-  int port = 8080;                     ///< 0 = any free port
+  int port = 8080;  ///< 0 = any free port
   /// The access token; "" = one is generated (see `access().token()`), unless `no_auth`.
   std::string token;
   /// No authentication at all (`--no-auth`): only on a loopback address; the constructor throws
@@ -29,10 +29,10 @@ struct HttpOptions {
   /// More names the Host header may carry (`--allow-host`, e.g. a reverse proxy's).
   std::vector<std::string> allow_hosts;
   std::size_t max_body_bytes = 2 << 20;
-  std::size_t max_streams = 64;        ///< concurrent event streams
+  std::size_t max_streams = 64;  ///< concurrent event streams
   std::chrono::milliseconds keepalive{15000};
-  std::size_t threads = 96;            ///< threads answering requests (streams hold one each)
-  ConnectionLimits limits;             ///< per-client and total connections, deadlines (docs/server.md section 4)
+  std::size_t threads = 96;  ///< threads answering requests (streams hold one each)
+  ConnectionLimits limits;   ///< per-client and total connections, deadlines (docs/server.md section 4)
   /// SO_SNDBUF of the connections (0 = the system's): how much a client that does not read can
   /// leave queued in the kernel before its stream stops taking events.
   int send_buffer_bytes = 0;
@@ -68,8 +68,8 @@ class HttpServer {
   std::unique_ptr<HttpServerBackend> server_;
   std::atomic<std::size_t> streams_{0};
   std::mutex serve_mutex_;
-  bool serving_ = false;  ///< serve() has begun listening (guarded by serve_mutex_)
-  bool stopped_ = false;  ///< stop() was called (guarded by serve_mutex_)
+  bool serving_ = false;             ///< serve() has begun listening (guarded by serve_mutex_)
+  bool stopped_ = false;             ///< stop() was called (guarded by serve_mutex_)
   std::atomic<bool> served_{false};  ///< serve() has returned
 };
 

@@ -22,9 +22,9 @@ namespace fs = std::filesystem;
 
 /// The fields `POST /pipelines` accepts; any other is refused, so a typo does not go unnoticed.
 const std::set<std::string>& start_fields() {
-  static const std::set<std::string> fields = {"dot",         "graph",     "context",          "backend",
-                                               "simulate",    "auto_approve", "answers",       "responses",
-                                               "max_total_tokens", "max_cost", "prices",        "strict"};
+  static const std::set<std::string> fields = {"dot",          "graph",   "context",   "backend",          "simulate",
+                                               "auto_approve", "answers", "responses", "max_total_tokens", "max_cost",
+                                               "prices",       "strict"};
   return fields;
 }
 
@@ -46,9 +46,7 @@ RunFlags flags_from_options(const nlohmann::json& options) {
   return flags;
 }
 
-ApiReply error_reply(int status, std::string message) {
-  return {status, {{"error", std::move(message)}}};
-}
+ApiReply error_reply(int status, std::string message) { return {status, {{"error", std::move(message)}}}; }
 
 /// The reply for a run that cannot start: its messages and diagnostics.
 ApiReply launch_failure_reply(const LaunchFailure& f) {
@@ -83,7 +81,8 @@ void write_json_file(const fs::path& path, const nlohmann::json& value) {
 std::variant<std::string, std::string> graph_in_directory(const std::string& graphs_dir, const std::string& relative) {
   fs::path rel(relative);
   if (relative.empty() || rel.is_absolute() || rel.extension() != ".dot") {
-    return std::variant<std::string, std::string>(std::in_place_index<1>, "graph must be a relative path to a .dot file");
+    return std::variant<std::string, std::string>(std::in_place_index<1>,
+                                                  "graph must be a relative path to a .dot file");
   }
   for (const auto& part : rel) {
     if (part == ".." || part == ".") {
@@ -95,7 +94,8 @@ std::variant<std::string, std::string> graph_in_directory(const std::string& gra
   const fs::path file = ec ? fs::path() : fs::weakly_canonical(root / rel, ec);
   const std::string prefix = root.string() + "/";
   if (ec || file.string().compare(0, prefix.size(), prefix) != 0 || !fs::is_regular_file(file)) {
-    return std::variant<std::string, std::string>(std::in_place_index<1>, "no graph '" + relative + "' in the graphs directory");
+    return std::variant<std::string, std::string>(std::in_place_index<1>,
+                                                  "no graph '" + relative + "' in the graphs directory");
   }
   return std::variant<std::string, std::string>(std::in_place_index<0>, file.string());
 }
@@ -123,7 +123,8 @@ std::optional<std::string> read_flags(const nlohmann::json& body, RunFlags& flag
     flags.max_total_tokens = body["max_total_tokens"].get<std::int64_t>();
   }
   if (body.contains("max_cost")) {
-    if (!body["max_cost"].is_number() || body["max_cost"].get<double>() <= 0) return "max_cost must be a positive number";
+    if (!body["max_cost"].is_number() || body["max_cost"].get<double>() <= 0)
+      return "max_cost must be a positive number";
     flags.max_cost = body["max_cost"].get<double>();
   }
   if (body.contains("context") && !body["context"].is_object()) return "context must be an object";
@@ -136,8 +137,12 @@ std::optional<std::string> read_flags(const nlohmann::json& body, RunFlags& flag
 
 /// How a run that never started looks in the API.
 nlohmann::json unstarted_summary(const fs::path& dir) {
-  return {{"run_dir", dir.string()}, {"status", "interrupted"}, {"reason", kNeverStarted}, {"node", ""},
-          {"completed_nodes", nlohmann::json::array()}, {"usage", nlohmann::json::object()}};
+  return {{"run_dir", dir.string()},
+          {"status", "interrupted"},
+          {"reason", kNeverStarted},
+          {"node", ""},
+          {"completed_nodes", nlohmann::json::array()},
+          {"usage", nlohmann::json::object()}};
 }
 
 }  // namespace
@@ -209,8 +214,8 @@ ApiReply RunRegistry::start(const nlohmann::json& body) {
     inline_file("responses", "responses.json", request.flags.responses);
     inline_file("prices", "prices.json", request.flags.prices);
     write_json_file(run_dir / kRequestFile, {{"graph_path", request.graph_path},
-                                            {"context_file", request.flags.context_file},
-                                            {"options", manifest_options(request.flags)}});
+                                             {"context_file", request.flags.context_file},
+                                             {"options", manifest_options(request.flags)}});
   } catch (const std::exception& e) {
     fs::remove_all(run_dir, ec);
     return error_reply(500, e.what());
@@ -232,7 +237,8 @@ ApiReply RunRegistry::resume(const std::string& id) {
   {
     std::lock_guard lock(mutex_);
     auto it = runs_.find(id);
-    if (it != runs_.end() && it->second->state != "done") return error_reply(409, "run " + id + " is " + it->second->state);
+    if (it != runs_.end() && it->second->state != "done")
+      return error_reply(409, "run " + id + " is " + it->second->state);
   }
   if (never_started(*dir)) return restart_unstarted(id, *dir);
   RunSummary summary = summarize_run(*dir, system_clock().now_ms());
@@ -271,8 +277,7 @@ ApiReply RunRegistry::restart_unstarted(const std::string& id, const std::string
   return enqueue(run, 202);
 }
 
-std::variant<std::shared_ptr<ServedRun>, ApiReply> RunRegistry::make_run(const std::string& id,
-                                                                         LaunchRequest request,
+std::variant<std::shared_ptr<ServedRun>, ApiReply> RunRegistry::make_run(const std::string& id, LaunchRequest request,
                                                                          std::uint64_t first_event_id) {
   auto run = std::make_shared<ServedRun>();
   run->id = id;
@@ -358,10 +363,10 @@ void RunRegistry::execute(const std::shared_ptr<ServedRun>& run) {
       std::lock_guard guard(mutex_);
       cancelled = run->cancel_requested;
     }
-    const std::string status = r.budget_exhausted       ? "stopped"
+    const std::string status = r.budget_exhausted                         ? "stopped"
                                : r.interrupted || run->cancel.cancelled() ? (cancelled ? "cancelled" : "interrupted")
-                               : is_success(r.outcome.status) ? "completed"
-                                                             : "failed";
+                               : is_success(r.outcome.status)             ? "completed"
+                                                                          : "failed";
     finish(run, status, r.outcome.failure_reason);
   } catch (const std::exception& e) {
     finish(run, "failed", std::string("runtime error: ") + e.what());

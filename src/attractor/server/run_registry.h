@@ -69,7 +69,7 @@ struct ServedRun {
   // Guarded by RunRegistry::mutex_.
   std::string state = "queued";  ///< queued, running, done
   bool cancel_requested = false;
-  std::string final_status;      ///< once done: completed, failed, cancelled, stopped
+  std::string final_status;  ///< once done: completed, failed, cancelled, stopped
   std::string reason;
   std::string current_node;
 };

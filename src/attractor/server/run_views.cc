@@ -73,9 +73,8 @@ std::vector<std::string> attempt_folders(const fs::path& dir) {
 
 bool is_safe_name(const std::string& name) {
   if (name.empty() || name.size() > 200 || name.front() == '.') return false;
-  return std::all_of(name.begin(), name.end(), [](unsigned char c) {
-    return std::isalnum(c) || c == '.' || c == '_' || c == '-';
-  });
+  return std::all_of(name.begin(), name.end(),
+                     [](unsigned char c) { return std::isalnum(c) || c == '.' || c == '_' || c == '-'; });
 }
 
 std::optional<std::string> run_directory_of(const std::string& logs_root, const std::string& id) {
@@ -96,7 +95,8 @@ std::optional<nlohmann::json> stage_view(const std::string& run_dir, const std::
                          {"truncated", nlohmann::json::array()},
                          {"visits", nlohmann::json::array()}};
   std::vector<std::pair<fs::path, std::string>> entries;  // path, name in the view
-  for (const auto& entry : fs::directory_iterator(dir)) entries.emplace_back(entry.path(), entry.path().filename().string());
+  for (const auto& entry : fs::directory_iterator(dir))
+    entries.emplace_back(entry.path(), entry.path().filename().string());
   for (const std::string& attempt : attempt_folders(dir)) {
     for (const auto& entry : fs::directory_iterator(dir / attempt)) {
       entries.emplace_back(entry.path(), attempt + "/" + entry.path().filename().string());

@@ -13,8 +13,7 @@ namespace attractor {
 BytePairEncoder::BytePairEncoder(RankTable ranks)
     : BytePairEncoder(std::make_shared<const OwnedBpeTables>(std::move(ranks))) {}
 
-BytePairEncoder::BytePairEncoder(std::shared_ptr<const OwnedBpeTables> owned)
-    : BytePairEncoder(owned->view()) {
+BytePairEncoder::BytePairEncoder(std::shared_ptr<const OwnedBpeTables> owned) : BytePairEncoder(owned->view()) {
   owned_ = std::move(owned);
 }
 

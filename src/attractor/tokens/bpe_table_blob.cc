@@ -108,8 +108,8 @@ BpeTableBlob view_bpe_table_blob(std::string_view blob, std::string_view origin)
   const Header h = read_header(blob, origin);
   const Layout l = layout_of(h);
   if (blob.size() != l.total) {
-    refuse(origin, fmt::format("{} bytes where its header's counts need {} (truncated or padded)", blob.size(),
-                               l.total));
+    refuse(origin,
+           fmt::format("{} bytes where its header's counts need {} (truncated or padded)", blob.size(), l.total));
   }
   if (reinterpret_cast<std::uintptr_t>(blob.data()) % alignof(BpeSlot) != 0) {
     refuse(origin, fmt::format("data not {}-byte aligned", alignof(BpeSlot)));

@@ -31,11 +31,11 @@ static_assert(sizeof(BpeSlot) == 16 && alignof(BpeSlot) == 8);
 
 /// Views of one encoding's tables; the memory belongs to someone else and must outlive the view.
 struct BpeTables {
-  std::string_view bytes;                   ///< every token's bytes, concatenated in rank order
-  std::span<const std::uint32_t> offsets;   ///< token r is bytes[offsets[r], offsets[r + 1])
-  std::span<const BpeSlot> slots;           ///< power-of-two count, more than the tokens
-  std::span<const TokenId> byte_rank;       ///< 256 entries: rank of each single byte
-  std::span<const TokenId> two_byte_rank;   ///< 65536 entries by (b0 << 8) | b1, or kNoTokenRank
+  std::string_view bytes;                  ///< every token's bytes, concatenated in rank order
+  std::span<const std::uint32_t> offsets;  ///< token r is bytes[offsets[r], offsets[r + 1])
+  std::span<const BpeSlot> slots;          ///< power-of-two count, more than the tokens
+  std::span<const TokenId> byte_rank;      ///< 256 entries: rank of each single byte
+  std::span<const TokenId> two_byte_rank;  ///< 65536 entries by (b0 << 8) | b1, or kNoTokenRank
 
   /// Number of mergeable tokens (ranks 0 .. size()-1).
   std::size_t size() const { return offsets.empty() ? 0 : offsets.size() - 1; }

@@ -21,7 +21,7 @@ bool cut_before(std::string_view text, std::size_t i) {
 constexpr std::size_t kMaxChunk = 512;
 
 bool ends_chunk(std::string_view segment, std::size_t chunk_size) {
-  return chunk_size >= kMaxChunk || (std::hash<std::string_view>{}(segment) & 3) == 0;
+  return chunk_size >= kMaxChunk || (std::hash<std::string_view>{}(segment)&3) == 0;
 }
 
 }  // namespace

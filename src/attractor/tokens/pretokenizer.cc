@@ -58,32 +58,32 @@ std::string o200k_split_pattern() {
   const std::string upper = "[\\p{Lu}\\p{Lt}\\p{Lm}\\p{Lo}\\p{M}]";
   const std::string lower = "[\\p{Ll}\\p{Lm}\\p{Lo}\\p{M}]";
   const std::string suffix = "(?:" + contraction() + ")?";
-  return lead + upper + "*" + lower + "+" + suffix +           // word ending in lower case
-         "|" + lead + upper + "+" + lower + "*" + suffix +     // upper-case word
-         "|\\p{N}{1,3}" +                                       // up to three digits
-         "| ?[^" + ws + "\\p{L}\\p{N}]+[\\r\\n/]*" +             // punctuation run
-         "|[" + ws + "]*[\\r\\n]+" +                            // white space ending in newlines
-         "|[" + ws + "]+(?![^" + ws + "])" +                    // trailing white space
+  return lead + upper + "*" + lower + "+" + suffix +        // word ending in lower case
+         "|" + lead + upper + "+" + lower + "*" + suffix +  // upper-case word
+         "|\\p{N}{1,3}" +                                   // up to three digits
+         "| ?[^" + ws + "\\p{L}\\p{N}]+[\\r\\n/]*" +        // punctuation run
+         "|[" + ws + "]*[\\r\\n]+" +                        // white space ending in newlines
+         "|[" + ws + "]+(?![^" + ws + "])" +                // trailing white space
          "|[" + ws + "]+";
 }
 
 std::string cl100k_split_pattern() {
   const std::string ws = kJsWhiteSpaceClass;
-  return contraction() +                                   // 's 't 're 've 'm 'll 'd
-         "|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+" +                 // word with an optional lead character
-         "|\\p{N}{1,3}" +                                   // up to three digits
-         "| ?[^" + ws + "\\p{L}\\p{N}]+[\\r\\n]*" +          // punctuation run
-         "|[" + ws + "]+\\z" +                              // white space at the very end
-         "|[" + ws + "]*[\\r\\n]" +                         // white space up to a newline
-         "|[" + ws + "]+(?![^" + ws + "])" +                // white space not before a word
+  return contraction() +                             // 's 't 're 've 'm 'll 'd
+         "|[^\\r\\n\\p{L}\\p{N}]?\\p{L}+" +          // word with an optional lead character
+         "|\\p{N}{1,3}" +                            // up to three digits
+         "| ?[^" + ws + "\\p{L}\\p{N}]+[\\r\\n]*" +  // punctuation run
+         "|[" + ws + "]+\\z" +                       // white space at the very end
+         "|[" + ws + "]*[\\r\\n]" +                  // white space up to a newline
+         "|[" + ws + "]+(?![^" + ws + "])" +         // white space not before a word
          "|[" + ws + "]";
 }
 
 Pretokenizer::Pretokenizer(const std::string& pattern) {
   int error = 0;
   PCRE2_SIZE error_offset = 0;
-  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(),
-                                   PCRE2_UTF | PCRE2_UCP, &error, &error_offset, nullptr);
+  pcre2_code* code = pcre2_compile(reinterpret_cast<PCRE2_SPTR>(pattern.data()), pattern.size(), PCRE2_UTF | PCRE2_UCP,
+                                   &error, &error_offset, nullptr);
   if (!code) {
     throw std::invalid_argument(
         fmt::format("split pattern does not compile at offset {}: {}", error_offset, pcre2_error(error)));
@@ -94,8 +94,7 @@ Pretokenizer::Pretokenizer(const std::string& pattern) {
 
 Pretokenizer::~Pretokenizer() { pcre2_code_free(static_cast<pcre2_code*>(code_)); }
 
-bool Pretokenizer::next_match(std::string_view text, std::size_t offset, std::size_t& begin,
-                              std::size_t& end) const {
+bool Pretokenizer::next_match(std::string_view text, std::size_t offset, std::size_t& begin, std::size_t& end) const {
   ThreadMatchState& state = thread_match_state();
   auto* code = static_cast<const pcre2_code*>(code_);
   const auto* subject = reinterpret_cast<PCRE2_SPTR>(text.data());

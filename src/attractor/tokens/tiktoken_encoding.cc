@@ -32,9 +32,17 @@ const std::vector<EncodingSpec>& encoding_specs() {
   constexpr const PinnedRankFile& cl100k = kPinnedRankFiles[1];
   static_assert(o200k.encoding == "o200k_base" && cl100k.encoding == "cl100k_base");
   static const std::vector<EncodingSpec> specs = {
-      {o200k.encoding, o200k.file_name, o200k.sha256, o200k.rank_count, &o200k_split_pattern,
+      {o200k.encoding,
+       o200k.file_name,
+       o200k.sha256,
+       o200k.rank_count,
+       &o200k_split_pattern,
        {{"<|endoftext|>", 199999}, {"<|endofprompt|>", 200018}}},
-      {cl100k.encoding, cl100k.file_name, cl100k.sha256, cl100k.rank_count, &cl100k_split_pattern,
+      {cl100k.encoding,
+       cl100k.file_name,
+       cl100k.sha256,
+       cl100k.rank_count,
+       &cl100k_split_pattern,
        {{"<|endoftext|>", 100257},
         {"<|fim_prefix|>", 100258},
         {"<|fim_middle|>", 100259},
@@ -71,10 +79,10 @@ std::unique_ptr<TiktokenEncoding> TiktokenEncoding::load(const EncodingSpec& spe
 }
 
 std::unique_ptr<TiktokenEncoding> TiktokenEncoding::load_text(const EncodingSpec& spec, std::string_view text,
-                                                               std::string_view origin) {
+                                                              std::string_view origin) {
   if (std::string actual = sha256_hex(text); actual != spec.file_sha256) {
-    throw TokenDataError(fmt::format("corrupt token rank data {}: sha256 {} but expected {}", origin, actual,
-                                     spec.file_sha256));
+    throw TokenDataError(
+        fmt::format("corrupt token rank data {}: sha256 {} but expected {}", origin, actual, spec.file_sha256));
   }
   RankTable ranks = parse_tiktoken(text, origin);
   if (ranks.size() != spec.rank_count) {
@@ -85,7 +93,7 @@ std::unique_ptr<TiktokenEncoding> TiktokenEncoding::load_text(const EncodingSpec
 }
 
 std::unique_ptr<TiktokenEncoding> TiktokenEncoding::load_tables(const EncodingSpec& spec, std::string_view blob,
-                                                                 std::string_view origin) {
+                                                                std::string_view origin) {
   const BpeTableBlob tables = view_bpe_table_blob(blob, origin);
   if (tables.source_sha256 != spec.file_sha256) {
     throw TokenDataError(fmt::format("corrupt token tables {}: built from a rank file with sha256 {} but {} is pinned",

@@ -19,9 +19,9 @@ namespace attractor {
 /// Fixed facts of one encoding.
 struct EncodingSpec {
   std::string_view name;
-  std::string_view file_name;     ///< rank file name, e.g. "o200k_base.tiktoken"
-  std::string_view file_sha256;   ///< pinned sum of the published rank file
-  std::size_t rank_count;         ///< number of mergeable tokens in that file
+  std::string_view file_name;    ///< rank file name, e.g. "o200k_base.tiktoken"
+  std::string_view file_sha256;  ///< pinned sum of the published rank file
+  std::size_t rank_count;        ///< number of mergeable tokens in that file
   std::string (*split_pattern)();
   std::vector<std::pair<std::string_view, TokenId>> special_tokens;
 };

@@ -82,8 +82,8 @@ RankTable parse_tiktoken(std::string_view text, std::string_view origin) {
       throw TokenDataError(fmt::format("{}:{}: corrupt rank file: bad rank '{}'", origin, line_no, rank_text));
     }
     if (rank != table.size()) {
-      throw TokenDataError(fmt::format("{}:{}: corrupt rank file: rank {} where {} was expected", origin, line_no,
-                                       rank, table.size()));
+      throw TokenDataError(
+          fmt::format("{}:{}: corrupt rank file: rank {} where {} was expected", origin, line_no, rank, table.size()));
     }
     const std::size_t before = table.bytes.size();
     if (!decode_base64(encoded, table.bytes) || table.bytes.size() == before) {
@@ -108,8 +108,8 @@ RankTable load_tiktoken_file(const std::filesystem::path& path, std::string_view
   if (!expected_sha256.empty()) {
     const std::string actual = sha256_hex(text);
     if (actual != expected_sha256) {
-      throw TokenDataError(fmt::format("corrupt token rank file {}: sha256 {} but expected {}", path.string(),
-                                       actual, expected_sha256));
+      throw TokenDataError(
+          fmt::format("corrupt token rank file {}: sha256 {} but expected {}", path.string(), actual, expected_sha256));
     }
   }
   return parse_tiktoken(text, path.string());

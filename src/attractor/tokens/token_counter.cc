@@ -15,8 +15,7 @@
 
 namespace attractor {
 
-std::vector<std::size_t> TokenCounter::count_many(std::span<const std::string_view> texts,
-                                                  unsigned max_threads) const {
+std::vector<std::size_t> TokenCounter::count_many(std::span<const std::string_view> texts, unsigned max_threads) const {
   std::vector<std::size_t> results(texts.size(), 0);
   unsigned workers = max_threads != 0 ? max_threads : std::max(1u, std::thread::hardware_concurrency());
   workers = static_cast<unsigned>(std::min<std::size_t>(workers, texts.size()));

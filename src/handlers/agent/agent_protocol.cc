@@ -20,7 +20,7 @@ json parse_or_throw(const std::string& body, const char* provider) {
 
 std::int64_t integer(const json& object, const char* key) {
   return object.is_object() && object.contains(key) && object[key].is_number_integer() ? object[key].get<std::int64_t>()
-                                                                                         : 0;
+                                                                                       : 0;
 }
 
 json openai_message(const AgentMessage& m) {

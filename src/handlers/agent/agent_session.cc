@@ -69,7 +69,8 @@ AgentMessage AgentSession::call_tool(const ModelToolCall& call, AgentRun& run) {
     result = run_tool(*tool, call.arguments, env_);
   }
   if (hooks_.post && tool && !refused) hooks_.post(call, result);
-  emit(kAgentToolCallCompletedEvent, {{"tool", call.name}, {"call_id", call.id}, {"output", result.output}, {"is_error", result.is_error}});
+  emit(kAgentToolCallCompletedEvent,
+       {{"tool", call.name}, {"call_id", call.id}, {"output", result.output}, {"is_error", result.is_error}});
   run.transcript.push_back({{"type", "tool_result"},
                             {"call_id", call.id},
                             {"tool", call.name},
@@ -131,10 +132,10 @@ AgentRun AgentSession::run(const std::string& system, const std::vector<AgentMes
     }
   }
   emit(kAgentSessionEndedEvent, {{"stop", agent_stop_name(run.stop)},
-                       {"turns", run.turns},
-                       {"tool_calls", run.tool_calls},
-                       {"input_tokens", run.input_tokens},
-                       {"output_tokens", run.output_tokens}});
+                                 {"turns", run.turns},
+                                 {"tool_calls", run.tool_calls},
+                                 {"input_tokens", run.input_tokens},
+                                 {"output_tokens", run.output_tokens}});
   return run;
 }
 

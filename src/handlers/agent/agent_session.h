@@ -51,8 +51,8 @@ struct AgentRun {
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;
   std::string model;
-  std::map<std::string, int> tools_used;  ///< tool name -> calls
-  std::vector<AgentMessage> messages;     ///< the whole conversation, prompt first
+  std::map<std::string, int> tools_used;                ///< tool name -> calls
+  std::vector<AgentMessage> messages;                   ///< the whole conversation, prompt first
   nlohmann::json transcript = nlohmann::json::array();  ///< one entry per message and tool call
 };
 

@@ -29,15 +29,15 @@ ChatMessage tool_result_message(const AgentMessage& m) {
 
 AgentMessage structured_message(const ChatMessage& c) {
   if (c.agent.contains("tool_call_id")) {
-    return AgentMessage::tool_result(c.agent.value("tool_call_id", std::string()), c.agent.value("output", std::string()),
-                                     c.agent.value("is_error", false));
+    return AgentMessage::tool_result(c.agent.value("tool_call_id", std::string()),
+                                     c.agent.value("output", std::string()), c.agent.value("is_error", false));
   }
   AgentMessage m;
   m.role = AgentMessage::Role::kAssistant;
   m.text = c.agent.value("text", std::string());
   for (const json& call : c.agent.value("tool_calls", json::array())) {
-    m.tool_calls.push_back({call.value("id", std::string()), call.value("name", std::string()),
-                            call.value("arguments", json::object())});
+    m.tool_calls.push_back(
+        {call.value("id", std::string()), call.value("name", std::string()), call.value("arguments", json::object())});
   }
   return m;
 }

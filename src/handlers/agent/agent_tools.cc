@@ -84,11 +84,13 @@ AgentTool edit_file_tool() {
             if (old_text.empty()) throw ToolError("old_string must not be empty");
             std::string text = env.read_file(path, std::nullopt, std::nullopt);
             const std::size_t n = count(text, old_text);
-            if (n == 0) throw ToolError("old_string not found in " + path + "; read the file and copy the text exactly");
+            if (n == 0)
+              throw ToolError("old_string not found in " + path + "; read the file and copy the text exactly");
             if (n > 1 && !all) {
-              throw ToolError(fmt::format("old_string occurs {} times in {}; add surrounding lines to make it unique "
-                                          "or set replace_all",
-                                          n, path));
+              throw ToolError(
+                  fmt::format("old_string occurs {} times in {}; add surrounding lines to make it unique "
+                              "or set replace_all",
+                              n, path));
             }
             std::string out;
             std::size_t from = 0;
@@ -99,9 +101,8 @@ AgentTool edit_file_tool() {
             }
             out += text.substr(from);
             env.write_file(path, out);
-            return ToolResult{fmt::format("replaced {} occurrence{} in {}", all ? n : 1, (all ? n : 1) == 1 ? "" : "s",
-                                          path),
-                              false};
+            return ToolResult{
+                fmt::format("replaced {} occurrence{} in {}", all ? n : 1, (all ? n : 1) == 1 ? "" : "s", path), false};
           }};
 }
 
@@ -116,7 +117,8 @@ AgentTool shell_tool() {
             ExecResult r = env.exec_command(text_arg(a, "command"), timeout, "", {});
             std::string out = r.stdout_text;
             if (!r.stderr_text.empty()) out += (out.empty() || out.back() == '\n' ? "" : "\n") + r.stderr_text;
-            if (r.timed_out) return ToolResult{out + (out.empty() ? "" : "\n") + command_timeout_message(timeout), true};
+            if (r.timed_out)
+              return ToolResult{out + (out.empty() ? "" : "\n") + command_timeout_message(timeout), true};
             out += fmt::format("{}[exit code {}, {} ms]", out.empty() || out.back() == '\n' ? "" : "\n", r.exit_code,
                                r.duration_ms);
             return ToolResult{out, r.exit_code != 0};
@@ -136,7 +138,8 @@ AgentTool grep_tool() {
             o.glob_filter = optional_arg<std::string>(a, "glob_filter", "a string").value_or("");
             o.case_insensitive = optional_arg<bool>(a, "case_insensitive", "true or false").value_or(false);
             o.max_results = optional_arg<std::size_t>(a, "max_results", "an integer").value_or(100);
-            std::string out = env.grep(text_arg(a, "pattern"), optional_arg<std::string>(a, "path", "a string").value_or(""), o);
+            std::string out = env.grep(text_arg(a, "pattern"),
+                                       optional_arg<std::string>(a, "path", "a string").value_or(""), o);
             return ToolResult{out.empty() ? "no matches" : out, false};
           }};
 }

@@ -240,13 +240,11 @@ struct Replacement {
 };
 
 constexpr std::array kPunctuation = {
-    Replacement{"\u2018", "'"},  Replacement{"\u2019", "'"},  Replacement{"\u201A", "'"},
-    Replacement{"\u201B", "'"},  Replacement{"\u201C", "\""}, Replacement{"\u201D", "\""},
-    Replacement{"\u201E", "\""}, Replacement{"\u201F", "\""}, Replacement{"\u2010", "-"},
-    Replacement{"\u2011", "-"},  Replacement{"\u2012", "-"},  Replacement{"\u2013", "-"},
-    Replacement{"\u2014", "-"},  Replacement{"\u2015", "-"},  Replacement{"\u2212", "-"},
-    Replacement{"\u2026", "..."}, Replacement{"\u00A0", " "}, Replacement{"\u2007", " "},
-    Replacement{"\u202F", " "},
+    Replacement{"\u2018", "'"},  Replacement{"\u2019", "'"},  Replacement{"\u201A", "'"},  Replacement{"\u201B", "'"},
+    Replacement{"\u201C", "\""}, Replacement{"\u201D", "\""}, Replacement{"\u201E", "\""}, Replacement{"\u201F", "\""},
+    Replacement{"\u2010", "-"},  Replacement{"\u2011", "-"},  Replacement{"\u2012", "-"},  Replacement{"\u2013", "-"},
+    Replacement{"\u2014", "-"},  Replacement{"\u2015", "-"},  Replacement{"\u2212", "-"},  Replacement{"\u2026", "..."},
+    Replacement{"\u00A0", " "},  Replacement{"\u2007", " "},  Replacement{"\u202F", " "},
 };
 
 /// `s` with typographic quotes, dashes, ellipses and non-breaking spaces replaced by ASCII.
@@ -433,7 +431,8 @@ PlannedChange plan_change(ExecutionEnvironment& env, const PatchOperation& op) {
   PlannedChange change{&op, "", ""};
   switch (op.kind) {
     case PatchOperation::Kind::kAdd:
-      if (env.file_exists(op.path)) throw PatchError("apply_patch: cannot add " + op.path + ": the file already exists");
+      if (env.file_exists(op.path))
+        throw PatchError("apply_patch: cannot add " + op.path + ": the file already exists");
       change.new_content = added_file_content(op.add_lines);
       break;
     case PatchOperation::Kind::kDelete:

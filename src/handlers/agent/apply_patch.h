@@ -67,9 +67,9 @@ struct PatchOperation {
   enum class Kind { kAdd, kDelete, kUpdate };
   Kind kind = Kind::kAdd;
   std::string path;
-  std::string move_to;                  ///< Update only: the new path, empty when not renamed
-  std::vector<std::string> add_lines;   ///< Add only: the new file's lines
-  std::vector<PatchHunk> hunks;         ///< Update only: at least one
+  std::string move_to;                 ///< Update only: the new path, empty when not renamed
+  std::vector<std::string> add_lines;  ///< Add only: the new file's lines
+  std::vector<PatchHunk> hunks;        ///< Update only: at least one
 
   bool operator==(const PatchOperation&) const = default;
 };

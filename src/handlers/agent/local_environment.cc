@@ -87,8 +87,7 @@ std::string glob_to_regex(const std::string& glob) {
   return re;
 }
 
-LocalExecutionEnvironment::LocalExecutionEnvironment(const std::string& root, ProcessRunner* runner,
-                                                     CancelToken cancel)
+LocalExecutionEnvironment::LocalExecutionEnvironment(const std::string& root, ProcessRunner* runner, CancelToken cancel)
     : root_(fs::canonical(root)), runner_(runner ? runner : &default_process_runner()), cancel_(std::move(cancel)) {}
 
 fs::path LocalExecutionEnvironment::resolve(const std::string& path) const {
@@ -196,8 +195,8 @@ std::string LocalExecutionEnvironment::grep(const std::string& pattern, const st
                                             const GrepOptions& options) {
   std::regex re;
   try {
-    re = std::regex(pattern, options.case_insensitive ? std::regex::ECMAScript | std::regex::icase
-                                                      : std::regex::ECMAScript);
+    re = std::regex(pattern,
+                    options.case_insensitive ? std::regex::ECMAScript | std::regex::icase : std::regex::ECMAScript);
   } catch (const std::regex_error& e) {
     throw ToolError("invalid regular expression '" + pattern + "': " + e.what());
   }

@@ -25,8 +25,7 @@ class LocalExecutionEnvironment : public ExecutionEnvironment {
  public:
   /// `root` must be an existing directory. `runner` (nullptr = the POSIX runner) runs commands;
   /// `cancel` stops a running command.
-  explicit LocalExecutionEnvironment(const std::string& root, ProcessRunner* runner = nullptr,
-                                     CancelToken cancel = {});
+  explicit LocalExecutionEnvironment(const std::string& root, ProcessRunner* runner = nullptr, CancelToken cancel = {});
 
   std::string read_file(const std::string& path, std::optional<std::size_t> offset,
                         std::optional<std::size_t> limit) override;

@@ -52,7 +52,8 @@ std::string RoutingBackend::provider_for(const NodeData& node, const Graph& grap
   if (!node.llm_provider().empty()) {
     p = table.canonical(node.llm_provider(), config_.env);
   } else {
-    std::string fallback = !config_.default_provider.empty() ? config_.default_provider : graph.data().get("llm_provider");
+    std::string fallback = !config_.default_provider.empty() ? config_.default_provider
+                                                             : graph.data().get("llm_provider");
     fallback = table.canonical(fallback, config_.env);
     const ProviderRecord* wrapper = table.resolve(fallback).first;
     std::string from_model = table.from_model(node.llm_model());
@@ -84,7 +85,8 @@ std::string RoutingBackend::provider_problem(const std::string& provider) const 
   }
   auto [record, variant] = providers().resolve(provider);
   if (record && !record->make && !record->refusal.empty()) return record->refusal;
-  if (!record || !record->make) return "unknown llm_provider '" + provider + "' (expected " + providers().choices() + ")";
+  if (!record || !record->make)
+    return "unknown llm_provider '" + provider + "' (expected " + providers().choices() + ")";
   return record->check ? record->check(ProviderUse{providers(), config_, *record, variant}) : "";
 }
 
@@ -114,7 +116,8 @@ std::shared_ptr<CodergenBackend> RoutingBackend::backend_for(const std::string& 
   if (record && record->make) backend = record->make(ProviderUse{providers(), config_, *record, variant});
   if (!backend) {
     std::string problem = provider_problem(provider);
-    throw StageError(problem.empty() ? "no backend for provider '" + provider + "'" : problem, ErrorCategory::kTerminal);
+    throw StageError(problem.empty() ? "no backend for provider '" + provider + "'" : problem,
+                     ErrorCategory::kTerminal);
   }
   backends_[provider] = backend;
   return backend;
@@ -158,8 +161,8 @@ std::vector<FallbackStep> parse_llm_fallbacks(const std::string& text, const Pro
       step.model = next == std::string::npos ? "" : step.model.substr(next + 1);
     }
     if (!valid_fallback(record, step, colon != std::string::npos)) {
-      throw std::invalid_argument("llm_fallbacks entry '" + entry + "' is not provider:model (providers: " +
-                                  table.fallback_choices() + ")");
+      throw std::invalid_argument("llm_fallbacks entry '" + entry +
+                                  "' is not provider:model (providers: " + table.fallback_choices() + ")");
     }
     steps.push_back(std::move(step));
   }
@@ -189,7 +192,8 @@ CodergenResult RoutingBackend::run_on(const std::string& provider, const Coderge
 }
 
 CodergenResult RoutingBackend::run(const CodergenRequest& request) {
-  if (!request.node || !request.graph) throw StageError("routing backend needs the node and graph", ErrorCategory::kTerminal);
+  if (!request.node || !request.graph)
+    throw StageError("routing backend needs the node and graph", ErrorCategory::kTerminal);
   const NodeData& node = *request.node;
   std::string provider = provider_for(node, *request.graph);
   std::vector<FallbackStep> chain = llm_fallbacks(node, *request.graph, providers());

@@ -69,7 +69,8 @@ CliBackendSettings cli_settings(const std::string& agent, const BackendConfig& c
 /// Why agent `agent` cannot run: no command, or its executable is not on PATH ("" when it can).
 std::string cli_agent_problem(const std::string& agent, const BackendConfig& config) {
   std::string command = cli_command_template(agent, "", cli_settings(agent, config));
-  if (command.empty()) return cli_command_variable(agent) + " is not set (cli agent '" + agent + "' has no built-in command)";
+  if (command.empty())
+    return cli_command_variable(agent) + " is not set (cli agent '" + agent + "' has no built-in command)";
   std::string path = config.env("PATH").value_or("");
   for (const auto& [k, v] : config.cli_env) {
     if (k == "PATH") path = v;
@@ -167,8 +168,8 @@ CliBackend::CliBackend(std::string agent, CliBackendSettings settings)
 
 CodergenResult CliBackend::run(const CodergenRequest& request) {
   std::string model = !request.model_override.empty() ? request.model_override
-                      : request.node                   ? request.node->llm_model()
-                                                       : "";
+                      : request.node                  ? request.node->llm_model()
+                                                      : "";
   std::string command = cli_command_template(agent_, model, settings_);
   if (command.empty()) {
     throw StageError("cli agent '" + agent_ + "' has no command template; set " + cli_command_variable(agent_),
@@ -223,9 +224,12 @@ CodergenResult CliBackend::run(const CodergenRequest& request) {
 ProviderRecord cli_provider() {
   ProviderRecord r;
   r.name = "cli";
-  r.summary = "An installed coding agent run as a subprocess (claude, codex, gemini, or any command set in "
-              "ATTRACTOR_CLI_COMMAND_<AGENT>).";
-  r.aliases = {{"claude-code", "cli:claude"}, {"claude_code", "cli:claude"}, {"codex", "cli:codex"},
+  r.summary =
+      "An installed coding agent run as a subprocess (claude, codex, gemini, or any command set in "
+      "ATTRACTOR_CLI_COMMAND_<AGENT>).";
+  r.aliases = {{"claude-code", "cli:claude"},
+               {"claude_code", "cli:claude"},
+               {"codex", "cli:codex"},
                {"gemini-cli", "cli:gemini"}};
   r.capabilities.fallback = true;
   r.variants = ProviderVariants::kAnyName;

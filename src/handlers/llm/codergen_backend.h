@@ -41,8 +41,8 @@ struct CodergenRequest {
   std::function<std::string()> attempt_directory;
   /// Records a started process group in the attempt folder (StageEnv::record_process); may be unset.
   std::function<void(const ProcessGroupRecord&)> record_process;
-  std::string fidelity;   ///< resolved fidelity mode ("" = backend default)
-  std::string thread_id;  ///< session reuse key for `full` fidelity
+  std::string fidelity;       ///< resolved fidelity mode ("" = backend default)
+  std::string thread_id;      ///< session reuse key for `full` fidelity
   std::string previous_node;  ///< the node executed before this stage ("" for the first)
   /// Earlier messages of this thread's session, oldest first (only under `full` fidelity; empty
   /// for a fresh session). The backend sends them before `prompt`.
@@ -66,8 +66,8 @@ struct CodergenRequest {
 };
 
 struct CodergenResult {
-  std::string response;           ///< the response text
-  std::optional<Outcome> outcome; ///< set when the backend decides the outcome itself
+  std::string response;            ///< the response text
+  std::optional<Outcome> outcome;  ///< set when the backend decides the outcome itself
   Usage usage;
   std::string session_id;
   std::string model;

@@ -48,10 +48,14 @@ std::optional<std::int64_t> retry_after_ms(const HttpResponse& response, std::in
 
 bool is_terminal_http_status(int status) {
   switch (status) {
-    case 400: case 401: case 403: case 404: case 408: case 413: case 422:
-      return true;
-    default:
-      return false;
+    case 400:
+    case 401:
+    case 403:
+    case 404:
+    case 408:
+    case 413:
+    case 422: return true;
+    default: return false;
   }
 }
 
@@ -66,8 +70,8 @@ StageError provider_http_error(const std::string& provider, const HttpResponse& 
 StageError provider_transport_error(const std::string& provider, const TransportError& error) {
   // Without the HTTP module no request can be sent: retrying or falling back to another HTTP
   // provider would fail the same way.
-  const ErrorCategory category =
-      error.kind() == TransportError::Kind::kUnavailable ? ErrorCategory::kTerminal : ErrorCategory::kRetryable;
+  const ErrorCategory category = error.kind() == TransportError::Kind::kUnavailable ? ErrorCategory::kTerminal
+                                                                                    : ErrorCategory::kRetryable;
   return StageError(provider + ": " + error.what(), category);
 }
 

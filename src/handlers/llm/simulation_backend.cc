@@ -14,8 +14,8 @@ namespace {
 
 Outcome outcome_for(const std::string& status_text, const std::string& id) {
   StageStatus status;
-  if (!parse_status(status_text, &status)) throw StageError("simulate: unknown outcome '" + status_text + "'",
-                                                            ErrorCategory::kTerminal);
+  if (!parse_status(status_text, &status))
+    throw StageError("simulate: unknown outcome '" + status_text + "'", ErrorCategory::kTerminal);
   Outcome o;
   o.status = status;
   if (status == StageStatus::kFail || status == StageStatus::kRetry) o.failure_reason = "simulated " + status_text;
@@ -58,7 +58,8 @@ CodergenResult SimulationBackend::run(const CodergenRequest& request) {
         entry.contains("suggested_next_ids")) {
       Outcome o = outcome_for(entry.value("outcome", std::string("success")), node.id);
       o.preferred_label = entry.value("preferred_label", std::string());
-      if (entry.contains("suggested_next_ids")) o.suggested_next_ids = entry["suggested_next_ids"].get<std::vector<std::string>>();
+      if (entry.contains("suggested_next_ids"))
+        o.suggested_next_ids = entry["suggested_next_ids"].get<std::vector<std::string>>();
       if (entry.contains("context_updates") && entry["context_updates"].is_object()) {
         o.context_updates = entry["context_updates"];
       }

@@ -23,7 +23,7 @@ namespace attractor {
 
 /// The spec's defaults: 2 retries after the first attempt, 1 s doubling to at most 60 s, ±50% jitter.
 struct TransportRetryPolicy {
-  int max_retries = 2;                ///< retries after the first attempt; 0 = never retry
+  int max_retries = 2;  ///< retries after the first attempt; 0 = never retry
   std::int64_t base_delay_ms = 1000;
   std::int64_t max_delay_ms = 60000;  ///< also the longest Retry-After that is waited for
   double backoff_multiplier = 2.0;

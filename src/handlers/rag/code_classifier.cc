@@ -25,8 +25,8 @@ bool is_punct(const std::vector<CodeToken>& t, std::size_t i, char c) {
 
 bool is_sql_statement_keyword(std::string_view word) {
   return any_of_words(word,
-                      {"SELECT", "INSERT", "UPDATE", "DELETE", "EXEC", "EXECUTE", "CREATE", "ALTER", "DROP",
-                       "DECLARE", "SET", "MERGE", "WITH", "RETURN", "PRINT", "RAISERROR", "GRANT", "IF", "WHILE"},
+                      {"SELECT", "INSERT", "UPDATE", "DELETE", "EXEC", "EXECUTE", "CREATE", "ALTER", "DROP", "DECLARE",
+                       "SET", "MERGE", "WITH", "RETURN", "PRINT", "RAISERROR", "GRANT", "IF", "WHILE"},
                       true);
 }
 
@@ -72,8 +72,8 @@ int dotnet_score_of(const std::vector<CodeToken>& t) {
     std::string_view w = tok.text;
     if (w == "namespace" && is_word(t, i + 1)) {
       score += 3;
-    } else if (w == "using" && (i == 0 || is_punct(t, i - 1, ';') || is_punct(t, i - 1, '}') ||
-                                is_punct(t, i - 1, '{'))) {
+    } else if (w == "using" &&
+               (i == 0 || is_punct(t, i - 1, ';') || is_punct(t, i - 1, '}') || is_punct(t, i - 1, '{'))) {
       std::size_t j = i + 1;
       while (j < t.size() && (t[j].word || is_punct(t, j, '.') || is_punct(t, j, '='))) ++j;
       if (j > i + 1 && is_punct(t, j, ';')) score += 2;
@@ -81,8 +81,9 @@ int dotnet_score_of(const std::vector<CodeToken>& t) {
       score += 2;
     } else if (any_of_words(w, {"public", "private", "protected", "internal"}, false)) {
       score += 1;
-    } else if (any_of_words(w, {"void", "readonly", "static", "override", "virtual", "abstract", "async", "await",
-                                "var", "new", "this", "foreach", "throw"},
+    } else if (any_of_words(w,
+                            {"void", "readonly", "static", "override", "virtual", "abstract", "async", "await", "var",
+                             "new", "this", "foreach", "throw"},
                             false)) {
       score += 1;
     }
@@ -135,8 +136,8 @@ int sql_score_of(std::string_view text, const std::vector<CodeToken>& t) {
       std::size_t line_begin = text.rfind('\n', t[i].offset == 0 ? 0 : t[i].offset - 1);
       line_begin = line_begin == std::string_view::npos ? 0 : line_begin + 1;
       std::size_t line_stop = text.find('\n', t[i].offset);
-      std::string_view line = text.substr(line_begin, (line_stop == std::string_view::npos ? text.size() : line_stop) -
-                                                          line_begin);
+      std::string_view line = text.substr(line_begin,
+                                          (line_stop == std::string_view::npos ? text.size() : line_stop) - line_begin);
       std::size_t a = line.find_first_not_of(" \t\r");
       std::size_t b = line.find_last_not_of(" \t\r;");
       if (a != std::string_view::npos && b != std::string_view::npos && iequals(line.substr(a, b - a + 1), "GO")) {
@@ -184,8 +185,7 @@ CodeKind classify_code(std::string_view text) {
   auto segments = scan_segments(text, CodeDialect::kCSharp);
   auto tokens = code_tokens(text, segments, CodeDialect::kCSharp);
   auto sql_segments = scan_segments(text, CodeDialect::kSql);
-  int dotnet = std::min(dotnet_score_of(tokens),
-                        dotnet_score_of(code_tokens(text, sql_segments, CodeDialect::kSql)));
+  int dotnet = std::min(dotnet_score_of(tokens), dotnet_score_of(code_tokens(text, sql_segments, CodeDialect::kSql)));
   std::vector<CodeToken> code_only;
   int sql_in_strings = 0;
   bool bare_object_name = false;

@@ -14,9 +14,9 @@
 ///   `DELETE FROM`, `UPDATE x SET`, `MERGE INTO`, `DECLARE @x`, a `GO` line +2 each, `EXEC name`,
 ///   `WHERE`, `JOIN` +1 each.
 /// The .NET score used is the lower of the text scanned as C# and as SQL (so C# inside SQL `--`
-/// comments does not count). DOTNET when the .NET score is >= 2 and not below the SQL score of the C# code outside strings
-/// (DOTNET_WITH_SQL when the string literals together score >= 2 as SQL, or one of them is a
-/// bare `schema.object` name); otherwise SQL when the text scores >= 2 as SQL; otherwise unknown.
+/// comments does not count). DOTNET when the .NET score is >= 2 and not below the SQL score of the C# code outside
+/// strings (DOTNET_WITH_SQL when the string literals together score >= 2 as SQL, or one of them is a bare
+/// `schema.object` name); otherwise SQL when the text scores >= 2 as SQL; otherwise unknown.
 
 #include <string_view>
 

@@ -24,14 +24,15 @@ bool adjacent(const CodeToken& a, const CodeToken& b) { return a.offset + a.text
 
 bool is_sql_keyword(std::string_view w) {
   static const char* const kWords[] = {
-      "SET",    "AS",     "SELECT", "WHERE",  "VALUES", "ON",     "DEFAULT", "OUTPUT", "WITH",  "AND",
-      "OR",     "NOT",    "NULL",   "TOP",    "DISTINCT", "BEGIN", "END",    "RETURN", "RETURNS", "IF",
-      "ELSE",   "INSERT", "UPDATE", "DELETE", "FROM",   "INTO",   "TABLE",   "EXEC",   "EXECUTE", "USING",
-      "MERGE",  "WHEN",   "THEN",   "MATCHED", "JOIN",  "INNER",  "LEFT",    "RIGHT",  "OUTER",  "CROSS",
-      "GROUP",  "ORDER",  "BY",     "HAVING", "UNION",  "ALL",    "CASE",    "DECLARE", "PROCEDURE", "PROC",
-      "VIEW",   "FUNCTION", "TRIGGER", "INDEX", "KEY",  "PRIMARY", "FOREIGN", "REFERENCES", "CONSTRAINT",
-      "CHECK",  "UNIQUE", "IDENTITY", "OR",   "ALTER",  "CREATE", "DROP",    "GO",     "AFTER",   "INSTEAD",
-      "OF",     "FOR",    "WHILE",  "TRY",    "CATCH",  "TRAN",   "TRANSACTION", "COMMIT", "ROLLBACK"};
+      "SET",     "AS",      "SELECT",  "WHERE",       "VALUES",     "ON",       "DEFAULT",  "OUTPUT",   "WITH",
+      "AND",     "OR",      "NOT",     "NULL",        "TOP",        "DISTINCT", "BEGIN",    "END",      "RETURN",
+      "RETURNS", "IF",      "ELSE",    "INSERT",      "UPDATE",     "DELETE",   "FROM",     "INTO",     "TABLE",
+      "EXEC",    "EXECUTE", "USING",   "MERGE",       "WHEN",       "THEN",     "MATCHED",  "JOIN",     "INNER",
+      "LEFT",    "RIGHT",   "OUTER",   "CROSS",       "GROUP",      "ORDER",    "BY",       "HAVING",   "UNION",
+      "ALL",     "CASE",    "DECLARE", "PROCEDURE",   "PROC",       "VIEW",     "FUNCTION", "TRIGGER",  "INDEX",
+      "KEY",     "PRIMARY", "FOREIGN", "REFERENCES",  "CONSTRAINT", "CHECK",    "UNIQUE",   "IDENTITY", "OR",
+      "ALTER",   "CREATE",  "DROP",    "GO",          "AFTER",      "INSTEAD",  "OF",       "FOR",      "WHILE",
+      "TRY",     "CATCH",   "TRAN",    "TRANSACTION", "COMMIT",     "ROLLBACK"};
   for (const char* k : kWords) {
     if (iequals(w, k)) return true;
   }
@@ -52,8 +53,8 @@ std::string_view dotted_name(std::string_view text, const std::vector<CodeToken>
 }
 
 bool object_keyword(std::string_view w) {
-  static const char* const kWords[] = {"FROM",      "JOIN", "INTO",     "UPDATE",  "EXEC",  "EXECUTE", "REFERENCES",
-                                       "TABLE",     "VIEW", "FUNCTION", "TRIGGER", "PROC",  "PROCEDURE"};
+  static const char* const kWords[] = {"FROM",  "JOIN", "INTO",     "UPDATE",  "EXEC", "EXECUTE",  "REFERENCES",
+                                       "TABLE", "VIEW", "FUNCTION", "TRIGGER", "PROC", "PROCEDURE"};
   for (const char* k : kWords) {
     if (iequals(w, k)) return true;
   }
@@ -61,9 +62,9 @@ bool object_keyword(std::string_view w) {
 }
 
 bool body_start_keyword(std::string_view w) {
-  static const char* const kWords[] = {"BEGIN",   "RETURN", "SELECT", "SET",   "INSERT", "UPDATE",  "DELETE",
-                                       "DECLARE", "IF",     "WITH",   "EXEC",  "EXECUTE", "MERGE",  "WHILE",
-                                       "EXTERNAL", "TRUNCATE", "PRINT", "RAISERROR", "THROW"};
+  static const char* const kWords[] = {"BEGIN",    "RETURN",   "SELECT", "SET",       "INSERT",  "UPDATE", "DELETE",
+                                       "DECLARE",  "IF",       "WITH",   "EXEC",      "EXECUTE", "MERGE",  "WHILE",
+                                       "EXTERNAL", "TRUNCATE", "PRINT",  "RAISERROR", "THROW"};
   for (const char* k : kWords) {
     if (iequals(w, k)) return true;
   }
@@ -269,7 +270,8 @@ std::string compact_csharp(std::string_view text) {
   for (const Segment& s : scan_segments(text, CodeDialect::kCSharp)) {
     std::string_view piece = text.substr(s.begin, s.end - s.begin);
     if (s.kind == SegmentKind::kComment) {
-      if (collapse_depth == 0 && piece[1] == '*' && !out.empty() && !std::isspace(static_cast<unsigned char>(out.back()))) {
+      if (collapse_depth == 0 && piece[1] == '*' && !out.empty() &&
+          !std::isspace(static_cast<unsigned char>(out.back()))) {
         out += ' ';
       }
       continue;

@@ -84,8 +84,9 @@ CompactRulesParse parse_compact_code_rules(std::string_view text) {
     if (!r.is_object()) return fail(fmt::format("{} must be an object, got {}", where, r.dump()), rules_at);
     for (const auto& [key, value] : r.items()) {
       if (key != "language" && key != "policy" && key != "threshold" && key != "inbox_key") {
-        return fail(fmt::format("{} has unknown key '{}' (allowed: language, policy, threshold, inbox_key)", where, key),
-                    key_offset(text, at, key));
+        return fail(
+            fmt::format("{} has unknown key '{}' (allowed: language, policy, threshold, inbox_key)", where, key),
+            key_offset(text, at, key));
       }
     }
     CompactRule rule;
@@ -96,7 +97,8 @@ CompactRulesParse parse_compact_code_rules(std::string_view text) {
                   key_offset(text, at, "language"));
     }
     rule.language = language.get<std::string>();
-    if (!r.contains("policy")) return fail(fmt::format("{}.policy is required (always | threshold | demand)", where), at);
+    if (!r.contains("policy"))
+      return fail(fmt::format("{}.policy is required (always | threshold | demand)", where), at);
     const nlohmann::json& policy = r["policy"];
     if (policy == "always") {
       rule.policy = CompactPolicy::kAlways;
@@ -123,9 +125,9 @@ CompactRulesParse parse_compact_code_rules(std::string_view text) {
                     key_offset(text, at, "threshold"));
       }
     } else if (r.contains("threshold")) {
-      return fail(fmt::format("{}.threshold is only valid with policy threshold (policy is {})", where,
-                              to_string(rule.policy)),
-                  key_offset(text, at, "threshold"));
+      return fail(
+          fmt::format("{}.threshold is only valid with policy threshold (policy is {})", where, to_string(rule.policy)),
+          key_offset(text, at, "threshold"));
     }
     if (rule.policy == CompactPolicy::kDemand) {
       if (!r.contains("inbox_key") || !r["inbox_key"].is_string() || r["inbox_key"].get<std::string>().empty()) {
@@ -134,9 +136,9 @@ CompactRulesParse parse_compact_code_rules(std::string_view text) {
       }
       rule.inbox_key = r["inbox_key"].get<std::string>();
     } else if (r.contains("inbox_key")) {
-      return fail(fmt::format("{}.inbox_key is only valid with policy demand (policy is {})", where,
-                              to_string(rule.policy)),
-                  key_offset(text, at, "inbox_key"));
+      return fail(
+          fmt::format("{}.inbox_key is only valid with policy demand (policy is {})", where, to_string(rule.policy)),
+          key_offset(text, at, "inbox_key"));
     }
     result.rules.push_back(std::move(rule));
   }

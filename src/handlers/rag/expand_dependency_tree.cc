@@ -17,7 +17,7 @@ namespace {
 
 namespace et = retrieval::edge_type;
 
-constexpr const char* kEdgeTypes[] = {et::kContains, et::kInherits, et::kImplements, et::kCalls,     et::kUsesType,
+constexpr const char* kEdgeTypes[] = {et::kContains, et::kInherits, et::kImplements, et::kCalls,    et::kUsesType,
                                       et::kReads,    et::kWrites,   et::kReferences, et::kExecutes, et::kMapsTo};
 
 std::string allowed_edge_types() {
@@ -35,8 +35,10 @@ bool known_edge_type(std::string_view entry) {
 }
 
 std::string_view trim(std::string_view s) {
-  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r')) s.remove_prefix(1);
-  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r')) s.remove_suffix(1);
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
+    s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
+    s.remove_suffix(1);
   return s;
 }
 
@@ -110,7 +112,8 @@ std::optional<std::vector<std::string>> parse_edge_allowlist(std::string_view te
     std::size_t start = 0;
     while (start <= trimmed.size()) {
       std::size_t comma = trimmed.find(',', start);
-      std::string_view part = trim(trimmed.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
+      std::string_view part = trim(
+          trimmed.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
       if (!part.empty()) entries.emplace_back(part);
       if (comma == std::string_view::npos) break;
       start = comma + 1;

@@ -49,8 +49,8 @@ std::vector<retrieval::GraphEdge> edge_list(const NodeData& node, const Context&
         !item["to_id"].is_string()) {
       config_error(node, "context key 'graph_edges' items need string from_id and to_id, got " + item.dump());
     }
-    edges.push_back({item["from_id"].get<std::string>(), item["to_id"].get<std::string>(),
-                     item.value("edge_type", std::string())});
+    edges.push_back(
+        {item["from_id"].get<std::string>(), item["to_id"].get<std::string>(), item.value("edge_type", std::string())});
   }
   return edges;
 }
@@ -92,11 +92,12 @@ EvidenceBudget resolve_evidence_budget(const NodeData& node, const Graph& graph)
     budget.source = "budget_tokens_from_settings";
   } else {
     if (!graph.data().has("max_context_tokens")) {
-      config_error(node, "no budget configured (max_chars, budget_tokens or budget_tokens_from_settings) and graph "
-                         "attribute max_context_tokens (settings.max_context_tokens) is missing");
+      config_error(node,
+                   "no budget configured (max_chars, budget_tokens or budget_tokens_from_settings) and graph "
+                   "attribute max_context_tokens (settings.max_context_tokens) is missing");
     }
-    std::int64_t max_context =
-        positive_integer(node, "graph attribute max_context_tokens", graph.data().get("max_context_tokens"));
+    std::int64_t max_context = positive_integer(node, "graph attribute max_context_tokens",
+                                                graph.data().get("max_context_tokens"));
     budget.limit = max_context * 7 / 10;
     if (budget.limit <= 0) {
       config_error(node, fmt::format("the implicit budget floor(0.70 * max_context_tokens = {}) is {}; it must be > 0",
@@ -272,12 +273,12 @@ Outcome FetchNodeTextsHandler::execute(const NodeData& node, Context& context, c
   std::string reason = candidates.list.empty() ? "no_nodes_for_fetch_node_texts" : "ok";
   nlohmann::json debug = graph_debug(context, reason, config, candidates, fetched);
   env.emit(kFetchNodeTextsEvent, {{"node_id", node.id},
-                                {"reason", reason},
-                                {"node_texts_count", fetched.node_texts.size()},
-                                {"skipped_count", fetched.skipped},
-                                {"missing_count", fetched.missing},
-                                {"used_tokens", fetched.used_tokens},
-                                {"used_chars", fetched.used_chars}});
+                                  {"reason", reason},
+                                  {"node_texts_count", fetched.node_texts.size()},
+                                  {"skipped_count", fetched.skipped},
+                                  {"missing_count", fetched.missing},
+                                  {"used_tokens", fetched.used_tokens},
+                                  {"used_chars", fetched.used_chars}});
   Outcome outcome = Outcome::success(
       candidates.list.empty()
           ? std::string("no node ids to fetch")
@@ -296,12 +297,13 @@ namespace {
 void check_fetch_budget(const NodeData& node, const Graph& graph, std::vector<Diagnostic>& out) {
   std::string mode = node.get("prioritization_mode", "balanced");
   if (!parse_prioritization_mode(mode)) {
-    out.push_back(make_diagnostic("context_budget_settings", Severity::kError,
-                                  fmt::format("node '{}': prioritization_mode must be one of seed_first | graph_first | "
-                                              "balanced, got '{}'",
-                                              node.id, mode),
-                                  node.id, "use seed_first, graph_first or balanced",
-                                  value_location(node.find("prioritization_mode"), node.location)));
+    out.push_back(
+        make_diagnostic("context_budget_settings", Severity::kError,
+                        fmt::format("node '{}': prioritization_mode must be one of seed_first | graph_first | "
+                                    "balanced, got '{}'",
+                                    node.id, mode),
+                        node.id, "use seed_first, graph_first or balanced",
+                        value_location(node.find("prioritization_mode"), node.location)));
   }
   try {
     resolve_evidence_budget(node, graph);

@@ -39,8 +39,7 @@ namespace attractor {
 
 class FetchNodeTextsHandler : public Handler {
  public:
-  explicit FetchNodeTextsHandler(std::shared_ptr<RetrievalBackendProvider> provider)
-      : provider_(std::move(provider)) {}
+  explicit FetchNodeTextsHandler(std::shared_ptr<RetrievalBackendProvider> provider) : provider_(std::move(provider)) {}
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
 
  private:
@@ -49,9 +48,9 @@ class FetchNodeTextsHandler : public Handler {
 
 /// The evidence budget of a `fetch_node_texts` node.
 struct EvidenceBudget {
-  bool chars = false;     ///< true: `limit` counts characters; false: tokens
+  bool chars = false;  ///< true: `limit` counts characters; false: tokens
   std::int64_t limit = 0;
-  std::string source;     ///< "max_chars", "budget_tokens", "budget_tokens_from_settings" or "implicit"
+  std::string source;  ///< "max_chars", "budget_tokens", "budget_tokens_from_settings" or "implicit"
 };
 
 /// Resolves the budget per the rules above; throws StageError (terminal) naming node and field.

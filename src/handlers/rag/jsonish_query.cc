@@ -46,7 +46,8 @@ std::string_view strip_fence(std::string_view text) {
   if (open == std::string_view::npos) return text;
   std::size_t start = open + 3;
   std::size_t i = start;
-  while (i < text.size() && (is_alpha(text[i]) || is_digit(text[i]) || text[i] == '-' || text[i] == '_' || text[i] == '+')) {
+  while (i < text.size() &&
+         (is_alpha(text[i]) || is_digit(text[i]) || text[i] == '-' || text[i] == '_' || text[i] == '+')) {
     ++i;
   }
   if (i < text.size() && (text[i] == '\n' || text[i] == '\r')) start = i;

@@ -15,9 +15,9 @@ bool is_token_byte(unsigned char c) {
 
 bool is_stop_word(std::string_view word) {
   static constexpr std::array<std::string_view, 34> kStop = {
-      "a",    "an",   "and",  "are",  "as",   "at",    "be",   "by",    "can",  "do",   "does", "for",
-      "from", "how",  "in",   "is",   "it",   "me",    "of",   "on",    "or",   "show", "that", "the",
-      "this", "to",   "what", "when", "where", "which", "who", "why",   "with", "find"};
+      "a",    "an",  "and",  "are",  "as",    "at",    "be",  "by",  "can",  "do",   "does", "for",
+      "from", "how", "in",   "is",   "it",    "me",    "of",  "on",  "or",   "show", "that", "the",
+      "this", "to",  "what", "when", "where", "which", "who", "why", "with", "find"};
   return std::find(kStop.begin(), kStop.end(), word) != kStop.end();
 }
 

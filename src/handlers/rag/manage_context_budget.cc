@@ -132,8 +132,8 @@ void pack_node_text(const NodeData& node, const BudgetConfig& config, const nloh
   std::string language(code_language(kind));
   std::string raw_block = format_node_block(id, path, language, false, text);
   std::size_t before = counter.count(raw_block);
-  const CompactRule* fired =
-      firing_rule(config, language, packed.context_tokens + packed.buffer_tokens + before, consumed, node.id);
+  const CompactRule* fired = firing_rule(config, language, packed.context_tokens + packed.buffer_tokens + before,
+                                         consumed, node.id);
   std::string block = fired ? format_node_block(id, path, language, true, compact_code(text, kind)) : raw_block;
   std::size_t after = fired ? counter.count(block) : before;
   packed.buffer_tokens += after;
@@ -220,7 +220,9 @@ Outcome ManageContextBudgetHandler::execute(const NodeData& node, Context& conte
   bool fits = static_cast<std::int64_t>(total) <= config.max_tokens;
   env.emit(kManageContextBudgetEvent,
            {{"node_id", node.id},
-            {"decision", misconfig ? "error" : fits ? "on_ok" : "on_over"},
+            {"decision", misconfig ? "error"
+                         : fits    ? "on_ok"
+                                   : "on_over"},
             {"next", misconfig ? nlohmann::json() : nlohmann::json(fits ? config.on_ok : config.on_over)},
             {"max_context_tokens", config.max_tokens},
             {"context_tokens", packed.context_tokens},
@@ -271,8 +273,7 @@ void check_budget_routes(const NodeData& node, const Graph& graph, std::vector<D
                     node.id,
                     graph.data().has("max_context_tokens") ? ", got '" + graph.data().get("max_context_tokens") + "'"
                                                            : std::string()),
-        node.id, "add max_context_tokens=N to the graph [...] block",
-        value_location(at, node.location)));
+        node.id, "add max_context_tokens=N to the graph [...] block", value_location(at, node.location)));
   }
   for (const char* route : {"on_ok", "on_over"}) {
     if (node.get(route).empty()) {
@@ -295,8 +296,7 @@ const HandlerDescription& manage_context_budget_description() {
     d.attributes = {
         {"on_ok", AttributeType::kNodeId, "",
          "Node to continue at when the new node texts fit max_context_tokens (required)."},
-        {"on_over", AttributeType::kNodeId, "",
-         "Node to continue at when they do not fit (required)."},
+        {"on_over", AttributeType::kNodeId, "", "Node to continue at when they do not fit (required)."},
         {"compact_code", AttributeType::kJson, "",
          "Compaction rules: {\"rules\": [{\"language\": \"sql\" or \"dotnet\", \"policy\": \"always\", "
          "\"threshold\" or \"demand\", \"threshold\": (0, 1], \"inbox_key\": \"...\"}]}."},

@@ -112,7 +112,8 @@ RetrievalScope read_retrieval_scope(const NodeData& node, const Context& context
       scope_error(node, "snapshot_source=secondary requires context key 'snapshot_id_b' (a non-empty string)");
     }
   } else {
-    scope_error(node, fmt::format("snapshot_source must be one of primary | secondary, got '{}'", scope.snapshot_source));
+    scope_error(node,
+                fmt::format("snapshot_source must be one of primary | secondary, got '{}'", scope.snapshot_source));
   }
 
   auto check_agrees = [&](const std::string& key, const std::string& expected) {
@@ -144,11 +145,12 @@ RetrievalScope read_retrieval_scope(const NodeData& node, const Context& context
 }
 
 bool is_reserved_filter_key(const std::string& key) {
-  return key == "repository" || key == "branch" || key == "snapshot_id" || key == "snapshot" ||
-         key == "acl_tags_any" || key == "classification_labels_all";
+  return key == "repository" || key == "branch" || key == "snapshot_id" || key == "snapshot" || key == "acl_tags_any" ||
+         key == "classification_labels_all";
 }
 
-nlohmann::json merge_filters(const nlohmann::json& parsed, const nlohmann::json& base, std::vector<std::string>* warnings) {
+nlohmann::json merge_filters(const nlohmann::json& parsed, const nlohmann::json& base,
+                             std::vector<std::string>* warnings) {
   nlohmann::json effective = base.is_object() ? base : nlohmann::json::object();
   auto warn = [&](std::string text) {
     if (warnings) warnings->push_back(std::move(text));
@@ -174,7 +176,7 @@ nlohmann::json merge_filters(const nlohmann::json& parsed, const nlohmann::json&
 void throw_retrieval_stage_error(const std::string& node_id, const std::string& action,
                                  const retrieval::RetrievalError& error) {
   ErrorCategory category = error.kind() == retrieval::RetrievalError::Kind::kUnavailable ? ErrorCategory::kRetryable
-                                                                                           : ErrorCategory::kTerminal;
+                                                                                         : ErrorCategory::kTerminal;
   throw StageError(fmt::format("node '{}': {} failed: {}", node_id, action, error.what()), category);
 }
 

@@ -69,7 +69,8 @@ SearchConfig read_config(const NodeData& node, const Graph& graph) {
   if (!node.has("search_type")) config_error(node, "search_type is required (one of semantic | bm25 | hybrid)");
   auto type = retrieval::parse_search_type(node.get("search_type"));
   if (!type) {
-    config_error(node, fmt::format("search_type must be one of semantic | bm25 | hybrid, got '{}'", node.get("search_type")));
+    config_error(node,
+                 fmt::format("search_type must be one of semantic | bm25 | hybrid, got '{}'", node.get("search_type")));
   }
   c.search_type = *type;
 
@@ -82,7 +83,8 @@ SearchConfig read_config(const NodeData& node, const Graph& graph) {
 
   c.rerank = node.get("rerank", "none");
   if (c.rerank != "none" && c.rerank != "keyword_rerank" && c.rerank != "codebert_rerank") {
-    config_error(node, fmt::format("rerank must be one of none | keyword_rerank | codebert_rerank, got '{}'", c.rerank));
+    config_error(node,
+                 fmt::format("rerank must be one of none | keyword_rerank | codebert_rerank, got '{}'", c.rerank));
   }
   if (c.rerank != "none" && c.search_type != SearchType::kSemantic) {
     config_error(node, fmt::format("rerank={} is only allowed with search_type=semantic, got search_type={} "
@@ -92,7 +94,8 @@ SearchConfig read_config(const NodeData& node, const Graph& graph) {
 
   std::string parser = node.get("query_parser", "none");
   if (parser == "jsonish_v1") c.jsonish = true;
-  else if (parser != "none") config_error(node, fmt::format("query_parser must be one of none | jsonish_v1, got '{}'", parser));
+  else if (parser != "none")
+    config_error(node, fmt::format("query_parser must be one of none | jsonish_v1, got '{}'", parser));
   c.allow_top_k = read_flag(node, "allow_top_k_from_payload");
   c.allow_rrf_k = read_flag(node, "allow_rrf_k_from_payload");
   return c;
@@ -136,8 +139,8 @@ void apply_payload_search_type(const JsonishQuery& payload, EffectiveSearch& sea
   }
   search.search_type = *retrieval::parse_search_type(*payload.search_type);
   if (search.search_type != SearchType::kSemantic && search.rerank != "none") {
-    search.warnings.push_back(fmt::format("rerank={} not applied: the payload selected search_type={}", search.rerank,
-                                          *payload.search_type));
+    search.warnings.push_back(
+        fmt::format("rerank={} not applied: the payload selected search_type={}", search.rerank, *payload.search_type));
     search.rerank = "none";
   }
 }
@@ -149,7 +152,8 @@ void apply_payload_counts(const SearchConfig& config, const JsonishQuery& payloa
   }
   if (payload.rrf_k) {
     if (!config.allow_rrf_k) search.warnings.push_back("payload rrf_k ignored: allow_rrf_k_from_payload is not true");
-    else if (search.search_type != SearchType::kHybrid) search.warnings.push_back("payload rrf_k ignored: the search is not hybrid");
+    else if (search.search_type != SearchType::kHybrid)
+      search.warnings.push_back("payload rrf_k ignored: the search is not hybrid");
     else search.rrf_k = static_cast<int>(*payload.rrf_k);
   }
   if (payload.match_operator) {
@@ -168,8 +172,9 @@ EffectiveSearch resolve_search(const NodeData& node, const SearchConfig& config,
                                    config.jsonish ? "jsonish_v1" : "none"));
   }
   if (search.rerank == "codebert_rerank") {
-    config_error(node, "rerank=codebert_rerank is reserved and not available in this build "
-                       "(allowed today: none | keyword_rerank)");
+    config_error(node,
+                 "rerank=codebert_rerank is reserved and not available in this build "
+                 "(allowed today: none | keyword_rerank)");
   }
   return search;
 }
@@ -213,7 +218,8 @@ std::vector<retrieval::SearchHit> run_search(const NodeData& node, retrieval::IR
 }
 
 nlohmann::json search_event(const NodeData& node, const SearchConfig& config, const EffectiveSearch& search,
-                            const retrieval::SearchRequest& request, const RetrievalScope& scope, std::size_t hit_count) {
+                            const retrieval::SearchRequest& request, const RetrievalScope& scope,
+                            std::size_t hit_count) {
   return {{"node_id", node.id},
           {"query", printable(request.query)},
           {"query_parser", config.jsonish ? "jsonish_v1" : "none"},
@@ -282,8 +288,8 @@ Outcome SearchNodesHandler::execute(const NodeData& node, Context& context, cons
                                                  search.rerank == "none" ? "" : ", " + search.rerank));
   outcome.context_updates["retrieval_seed_nodes"] = std::move(seeds);
   outcome.context_updates["retrieval_hits"] = std::move(hit_list);
-  outcome.context_updates["last_search_bm25_operator"] =
-      search.bm25_operator ? nlohmann::json(*search.bm25_operator) : nlohmann::json(nullptr);
+  outcome.context_updates["last_search_bm25_operator"] = search.bm25_operator ? nlohmann::json(*search.bm25_operator)
+                                                                              : nlohmann::json(nullptr);
   hide_retrieval_keys_from_preambles(context, outcome);
   outcome.suggested_next_ids = retrieval_next_ids(node);
   return outcome;

@@ -31,9 +31,9 @@ enum class AnswerKind { kValue, kYes, kNo, kSkipped, kTimeout };
 
 struct Answer {
   AnswerKind kind = AnswerKind::kValue;
-  std::string value;                    ///< option key or free value
+  std::string value;  ///< option key or free value
   std::optional<Option> selected_option;
-  std::string text;                     ///< free text (FREEFORM)
+  std::string text;  ///< free text (FREEFORM)
   /// Who or what answered, for the gate's audit trail: `console`, `file` (--answers),
   /// `auto-approve`, `queue` (a queue filled in code), `web`; set by the interviewer.
   std::string source;

@@ -37,12 +37,12 @@ struct ProcessSpec {
 };
 
 struct ProcessResult {
-  int exit_code = -1;      ///< exit status when the process exited normally, else -1
-  int term_signal = 0;     ///< signal that ended it, 0 if none
+  int exit_code = -1;   ///< exit status when the process exited normally, else -1
+  int term_signal = 0;  ///< signal that ended it, 0 if none
   bool timed_out = false;
   bool cancelled = false;
   std::int64_t duration_ms = 0;
-  std::string error;       ///< set when the process could not be started
+  std::string error;         ///< set when the process could not be started
   bool cwd_missing = false;  ///< `cwd` could not be entered (error says why)
 };
 

@@ -41,10 +41,13 @@ nlohmann::json HookRun::to_json(const std::string& command) const {
   return {{"command", command}, {"exit_code", exit_code}, {"ok", ok}, {"message", message}};
 }
 
-HookRun run_tool_hook(ProcessRunner& runner, const std::string& phase, const std::string& command,
-                      const ToolCall& call, std::optional<int> tool_exit_code) {
-  nlohmann::json description = {{"hook", phase},         {"tool", call.tool},   {"node", call.node_id},
-                                {"stage_dir", call.stage_dir}, {"input", call.input}};
+HookRun run_tool_hook(ProcessRunner& runner, const std::string& phase, const std::string& command, const ToolCall& call,
+                      std::optional<int> tool_exit_code) {
+  nlohmann::json description = {{"hook", phase},
+                                {"tool", call.tool},
+                                {"node", call.node_id},
+                                {"stage_dir", call.stage_dir},
+                                {"input", call.input}};
   if (tool_exit_code) description["exit_code"] = *tool_exit_code;
   ProcessSpec spec;
   spec.command = command;

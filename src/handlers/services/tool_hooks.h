@@ -38,10 +38,10 @@ ToolHookCommands tool_hook_commands(const NodeData& node, const Graph& graph);
 
 /// What the hooks are told about one tool call.
 struct ToolCall {
-  std::string tool;       ///< `shell` for a tool node
+  std::string tool;  ///< `shell` for a tool node
   std::string node_id;
-  std::string stage_dir;  ///< where the hook files go ("" for none)
-  nlohmann::json input = nlohmann::json::object();  ///< the call's arguments, e.g. {"command": "make"}
+  std::string stage_dir;                                 ///< where the hook files go ("" for none)
+  nlohmann::json input = nlohmann::json::object();       ///< the call's arguments, e.g. {"command": "make"}
   std::vector<std::pair<std::string, std::string>> env;  ///< the tool's own environment
   std::string cwd;
   std::optional<std::int64_t> timeout_ms;
@@ -62,7 +62,7 @@ struct HookRun {
 
 /// Runs `command` as the `phase` ("pre" or "post") hook of `call`; `tool_exit_code` is given to
 /// post hooks.
-HookRun run_tool_hook(ProcessRunner& runner, const std::string& phase, const std::string& command,
-                      const ToolCall& call, std::optional<int> tool_exit_code = std::nullopt);
+HookRun run_tool_hook(ProcessRunner& runner, const std::string& phase, const std::string& command, const ToolCall& call,
+                      std::optional<int> tool_exit_code = std::nullopt);
 
 }  // namespace attractor

@@ -42,7 +42,7 @@ struct Connection : GatedRequest {
   bool continued = false;    ///< `100 Continue` sent for the request being received
   bool peer_closed = false;  ///< the client has sent everything it will send
   bool is_last = false;
-  std::string request;       ///< the request a worker answers
+  std::string request;  ///< the request a worker answers
 
   int socket() const override { return fd; }
   const std::string& bytes() const override { return request; }

@@ -15,7 +15,8 @@ namespace {
 
 void set_timeouts(httplib::Client& client, std::int64_t ms) {
   std::int64_t connect_ms = std::min<std::int64_t>(ms, 10'000);
-  client.set_connection_timeout(static_cast<time_t>(connect_ms / 1000), static_cast<time_t>((connect_ms % 1000) * 1000));
+  client.set_connection_timeout(static_cast<time_t>(connect_ms / 1000),
+                                static_cast<time_t>((connect_ms % 1000) * 1000));
   client.set_read_timeout(static_cast<time_t>(ms / 1000), static_cast<time_t>((ms % 1000) * 1000));
   client.set_write_timeout(static_cast<time_t>(ms / 1000), static_cast<time_t>((ms % 1000) * 1000));
 }

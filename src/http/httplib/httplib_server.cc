@@ -200,7 +200,9 @@ httplib::Server::Handler adapt(RouteHandler handler) {
 class HttplibServer : public HttpServerBackend {
  public:
   explicit HttplibServer(const HttpServerSettings& settings);
-  void get(const std::string& pattern, RouteHandler handler) override { server_.Get(pattern, adapt(std::move(handler))); }
+  void get(const std::string& pattern, RouteHandler handler) override {
+    server_.Get(pattern, adapt(std::move(handler)));
+  }
   void post(const std::string& pattern, RouteHandler handler) override {
     server_.Post(pattern, adapt(std::move(handler)));
   }

@@ -33,7 +33,8 @@ AclDecision decision_of(const json& j) {
   if (j.contains("metadata")) {
     if (!j["metadata"].is_object()) throw std::invalid_argument("'metadata' must be an object");
     for (const auto& [k, v] : j["metadata"].items()) {
-      if (v.is_object() || v.is_array() || v.is_null()) throw std::invalid_argument("metadata '" + k + "' must be a scalar");
+      if (v.is_object() || v.is_array() || v.is_null())
+        throw std::invalid_argument("metadata '" + k + "' must be a scalar");
       d.metadata[k] = v.is_string() ? v.get<std::string>() : v.dump();
     }
   }

@@ -20,9 +20,9 @@ namespace attractor::retrieval {
 
 /// The canonical node of every SQL name and the duplicates it stands for.
 struct CanonicalSql {
-  std::map<std::string, std::string> by_name;                    ///< lowercase schema.name -> canonical id
-  std::map<std::string, std::string> duplicate_of;               ///< non-canonical id -> canonical id
-  std::map<std::string, std::vector<std::string>> other_paths;   ///< canonical id -> other definitions' paths
+  std::map<std::string, std::string> by_name;                   ///< lowercase schema.name -> canonical id
+  std::map<std::string, std::string> duplicate_of;              ///< non-canonical id -> canonical id
+  std::map<std::string, std::vector<std::string>> other_paths;  ///< canonical id -> other definitions' paths
 };
 
 /// Chooses the canonical node of every SQL name among `nodes` (deterministic for a given set).

@@ -49,8 +49,7 @@ std::string literal_content(const SyntaxTree& tree, TSNode node) {
   std::string out;
   for (auto child : named_children(node)) {
     auto t = node_type(child);
-    if (t == "string_literal_content" || t == "string_content" || t == "raw_string_content" ||
-        t == "escape_sequence") {
+    if (t == "string_literal_content" || t == "string_content" || t == "raw_string_content" || t == "escape_sequence") {
       out += tree.text(child);
     } else if (t == "interpolation") {
       out += "{" + interpolated_expression(tree, child) + "}";
@@ -111,8 +110,8 @@ class Extractor {
 
  private:
   struct TypeCtx {
-    std::string id;      // with "cs:" prefix
-    std::string qname;   // qualified name
+    std::string id;     // with "cs:" prefix
+    std::string qname;  // qualified name
     std::string simple;
   };
 
@@ -130,7 +129,8 @@ class Extractor {
       } else if (t == "class_declaration" || t == "struct_declaration" || t == "interface_declaration" ||
                  t == "record_declaration" || t == "record_struct_declaration" || t == "enum_declaration") {
         type_declaration(child, ns, outer);
-      } else if (outer && (t == "method_declaration" || t == "constructor_declaration" || t == "property_declaration")) {
+      } else if (outer &&
+                 (t == "method_declaration" || t == "constructor_declaration" || t == "property_declaration")) {
         member_declaration(child, *outer);
       } else if (t == "declaration_list") {
         walk_scope(child, ns, outer);
@@ -216,7 +216,8 @@ class Extractor {
       std::string type_text = strip_spaces(tree_.text(field(member, "type")));
       std::smatch m;
       if (!std::regex_match(type_text, m, dbset_re)) continue;
-      sets.push_back({{"entity", simple_type_name(m[1].str())}, {"table", std::string(tree_.text(field(member, "name")))}});
+      sets.push_back(
+          {{"entity", simple_type_name(m[1].str())}, {"table", std::string(tree_.text(field(member, "name")))}});
     }
     if (sets.empty()) return;
     facts["db_sets"] = sets;
@@ -299,7 +300,9 @@ class Extractor {
 
   void member_declaration(TSNode node, const TypeCtx& type) {
     auto t = node_type(node);
-    std::string kind = t == "method_declaration" ? "method" : t == "constructor_declaration" ? "constructor" : "property";
+    std::string kind = t == "method_declaration"        ? "method"
+                       : t == "constructor_declaration" ? "constructor"
+                                                        : "property";
     std::string simple(tree_.text(field(node, "name")));
     if (simple.empty()) return;
     json facts = {{"type", type.id}, {"simple", simple}};
@@ -381,7 +384,8 @@ class Extractor {
     } else if (t == "object_creation_expression") {
       TSNode ty = field(node, "type");
       if (!ts_node_is_null(ty)) {
-        news.push_back({{"type", simple_type_name(tree_.text(ty))}, {"arity", argument_count(field(node, "arguments"))}});
+        news.push_back(
+            {{"type", simple_type_name(tree_.text(ty))}, {"arity", argument_count(field(node, "arguments"))}});
       }
     } else if (t == "variable_declaration") {
       TSNode ty = field(node, "type");
@@ -467,7 +471,8 @@ class Extractor {
       name = tree_.text(ts_node_named_child(fn, 0));
     } else if (ft == "member_access_expression") {
       TSNode n = field(fn, "name");
-      name = node_type(n) == "generic_name" ? std::string(tree_.text(ts_node_named_child(n, 0))) : std::string(tree_.text(n));
+      name = node_type(n) == "generic_name" ? std::string(tree_.text(ts_node_named_child(n, 0)))
+                                            : std::string(tree_.text(n));
       TSNode e = field(fn, "expression");
       auto et = node_type(e);
       if (et == "identifier") recv = tree_.text(e);
@@ -495,7 +500,8 @@ class Extractor {
       static const std::regex entity_re(R"(Entity\s*<\s*([\w\.]+)\s*>)");
       std::string chain(tree_.text(fn));
       std::smatch m;
-      std::string entity = std::regex_search(chain, m, entity_re) ? simple_type_name(m[1].str()) : enclosing_entity(node);
+      std::string entity = std::regex_search(chain, m, entity_re) ? simple_type_name(m[1].str())
+                                                                  : enclosing_entity(node);
       to_table.push_back({{"entity", entity}, {"table", strings[0]}, {"schema", strings.size() > 1 ? strings[1] : ""}});
     }
   }

@@ -9,7 +9,8 @@ namespace attractor::retrieval {
 std::unique_ptr<IEmbedder> make_embedder(const EmbedderSpec& spec) {
   if (spec.provider == "lexical") {
     if (!spec.model.empty() && spec.model != "lexical-v1") {
-      throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "unknown lexical embedder model '" + spec.model + "'");
+      throw RetrievalError(RetrievalError::Kind::kInvalidArgument,
+                           "unknown lexical embedder model '" + spec.model + "'");
     }
     return std::make_unique<LexicalEmbedder>(spec.dimension > 0 ? spec.dimension : 256);
   }

@@ -15,7 +15,7 @@ namespace attractor::retrieval {
 struct EmbedderInfo {
   std::string provider;  ///< "lexical" | "openai"
   std::string model;
-  int dimension = 0;     ///< 0 = not known until the first call (OpenAI-compatible without `dimensions`)
+  int dimension = 0;  ///< 0 = not known until the first call (OpenAI-compatible without `dimensions`)
 };
 
 /// Turns texts into L2-normalized vectors of `info().dimension` floats, one per text, in order.

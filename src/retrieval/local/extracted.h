@@ -14,7 +14,8 @@ namespace attractor::retrieval {
 /// One symbol found in a file. `facts` carries what the graph linker needs (see graph_linker.h).
 struct ExtractedNode {
   std::string id;
-  std::string kind;  ///< class struct interface record enum method constructor property | table view procedure function trigger
+  std::string
+      kind;  ///< class struct interface record enum method constructor property | table view procedure function trigger
   std::string name;  ///< qualified name without the language prefix
   int start_line = 0;
   int end_line = 0;

@@ -212,7 +212,8 @@ class Linker {
       if (it == by_id_.end()) return std::nullopt;
       const json& facts = it->second->facts;
       const json strings = facts.value("strings", json::object());
-      if (auto s = strings.find(name); s != strings.end() && s->is_string()) return bound_value(s->get<std::string>(), facts, bound);
+      if (auto s = strings.find(name); s != strings.end() && s->is_string())
+        return bound_value(s->get<std::string>(), facts, bound);
       auto base = class_base(current);
       if (!base) return std::nullopt;
       bound = bind_base(facts, *by_id_.at(*base), bound);
@@ -277,7 +278,8 @@ class Linker {
     }
     if (auto table = str(n.facts, "table"); !table.empty()) {
       std::string schema = str(n.facts, "schema");
-      if (const auto* t = resolve_sql(schema.empty() ? table : schema + "." + table)) add(n.id, t->id, edge_type::kMapsTo);
+      if (const auto* t = resolve_sql(schema.empty() ? table : schema + "." + table))
+        add(n.id, t->id, edge_type::kMapsTo);
     }
     link_db_sets(n);
   }
@@ -350,7 +352,8 @@ class Linker {
       auto t = resolve_type(ident.get<std::string>(), ns);
       if (t && *t != owner) add(n.id, *t, edge_type::kUsesType);
     }
-    for (const auto& ref : n.facts.value("sql", json::array())) link_sql_ref(n, owner, str(ref, "role"), str(ref, "target"));
+    for (const auto& ref : n.facts.value("sql", json::array()))
+      link_sql_ref(n, owner, str(ref, "role"), str(ref, "target"));
     for (const auto& proc : n.facts.value("procs", json::array())) link_proc(n, owner, proc.get<std::string>());
     link_string_constants(n, owner);
     for (const auto& map : n.facts.value("to_table", json::array())) {
@@ -436,7 +439,8 @@ class Linker {
       auto entity = resolve_type(str(set, "entity"), ns);
       if (!entity || explicitly_mapped_.count(*entity)) continue;
       std::string table = str(set, "table");
-      if (const auto* t = resolve_sql(schema.empty() ? table : schema + "." + table)) add(*entity, t->id, edge_type::kMapsTo);
+      if (const auto* t = resolve_sql(schema.empty() ? table : schema + "." + table))
+        add(*entity, t->id, edge_type::kMapsTo);
     }
   }
 

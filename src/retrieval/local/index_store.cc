@@ -92,8 +92,8 @@ void IndexStore::begin() { db_->exec("BEGIN IMMEDIATE"); }
 void IndexStore::commit() { db_->exec("COMMIT"); }
 void IndexStore::rollback() { db_->exec("ROLLBACK"); }
 
-Scope IndexStore::resolve_scope(const std::string& index_name, const std::string& repository,
-                                const std::string& branch, const std::optional<std::string>& snapshot) {
+Scope IndexStore::resolve_scope(const std::string& index_name, const std::string& repository, const std::string& branch,
+                                const std::optional<std::string>& snapshot) {
   auto s = db_->prepare(
       "SELECT snapshot FROM scopes WHERE index_name = ? AND repository = ? AND branch = ? "
       "AND (? IS NULL OR snapshot = ?) ORDER BY seq DESC, snapshot ASC LIMIT 1");
@@ -116,8 +116,13 @@ std::optional<IndexRecord> IndexStore::index_record(const std::string& name) {
 }
 
 void IndexStore::put_index_record(const IndexRecord& r) {
-  auto s = db_->prepare("INSERT OR REPLACE INTO indexes(name, provider, model, dimension, vector_kind) VALUES (?,?,?,?,?)");
-  s.bind(1, r.name).bind(2, r.provider).bind(3, r.model).bind(4, static_cast<int64_t>(r.dimension)).bind(5, r.vector_kind);
+  auto s = db_->prepare(
+      "INSERT OR REPLACE INTO indexes(name, provider, model, dimension, vector_kind) VALUES (?,?,?,?,?)");
+  s.bind(1, r.name)
+      .bind(2, r.provider)
+      .bind(3, r.model)
+      .bind(4, static_cast<int64_t>(r.dimension))
+      .bind(5, r.vector_kind);
   s.run();
 }
 
@@ -130,8 +135,7 @@ void IndexStore::touch_scope(const Scope& scope) {
 }
 
 std::map<std::string, std::string> IndexStore::file_hashes(const Scope& scope) {
-  auto s = db_->prepare(
-      "SELECT path, sha256 FROM files n WHERE " + std::string(kScopeWhere));
+  auto s = db_->prepare("SELECT path, sha256 FROM files n WHERE " + std::string(kScopeWhere));
   bind_scope(s, 1, scope);
   std::map<std::string, std::string> out;
   while (s.step()) out[s.text(0)] = s.text(1);
@@ -197,7 +201,8 @@ SqliteStatement& IndexStore::cached(std::unique_ptr<SqliteStatement>& slot, cons
 }
 
 int64_t IndexStore::insert_node(const Scope& scope, const StoredNode& node) {
-  auto& s = cached(insert_node_,
+  auto& s = cached(
+      insert_node_,
       "INSERT INTO nodes(index_name, repository, branch, snapshot, id, path, language, kind, name, start_line, "
       "end_line, text, acl_tags, labels, metadata, facts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
   int i = bind_scope(s, 1, scope);
@@ -331,8 +336,8 @@ std::vector<std::pair<std::string, double>> IndexStore::bm25(const Scope& scope,
   std::string cond = filter.sql_condition("n", binds);
   auto s = db_->prepare(
       "SELECT n.id, bm25(nodes_fts, 4.0, 1.0) AS score FROM nodes_fts JOIN nodes n ON n.rowid = nodes_fts.rowid "
-      "WHERE nodes_fts MATCH ? AND " + std::string(kScopeWhere) + " AND " + cond + not_duplicate_ +
-      " ORDER BY score ASC, n.id ASC LIMIT ?");
+      "WHERE nodes_fts MATCH ? AND " +
+      std::string(kScopeWhere) + " AND " + cond + not_duplicate_ + " ORDER BY score ASC, n.id ASC LIMIT ?");
   s.bind(1, match_expression);
   int i = bind_scope(s, 2, scope);
   i = s.bind_all(i, binds);
@@ -393,7 +398,12 @@ std::map<std::string, NodeInfo> IndexStore::describe(const Scope& scope, const N
     s.bind(i, id);
     s.bind_all(i + 1, binds);
     if (s.step()) {
-      out[id] = NodeInfo{id, s.text(0), s.text(1), s.text(2), s.text(3), static_cast<int>(s.integer(4)),
+      out[id] = NodeInfo{id,
+                         s.text(0),
+                         s.text(1),
+                         s.text(2),
+                         s.text(3),
+                         static_cast<int>(s.integer(4)),
                          static_cast<int>(s.integer(5))};
     }
     s.reset();

@@ -24,7 +24,8 @@ uint64_t fnv1a(std::string_view s, uint64_t salt) {
 }  // namespace
 
 LexicalEmbedder::LexicalEmbedder(int dimension) : dimension_(dimension) {
-  if (dimension < 8) throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "lexical embedder dimension must be >= 8");
+  if (dimension < 8)
+    throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "lexical embedder dimension must be >= 8");
 }
 
 EmbedderInfo LexicalEmbedder::info() const { return {"lexical", "lexical-v1", dimension_}; }

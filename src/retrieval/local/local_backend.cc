@@ -77,9 +77,10 @@ IEmbedder& LocalBackend::query_embedder(const std::string& index_name) {
   if (info.provider != record->provider || info.model != record->model ||
       (info.dimension != 0 && info.dimension != record->dimension)) {
     throw RetrievalError(RetrievalError::Kind::kInvalidArgument,
-                         "index '" + index_name + "' was built with embeddings " + record->provider + "/" + record->model +
-                             " (dimension " + std::to_string(record->dimension) + ") but the query uses " +
-                             info.provider + "/" + info.model + " (dimension " + std::to_string(info.dimension) + ")");
+                         "index '" + index_name + "' was built with embeddings " + record->provider + "/" +
+                             record->model + " (dimension " + std::to_string(record->dimension) +
+                             ") but the query uses " + info.provider + "/" + info.model + " (dimension " +
+                             std::to_string(info.dimension) + ")");
   }
   return *embedder;
 }
@@ -139,9 +140,7 @@ SearchResponse LocalBackend::search(const SearchRequest& request) {
       response.hits = bm25_hits(scope, filter, query, request.top_k, op);
       response.debug["match_operator"] = op == MatchOperator::kAnd ? "and" : "or";
       break;
-    case SearchType::kSemantic:
-      response.hits = semantic_hits(scope, filter, query, request.top_k);
-      break;
+    case SearchType::kSemantic: response.hits = semantic_hits(scope, filter, query, request.top_k); break;
     case SearchType::kHybrid: {
       auto semantic = semantic_hits(scope, filter, query, request.top_k);
       auto bm25 = bm25_hits(scope, filter, query, request.top_k, op);

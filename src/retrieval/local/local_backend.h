@@ -41,7 +41,8 @@ class LocalBackend : public IRetrievalBackend {
                                  const std::optional<std::string>& active_index) override;
 
   /// Ranked semantic hits (used by search for semantic and hybrid).
-  std::vector<SearchHit> semantic_hits(const Scope& scope, const NodeFilter& filter, const std::string& query, int top_k);
+  std::vector<SearchHit> semantic_hits(const Scope& scope, const NodeFilter& filter, const std::string& query,
+                                       int top_k);
   /// Ranked bm25 hits.
   std::vector<SearchHit> bm25_hits(const Scope& scope, const NodeFilter& filter, const std::string& query, int top_k,
                                    MatchOperator op);

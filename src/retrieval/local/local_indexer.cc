@@ -286,8 +286,11 @@ IndexSummary run_local_indexer(const IndexOptions& o, std::ostream* progress, bo
   summary.files_seen = static_cast<int64_t>(files.size());
 
   IndexStore store(o.index_dir, true);
-  IndexPass pass{o, acl, store, {o.active_index.empty() ? "default" : o.active_index, o.repository, o.branch,
-                 o.snapshot}, progress, interactive, summary, {}, {}};
+  IndexPass pass{o,        acl,
+                 store,    {o.active_index.empty() ? "default" : o.active_index, o.repository, o.branch, o.snapshot},
+                 progress, interactive,
+                 summary,  {},
+                 {}};
   store.begin();
   bool vectors_written = false;
   try {

@@ -42,8 +42,9 @@ std::vector<std::vector<float>> OpenAiEmbedder::embed(const std::vector<std::str
   std::vector<std::vector<float>> out;
   out.reserve(texts.size());
   for (size_t i = 0; i < texts.size(); i += static_cast<size_t>(spec_.batch_size)) {
-    std::vector<std::string> batch(texts.begin() + static_cast<std::ptrdiff_t>(i),
-                                   texts.begin() + static_cast<std::ptrdiff_t>(std::min(texts.size(), i + spec_.batch_size)));
+    std::vector<std::string> batch(
+        texts.begin() + static_cast<std::ptrdiff_t>(i),
+        texts.begin() + static_cast<std::ptrdiff_t>(std::min(texts.size(), i + spec_.batch_size)));
     auto vectors = embed_batch(batch);
     for (auto& v : vectors) out.push_back(std::move(v));
   }
@@ -52,9 +53,8 @@ std::vector<std::vector<float>> OpenAiEmbedder::embed(const std::vector<std::str
 
 std::vector<std::vector<float>> OpenAiEmbedder::embed_batch(const std::vector<std::string>& texts) {
   auto [host, prefix] = split_url(spec_.base_url);
-  std::string path = prefix.size() >= 3 && prefix.compare(prefix.size() - 3, 3, "/v1") == 0
-                         ? prefix + "/embeddings"
-                         : prefix + "/v1/embeddings";
+  std::string path = prefix.size() >= 3 && prefix.compare(prefix.size() - 3, 3, "/v1") == 0 ? prefix + "/embeddings"
+                                                                                            : prefix + "/v1/embeddings";
   nlohmann::json body = {{"model", spec_.model}, {"input", texts}};
   if (spec_.dimension > 0) body["dimensions"] = spec_.dimension;
   httplib::Headers headers;
@@ -82,8 +82,9 @@ std::vector<std::vector<float>> OpenAiEmbedder::embed_batch(const std::vector<st
       continue;
     }
     if (res->status != 200) {
-      throw RetrievalError(RetrievalError::Kind::kUnavailable, "embeddings endpoint " + host + path + " answered HTTP " +
-                                                                   std::to_string(res->status) + ": " + res->body.substr(0, 300));
+      throw RetrievalError(RetrievalError::Kind::kUnavailable, "embeddings endpoint " + host + path +
+                                                                   " answered HTTP " + std::to_string(res->status) +
+                                                                   ": " + res->body.substr(0, 300));
     }
     nlohmann::json reply;
     try {
@@ -104,16 +105,17 @@ std::vector<std::vector<float>> OpenAiEmbedder::embed_batch(const std::vector<st
       out[index] = item["embedding"].get<std::vector<float>>();
       if (dimension_ == 0) dimension_ = static_cast<int>(out[index].size());
       if (static_cast<int>(out[index].size()) != dimension_) {
-        throw RetrievalError(RetrievalError::Kind::kUnavailable,
-                             "embedding has dimension " + std::to_string(out[index].size()) + ", expected " +
-                                 std::to_string(dimension_));
+        throw RetrievalError(RetrievalError::Kind::kUnavailable, "embedding has dimension " +
+                                                                     std::to_string(out[index].size()) + ", expected " +
+                                                                     std::to_string(dimension_));
       }
       normalize(out[index]);
     }
     return out;
   }
   throw RetrievalError(RetrievalError::Kind::kUnavailable, "embeddings endpoint " + host + path + " failed after " +
-                                                               std::to_string(spec_.max_retries + 1) + " attempts: " + last_error);
+                                                               std::to_string(spec_.max_retries + 1) +
+                                                               " attempts: " + last_error);
 }
 
 }  // namespace attractor::retrieval

@@ -9,8 +9,7 @@ namespace attractor::retrieval {
 namespace {
 
 [[noreturn]] void fail(sqlite3* db, const std::string& what) {
-  throw RetrievalError(RetrievalError::Kind::kUnavailable,
-                       what + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
+  throw RetrievalError(RetrievalError::Kind::kUnavailable, what + ": " + (db ? sqlite3_errmsg(db) : "out of memory"));
 }
 
 }  // namespace

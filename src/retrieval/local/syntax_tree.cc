@@ -58,14 +58,15 @@ void collect_issues(const SyntaxTree& tree, TSNode node, size_t limit, std::vect
   if (out.size() >= limit || !ts_node_has_error(node)) return;
   if (ts_node_is_missing(node)) {
     TSPoint p = ts_node_start_point(node);
-    out.push_back({static_cast<int>(p.row) + 1, static_cast<int>(p.column) + 1,
-                   "missing " + std::string(ts_node_type(node))});
+    out.push_back(
+        {static_cast<int>(p.row) + 1, static_cast<int>(p.column) + 1, "missing " + std::string(ts_node_type(node))});
     return;
   }
   if (node_type(node) == "ERROR") {
     TSPoint p = ts_node_start_point(node);
     std::string snippet(tree.text(node).substr(0, 40));
-    for (auto& c : snippet) if (c == '\n' || c == '\r' || c == '\t') c = ' ';
+    for (auto& c : snippet)
+      if (c == '\n' || c == '\r' || c == '\t') c = ' ';
     out.push_back({static_cast<int>(p.row) + 1, static_cast<int>(p.column) + 1, "syntax error near '" + snippet + "'"});
     return;
   }

@@ -21,12 +21,13 @@ std::string lower(std::string s) {
 
 /// Words that are never a one-part object name where a name is expected.
 const std::set<std::string, std::less<>> kNotNames = {
-    "select", "where",  "set",    "values",  "as",      "on",    "with",   "from",   "join",   "into",
-    "top",    "table",  "exec",   "execute", "inner",   "left",  "right",  "full",   "cross",  "outer",
-    "apply",  "group",  "order",  "by",      "having",  "union", "except", "intersect", "statistics",
-    "begin",  "end",    "if",     "else",    "output",  "default", "not",  "null",   "and",    "or",
-    "when",   "then",   "case",   "for",     "after",   "instead", "of",   "return", "declare", "database",
-    "all",    "inserted", "deleted", "openjson", "openquery", "openrowset", "string_split"};
+    "select",   "where",  "set",      "values",    "as",         "on",        "with",       "from",
+    "join",     "into",   "top",      "table",     "exec",       "execute",   "inner",      "left",
+    "right",    "full",   "cross",    "outer",     "apply",      "group",     "order",      "by",
+    "having",   "union",  "except",   "intersect", "statistics", "begin",     "end",        "if",
+    "else",     "output", "default",  "not",       "null",       "and",       "or",         "when",
+    "then",     "case",   "for",      "after",     "instead",    "of",        "return",     "declare",
+    "database", "all",    "inserted", "deleted",   "openjson",   "openquery", "openrowset", "string_split"};
 
 /// A dotted name as written: its parts unquoted, the token it starts at and the token after it.
 struct Name {
@@ -132,7 +133,8 @@ class RefScanner {
       if (!t_[i + 1].is_name()) continue;
       size_t j = i + 2;
       if (t_[j].is_punct('(')) j = after_parens(t_, j, end_);
-      if (j + 1 < end_ && t_[j].is("as") && t_[j + 1].is_punct('(')) ctes_.insert(lower(unquote_tsql_name(t_[i + 1].text)));
+      if (j + 1 < end_ && t_[j].is("as") && t_[j + 1].is_punct('('))
+        ctes_.insert(lower(unquote_tsql_name(t_[i + 1].text)));
     }
   }
 
@@ -330,8 +332,8 @@ bool starts_statement(const Tokens& t, size_t k, size_t end) {
   const TsqlToken& tok = t[k];
   bool after_on = foreign_key_action(t, k, end);
   if (tok.is("create") || tok.is("alter") || tok.is("merge") || tok.is("exec") || tok.is("execute") ||
-      tok.is("declare") || tok.is("if") || tok.is("print") || tok.is("grant") || tok.is("begin") ||
-      tok.is("select") || tok.is("truncate")) {
+      tok.is("declare") || tok.is("if") || tok.is("print") || tok.is("grant") || tok.is("begin") || tok.is("select") ||
+      tok.is("truncate")) {
     return true;
   }
   if ((tok.is("insert") || tok.is("update") || tok.is("delete")) && !after_on) return true;
@@ -420,7 +422,7 @@ class ScriptReader {
 
   size_t read_object(size_t at, const Header& h, size_t batch_end) {
     size_t body = h.name.next;
-    size_t end = is_routine(h.kind)     ? routine_end(body, batch_end)
+    size_t end = is_routine(h.kind)                ? routine_end(body, batch_end)
                  : h.kind == "table" && !h.partial ? table_end(t_, body, batch_end)
                                                    : statement_end(t_, body, batch_end);
     end = std::max(end, body);

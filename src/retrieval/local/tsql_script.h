@@ -40,12 +40,12 @@ struct SqlReference {
 
 /// One object a script defines.
 struct TsqlObject {
-  std::string kind;    ///< table view procedure function trigger type sequence synonym schema
-  std::string schema;  ///< as written; `dbo` when omitted (empty for kind schema)
-  std::string name;    ///< as written, unquoted
-  bool partial = false;  ///< ALTER TABLE: adds to a table defined elsewhere
-  size_t begin = 0;    ///< byte of CREATE/ALTER
-  size_t end = 0;      ///< byte after the definition (its `;` included)
+  std::string kind;                ///< table view procedure function trigger type sequence synonym schema
+  std::string schema;              ///< as written; `dbo` when omitted (empty for kind schema)
+  std::string name;                ///< as written, unquoted
+  bool partial = false;            ///< ALTER TABLE: adds to a table defined elsewhere
+  size_t begin = 0;                ///< byte of CREATE/ALTER
+  size_t end = 0;                  ///< byte after the definition (its `;` included)
   std::vector<SqlReference> refs;  ///< deduplicated by (role, target), in order of first appearance
 };
 

@@ -39,8 +39,9 @@ VectorSyncStats sync_vectors(IndexStore& store, const std::string& index_name, I
 
   constexpr size_t kBatch = 256;
   for (size_t start = 0; start < to_embed.size(); start += kBatch) {
-    std::vector<int64_t> batch(to_embed.begin() + static_cast<std::ptrdiff_t>(start),
-                               to_embed.begin() + static_cast<std::ptrdiff_t>(std::min(to_embed.size(), start + kBatch)));
+    std::vector<int64_t> batch(
+        to_embed.begin() + static_cast<std::ptrdiff_t>(start),
+        to_embed.begin() + static_cast<std::ptrdiff_t>(std::min(to_embed.size(), start + kBatch)));
     auto inputs = store.embedding_inputs(batch);
     std::vector<std::string> texts;
     std::vector<int64_t> ids;

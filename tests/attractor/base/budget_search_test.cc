@@ -42,7 +42,8 @@ std::size_t linear_scan(const Table& t, std::size_t lo, std::size_t hi, std::siz
 }
 
 std::size_t search(Table& t, std::size_t lo, std::size_t hi, std::size_t budget, double first = 4.0) {
-  return smallest_within_budget(lo, hi, budget, [&t](std::size_t d) { return t(d); }, first);
+  return smallest_within_budget(
+      lo, hi, budget, [&t](std::size_t d) { return t(d); }, first);
 }
 
 TEST(BudgetSearch, EqualsLinearScanOnRandomNonIncreasingCosts) {
@@ -52,8 +53,8 @@ TEST(BudgetSearch, EqualsLinearScanOnRandomNonIncreasingCosts) {
     std::vector<std::size_t> per(n);
     int shape = round % 4;
     for (std::size_t i = 0; i < n; ++i) {
-      if (shape == 0) per[i] = 2 + rng() % 5;                 // stage entries
-      if (shape == 1) per[i] = rng() % 3;                     // some entries save nothing
+      if (shape == 0) per[i] = 2 + rng() % 5;                     // stage entries
+      if (shape == 1) per[i] = rng() % 3;                         // some entries save nothing
       if (shape == 2) per[i] = i < n / 2 ? 3 : 40 + rng() % 400;  // stages, then large context values
       if (shape == 3) per[i] = (rng() % 10 == 0) ? 500 : 1;
     }

@@ -47,7 +47,8 @@ TEST_F(InputFileTest, EachProblemHasItsMessage) {
   EXPECT_EQ(read_input_file(d + "/none.dot", kDotFileRules).message, d + "/none.dot: no such file");
   EXPECT_EQ(read_input_file(d + "/none/x.dot", kDotFileRules).problem, InputFileProblem::kMissing);
   EXPECT_EQ(read_input_file(d, kDotFileRules).message, d + ": is a directory (expected a .dot file)");
-  EXPECT_EQ(read_input_file(write("e.json", ""), kJsonFileRules).message, d + "/e.json: file is empty (expected a JSON file)");
+  EXPECT_EQ(read_input_file(write("e.json", ""), kJsonFileRules).message,
+            d + "/e.json: file is empty (expected a JSON file)");
 
   InputFile nul = read_input_file(write("n.dot", std::string("digraph G {\n  a\0b\n}\n", 19)), kDotFileRules);
   EXPECT_EQ(nul.problem, InputFileProblem::kNulByte);
@@ -120,7 +121,8 @@ TEST_F(InputFileTest, DirectoryArguments) {
   const std::string d = dir_.string();
   EXPECT_EQ(input_directory_problem(d, "a run directory"), std::nullopt);
   EXPECT_EQ(input_directory_problem(d + "/none", "a run directory"), d + "/none: no such directory");
-  EXPECT_EQ(input_directory_problem(write("f", "x"), "a run directory"), d + "/f: not a directory (expected a run directory)");
+  EXPECT_EQ(input_directory_problem(write("f", "x"), "a run directory"),
+            d + "/f: not a directory (expected a run directory)");
 }
 
 TEST(EscapeControlBytesTest, ControlAndInvalidBytesBecomeHexEscapes) {

@@ -79,8 +79,14 @@ TEST_F(LogTest, AFileFollowsAConsoleLevelBelowInfo) {
 }
 
 TEST_F(LogTest, AFileIsAppendedTo) {
-  { LogFile first((dir_ / "run.log").string()); log().info("one"); }
-  { LogFile second((dir_ / "run.log").string()); log().info("two"); }
+  {
+    LogFile first((dir_ / "run.log").string());
+    log().info("one");
+  }
+  {
+    LogFile second((dir_ / "run.log").string());
+    log().info("two");
+  }
   EXPECT_EQ(messages(dir_ / "run.log"), (std::vector<std::string>{"[info] one", "[info] two"}));
 }
 
@@ -93,7 +99,10 @@ TEST_F(LogTest, AFileThatCannotBeOpenedIsSkipped) {
 }
 
 TEST_F(LogTest, LinesCarryAnIsoUtcTimestamp) {
-  { LogFile file((dir_ / "run.log").string()); log().info("x"); }
+  {
+    LogFile file((dir_ / "run.log").string());
+    log().info("x");
+  }
   std::ifstream in(dir_ / "run.log");
   std::string line;
   std::getline(in, line);

@@ -91,7 +91,8 @@ TEST(SupervisedProcessTest, BackgroundChildrenEndWithTheProgram) {
   in >> bg;
   ASSERT_GT(bg, 0);
   auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-  while (alive(bg) && std::chrono::steady_clock::now() < deadline) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  while (alive(bg) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
   EXPECT_FALSE(alive(bg));
   fs::remove(pid_file);
 }

@@ -35,11 +35,17 @@ TEST(Utf8, ValidTextIsUnchanged) {
 TEST(Utf8, EachMaximalInvalidSubsequenceBecomesOneReplacement) {
   // The WHATWG decoder: a truncated sequence is one U+FFFD, each bad byte that cannot start one is
   // another.
-  EXPECT_EQ(replace_invalid_utf8("a\x80" "b"), "a" + kReplacement + "b");
+  EXPECT_EQ(replace_invalid_utf8("a\x80"
+                                 "b"),
+            "a" + kReplacement + "b");
   EXPECT_EQ(replace_invalid_utf8("\x80\x81"), kReplacement + kReplacement);
-  EXPECT_EQ(replace_invalid_utf8("a\xE2\x82" "b"), "a" + kReplacement + "b");
+  EXPECT_EQ(replace_invalid_utf8("a\xE2\x82"
+                                 "b"),
+            "a" + kReplacement + "b");
   EXPECT_EQ(replace_invalid_utf8("a\xF0\x9F\x98 b"), "a" + kReplacement + " b");
-  EXPECT_EQ(replace_invalid_utf8("a\xC0\x80" "b"), "a" + kReplacement + kReplacement + "b");
+  EXPECT_EQ(replace_invalid_utf8("a\xC0\x80"
+                                 "b"),
+            "a" + kReplacement + kReplacement + "b");
   EXPECT_EQ(replace_invalid_utf8("\xE0\x80\xAF"), kReplacement + kReplacement + kReplacement);
   EXPECT_EQ(replace_invalid_utf8("\xED\xA0\x80"), kReplacement + kReplacement + kReplacement);
   EXPECT_EQ(replace_invalid_utf8("\xF4\x90\x80\x80"), kReplacement + kReplacement + kReplacement + kReplacement);

@@ -29,7 +29,8 @@ TEST(LintDot, CleanPipeline) {
   exit  [shape=Msquare]
   start -> work -> exit [condition="outcome=success"]
 }
-)").empty());
+)")
+                  .empty());
 }
 
 TEST(LintDot, ConditionErrorCaretInsideValue) {
@@ -42,9 +43,10 @@ TEST(LintDot, ConditionErrorCaretInsideValue) {
             "test.dot:4:59: error: [condition_syntax] invalid condition on edge start -> exit: unterminated string in "
             "condition\n"
             "    start -> exit [condition=\"outcome=success && context.ok=\\\"yes\"]\n"
-            "  " + std::string(58, ' ') + "^\n" +
-            "  fix: write clauses key=value or key!=value joined by '&&', e.g. outcome=success && "
-            "context.ready=true\n");
+            "  " +
+                std::string(58, ' ') + "^\n" +
+                "  fix: write clauses key=value or key!=value joined by '&&', e.g. outcome=success && "
+                "context.ready=true\n");
 }
 
 TEST(LintDot, StylesheetErrorOnLaterLineOfValue) {
@@ -145,7 +147,8 @@ TEST(LintDot, StylesheetAndGoalTransformsApplied) {
   exit  [shape=Msquare]
   start -> plan -> work -> exit
 }
-)", builtin_handler_catalog());
+)",
+                                             builtin_handler_catalog());
   ASSERT_TRUE(loaded.ok());
   EXPECT_EQ(loaded.graph->node("work")->prompt(), "Work on: Fix bug 7");
   EXPECT_EQ(loaded.graph->node("work")->llm_model(), "big");

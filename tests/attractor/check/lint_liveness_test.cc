@@ -82,8 +82,9 @@ TEST(LintDeadEnd, NodesTheStartNeverReachesAreLeftToReachability) {
 }
 
 TEST(LintShapeKnown, ATypoIsAnErrorWithDidYouMean) {
-  auto d = only(lint(std::string(kEnds) + "  build [shape=parallelgram, tool_command=\"make\"]\n  start -> build -> exit\n"),
-                "shape_known");
+  auto d = only(
+      lint(std::string(kEnds) + "  build [shape=parallelgram, tool_command=\"make\"]\n  start -> build -> exit\n"),
+      "shape_known");
   ASSERT_EQ(d.size(), 1u);
   lint_test::expect_diagnostic(d[0], "shape_known", Severity::kError,
                                "node 'build' has shape 'parallelgram', which selects no handler type", "build",
@@ -98,11 +99,12 @@ TEST(LintShapeKnown, AnUnmappedShapeNeedsAType) {
   auto d = only(lint(std::string(kEnds) + "  work [shape=ellipse, prompt=\"w\"]\n  start -> work -> exit\n"),
                 "shape_known");
   ASSERT_EQ(d.size(), 1u);
-  EXPECT_EQ(d[0].fix, "use a shape that `attractor help shapes` lists, or set type=NAME (the shape is then only a drawing)");
-  EXPECT_TRUE(only(lint(std::string(kEnds) +
-                        "  work [shape=ellipse, type=codergen, prompt=\"w\"]\n  start -> work -> exit\n"),
-                   "shape_known")
-                  .empty());
+  EXPECT_EQ(d[0].fix,
+            "use a shape that `attractor help shapes` lists, or set type=NAME (the shape is then only a drawing)");
+  EXPECT_TRUE(
+      only(lint(std::string(kEnds) + "  work [shape=ellipse, type=codergen, prompt=\"w\"]\n  start -> work -> exit\n"),
+           "shape_known")
+          .empty());
 }
 
 TEST(LintToolCommand, AToolWithoutACommandIsAnErrorBeforeTheRun) {
@@ -134,7 +136,8 @@ TEST(LintConditionKeySpelling, BareKeysOneEditFromOutcomeOrPreferredLabelWarn) {
 }
 
 TEST(LintStrict, WarningsBecomeErrorsWithTheOptionOrTheGraphAttribute) {
-  std::string body = std::string(kEnds) + "  work [prompt=\"w\"]\n  start -> work\n  work -> exit [condition=\"outcom=success\"]\n";
+  std::string body = std::string(kEnds) +
+                     "  work [prompt=\"w\"]\n  start -> work\n  work -> exit [condition=\"outcom=success\"]\n";
   ASSERT_EQ(only(lint(body), "condition_key_spelling")[0].severity, Severity::kWarning);
   LintOptions strict;
   strict.strict = true;

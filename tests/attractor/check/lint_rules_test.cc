@@ -214,8 +214,8 @@ TEST(LintRetryTargetExists, NodeAndGraphTargets) {
   g.data().set("fallback_retry_target", "elsewhere");
   auto d = only(validate(g, builtin_handler_catalog()), "retry_target_exists");
   ASSERT_EQ(d.size(), 2u);
-  expect_diagnostic(d[0], "retry_target_exists", Severity::kWarning, "node 'work' has retry_target 'wrok', which is not a node",
-                    "work", "did you mean 'work'?");
+  expect_diagnostic(d[0], "retry_target_exists", Severity::kWarning,
+                    "node 'work' has retry_target 'wrok', which is not a node", "work", "did you mean 'work'?");
   EXPECT_EQ(d[0].location.column, 40);
   expect_diagnostic(d[1], "retry_target_exists", Severity::kWarning,
                     "graph has fallback_retry_target 'elsewhere', which is not a node", "",

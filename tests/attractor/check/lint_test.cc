@@ -24,15 +24,31 @@ TEST(Lint, ValidPipelineHasNoDiagnostics) {
 }
 
 TEST(Lint, BuiltinRuleNamesInOrder) {
-  EXPECT_EQ(builtin_lint_rule_names(),
-            (std::vector<std::string>{"start_node", "terminal_node", "reachability", "exit_reachable", "dead_end",
-                                      "edge_target_exists", "start_no_incoming", "exit_no_outgoing",
-                                      "condition_syntax", "condition_outcome_value", "condition_key_spelling",
-                                      "stylesheet_syntax", "type_known", "shape_known", "fidelity_valid",
-                                      "thread_id_fidelity", "retry_target_exists", "goal_gate_has_retry",
-                                      "prompt_on_llm_nodes", "outgoing_route_targets", "from_settings_exists",
-                                      "attribute_type", "attribute_spelling", "compact_code_rules",
-                                      "context_budget_settings"}));
+  EXPECT_EQ(builtin_lint_rule_names(), (std::vector<std::string>{"start_node",
+                                                                 "terminal_node",
+                                                                 "reachability",
+                                                                 "exit_reachable",
+                                                                 "dead_end",
+                                                                 "edge_target_exists",
+                                                                 "start_no_incoming",
+                                                                 "exit_no_outgoing",
+                                                                 "condition_syntax",
+                                                                 "condition_outcome_value",
+                                                                 "condition_key_spelling",
+                                                                 "stylesheet_syntax",
+                                                                 "type_known",
+                                                                 "shape_known",
+                                                                 "fidelity_valid",
+                                                                 "thread_id_fidelity",
+                                                                 "retry_target_exists",
+                                                                 "goal_gate_has_retry",
+                                                                 "prompt_on_llm_nodes",
+                                                                 "outgoing_route_targets",
+                                                                 "from_settings_exists",
+                                                                 "attribute_type",
+                                                                 "attribute_spelling",
+                                                                 "compact_code_rules",
+                                                                 "context_budget_settings"}));
 }
 
 TEST(NodeRoles, ShapeWinsOverIds) {
@@ -144,8 +160,8 @@ TEST(LintEdgeTargetExists, EdgeToUnknownNode) {
   g.node(*g.find("exit")).id = "ghost";
   auto d = only(validate(g, builtin_handler_catalog()), "edge_target_exists");
   ASSERT_EQ(d.size(), 1u);
-  expect_diagnostic(d[0], "edge_target_exists", Severity::kError, "edge work -> ghost targets unknown node 'ghost'",
-                    "", "declare node 'ghost' or correct the edge");
+  expect_diagnostic(d[0], "edge_target_exists", Severity::kError, "edge work -> ghost targets unknown node 'ghost'", "",
+                    "declare node 'ghost' or correct the edge");
   ASSERT_TRUE(d[0].edge.has_value());
   EXPECT_EQ(*d[0].edge, std::make_pair(std::string("work"), std::string("ghost")));
   EXPECT_EQ(d[0].location.line, 6);
@@ -165,7 +181,8 @@ TEST(LintStartNoIncoming, EdgeIntoStart) {
   auto d = only(validate(g, builtin_handler_catalog()), "start_no_incoming");
   ASSERT_EQ(d.size(), 1u);
   expect_diagnostic(d[0], "start_no_incoming", Severity::kError, "start node 'start' has an incoming edge from 'work'",
-                    "start", "remove the edge work -> start; loop back to the first stage after the start node instead");
+                    "start",
+                    "remove the edge work -> start; loop back to the first stage after the start node instead");
   EXPECT_EQ(*d[0].edge, std::make_pair(std::string("work"), std::string("start")));
   EXPECT_EQ(d[0].location.line, 8);
 }
@@ -222,8 +239,7 @@ TEST(LintOutgoingRouteTargets, UnknownTarget) {
   ASSERT_EQ(d.size(), 2u);
   // Same location (the node's), so they keep the scan's order: attributes by name.
   expect_diagnostic(d[0], "outgoing_route_targets", Severity::kError,
-                    "node 'budget' has next='answr', but there is no node 'answr'", "budget",
-                    "did you mean 'answer'?");
+                    "node 'budget' has next='answr', but there is no node 'answr'", "budget", "did you mean 'answer'?");
   EXPECT_EQ(d[0].location.line, 10);  // falls back to the node's location
   EXPECT_EQ(d[0].location.column, 3);
   expect_diagnostic(d[1], "outgoing_route_targets", Severity::kError,

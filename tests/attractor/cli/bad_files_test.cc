@@ -3,10 +3,10 @@
 // documented exit code (docs/cli.md "Bad input files"), never a crash.
 //
 // File-valued arguments get the seven cases missing, directory, unreadable, empty, NUL byte,
-// invalid UTF-8 and a FIFO (which used to block the command forever); directory-valued arguments get missing and "a file instead". The binary runs
-// without the capabilities that let root read anything (run_attractor_unprivileged), so the
-// `chmod 000` case means the same as root and as a user; where even that cannot make a file
-// unreadable (root without CAP_SETPCAP), the unreadable cases are skipped.
+// invalid UTF-8 and a FIFO (which used to block the command forever); directory-valued arguments get missing and "a
+// file instead". The binary runs without the capabilities that let root read anything (run_attractor_unprivileged), so
+// the `chmod 000` case means the same as root and as a user; where even that cannot make a file unreadable (root
+// without CAP_SETPCAP), the unreadable cases are skipped.
 
 #include <sys/stat.h>
 
@@ -117,15 +117,21 @@ std::vector<FileArgument> file_arguments() {
          return std::vector<std::string>{"run", p, "--simulate", "--logs-root", dir + "/run"};
        }},
       {"validate_graph", "validate", "g.dot", "a .dot file", "digraph G {",
-       [](const std::string&, const std::string& p) { return std::vector<std::string>{"validate", p}; }},
+       [](const std::string&, const std::string& p) {
+         return std::vector<std::string>{"validate", p};
+       }},
       {"render_graph", "render", "g.dot", "a .dot file", "digraph G {",
-       [](const std::string&, const std::string& p) { return std::vector<std::string>{"render", p}; }},
+       [](const std::string&, const std::string& p) {
+         return std::vector<std::string>{"render", p};
+       }},
       {"render_run_checkpoint", "render", "run/checkpoint.json", "a JSON file", "{",
        [](const std::string& dir, const std::string&) {
          return std::vector<std::string>{"render", "graphs/simple.dot", "--run", dir + "/run"};
        }},
       {"tokens_file", "tokens", "f.txt", "a file", "{",
-       [](const std::string&, const std::string& p) { return std::vector<std::string>{"tokens", p}; }},
+       [](const std::string&, const std::string& p) {
+         return std::vector<std::string>{"tokens", p};
+       }},
       {"run_answers", "run", "answers.json", "a JSON file", "{",
        [](const std::string& dir, const std::string& p) { return run_with(dir, "--answers", p); }},
       {"run_responses", "run", "responses.json", "a JSON file", "{",
@@ -157,8 +163,8 @@ std::vector<FileArgument> file_arguments() {
       {"index_acl", "index", "acl.json", "a JSON file", "{",
        [](const std::string& dir, const std::string& p) {
          fs::create_directories(dir + "/src");
-         return std::vector<std::string>{"index", dir + "/src", "--index", dir + "/idx", "--repository", "r",
-                                         "--branch", "b", "-q", "--acl", p};
+         return std::vector<std::string>{
+             "index", dir + "/src", "--index", dir + "/idx", "--repository", "r", "--branch", "b", "-q", "--acl", p};
        }},
   };
 }
@@ -213,7 +219,8 @@ std::vector<Row> file_rows() {
 }
 
 /// A row whose bad path is a directory argument or the index database of `search`.
-Row row(std::string name, Bad bad, std::string bad_path, std::vector<std::string> args, int exit_code, std::string err) {
+Row row(std::string name, Bad bad, std::string bad_path, std::vector<std::string> args, int exit_code,
+        std::string err) {
   Row r;
   r.name = std::move(name);
   r.bad = bad;
@@ -231,8 +238,8 @@ Row row(std::string name, Bad bad, std::string bad_path, std::vector<std::string
 
 std::vector<Row> directory_rows() {
   const std::vector<std::string> search = {"search", "--index", "DIR/idx", "--repository", "r", "--branch", "b", "q"};
-  const std::vector<std::string> index = {"index", "DIR/src", "--index", "DIR/idx", "--repository", "r",
-                                          "--branch", "b", "-q"};
+  const std::vector<std::string> index = {"index", "DIR/src",  "--index", "DIR/idx", "--repository",
+                                          "r",     "--branch", "b",       "-q"};
   return {
       row("resume_run_dir_missing", Bad::kMissing, "run", {"resume", "DIR/run"}, 2,
           "attractor resume: DIR/run: no such directory\n"),
@@ -245,9 +252,9 @@ std::vector<Row> directory_rows() {
       row("index_src_dir_missing", Bad::kMissing, "src", index, 2, "attractor index: DIR/src: no such directory\n"),
       row("index_src_dir_file", Bad::kFile, "src", index, 2,
           "attractor index: DIR/src: not a directory (expected a source directory)\n"),
-      row("index_index_dir_file", Bad::kFile, "idx", {"index", ".", "--index", "DIR/idx", "--repository", "r",
-                                                      "--branch", "b", "-q"},
-          2, "attractor index: DIR/idx: not a directory (expected an index directory)\n"),
+      row("index_index_dir_file", Bad::kFile, "idx",
+          {"index", ".", "--index", "DIR/idx", "--repository", "r", "--branch", "b", "-q"}, 2,
+          "attractor index: DIR/idx: not a directory (expected an index directory)\n"),
       row("search_index_dir_missing", Bad::kMissing, "idx", search, 3,
           "attractor search: DIR/idx: no such directory (build the index with `attractor index`)\n"),
       row("search_index_dir_file", Bad::kFile, "idx", search, 2,
@@ -293,8 +300,7 @@ TEST_P(BadFilesTest, OneCleanLineAndTheDocumentedExitCode) {
   const Row& row = GetParam();
   const std::string dir = make_temp_dir();
   std::vector<std::string> args = row.setup(dir);
-  if (!row.unreadable.empty() &&
-      run_command_unprivileged({"/bin/cat", dir + "/" + row.unreadable}).exit_code == 0) {
+  if (!row.unreadable.empty() && run_command_unprivileged({"/bin/cat", dir + "/" + row.unreadable}).exit_code == 0) {
     GTEST_SKIP() << "a chmod 000 file stays readable here (root without CAP_SETPCAP?)";
   }
   CommandResult r = run_attractor_unprivileged(args);
@@ -321,9 +327,10 @@ TEST(BadFilesExcerptTest, ControlBytesAreEscapedAndTheCaretLinesUp) {
   write(path, "digraph G {\n  a [label=\"x\x01y\"] \x02 ]\n}\n");
   CommandResult r = run_attractor({"validate", path});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, path + ":2:19: error: [syntax] expected '}' or a statement, found byte 0x02\n"
-                          "    a [label=\"x\\x01y\"] \\x02 ]\n"
-                          "                       ^\n" +
+  EXPECT_EQ(r.err, path +
+                       ":2:19: error: [syntax] expected '}' or a statement, found byte 0x02\n"
+                       "    a [label=\"x\\x01y\"] \\x02 ]\n"
+                       "                       ^\n" +
                        path + ": 1 error, 0 warnings\n");
 }
 

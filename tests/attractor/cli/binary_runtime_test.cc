@@ -51,8 +51,10 @@ class BinaryRuntimeIndexTest : public ::testing::Test {
   void TearDown() override { fs::remove_all(index_); }
 
   ProcessResult index(const ProcessOptions& options, bool quiet) {
-    std::vector<std::string> args = {"index", std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/csharp_sql_repo",
-                                     "--index", index_.string(), "--repository", "r", "--branch", "b"};
+    std::vector<std::string> args = {"index",        std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/csharp_sql_repo",
+                                     "--index",      index_.string(),
+                                     "--repository", "r",
+                                     "--branch",     "b"};
     if (quiet) args.push_back("-q");
     return run_attractor(args, options);
   }
@@ -104,20 +106,20 @@ TEST_F(BinaryRuntimeIndexTest, TheRetrievalModuleWritesProgressAndAllocatesThrou
 TEST_F(BinaryRuntimeIndexTest, AnErrorThrownInTheModuleIsCaughtByTypeInTheBinary) {
   ASSERT_EQ(index({}, true).exit_code, 0);
   // RetrievalError thrown by the module's search, caught in the binary: exit 3 with its message.
-  ProcessResult missing = run_attractor({"search", "--index", index_.string(), "--repository", "nope", "--branch", "b",
-                                         "customer"});
+  ProcessResult missing = run_attractor(
+      {"search", "--index", index_.string(), "--repository", "nope", "--branch", "b", "customer"});
   EXPECT_EQ(missing.exit_code, 3) << missing.err;
   EXPECT_NE(missing.err.find("no index for repository 'nope' branch 'b'"), std::string::npos) << missing.err;
   // FAISS throws inside the module (through the shared libstdc++); the module turns it into a
   // RetrievalError that the binary catches.
   std::ofstream(index_ / "default.faiss", std::ios::trunc) << "garbage";
-  ProcessResult corrupt = run_attractor({"search", "--index", index_.string(), "--repository", "r", "--branch", "b",
-                                         "--type", "semantic", "customer"});
+  ProcessResult corrupt = run_attractor(
+      {"search", "--index", index_.string(), "--repository", "r", "--branch", "b", "--type", "semantic", "customer"});
   EXPECT_EQ(corrupt.exit_code, 3) << corrupt.err;
   EXPECT_NE(corrupt.err.find("cannot read vector index"), std::string::npos) << corrupt.err;
   // The lexical half of the index is untouched and still answers.
-  ProcessResult ok = run_attractor({"search", "--index", index_.string(), "--repository", "r", "--branch", "b",
-                                    "--type", "bm25", "customer"});
+  ProcessResult ok = run_attractor(
+      {"search", "--index", index_.string(), "--repository", "r", "--branch", "b", "--type", "bm25", "customer"});
   EXPECT_EQ(ok.exit_code, 0) << ok.err;
 }
 

@@ -37,7 +37,8 @@ TEST(BudgetTest, ATokenBudgetStopsBeforeTheNextLlmStageAndAResumeWithMoreFinishe
   EXPECT_EQ(stopped.exit_code, 4);
   EXPECT_NE(stopped.err.find("tokens: 42 input, 10 output (1 LLM call)\nstopped: token budget reached: 52 of "
                              "max_total_tokens=50 used before stage `report`; the checkpoint is intact: attractor "
-                             "resume " + run + " with a higher budget\n"),
+                             "resume " +
+                             run + " with a higher budget\n"),
             std::string::npos)
       << stopped.err;
   nlohmann::json cp = nlohmann::json::parse(slurp(run + "/checkpoint.json"));
@@ -78,9 +79,8 @@ TEST(BudgetTest, PricesGiveCostsInStatusEventsAndSummaryAndCapTheRun) {
   EXPECT_NE(slurp(run + "/events.jsonl").find("\"cost_usd\":0.062"), std::string::npos);
   EXPECT_DOUBLE_EQ(nlohmann::json::parse(slurp(run + "/checkpoint.json"))["usage"]["cost_usd"].get<double>(), 0.145);
 
-  ProcessResult capped =
-      run_attractor({"run", kGraph, "--simulate", "-q", "--logs-root", dir.sub("capped"), "--prices", prices,
-                     "--max-cost", "0.05"});
+  ProcessResult capped = run_attractor(
+      {"run", kGraph, "--simulate", "-q", "--logs-root", dir.sub("capped"), "--prices", prices, "--max-cost", "0.05"});
   EXPECT_EQ(capped.exit_code, 4);
   EXPECT_NE(capped.err.find("stopped: cost budget reached: $0.0620 of max_cost=$0.0500 spent before stage `report`"),
             std::string::npos)
@@ -89,7 +89,8 @@ TEST(BudgetTest, PricesGiveCostsInStatusEventsAndSummaryAndCapTheRun) {
 
 TEST(BudgetTest, ACostCapNeedsPricesForEveryModelItMeets) {
   ScratchDir dir;
-  ProcessResult none = run_attractor({"run", kGraph, "--simulate", "-q", "--logs-root", dir.sub("a"), "--max-cost", "1"});
+  ProcessResult none = run_attractor(
+      {"run", kGraph, "--simulate", "-q", "--logs-root", dir.sub("a"), "--max-cost", "1"});
   EXPECT_EQ(none.exit_code, 2);
   EXPECT_EQ(none.err,
             "attractor: a cost budget (--max-cost or graph attribute max_cost) needs prices: pass --prices FILE.json "
@@ -104,7 +105,8 @@ TEST(BudgetTest, ACostCapNeedsPricesForEveryModelItMeets) {
             std::string::npos)
       << unpriced.err;
   spit(prices, R"({"gpt-4o": {"input": "cheap"}})");
-  ProcessResult bad = run_attractor({"run", kGraph, "--simulate", "-q", "--logs-root", dir.sub("c"), "--prices", prices});
+  ProcessResult bad = run_attractor(
+      {"run", kGraph, "--simulate", "-q", "--logs-root", dir.sub("c"), "--prices", prices});
   EXPECT_EQ(bad.exit_code, 2);
   EXPECT_EQ(bad.err, "attractor: " + prices +
                          ": price of `gpt-4o`: expected {\"input\": USD, \"output\": USD} per million tokens, both "

@@ -33,7 +33,7 @@ using testing::TempDir;
 const std::string kData = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/engine/";
 
 struct Exit {
-  int code = -1;    ///< exit status, -1 when killed
+  int code = -1;  ///< exit status, -1 when killed
   int signal = 0;
 };
 
@@ -69,8 +69,8 @@ Exit run_killed_at_checkpoint(int k, const std::vector<std::string>& args, const
 std::vector<std::string> tree_listing(const std::string& dir) {
   std::vector<std::string> paths;
   for (const auto& entry : fs::recursive_directory_iterator(dir)) {
-    paths.push_back(std::regex_replace(fs::relative(entry.path(), dir).string(), std::regex("process-[0-9]+"),
-                                       "process-PGID"));
+    paths.push_back(
+        std::regex_replace(fs::relative(entry.path(), dir).string(), std::regex("process-[0-9]+"), "process-PGID"));
   }
   std::sort(paths.begin(), paths.end());
   return paths;
@@ -88,14 +88,17 @@ nlohmann::json comparable(const std::string& run_dir) {
 TEST(CliRunTest, SuccessFailAndValidationExitCodes) {
   TempDir dir;
   std::string log = dir.sub("log.txt");
-  EXPECT_EQ(run({"run", kData + "human.dot", "--simulate", "--logs-root", dir.sub("ok"), "--auto-approve"}, {}, log).code, 0);
+  EXPECT_EQ(
+      run({"run", kData + "human.dot", "--simulate", "--logs-root", dir.sub("ok"), "--auto-approve"}, {}, log).code, 0);
   std::string out = read_text_file(log);
   EXPECT_NE(out.find("run directory: " + dir.sub("ok")), std::string::npos);
   EXPECT_EQ(read_json(dir.sub("ok/checkpoint.json"))["current_node"], "done");
 
   EXPECT_EQ(run({"run", kData + "failing.dot", "--simulate", "--logs-root", dir.sub("fail"), "-q"}, {}, log).code, 1);
-  EXPECT_NE(read_text_file(log).find("result: fail: stage `broken` failed after 1 attempt and no failure route leads on: tool exited "
-                                        "with code 3"), std::string::npos);
+  EXPECT_NE(read_text_file(log).find(
+                "result: fail: stage `broken` failed after 1 attempt and no failure route leads on: tool exited "
+                "with code 3"),
+            std::string::npos);
 
   std::string bad = dir.sub("bad.dot");
   write_text_file(bad, "digraph bad { a -> b }");
@@ -110,8 +113,8 @@ TEST(CliRunTest, AnswersSetAndJsonEvents) {
   std::string answers = dir.sub("answers.json");
   write_text_file(answers, R"({"review": "R"})");
   std::string log = dir.sub("out.jsonl");
-  Exit e = run({"run", kData + "human.dot", "--simulate", "--logs-root", dir.sub("r"), "--answers", answers, "--set", "n=3",
-                "--set", "who=me", "--set-json", "m=3", "--json-events", "-q"},
+  Exit e = run({"run", kData + "human.dot", "--simulate", "--logs-root", dir.sub("r"), "--answers", answers, "--set",
+                "n=3", "--set", "who=me", "--set-json", "m=3", "--json-events", "-q"},
                {}, log);
   EXPECT_EQ(e.code, 0);
   nlohmann::json cp = read_json(dir.sub("r/checkpoint.json"));
@@ -138,11 +141,11 @@ TEST(CliRunTest, ALoopKeepsEachVisitsFilesBesideTheStageFolder) {
   EXPECT_EQ(read_json(run_dir + "/work.visits/1/status.json")["outcome"], "fail");
   EXPECT_EQ(read_json(run_dir + "/work.visits/2/status.json")["outcome"], "fail");
   EXPECT_EQ(read_json(run_dir + "/work/status.json")["outcome"], "success");
-  EXPECT_EQ(tree_listing(run_dir + "/prep.visits"), (std::vector<std::string>{"1", "1/attempt-1", "1/attempt-1/context.json",
-                                                                             "1/attempt-1/process-PGID.json", "1/attempt-1/stderr.txt",
-                                                                             "1/attempt-1/stdout.txt", "1/status.json", "2", "2/attempt-1",
-                                                                             "2/attempt-1/context.json", "2/attempt-1/process-PGID.json",
-                                                                             "2/attempt-1/stderr.txt", "2/attempt-1/stdout.txt", "2/status.json"}));
+  EXPECT_EQ(tree_listing(run_dir + "/prep.visits"),
+            (std::vector<std::string>{"1", "1/attempt-1", "1/attempt-1/context.json", "1/attempt-1/process-PGID.json",
+                                      "1/attempt-1/stderr.txt", "1/attempt-1/stdout.txt", "1/status.json", "2",
+                                      "2/attempt-1", "2/attempt-1/context.json", "2/attempt-1/process-PGID.json",
+                                      "2/attempt-1/stderr.txt", "2/attempt-1/stdout.txt", "2/status.json"}));
   EXPECT_FALSE(fs::exists(run_dir + "/gate.visits"));
 }
 
@@ -152,15 +155,15 @@ TEST(CliRunTest, KillAtEveryCheckpointThenResumeMatchesUninterruptedRun) {
   std::string reference = dir.sub("reference");
   ASSERT_EQ(run({"run", graph, "--simulate", "--logs-root", reference, "-q"}).code, 0);
   nlohmann::json expected = comparable(reference);
-  EXPECT_EQ(expected["completed_nodes"],
-            (nlohmann::json{"start", "prep", "work", "prep", "work", "prep", "work", "gate", "fan", "left", "right",
-                            "join", "finish"}));
+  EXPECT_EQ(expected["completed_nodes"], (nlohmann::json{"start", "prep", "work", "prep", "work", "prep", "work",
+                                                         "gate", "fan", "left", "right", "join", "finish"}));
   EXPECT_EQ(expected["completed_statuses"],
-            (nlohmann::json{"success", "success", "fail", "success", "fail", "success", "success", "success",
-                            "success", "success", "success", "success", "success"}));
+            (nlohmann::json{"success", "success", "fail", "success", "fail", "success", "success", "success", "success",
+                            "success", "success", "success", "success"}));
   std::string events = read_text_file(reference + "/events.jsonl");
   int checkpoints = 0;
-  for (std::size_t p = events.find("CheckpointSaved"); p != std::string::npos; p = events.find("CheckpointSaved", p + 1)) {
+  for (std::size_t p = events.find("CheckpointSaved"); p != std::string::npos;
+       p = events.find("CheckpointSaved", p + 1)) {
     ++checkpoints;
   }
   ASSERT_EQ(checkpoints, 13);  // initial + one per main-loop node (11) + final
@@ -273,15 +276,17 @@ TEST(CliRunTest, SigintExitsWith130AndResumeFinishes) {
 TEST(CliRunTest, TheTokenSummaryCountsCallsInGoodEnglishAndOnlyWhenThereWereAny) {
   TempDir dir;
   std::string graph = dir.sub("one.dot");
-  write_text_file(graph, "digraph one { start [shape=Mdiamond] ask [prompt=\"Say hi\"] done [shape=Msquare] "
-                         "start -> ask -> done }");
+  write_text_file(graph,
+                  "digraph one { start [shape=Mdiamond] ask [prompt=\"Say hi\"] done [shape=Msquare] "
+                  "start -> ask -> done }");
   std::string log = dir.sub("one.err");
   ASSERT_EQ(run({"run", graph, "--simulate", "--logs-root", dir.sub("one")}, {}, log).code, 0);
   std::string err = read_text_file(log);
   EXPECT_NE(err.find(" output (1 LLM call)\nresult: success\n"), std::string::npos) << err;
   std::string tools = dir.sub("tools.dot");
-  write_text_file(tools, "digraph tools { start [shape=Mdiamond] t [shape=parallelogram, tool_command=\"true\"] "
-                         "done [shape=Msquare] start -> t -> done }");
+  write_text_file(tools,
+                  "digraph tools { start [shape=Mdiamond] t [shape=parallelogram, tool_command=\"true\"] "
+                  "done [shape=Msquare] start -> t -> done }");
   std::string tools_log = dir.sub("tools.err");
   ASSERT_EQ(run({"run", tools, "--logs-root", dir.sub("tools")}, {}, tools_log).code, 0);
   err = read_text_file(tools_log);
@@ -330,9 +335,27 @@ TEST(CliRunTest, SetStoresTextAndSetJsonStoresTypedValues) {
     match -> done; other -> done
   })");
   std::string log = dir.sub("log.txt");
-  Exit e = run({"run", graph, "--logs-root", dir.sub("r"), "-q", "--set", "version=1.10", "--set", "zero=007", "--set",
-                "flag=true", "--set", "nothing=null", "--set", "eq=a=b", "--set-json", "n=1e3", "--set-json",
-                "obj={\"a\":[1,true]}", "--set-json", "s=\"007\""},
+  Exit e = run({"run",
+                graph,
+                "--logs-root",
+                dir.sub("r"),
+                "-q",
+                "--set",
+                "version=1.10",
+                "--set",
+                "zero=007",
+                "--set",
+                "flag=true",
+                "--set",
+                "nothing=null",
+                "--set",
+                "eq=a=b",
+                "--set-json",
+                "n=1e3",
+                "--set-json",
+                "obj={\"a\":[1,true]}",
+                "--set-json",
+                "s=\"007\""},
                {}, log);
   ASSERT_EQ(e.code, 0) << read_text_file(log);
   nlohmann::json context = read_json(dir.sub("r/checkpoint.json"))["context"];

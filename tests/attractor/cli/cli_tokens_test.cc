@@ -36,9 +36,8 @@ class CliTokensTest : public ::testing::Test {
  protected:
   void SetUp() override {
     ASSERT_TRUE(std::filesystem::exists(ATTRACTOR_BINARY_PATH)) << "build the attractor target first";
-    dir_ = std::filesystem::temp_directory_path() /
-           ("attractor_cli_tokens_" + std::to_string(::getpid()) + "_" +
-            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    dir_ = std::filesystem::temp_directory_path() / ("attractor_cli_tokens_" + std::to_string(::getpid()) + "_" +
+                                                     ::testing::UnitTest::GetInstance()->current_test_info()->name());
     std::filesystem::create_directories(dir_);
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }

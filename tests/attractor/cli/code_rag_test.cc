@@ -47,15 +47,15 @@ class CodeRagTest : public ::testing::Test {
     dir_ = testing::make_temp_dir();
     index_ = dir_ + "/index";
     std::string repo = kRoot + "/tests/data/csharp_sql_repo";
-    auto r = run_attractor({"index", repo, "--index", index_, "--repository", "acme", "--branch", "main", "--acl",
-                            repo + "/acl.json"});
+    auto r = run_attractor(
+        {"index", repo, "--index", index_, "--repository", "acme", "--branch", "main", "--acl", repo + "/acl.json"});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
   void TearDown() override { std::filesystem::remove_all(dir_); }
 
   std::vector<std::string> run_args(const std::string& run_dir) const {
-    return {"run", kRoot + "/graphs/code_rag.dot", "--simulate", "--index", index_, "--context",
-            kRoot + "/graphs/code_rag.context.json", "--logs-root", run_dir, "-q"};
+    return {"run",       kRoot + "/graphs/code_rag.dot",          "--simulate",  "--index", index_,
+            "--context", kRoot + "/graphs/code_rag.context.json", "--logs-root", run_dir,   "-q"};
   }
   testing::CommandResult run(const std::string& run_dir) { return run_attractor(run_args(run_dir)); }
   /// The same run, SIGKILLed once its k-th checkpoint is durable (support/checkpoint_fault/main.cc).
@@ -77,13 +77,15 @@ TEST_F(CodeRagTest, AnswersFromRetrievedEvidenceOffline) {
   EXPECT_EQ(cp["completed_nodes"], (json{"start", "router", "ask_compact_sql", "retrieve", "expand_graph",
                                          "fetch_texts", "manage_budget", "answer"}));
   const json& ctx = cp["context"];
-  EXPECT_EQ(ctx["retrieval_seed_nodes"],
-            (json{"cs:Acme.Meetings.Data.MeetingRepository.Cancel(int,string)", "sql:dbo.CancelMeeting",
-                  "cs:Acme.Meetings.Data.IMeetingRepository.Cancel(int,string)", "cs:Acme.Meetings.Domain.MeetingStatus"}));
-  EXPECT_EQ(ctx["graph_expanded_nodes"],
-            (json{"cs:Acme.Meetings.Data.MeetingRepository.Cancel(int,string)", "sql:dbo.CancelMeeting",
-                  "cs:Acme.Meetings.Data.IMeetingRepository.Cancel(int,string)", "cs:Acme.Meetings.Domain.MeetingStatus",
-                  "cs:Acme.Meetings.Data.IConnectionFactory.Open()", "sql:dbo.Meetings"}));
+  EXPECT_EQ(
+      ctx["retrieval_seed_nodes"],
+      (json{"cs:Acme.Meetings.Data.MeetingRepository.Cancel(int,string)", "sql:dbo.CancelMeeting",
+            "cs:Acme.Meetings.Data.IMeetingRepository.Cancel(int,string)", "cs:Acme.Meetings.Domain.MeetingStatus"}));
+  EXPECT_EQ(
+      ctx["graph_expanded_nodes"],
+      (json{"cs:Acme.Meetings.Data.MeetingRepository.Cancel(int,string)", "sql:dbo.CancelMeeting",
+            "cs:Acme.Meetings.Data.IMeetingRepository.Cancel(int,string)", "cs:Acme.Meetings.Domain.MeetingStatus",
+            "cs:Acme.Meetings.Data.IConnectionFactory.Open()", "sql:dbo.Meetings"}));
   EXPECT_EQ(ctx["node_texts"], json::array());  // consumed by manage_budget (on_ok)
   ASSERT_TRUE(ctx["context_blocks"].is_array());
   EXPECT_EQ(ctx["context_blocks"].size(), 7u);  // divider + 6 nodes

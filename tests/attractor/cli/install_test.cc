@@ -46,8 +46,8 @@ const std::string kRepo = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/cshar
 
 /// `binary index` of the test repository into DIR/index.
 ProcessResult index_test_repository(const std::string& binary, const ScratchDir& dir) {
-  return run_program({binary, "index", kRepo, "--index", dir.sub("index"), "--repository", "acme", "--branch", "main",
-                      "-q"});
+  return run_program(
+      {binary, "index", kRepo, "--index", dir.sub("index"), "--repository", "acme", "--branch", "main", "-q"});
 }
 
 /// What the loader says when module `file` (the `noun`, built by `target`) is missing beside
@@ -101,16 +101,16 @@ TEST(InstallTest, ACopiedBinaryWithoutTheRetrievalModuleRefusesIndexAndSearchCle
   // search checks its --index directory first; give it one that looks like an index.
   fs::create_directories(dir.sub("fake"));
   std::ofstream(dir.sub("fake/index.sqlite"), std::ios::binary) << std::string("SQLite format 3\0", 16);
-  ProcessResult search = run_program({copy, "search", "--index", dir.sub("fake"), "--repository", "acme", "--branch",
-                                      "main", "customer"});
+  ProcessResult search = run_program(
+      {copy, "search", "--index", dir.sub("fake"), "--repository", "acme", "--branch", "main", "customer"});
   EXPECT_EQ(search.exit_code, 3);
   EXPECT_EQ(search.err, missing_module_message("search", copy));
   // A retrieval stage fails the way it fails on an unreadable index, with the same text.
   ASSERT_EQ(index_test_repository(ATTRACTOR_BINARY_PATH, dir).exit_code, 0);
   const std::string root = ATTRACTOR_SOURCE_DIR;
-  ProcessResult run = run_program({copy, "run", root + "/graphs/code_rag.dot", "--simulate", "--index", dir.sub("index"),
-                                   "--context", root + "/graphs/code_rag.context.json", "--logs-root", dir.sub("run"),
-                                   "-q"});
+  ProcessResult run = run_program({copy, "run", root + "/graphs/code_rag.dot", "--simulate", "--index",
+                                   dir.sub("index"), "--context", root + "/graphs/code_rag.context.json", "--logs-root",
+                                   dir.sub("run"), "-q"});
   EXPECT_EQ(run.exit_code, 1);
   std::string message = missing_module_message("index", copy);
   message = message.substr(message.find("the retrieval module"));

@@ -99,8 +99,8 @@ TEST(LogLevelTest, AResumeContinuesTheRunLog) {
   ScratchDir dir;
   const std::string run = dir.sub("run");
   const std::string graph = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/engine/kill_resume.dot";
-  ProcessResult killed =
-      hardening::run_program({ATTRACTOR_FAULT_BINARY_PATH, "kill", "3", "run", graph, "--simulate", "--logs-root", run, "-q"});
+  ProcessResult killed = hardening::run_program(
+      {ATTRACTOR_FAULT_BINARY_PATH, "kill", "3", "run", graph, "--simulate", "--logs-root", run, "-q"});
   ASSERT_EQ(killed.signal, SIGKILL) << killed.err;
   ProcessResult resumed = run_attractor({"resume", run, "-q"});
   ASSERT_EQ(resumed.exit_code, 0) << resumed.err;

@@ -28,7 +28,8 @@ Event ev(const std::string& name, nlohmann::json fields) { return Event{name, 0,
 TEST(ProgressDisplayTest, OneLinePerStageWithRetriesAndQuestions) {
   std::vector<Event> events = {
       ev("StageStarted", {{"name", "plan"}, {"attempt", 1}}),
-      ev("StageFailed", {{"name", "plan"}, {"status", "fail"}, {"duration_ms", 1500}, {"error", "429"}, {"will_retry", true}}),
+      ev("StageFailed",
+         {{"name", "plan"}, {"status", "fail"}, {"duration_ms", 1500}, {"error", "429"}, {"will_retry", true}}),
       ev("StageRetrying", {{"name", "plan"}, {"delay_ms", 200}, {"attempt", 2}}),
       ev("StageStarted", {{"name", "plan"}, {"attempt", 2}}),
       ev("StageCompleted", {{"name", "plan"}, {"status", "success"}, {"duration_ms", 65000}}),
@@ -87,12 +88,13 @@ namespace attractor {
 namespace {
 
 TEST(ProgressDisplayTest, SimulatedStagesAreMarked) {
-  std::string out = render(false, {
-                                      ev("StageUsage", {{"name", "plan"}, {"backend", "simulation"}}),
-                                      ev("StageCompleted", {{"name", "plan"}, {"status", "success"}, {"duration_ms", 5}}),
-                                      ev("StageUsage", {{"name", "code"}, {"backend", "openai"}}),
-                                      ev("StageCompleted", {{"name", "code"}, {"status", "success"}, {"duration_ms", 7}}),
-                                  });
+  std::string out = render(false,
+                           {
+                               ev("StageUsage", {{"name", "plan"}, {"backend", "simulation"}}),
+                               ev("StageCompleted", {{"name", "plan"}, {"status", "success"}, {"duration_ms", 5}}),
+                               ev("StageUsage", {{"name", "code"}, {"backend", "openai"}}),
+                               ev("StageCompleted", {{"name", "code"}, {"status", "success"}, {"duration_ms", 7}}),
+                           });
   EXPECT_EQ(out,
             "  ✓ plan                     success          5ms  (simulated)\n"
             "  ✓ code                     success          7ms\n");

@@ -115,9 +115,7 @@ TEST(ReferenceDoc, TheIntroductionExampleValidates) {
   EXPECT_THAT(r.err, HasSubstr("0 warnings")) << r.err;
 }
 
-TEST(ReferenceDoc, HelpStillRejectsUnknownTopics) {
-  EXPECT_EQ(run_attractor({"help", "frobnicate"}).exit_code, 2);
-}
+TEST(ReferenceDoc, HelpStillRejectsUnknownTopics) { EXPECT_EQ(run_attractor({"help", "frobnicate"}).exit_code, 2); }
 
 }  // namespace
 }  // namespace attractor::testing

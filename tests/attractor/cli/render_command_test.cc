@@ -63,8 +63,7 @@ TEST(RenderCommandTest, UnknownExtensionIsUsageError) {
 
 TEST(RenderCommandTest, RunOverlayColoursOutcomesAndPath) {
   std::string run = make_temp_dir();
-  nlohmann::json checkpoint = {{"current_node", "exit"},
-                               {"completed_nodes", {"start", "run_tests", "report", "exit"}}};
+  nlohmann::json checkpoint = {{"current_node", "exit"}, {"completed_nodes", {"start", "run_tests", "report", "exit"}}};
   std::ofstream(run + "/checkpoint.json") << checkpoint.dump();
   std::filesystem::create_directories(run + "/run_tests");
   std::filesystem::create_directories(run + "/report");
@@ -80,8 +79,8 @@ TEST(RenderCommandTest, RunOverlayColoursOutcomesAndPath) {
 
 TEST(RenderCommandTest, RealRunMarksParallelBranchesAsTaken) {
   std::string run = make_temp_dir() + "/run";
-  CommandResult ran = run_attractor({"run", "graphs/engine_demo.dot", "--simulate", "--auto-approve", "--quiet",
-                                     "--logs-root", run});
+  CommandResult ran = run_attractor(
+      {"run", "graphs/engine_demo.dot", "--simulate", "--auto-approve", "--quiet", "--logs-root", run});
   ASSERT_EQ(ran.exit_code, 0) << ran.err;
   CommandResult r = run_attractor({"render", "graphs/engine_demo.dot", "--run", run});
   ASSERT_EQ(r.exit_code, 0) << r.err;

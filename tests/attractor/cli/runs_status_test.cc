@@ -67,13 +67,18 @@ TEST(RunsStatusTest, RunsTellsEveryKindOfRunApart) {
   const std::string root = dir.sub("runs");
   auto sub = [&](const char* name) { return root + "/" + name; };
   ASSERT_EQ(run_attractor({"run", std::string(ATTRACTOR_SOURCE_DIR) + "/graphs/simple.dot", "--simulate", "-q",
-                           "--logs-root", sub("completed")}).exit_code, 0);
+                           "--logs-root", sub("completed")})
+                .exit_code,
+            0);
   ASSERT_EQ(run_attractor({"run", kData + "failing.dot", "-q", "--logs-root", sub("failed")}).exit_code, 1);
   ASSERT_EQ(run_attractor({"run", std::string(ATTRACTOR_SOURCE_DIR) + "/graphs/simple.dot", "--simulate", "-q",
-                           "--logs-root", sub("stopped"), "--max-total-tokens", "10"}).exit_code, 4);
+                           "--logs-root", sub("stopped"), "--max-total-tokens", "10"})
+                .exit_code,
+            4);
   pid_t running = 0;
   for (const char* kind : {"cancelled", "interrupted", "running"}) {
-    pid_t pid = running = spawn({"run", kData + "interruptible.dot", "-q", "--logs-root", sub(kind)}, dir.sub(kind) + ".log");
+    pid_t pid = running = spawn({"run", kData + "interruptible.dot", "-q", "--logs-root", sub(kind)},
+                                dir.sub(kind) + ".log");
     ASSERT_TRUE(wait_until_waiting(sub(kind))) << kind;
     if (std::string(kind) == "running") continue;
     ::kill(pid, std::string(kind) == "cancelled" ? SIGINT : SIGKILL);
@@ -90,8 +95,9 @@ TEST(RunsStatusTest, RunsTellsEveryKindOfRunApart) {
   EXPECT_EQ(runs["completed"]["graph"], "Simple");
   EXPECT_EQ(runs["completed"]["node"], "exit");
   EXPECT_EQ(runs["failed"]["status"], "failed");
-  EXPECT_EQ(runs["failed"]["reason"], "stage `broken` failed after 1 attempt and no failure route leads on: tool exited "
-                                      "with code 3");
+  EXPECT_EQ(runs["failed"]["reason"],
+            "stage `broken` failed after 1 attempt and no failure route leads on: tool exited "
+            "with code 3");
   EXPECT_EQ(runs["stopped"]["status"], "stopped");
   EXPECT_EQ(runs["stopped"]["node"], "report");
   EXPECT_EQ(runs["cancelled"]["status"], "cancelled");

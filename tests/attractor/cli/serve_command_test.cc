@@ -58,7 +58,8 @@ std::string token_in(const std::string& log) {
 int wait_exit(pid_t pid) {
   int status = 0;
   for (int i = 0; i < 500; ++i) {
-    if (::waitpid(pid, &status, WNOHANG) == pid) return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+    if (::waitpid(pid, &status, WNOHANG) == pid)
+      return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
     std::this_thread::sleep_for(std::chrono::milliseconds(20));
   }
   ::kill(pid, SIGKILL);
@@ -84,7 +85,8 @@ TEST(ServeCommandTest, ListensOnLoopbackWithATokenLogsRequestsAndStopsOnSigint) 
       << read_file(log);
   std::smatch m;
   const std::string text = read_file(log);
-  ASSERT_TRUE(std::regex_search(text, m, std::regex(R"(log in once at (http://127\.0\.0\.1:\d+)(/login\?code=[0-9a-f]{32}))")))
+  ASSERT_TRUE(
+      std::regex_search(text, m, std::regex(R"(log in once at (http://127\.0\.0\.1:\d+)(/login\?code=[0-9a-f]{32}))")))
       << text;
   auto login = client.Get(m[2].str());
   ASSERT_EQ(login->status, 303);
@@ -105,10 +107,10 @@ TEST(ServeCommandTest, EveryLoopbackListenerRequiresTheTokenAndRefusesCommands) 
     ASSERT_GT(port, 0) << read_file(log);
     const std::string address = listen.front() == '[' ? "::1" : "127.0.0.2";
     httplib::Client client(address, port);
-    const std::string dot =
-        nlohmann::json{{"dot", "digraph T { start [shape=Mdiamond] exit [shape=Msquare] "
-                               "t [shape=parallelogram, tool_command=\"id\"] start -> t -> exit }"}}
-            .dump();
+    const std::string dot = nlohmann::json{{"dot",
+                                            "digraph T { start [shape=Mdiamond] exit [shape=Msquare] "
+                                            "t [shape=parallelogram, tool_command=\"id\"] start -> t -> exit }"}}
+                                .dump();
     auto anonymous = client.Post("/pipelines", dot, "application/json");
     ASSERT_TRUE(anonymous) << listen;
     EXPECT_EQ(anonymous->status, 401) << listen;
@@ -146,10 +148,9 @@ TEST(ServeCommandTest, SigintWithAnOpenEventStreamStopsAtOnceAndInterruptsTheRun
   std::filesystem::create_directories(dir.sub("graphs"));
   std::ofstream(dir.sub("graphs/gate.dot")) << kGateDot;
   const std::string log = dir.sub("serve.log");
-  pid_t pid = spawn_program(ATTRACTOR_BINARY_PATH,
-                            {"serve", "--listen", "127.0.0.1:0", "--logs-root", dir.sub("runs"), "--graphs-dir",
-                             dir.sub("graphs")},
-                            {}, log);
+  pid_t pid = spawn_program(
+      ATTRACTOR_BINARY_PATH,
+      {"serve", "--listen", "127.0.0.1:0", "--logs-root", dir.sub("runs"), "--graphs-dir", dir.sub("graphs")}, {}, log);
   const int port = wait_for_port(log);
   ASSERT_GT(port, 0) << read_file(log);
   httplib::Client client("127.0.0.1", port);
@@ -213,7 +214,8 @@ TEST(ServeCommandTest, BadOptionsExitWithUsage) {
   std::ofstream(dir.sub("token")) << "short\n";
   ProcessResult t = hardening::run_attractor({"serve", "--token-file", dir.sub("token")});
   EXPECT_EQ(t.exit_code, 2);
-  EXPECT_EQ(t.err, "attractor serve: --token-file " + dir.sub("token") + ": the token must be at least 16 characters\n");
+  EXPECT_EQ(t.err,
+            "attractor serve: --token-file " + dir.sub("token") + ": the token must be at least 16 characters\n");
 }
 
 }  // namespace

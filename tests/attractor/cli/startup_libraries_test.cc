@@ -19,8 +19,8 @@ namespace {
 using hardening::ProcessResult;
 using hardening::run_program;
 
-const std::vector<std::string> kRetrievalLibraries = {"libsqlite3", "libfaiss", "libblas", "liblapack",
-                                                      "libopenblas", "libgomp", "libgfortran", "libtree-sitter"};
+const std::vector<std::string> kRetrievalLibraries = {"libsqlite3",  "libfaiss", "libblas",     "liblapack",
+                                                      "libopenblas", "libgomp",  "libgfortran", "libtree-sitter"};
 
 const std::vector<std::string> kHttpLibraries = {"libcpp-httplib", "libssl", "libcrypto", "libz.so", "libbrotli"};
 
@@ -32,7 +32,8 @@ std::vector<std::string> needed_libraries(const std::string& path) {
   const std::string marker = "(NEEDED)";
   for (size_t at = r.out.find(marker); at != std::string::npos; at = r.out.find(marker, at + 1)) {
     const size_t open = r.out.find('[', at), close = r.out.find(']', at);
-    if (open != std::string::npos && close != std::string::npos) needed.push_back(r.out.substr(open + 1, close - open - 1));
+    if (open != std::string::npos && close != std::string::npos)
+      needed.push_back(r.out.substr(open + 1, close - open - 1));
   }
   return needed;
 }
@@ -61,9 +62,13 @@ TEST(StartupLibrariesTest, TheBinaryDoesNotNeedTheRetrievalLibraries) {
   expect_none_of(ATTRACTOR_BINARY_PATH, kRetrievalLibraries);
 }
 
-TEST(StartupLibrariesTest, TheCliTestBinaryDoesNotNeedThemEither) { expect_none_of("/proc/self/exe", kRetrievalLibraries); }
+TEST(StartupLibrariesTest, TheCliTestBinaryDoesNotNeedThemEither) {
+  expect_none_of("/proc/self/exe", kRetrievalLibraries);
+}
 
-TEST(StartupLibrariesTest, TheBinaryDoesNotNeedTheHttpLibraries) { expect_none_of(ATTRACTOR_BINARY_PATH, kHttpLibraries); }
+TEST(StartupLibrariesTest, TheBinaryDoesNotNeedTheHttpLibraries) {
+  expect_none_of(ATTRACTOR_BINARY_PATH, kHttpLibraries);
+}
 
 TEST(StartupLibrariesTest, TheRetrievalModuleNeedsThem) {
   EXPECT_TRUE(module_needs("libattractor_retrieval.so", "libsqlite3"));

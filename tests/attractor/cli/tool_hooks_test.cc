@@ -46,9 +46,9 @@ TEST(ToolHooksTest, APreHookRefusesAndAPostHookFailureIsOnlyRecorded) {
                        "`pre` refused the call: deploys are frozen\n"),
             std::string::npos)
       << r.err;
-  EXPECT_FALSE(fs::exists(run + "/deployed"));     // the refused tool never ran
+  EXPECT_FALSE(fs::exists(run + "/deployed"));                   // the refused tool never ran
   EXPECT_FALSE(fs::exists(run + "/deploy/attempt-1/post.txt"));  // nor did its post hook
-  EXPECT_FALSE(fs::exists(dir.sub("pwned")));       // context reached the hooks only as data
+  EXPECT_FALSE(fs::exists(dir.sub("pwned")));                    // context reached the hooks only as data
 
   nlohmann::json build = json_file(run + "/build/status.json");
   EXPECT_EQ(build["outcome"], "success");  // the failed post hook changed nothing
@@ -74,8 +74,9 @@ TEST(ToolHooksTest, APreHookRefusesAndAPostHookFailureIsOnlyRecorded) {
 TEST(ToolHooksTest, ANodeHookReplacesTheGraphsAndHooksAreKnownAttributes) {
   ScratchDir dir;
   std::string text = kGraph;
-  text.replace(text.find("tool_command=\"echo built\""), 25,
-               "tool_command=\"echo built\", tool_hooks.post=\"echo node-level > \\\"$ATTRACTOR_STAGE_DIR/post.txt\\\"\"");
+  text.replace(
+      text.find("tool_command=\"echo built\""), 25,
+      "tool_command=\"echo built\", tool_hooks.post=\"echo node-level > \\\"$ATTRACTOR_STAGE_DIR/post.txt\\\"\"");
   const std::string graph = dir.sub("hooks.dot");
   spit(graph, text);
   ProcessResult v = run_attractor({"validate", graph, "--strict"});

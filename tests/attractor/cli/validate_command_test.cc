@@ -27,7 +27,8 @@ TEST(ValidateCommandTest, ValidGraphExitsZeroWithSummary) {
 
 TEST(ValidateCommandTest, LintErrorsExitTwoInCompilerForm) {
   std::string dir = make_temp_dir();
-  std::string path = write_file(dir, "bad.dot", "digraph G {\n  start [shape=Mdiamond]\n  a [prompt=\"x\"]\n  start -> a\n}\n");
+  std::string path = write_file(dir, "bad.dot",
+                                "digraph G {\n  start [shape=Mdiamond]\n  a [prompt=\"x\"]\n  start -> a\n}\n");
   CommandResult r = run_attractor({"validate", path});
   EXPECT_EQ(r.exit_code, 2);
   EXPECT_THAT(r.err, HasSubstr(": error: [terminal_node]"));
@@ -36,8 +37,9 @@ TEST(ValidateCommandTest, LintErrorsExitTwoInCompilerForm) {
 
 TEST(ValidateCommandTest, StrictTurnsWarningsIntoExitTwo) {
   std::string dir = make_temp_dir();
-  const std::string body = "  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  work [prompt=\"w\"]\n"
-                           "  start -> work\n  work -> exit [condition=\"outcom=success\"]\n}\n";
+  const std::string body =
+      "  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  work [prompt=\"w\"]\n"
+      "  start -> work\n  work -> exit [condition=\"outcom=success\"]\n}\n";
   std::string path = write_file(dir, "warn.dot", "digraph G {\n" + body);
   CommandResult plain = run_attractor({"validate", path});
   EXPECT_EQ(plain.exit_code, 0) << plain.err;
@@ -63,7 +65,8 @@ TEST(ValidateCommandTest, ParseErrorShowsLineColumnAndCaret) {
 
 TEST(ValidateCommandTest, JsonListsDiagnostics) {
   std::string dir = make_temp_dir();
-  std::string path = write_file(dir, "bad.dot", "digraph G {\n  start [shape=Mdiamond]\n  a [prompt=\"x\"]\n  start -> a\n}\n");
+  std::string path = write_file(dir, "bad.dot",
+                                "digraph G {\n  start [shape=Mdiamond]\n  a [prompt=\"x\"]\n  start -> a\n}\n");
   CommandResult r = run_attractor({"validate", "--json", path});
   EXPECT_EQ(r.exit_code, 2);
   nlohmann::json j = nlohmann::json::parse(r.out);
@@ -127,8 +130,9 @@ namespace {
 TEST(ResumeCommandTest, RefusesToReseedTheContext) {
   CommandResult r = run_attractor({"resume", "/nonexistent/run", "--set", "x=1"});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_EQ(r.err, "attractor resume: --set, --set-json and --context seed a new run's context; a resumed run "
-                   "continues with the context saved in its checkpoint\n");
+  EXPECT_EQ(r.err,
+            "attractor resume: --set, --set-json and --context seed a new run's context; a resumed run "
+            "continues with the context saved in its checkpoint\n");
 }
 
 }  // namespace

@@ -47,14 +47,23 @@ Graph budget_pipeline(const char* max_context_tokens) {
   g.data().set("max_context_tokens", max_context_tokens);
   g.data().set("max_turn_loops", "1");
   node(g, "start", {{"shape", "Mdiamond"}});
-  node(g, "ask", {{"type", "send_message"}, {"target_step_id", "budget"}, {"topic", "compact_sql"},
-                  {"payload", R"({"reason": "demo"})"}});
+  node(g, "ask",
+       {{"type", "send_message"},
+        {"target_step_id", "budget"},
+        {"topic", "compact_sql"},
+        {"payload", R"({"reason": "demo"})"}});
   node(g, "fetch", {{"type", "fetch_node_texts"}, {"budget_tokens", "500"}});
-  node(g, "budget", {{"type", "manage_context_budget"}, {"on_ok", "answer"}, {"on_over", "guard"},
-                     {"divide_new_content", "<<<New content"},
-                     {"compact_code", R"({"rules": [{"language": "sql", "policy": "demand", "inbox_key": "compact_sql"}]})"}});
-  node(g, "guard", {{"type", "loop_guard"}, {"max_turn_loops_from_settings", "max_turn_loops"}, {"on_allow", "budget"},
-                    {"on_deny", "answer"}});
+  node(g, "budget",
+       {{"type", "manage_context_budget"},
+        {"on_ok", "answer"},
+        {"on_over", "guard"},
+        {"divide_new_content", "<<<New content"},
+        {"compact_code", R"({"rules": [{"language": "sql", "policy": "demand", "inbox_key": "compact_sql"}]})"}});
+  node(g, "guard",
+       {{"type", "loop_guard"},
+        {"max_turn_loops_from_settings", "max_turn_loops"},
+        {"on_allow", "budget"},
+        {"on_deny", "answer"}});
   node(g, "answer", {{"prompt", "answer"}});
   node(g, "exit", {{"shape", "Msquare"}});
   edge(g, "start", "ask");
@@ -79,8 +88,8 @@ std::vector<json> budget_events(const std::string& run_dir) {
 }
 
 json seed() {
-  return json{{"repository", "acme"}, {"branch", "main"},
-              {"retrieval_seed_nodes", json::array({"sql:dbo.CancelMeeting"})}};
+  return json{
+      {"repository", "acme"}, {"branch", "main"}, {"retrieval_seed_nodes", json::array({"sql:dbo.CancelMeeting"})}};
 }
 
 TEST(BudgetPipelineTest, DemandCompactsTheSqlEvidenceAndTheEventIsInEventsJsonl) {
@@ -88,8 +97,7 @@ TEST(BudgetPipelineTest, DemandCompactsTheSqlEvidenceAndTheEventIsInEventsJsonl)
   t.services.retrieval = std::make_shared<FixedRetrievalProvider>(std::make_shared<TextsOnlyBackend>());
   RunResult r = t.run(budget_pipeline("4000"), make_default_registry(t.services), seed());
   ASSERT_EQ(r.outcome.status, StageStatus::kSuccess) << r.outcome.failure_reason;
-  EXPECT_EQ(r.checkpoint.completed_nodes,
-            (std::vector<std::string>{"start", "ask", "fetch", "budget", "answer"}));
+  EXPECT_EQ(r.checkpoint.completed_nodes, (std::vector<std::string>{"start", "ask", "fetch", "budget", "answer"}));
   json blocks = r.checkpoint.context["context_blocks"];
   EXPECT_EQ(blocks, json::array({"<<<New content",
                                  "--- NODE ---\nid: sql:dbo.CancelMeeting\npath: db/procedures/CancelMeeting.sql\n"

@@ -50,8 +50,7 @@ TEST(DiskFailureTest, AFailedCheckpointWriteStopsTheRunAndKeepsThePreviousCheckp
       t.run(graph);
       FAIL() << "the run did not stop";
     } catch (const std::runtime_error& e) {
-      EXPECT_EQ(std::string(e.what()),
-                "cannot append " + t.run_dir() + "/checkpoint.journal: No space left on device");
+      EXPECT_EQ(std::string(e.what()), "cannot append " + t.run_dir() + "/checkpoint.journal: No space left on device");
     }
     nlohmann::json saved = read_checkpoint_document(t.run_dir(), posix_run_disk());
     EXPECT_EQ(saved["state"], "running");
@@ -80,8 +79,7 @@ TEST(DiskFailureTest, ARunStoppedOnTheMemoryDiskResumesThereFromItsLastCheckpoin
   t.disk = &memory;
   RunResult resumed = t.resume(graph);
   EXPECT_EQ(resumed.outcome.status, StageStatus::kSuccess);
-  EXPECT_EQ(load_checkpoint(t.run_dir(), memory).completed_nodes,
-            (std::vector<std::string>{"start", "a", "b", "c"}));
+  EXPECT_EQ(load_checkpoint(t.run_dir(), memory).completed_nodes, (std::vector<std::string>{"start", "a", "b", "c"}));
   EXPECT_EQ(read_manifest(t.run_dir(), memory).name, "linear");
   EXPECT_FALSE(fs::exists(t.run_dir()));
 }

@@ -62,10 +62,9 @@ TEST(EngineRunTest, EventsFollowTheLifecycle) {
   Graph g = testing::linear_graph({"a"});
   TestRun t;
   t.run(g);
-  EXPECT_EQ(t.events->names(),
-            (Nodes{"CheckpointSaved", "PipelineStarted", "StageStarted", "StageCompleted", "CheckpointSaved",
-                   "StageStarted", "StageUsage", "StageCompleted", "CheckpointSaved", "CheckpointSaved",
-                   "PipelineCompleted"}));
+  EXPECT_EQ(t.events->names(), (Nodes{"CheckpointSaved", "PipelineStarted", "StageStarted", "StageCompleted",
+                                      "CheckpointSaved", "StageStarted", "StageUsage", "StageCompleted",
+                                      "CheckpointSaved", "CheckpointSaved", "PipelineCompleted"}));
   std::string jsonl = read_text_file(t.run_dir() + "/events.jsonl");
   EXPECT_EQ(std::count(jsonl.begin(), jsonl.end(), '\n'), 11);
   EXPECT_NE(jsonl.find("\"event\":\"StageStarted\""), std::string::npos);
@@ -118,7 +117,8 @@ TEST(EngineRunTest, RetriesExhaustedEndsInFail) {
   TestRun t;
   RunResult r = t.run(g);
   EXPECT_EQ(r.outcome.status, StageStatus::kFail);
-  EXPECT_EQ(r.outcome.failure_reason, "stage `bad` failed after 3 attempts and no failure route leads on: simulated fail");
+  EXPECT_EQ(r.outcome.failure_reason,
+            "stage `bad` failed after 3 attempts and no failure route leads on: simulated fail");
   EXPECT_EQ(t.clock.sleeps().size(), 2u);
   EXPECT_EQ(r.checkpoint.node_retries.at("bad"), 2);
   EXPECT_EQ(r.checkpoint.context["internal.retry_count.bad"], 2);
@@ -133,9 +133,11 @@ TEST(EngineRunTest, RetryStatusExhaustedHonoursAllowPartial) {
     if (partial) g.node("r")->set("allow_partial", "true");
     TestRun t;
     RunResult r = t.run(g);
-    EXPECT_EQ(r.checkpoint.node_outcomes.at("r").status,
-              partial ? StageStatus::kPartialSuccess : StageStatus::kFail);
-    if (!partial) EXPECT_EQ(r.outcome.failure_reason, "stage `r` failed after 2 attempts and no failure route leads on: max retries exceeded: simulated retry");
+    EXPECT_EQ(r.checkpoint.node_outcomes.at("r").status, partial ? StageStatus::kPartialSuccess : StageStatus::kFail);
+    if (!partial)
+      EXPECT_EQ(
+          r.outcome.failure_reason,
+          "stage `r` failed after 2 attempts and no failure route leads on: max retries exceeded: simulated retry");
   }
 }
 
@@ -147,7 +149,8 @@ TEST(EngineRunTest, TerminalFailuresAreNotRetried) {
       nlohmann::json{{"auth", {{"error", "terminal"}, {"failure_reason", "401 unauthorized"}}}});
   RunResult r = t.run(g);
   EXPECT_EQ(r.outcome.status, StageStatus::kFail);
-  EXPECT_EQ(r.outcome.failure_reason, "stage `auth` failed after 1 attempt and no failure route leads on: 401 unauthorized");
+  EXPECT_EQ(r.outcome.failure_reason,
+            "stage `auth` failed after 1 attempt and no failure route leads on: 401 unauthorized");
   EXPECT_TRUE(t.clock.sleeps().empty());
 }
 
@@ -172,7 +175,8 @@ TEST(EngineRunTest, GoalGateBlocksExitWithoutRetryTarget) {
   TestRun t;
   RunResult r = t.run(gate_graph("fail"));
   EXPECT_EQ(r.outcome.status, StageStatus::kFail);
-  EXPECT_EQ(r.outcome.failure_reason, "goal gate `impl` was not satisfied (last outcome: fail) and has no retry_target: simulated fail");
+  EXPECT_EQ(r.outcome.failure_reason,
+            "goal gate `impl` was not satisfied (last outcome: fail) and has no retry_target: simulated fail");
   EXPECT_EQ(r.checkpoint.current_node, "exit");
 }
 
@@ -213,13 +217,14 @@ TEST(EngineRunTest, FailureRoutingOrder) {
     bool e, r, f;
     std::string expect;
   };
-  for (const Case& c : {Case{true, true, true, "on_fail"}, Case{false, true, true, "rt"}, Case{false, false, true, "fb"},
-                        Case{false, false, false, ""}}) {
+  for (const Case& c : {Case{true, true, true, "on_fail"}, Case{false, true, true, "rt"},
+                        Case{false, false, true, "fb"}, Case{false, false, false, ""}}) {
     TestRun t;
     RunResult r = t.run(failing_with_routes(c.e, c.r, c.f));
     if (c.expect.empty()) {
       EXPECT_EQ(r.outcome.status, StageStatus::kFail);
-      EXPECT_EQ(r.outcome.failure_reason, "stage `work` failed after 1 attempt and no failure route leads on: simulated fail");
+      EXPECT_EQ(r.outcome.failure_reason,
+                "stage `work` failed after 1 attempt and no failure route leads on: simulated fail");
       EXPECT_EQ(r.checkpoint.completed_nodes, (Nodes{"start", "work"}));
     } else {
       EXPECT_EQ(r.outcome.status, StageStatus::kSuccess);
@@ -253,15 +258,15 @@ TEST(EngineRunTest, CustomHandlerReadsUpdatesFromPreviousNode) {
   g.node("consume")->set("type", "consumer");
   HandlerRegistry registry = make_default_registry();
   registry.register_handler("producer", std::make_shared<FnHandler>([](const NodeData&, Context&, const StageEnv&) {
-    Outcome o = Outcome::success();
-    o.context_updates["answer"] = 42;
-    return o;
-  }));
+                              Outcome o = Outcome::success();
+                              o.context_updates["answer"] = 42;
+                              return o;
+                            }));
   std::string seen;
   registry.register_handler("consumer", std::make_shared<FnHandler>([&](const NodeData&, Context& c, const StageEnv&) {
-    seen = c.get_string("answer");
-    return Outcome::success();
-  }));
+                              seen = c.get_string("answer");
+                              return Outcome::success();
+                            }));
   EXPECT_NE(registry.catalog().find("producer"), nullptr);
   TestRun t;
   RunResult r = t.run(g, registry);
@@ -273,9 +278,9 @@ TEST(EngineRunTest, ThrowingHandlerBecomesFail) {
   Graph g = testing::linear_graph({"boom"});
   g.node("boom")->set("type", "thrower");
   HandlerRegistry registry = make_default_registry();
-  registry.register_handler("thrower", std::make_shared<FnHandler>([](const NodeData&, Context&, const StageEnv&) -> Outcome {
-    throw std::runtime_error("kaput");
-  }));
+  registry.register_handler(
+      "thrower", std::make_shared<FnHandler>(
+                     [](const NodeData&, Context&, const StageEnv&) -> Outcome { throw std::runtime_error("kaput"); }));
   TestRun t;
   RunResult r = t.run(g, registry);
   EXPECT_EQ(r.outcome.status, StageStatus::kFail);
@@ -287,11 +292,12 @@ TEST(EngineRunTest, ExternalStatusFileIsHonoured) {
   Graph g = testing::linear_graph({"agent", "after"});
   g.node("agent")->set("type", "writer");
   HandlerRegistry registry = make_default_registry();
-  registry.register_handler("writer", std::make_shared<FnHandler>([](const NodeData&, Context&, const StageEnv& env) {
-    write_text_file(env.stage_dir + "/status.json",
-                    R"({"outcome": "partial_success", "context_updates": {"from_file": "yes"}, "notes": "agent"})");
-    return Outcome::fail("handler thought it failed");
-  }));
+  registry.register_handler(
+      "writer", std::make_shared<FnHandler>([](const NodeData&, Context&, const StageEnv& env) {
+        write_text_file(env.stage_dir + "/status.json",
+                        R"({"outcome": "partial_success", "context_updates": {"from_file": "yes"}, "notes": "agent"})");
+        return Outcome::fail("handler thought it failed");
+      }));
   TestRun t;
   RunResult r = t.run(g, registry);
   EXPECT_EQ(r.outcome.status, StageStatus::kSuccess);
@@ -306,10 +312,10 @@ TEST(EngineRunTest, StalePendingStatusUsesAutoStatus) {
     if (auto_status) g.node("agent")->set("auto_status", "true");
     HandlerRegistry registry = make_default_registry();
     registry.register_handler("pending", std::make_shared<FnHandler>([](const NodeData&, Context&, const StageEnv&) {
-      Outcome o;
-      o.status_pending = true;
-      return o;
-    }));
+                                Outcome o;
+                                o.status_pending = true;
+                                return o;
+                              }));
     TestRun t;
     RunResult r = t.run(g, registry);
     if (auto_status) {
@@ -317,7 +323,9 @@ TEST(EngineRunTest, StalePendingStatusUsesAutoStatus) {
       EXPECT_EQ(read_json(t.run_dir() + "/agent/status.json")["notes"],
                 "auto-status: handler completed without writing status");
     } else {
-      EXPECT_EQ(r.outcome.failure_reason, "stage `agent` failed after 1 attempt and no failure route leads on: stage agent did not write status.json");
+      EXPECT_EQ(
+          r.outcome.failure_reason,
+          "stage `agent` failed after 1 attempt and no failure route leads on: stage agent did not write status.json");
     }
   }
 }
@@ -328,13 +336,14 @@ TEST(EngineRunTest, NodeTimeoutCancelsABlockingHandler) {
   g.node("slow")->set("timeout", "50ms");
   HandlerRegistry registry = make_default_registry();
   registry.register_handler("blocker", std::make_shared<FnHandler>([](const NodeData&, Context&, const StageEnv& env) {
-    while (!env.cancel.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
-    return Outcome::success();
-  }));
+                              while (!env.cancel.cancelled()) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+                              return Outcome::success();
+                            }));
   TestRun t;
   RunResult r = t.run(g, registry);
   EXPECT_EQ(r.outcome.status, StageStatus::kFail);
-  EXPECT_EQ(r.outcome.failure_reason, "stage `slow` failed after 1 attempt and no failure route leads on: stage slow timed out after 50ms");
+  EXPECT_EQ(r.outcome.failure_reason,
+            "stage `slow` failed after 1 attempt and no failure route leads on: stage slow timed out after 50ms");
 }
 
 TEST(EngineRunTest, SeedContextAndGraphMirrors) {
@@ -358,16 +367,16 @@ TEST(EngineRunTest, InterruptKeepsCheckpointAndResumeNeverRerunsCompletedNodes) 
   bool interrupt_at_b = true;
   HandlerRegistry registry = make_default_registry();
   registry.register_handler("counted", std::make_shared<FnHandler>([&](const NodeData& n, Context& c, const StageEnv&) {
-    runs[n.id]++;
-    if (n.id == "b" && interrupt_at_b) {
-      cancel_ptr->cancel();
-      return Outcome::fail("interrupted mid-stage");
-    }
-    Outcome o = Outcome::success();
-    o.context_updates["seen." + n.id] = c.get_string("last");
-    o.context_updates["last"] = n.id;
-    return o;
-  }));
+                              runs[n.id]++;
+                              if (n.id == "b" && interrupt_at_b) {
+                                cancel_ptr->cancel();
+                                return Outcome::fail("interrupted mid-stage");
+                              }
+                              Outcome o = Outcome::success();
+                              o.context_updates["seen." + n.id] = c.get_string("last");
+                              o.context_updates["last"] = n.id;
+                              return o;
+                            }));
   TestRun t;
   cancel_ptr = &t.cancel;
   RunResult first = t.run(g, registry);
@@ -405,10 +414,10 @@ TEST(EngineRunTest, LoopRestartStartsAFreshRunDirectory) {
   int calls = 0;
   HandlerRegistry registry = make_default_registry();
   registry.register_handler("gate", std::make_shared<FnHandler>([&](const NodeData&, Context&, const StageEnv&) {
-    Outcome o = Outcome::success();
-    o.preferred_label = ++calls == 1 ? "again" : "done";
-    return o;
-  }));
+                              Outcome o = Outcome::success();
+                              o.preferred_label = ++calls == 1 ? "again" : "done";
+                              return o;
+                            }));
   Graph h;
   node(h, "start", {{"shape", "Mdiamond"}});
   node(h, "a");
@@ -452,10 +461,10 @@ TEST(EngineFidelityTest, EdgeThenNodeThenGraphThenCompactAndResumeDegradesFull) 
   bool stop_at_d = true;
   HandlerRegistry registry = make_default_registry();
   registry.register_handler("probe", std::make_shared<FnHandler>([&](const NodeData& n, Context&, const StageEnv& env) {
-    seen[n.id] = env.fidelity;
-    if (n.id == "d" && stop_at_d) cancel->cancel();
-    return Outcome::success();
-  }));
+                              seen[n.id] = env.fidelity;
+                              if (n.id == "d" && stop_at_d) cancel->cancel();
+                              return Outcome::success();
+                            }));
   TestRun t;
   cancel = &t.cancel;
   g.data().set("default_fidelity", "summary:low");

@@ -34,9 +34,8 @@ TEST(EventLine, FileObserverWritesEveryLineInOrder) {
   fs::remove_all(dir);
   fs::create_directories(dir);
   std::string path = (dir / "events.jsonl").string();
-  std::vector<Event> events = {{"StageStarted", 1, {{"name", "a"}}},
-                               {"StageUsage", 2, {{"name", "a"}}},
-                               {"StageCompleted", 3, {{"name", "a"}}}};
+  std::vector<Event> events = {
+      {"StageStarted", 1, {{"name", "a"}}}, {"StageUsage", 2, {{"name", "a"}}}, {"StageCompleted", 3, {{"name", "a"}}}};
   auto read = [&path] {
     std::ifstream in(path);
     std::stringstream s;
@@ -99,8 +98,15 @@ TEST(EventLine, FileObserverNeverThrowsWhenTheWriterHasFailed) {
 }
 
 TEST(Iso8601, MatchesGmtime) {
-  std::vector<std::int64_t> samples = {0, 999, 1000, 86'399'999, 86'400'000, 951'782'400'000 /* 2000-02-29 */,
-                                       1'795'312'063'387, 4'102'444'799'999 /* 2099-12-31 */, 253'402'300'799'999};
+  std::vector<std::int64_t> samples = {0,
+                                       999,
+                                       1000,
+                                       86'399'999,
+                                       86'400'000,
+                                       951'782'400'000 /* 2000-02-29 */,
+                                       1'795'312'063'387,
+                                       4'102'444'799'999 /* 2099-12-31 */,
+                                       253'402'300'799'999};
   for (std::int64_t ms = 0; ms < 4'102'444'800'000; ms += 7'919'999'937) samples.push_back(ms);
   for (std::int64_t ms : samples) {
     std::time_t secs = static_cast<std::time_t>(ms / 1000);

@@ -79,10 +79,10 @@ TEST(FidelitySeed, Requirement1_FidelityPrecedenceEdgeThenNodeThenGraphThenCompa
   EXPECT_EQ(resolve_fidelity(into_b, *g.node("b"), g), "summary:low");  // edge wins
   g.data().set("default_fidelity", "summary:medium");
   EXPECT_EQ(resolve_fidelity(into_b, *g.node("b"), g), "summary:low");
-  EXPECT_EQ(resolve_fidelity(nullptr, *g.node("b"), g), "truncate");    // node over graph
+  EXPECT_EQ(resolve_fidelity(nullptr, *g.node("b"), g), "truncate");       // node over graph
   EXPECT_EQ(resolve_fidelity(into_a, *g.node("a"), g), "summary:medium");  // graph default
   g.data().attrs.erase("default_fidelity");
-  EXPECT_EQ(resolve_fidelity(into_a, *g.node("a"), g), "compact");      // system default
+  EXPECT_EQ(resolve_fidelity(into_a, *g.node("a"), g), "compact");  // system default
   EXPECT_EQ(resolve_fidelity(nullptr, *g.node("a"), g), "compact");
 }
 
@@ -145,13 +145,15 @@ TEST(FidelitySeed, Requirement3_EachModeBuildsItsPreamble) {
             "## Pipeline State\n\n- Pipeline: review_loop\n- Goal: ship it\n"
             "- Completed stages: start (success), plan (success)\n- Current stage: implement\n"
             "- Key context values:\n  - tests: \"3 passed\"\n");
-  EXPECT_EQ(build_preamble("summary:low", in, *counter).text,
-            "Pipeline \"review_loop\" stage 2 of 3. Goal: ship it.\nCompleted: start, plan. Last outcome: success (plan).\n"
-            "Events: 2 stages run (2 succeeded, 0 failed), 0 retries.\n");
-  EXPECT_EQ(build_preamble("summary:medium", in, *counter).text,
-            "## Pipeline Progress\n\nPipeline: review_loop\nGoal: ship it\nStage: implement (2/3)\n\n"
-            "### Recent Activity\n- start: success — Pipeline started at start\n- plan: success — Stage completed: plan\n\n"
-            "### Active Context\n- tests: \"3 passed\"\n");
+  EXPECT_EQ(
+      build_preamble("summary:low", in, *counter).text,
+      "Pipeline \"review_loop\" stage 2 of 3. Goal: ship it.\nCompleted: start, plan. Last outcome: success (plan).\n"
+      "Events: 2 stages run (2 succeeded, 0 failed), 0 retries.\n");
+  EXPECT_EQ(
+      build_preamble("summary:medium", in, *counter).text,
+      "## Pipeline Progress\n\nPipeline: review_loop\nGoal: ship it\nStage: implement (2/3)\n\n"
+      "### Recent Activity\n- start: success — Pipeline started at start\n- plan: success — Stage completed: plan\n\n"
+      "### Active Context\n- tests: \"3 passed\"\n");
   EXPECT_EQ(build_preamble("summary:high", in, *counter).text,
             "## Pipeline State (Comprehensive)\n\nPipeline: review_loop\nGoal: ship it\nRun ID: r-7\n"
             "Stage: implement (2/3)\n\n### Execution History\n"
@@ -388,14 +390,14 @@ TEST(FidelityEngine, PromptFilesCarryThePreambleOfFreshSessionsOnly) {
   EXPECT_EQ(read_text_file(t.run_dir() + "/plan/prompt.md"),
             "## Pipeline State\n\n- Pipeline: review_loop\n- Goal: ship it\n- Completed stages: start (success)\n"
             "- Current stage: plan\n\nPlan");
-  EXPECT_EQ(read_text_file(t.run_dir() + "/implement/prompt.md"),
-            "## Pipeline State (Comprehensive)\n\nPipeline: review_loop\nGoal: ship it\nRun ID: " +
-                r.checkpoint.run_id +
-                "\nStage: implement (2/3)\n\n### Execution History\n"
-                "- start: success — Pipeline started at start\n  Tools used: none\n  Duration: 0ms\n"
-                "- plan: success — Stage completed: plan\n  Tools used: none\n  Duration: 0ms\n\n"
-                "### Full Context\n```json\n{\n  \"last_response\": \"[Simulated] Response for stage: plan\"\n}\n```\n\n"
-                "### Retry Information\n- none\n\nImplement");
+  EXPECT_EQ(
+      read_text_file(t.run_dir() + "/implement/prompt.md"),
+      "## Pipeline State (Comprehensive)\n\nPipeline: review_loop\nGoal: ship it\nRun ID: " + r.checkpoint.run_id +
+          "\nStage: implement (2/3)\n\n### Execution History\n"
+          "- start: success — Pipeline started at start\n  Tools used: none\n  Duration: 0ms\n"
+          "- plan: success — Stage completed: plan\n  Tools used: none\n  Duration: 0ms\n\n"
+          "### Full Context\n```json\n{\n  \"last_response\": \"[Simulated] Response for stage: plan\"\n}\n```\n\n"
+          "### Retry Information\n- none\n\nImplement");
   EXPECT_EQ(read_text_file(t.run_dir() + "/review/prompt.md"), "Review");
   nlohmann::json plan = status_of(t, "plan");
   EXPECT_EQ(plan["fidelity"], "compact");

@@ -43,8 +43,11 @@ HandlerRegistry registry_with(TestRun& t, std::shared_ptr<Probe> probe) {
 /// start -> s1 -> s2 -> mid -> c -> d -> exit; s1/s2 send to c, mid and d are probes.
 Graph sender_graph() {
   Graph g = testing::linear_graph({"s1", "s2", "mid", "c", "d"});
-  node(g, "s1", {{"type", "send_message"}, {"target_step_id", "c"}, {"topic", "compact_sql"},
-                 {"payload", R"({"reason": "too big", "n": 2})"}});
+  node(g, "s1",
+       {{"type", "send_message"},
+        {"target_step_id", "c"},
+        {"topic", "compact_sql"},
+        {"payload", R"({"reason": "too big", "n": 2})"}});
   node(g, "s2", {{"type", "send_message"}, {"target_step_id", "c"}, {"topic", "note"}, {"payload_from", "who"}});
   for (const char* id : {"mid", "c", "d"}) node(g, id, {{"type", "probe"}});
   return g;
@@ -58,7 +61,9 @@ TEST(InboxTest, SendMessageNodesDeliverInOrderOnEntryToTheTarget) {
   RunResult r = t.run(g, reg, json{{"who", {{"name", "ann"}}}});
   ASSERT_EQ(r.outcome.status, StageStatus::kSuccess) << r.outcome.failure_reason;
   json expected = json::array(
-      {{{"target_step_id", "c"}, {"topic", "compact_sql"}, {"payload", {{"reason", "too big"}, {"n", 2}}},
+      {{{"target_step_id", "c"},
+        {"topic", "compact_sql"},
+        {"payload", {{"reason", "too big"}, {"n", 2}}},
         {"from_step_id", "s1"}},
        {{"target_step_id", "c"}, {"topic", "note"}, {"payload", {{"name", "ann"}}}, {"from_step_id", "s2"}}});
   ASSERT_EQ(probe->seen.size(), 3u);
@@ -69,9 +74,9 @@ TEST(InboxTest, SendMessageNodesDeliverInOrderOnEntryToTheTarget) {
   EXPECT_EQ(r.checkpoint.context[kInboxLastConsumedKey], json::array());
   // The sender's status.json records the message it sent.
   json status = read_json(t.run_dir() + "/s1/status.json");
-  EXPECT_EQ(status["messages"], json::array({{{"target_step_id", "c"},
-                                               {"topic", "compact_sql"},
-                                               {"payload", {{"reason", "too big"}, {"n", 2}}}}}));
+  EXPECT_EQ(status["messages"],
+            json::array(
+                {{{"target_step_id", "c"}, {"topic", "compact_sql"}, {"payload", {{"reason", "too big"}, {"n", 2}}}}}));
   // Events: one enqueue per sender, one delivery.
   int enqueued = 0, delivered = 0;
   for (const Event& e : t.events->events()) {
@@ -115,7 +120,8 @@ TEST(InboxTest, AnyHandlerOutcomeCanSendAndTheTargetMayRunAgain) {
   auto probe = std::make_shared<Probe>();
   probe->send = [](const NodeData& n) {
     if (n.id != "a") return json::array();
-    return json::array({{{"target_step_id", "b"}, {"topic", "x"}}, {{"target_step_id", "b"}, {"topic", "y"}, {"payload", 7}}});
+    return json::array(
+        {{{"target_step_id", "b"}, {"topic", "x"}}, {{"target_step_id", "b"}, {"topic", "y"}, {"payload", 7}}});
   };
   HandlerRegistry reg = registry_with(t, probe);
   RunResult r = t.run(g, reg);
@@ -130,8 +136,9 @@ TEST(InboxTest, AnyHandlerOutcomeCanSendAndTheTargetMayRunAgain) {
 class ExternalAgent : public Handler {
  public:
   Outcome execute(const NodeData&, Context&, const Graph&, const StageEnv& env) override {
-    write_text_file(env.stage_dir + "/status.json",
-                    R"({"outcome": "success", "messages": [{"target_step_id": "b", "topic": "from_agent", "payload": [1, 2]}]})");
+    write_text_file(
+        env.stage_dir + "/status.json",
+        R"({"outcome": "success", "messages": [{"target_step_id": "b", "topic": "from_agent", "payload": [1, 2]}]})");
     Outcome o;
     o.status_pending = true;
     return o;
@@ -149,10 +156,9 @@ TEST(InboxTest, AnExternalStatusJsonCanSendMessages) {
   RunResult r = t.run(g, reg);
   ASSERT_EQ(r.outcome.status, StageStatus::kSuccess) << r.outcome.failure_reason;
   ASSERT_EQ(probe->seen.size(), 1u);
-  EXPECT_EQ(probe->seen[0].second, json::array({{{"target_step_id", "b"},
-                                                 {"topic", "from_agent"},
-                                                 {"payload", {1, 2}},
-                                                 {"from_step_id", "a"}}}));
+  EXPECT_EQ(
+      probe->seen[0].second,
+      json::array({{{"target_step_id", "b"}, {"topic", "from_agent"}, {"payload", {1, 2}}, {"from_step_id", "a"}}}));
 }
 
 TEST(InboxTest, MalformedMessagesFailTheSendingNode) {
@@ -161,13 +167,16 @@ TEST(InboxTest, MalformedMessagesFailTheSendingNode) {
     std::string error;
   };
   std::vector<Case> cases = {
-      {json::array({{{"topic", "t"}}}), "stage a sent a malformed inbox message #1: target_step_id must be a non-empty string naming a node"},
+      {json::array({{{"topic", "t"}}}),
+       "stage a sent a malformed inbox message #1: target_step_id must be a non-empty string naming a node"},
       {json::array({{{"target_step_id", "b"}, {"topic", "t"}}, {{"target_step_id", "nowhere"}, {"topic", "t"}}}),
        "stage a sent a malformed inbox message #2: target_step_id 'nowhere' is not a node of this graph"},
-      {json::array({{{"target_step_id", "b"}, {"topic", ""}}}), "stage a sent a malformed inbox message #1: topic must be a non-empty string"},
+      {json::array({{{"target_step_id", "b"}, {"topic", ""}}}),
+       "stage a sent a malformed inbox message #1: topic must be a non-empty string"},
       {json::array({{{"target_step_id", "b"}, {"topic", "t"}, {"extra", 1}}}),
        "stage a sent a malformed inbox message #1: unknown member 'extra' (allowed: target_step_id, topic, payload)"},
-      {json::array({"text"}), "stage a sent a malformed inbox message #1: a message must be a JSON object, got \"text\""},
+      {json::array({"text"}),
+       "stage a sent a malformed inbox message #1: a message must be a JSON object, got \"text\""},
       {json{{"target_step_id", "b"}}, "stage a sent inbox messages that are not a JSON array"},
   };
   for (const Case& c : cases) {
@@ -233,10 +242,12 @@ TEST(InboxTest, BranchMessagesAreDeliveredInsideTheBranchOrJoinTheInboxAfterTheP
   RunResult r = t.run(g, reg);
   ASSERT_EQ(r.outcome.status, StageStatus::kSuccess) << r.outcome.failure_reason;
   std::map<std::string, json> seen(probe->seen.begin(), probe->seen.end());
-  EXPECT_EQ(seen["a2"], json::array({{{"target_step_id", "a2"}, {"topic", "local"}, {"payload", nullptr},
-                                      {"from_step_id", "a1"}}}));
-  EXPECT_EQ(seen["after"], json::array({{{"target_step_id", "after"}, {"topic", "from_b"}, {"payload", {1}},
-                                         {"from_step_id", "b1"}}}));
+  EXPECT_EQ(
+      seen["a2"],
+      json::array({{{"target_step_id", "a2"}, {"topic", "local"}, {"payload", nullptr}, {"from_step_id", "a1"}}}));
+  EXPECT_EQ(
+      seen["after"],
+      json::array({{{"target_step_id", "after"}, {"topic", "from_b"}, {"payload", {1}}, {"from_step_id", "b1"}}}));
   EXPECT_EQ(r.checkpoint.inbox, json::array());
 }
 
@@ -265,12 +276,15 @@ TEST(InboxTest, InterruptAtEveryCheckpointThenResumeEndsInTheSameState) {
   // A loop: send -> consume (probe) three times, guarded by loop_guard; one message stays pending.
   Graph g;
   node(g, "start", {{"shape", "Mdiamond"}});
-  node(g, "send", {{"type", "send_message"}, {"target_step_id", "consume"}, {"topic", "tick"},
-                   {"payload_from", "loop_guard.guard"}});
+  node(g, "send",
+       {{"type", "send_message"},
+        {"target_step_id", "consume"},
+        {"topic", "tick"},
+        {"payload_from", "loop_guard.guard"}});
   node(g, "stash", {{"type", "send_message"}, {"target_step_id", "never"}, {"topic", "kept"}});
   node(g, "consume", {{"type", "probe"}});
-  node(g, "guard", {{"type", "loop_guard"}, {"max_turn_loops_from_settings", "loops"}, {"on_allow", "send"},
-                    {"on_deny", "exit"}});
+  node(g, "guard",
+       {{"type", "loop_guard"}, {"max_turn_loops_from_settings", "loops"}, {"on_allow", "send"}, {"on_deny", "exit"}});
   node(g, "never", {{"type", "probe"}});
   node(g, "exit", {{"shape", "Msquare"}});
   g.data().set("loops", "2");
@@ -288,14 +302,14 @@ TEST(InboxTest, InterruptAtEveryCheckpointThenResumeEndsInTheSameState) {
   HandlerRegistry ref_reg = registry_with(reference, ref_probe);
   RunResult full = reference.run(g, ref_reg);
   ASSERT_EQ(full.outcome.status, StageStatus::kSuccess) << full.outcome.failure_reason;
-  EXPECT_EQ(full.checkpoint.completed_nodes,
-            (std::vector<std::string>{"start", "stash", "guard", "send", "consume", "guard", "send", "consume",
-                                      "guard"}));
+  EXPECT_EQ(full.checkpoint.completed_nodes, (std::vector<std::string>{"start", "stash", "guard", "send", "consume",
+                                                                       "guard", "send", "consume", "guard"}));
   ASSERT_EQ(ref_probe->seen.size(), 2u);
   EXPECT_EQ(ref_probe->seen[1].second[0]["payload"], 2);
   json expected = comparable(reference.run_dir());
-  EXPECT_EQ(expected["inbox"], json::array({{{"target_step_id", "never"}, {"topic", "kept"}, {"payload", nullptr},
-                                             {"from_step_id", "stash"}}}));
+  EXPECT_EQ(
+      expected["inbox"],
+      json::array({{{"target_step_id", "never"}, {"topic", "kept"}, {"payload", nullptr}, {"from_step_id", "stash"}}}));
   int checkpoints = 0;
   for (const Event& e : reference.events->events()) checkpoints += e.name == "CheckpointSaved";
   ASSERT_EQ(checkpoints, 11);  // initial + 9 nodes + final

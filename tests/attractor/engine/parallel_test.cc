@@ -50,9 +50,9 @@ TEST(ParallelTest, FindsTheConvergingFanIn) {
 TEST(ParallelTest, BranchesRunOnceOnIsolatedContextsAndTraversalContinuesAtFanIn) {
   Graph g = diamond();
   TestRun t;
-  t.services.backend = std::make_shared<SimulationBackend>(nlohmann::json{
-      {"a", {{"response", "from a"}, {"context_updates", {{"shared", "a"}, {"score", 1}}}}},
-      {"b2", {{"response", "from b2"}, {"context_updates", {{"shared", "b"}, {"score", 5}}}}}});
+  t.services.backend = std::make_shared<SimulationBackend>(
+      nlohmann::json{{"a", {{"response", "from a"}, {"context_updates", {{"shared", "a"}, {"score", 1}}}}},
+                     {"b2", {{"response", "from b2"}, {"context_updates", {{"shared", "b"}, {"score", 5}}}}}});
   RunResult r = t.run(g);
   EXPECT_EQ(r.outcome.status, StageStatus::kSuccess);
   EXPECT_EQ(r.checkpoint.completed_nodes, (Nodes{"start", "par", "a", "b", "b2", "join", "after"}));

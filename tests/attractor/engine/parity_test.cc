@@ -101,8 +101,8 @@ TEST(ParityMatrix, ExecuteWithConditionalBranching) {
     TestRun t;
     RunResult r = t.run(load(text));
     EXPECT_EQ(r.outcome.status, StageStatus::kSuccess);
-    EXPECT_EQ(r.checkpoint.completed_nodes, outcome == "success" ? (Nodes{"start", "validate", "gate", "good"})
-                                                                 : (Nodes{"start", "validate", "bad"}))
+    EXPECT_EQ(r.checkpoint.completed_nodes,
+              outcome == "success" ? (Nodes{"start", "validate", "gate", "good"}) : (Nodes{"start", "validate", "bad"}))
         << outcome;
   }
 }

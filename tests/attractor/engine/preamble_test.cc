@@ -222,8 +222,8 @@ TEST(PreambleBudget, RecentStagesOutliveContextValues) {
   EXPECT_EQ(p.omitted_context, 55u);
   for (const char* id : {"stage_397", "stage_398", "stage_399"}) EXPECT_NE(p.text.find(id), std::string::npos) << id;
   EXPECT_NE(p.text.find(fmt::format("({} context values omitted)", p.omitted_context)), std::string::npos);
-  EXPECT_NE(p.text.find("key_00"), std::string::npos);   // the smallest value is kept
-  EXPECT_EQ(p.text.find("key_59"), std::string::npos);   // the largest went first
+  EXPECT_NE(p.text.find("key_00"), std::string::npos);  // the smallest value is kept
+  EXPECT_EQ(p.text.find("key_59"), std::string::npos);  // the largest went first
 }
 
 TEST(PreambleBudget, EveryModeStaysWithinItsBudgetForEveryHistoryLength) {
@@ -284,7 +284,8 @@ TEST(PreambleBudget, ResultDoesNotDependOnEarlierPreambles) {
     }
     for (std::size_t i = 0; i < cases.size(); ++i) {
       // Warm the hint with a different case first, then the real one.
-      build_preamble(mode, cases[(i * 7 + 3) % cases.size()].first, counter(), cases[(i * 7 + 3) % cases.size()].second);
+      build_preamble(mode, cases[(i * 7 + 3) % cases.size()].first, counter(),
+                     cases[(i * 7 + 3) % cases.size()].second);
       Preamble p = build_preamble(mode, cases[i].first, counter(), cases[i].second);
       EXPECT_EQ(p.text, fresh[i]) << mode << " case " << i;
       EXPECT_LE(p.tokens, cases[i].second) << mode << " case " << i;

@@ -47,11 +47,16 @@ Graph loop_graph() {
   g.data().set("max_turn_loops", "2");
   node(g, "start", {{"shape", "Mdiamond"}});
   node(g, "budget", {{"type", "fake_budget"}, {"on_ok", "answer"}, {"on_over", "guard"}});
-  node(g, "guard", {{"type", "loop_guard"}, {"max_turn_loops_from_settings", "max_turn_loops"},
-                    {"on_allow", "summarize"}, {"on_deny", "answer"}});
+  node(g, "guard",
+       {{"type", "loop_guard"},
+        {"max_turn_loops_from_settings", "max_turn_loops"},
+        {"on_allow", "summarize"},
+        {"on_deny", "answer"}});
   node(g, "summarize", {{"prompt", "Summarize:\n${context_blocks}"}});
-  node(g, "set_ctx", {{"type", "set_variables"}, {"next", "budget"},
-                      {"rules", R"([{"set": "context_blocks", "from": "last_model_response", "transform": "to_context_blocks"},
+  node(g, "set_ctx",
+       {{"type", "set_variables"},
+        {"next", "budget"},
+        {"rules", R"([{"set": "context_blocks", "from": "last_model_response", "transform": "to_context_blocks"},
                                     {"set": "last_model_response", "value": null}])"}});
   node(g, "answer", {{"prompt", "Q: ${question}\nEvidence:\n${context_blocks}"}});
   node(g, "exit", {{"shape", "Msquare"}});
@@ -78,8 +83,8 @@ TEST(RagLoopTest, SummaryReplacesTheContextThenTheBudgetFits) {
   EXPECT_EQ(r.checkpoint.completed_nodes,
             (std::vector<std::string>{"start", "budget", "guard", "summarize", "set_ctx", "budget", "guard",
                                       "summarize", "set_ctx", "budget", "answer"}));
-  EXPECT_EQ(budget->seen, (std::vector<json>{json{"a very long earlier context block"},
-                                             json{"a much shorter summary"}, json{"short"}}));
+  EXPECT_EQ(budget->seen, (std::vector<json>{json{"a very long earlier context block"}, json{"a much shorter summary"},
+                                             json{"short"}}));
   std::string summarize = read_text_file(t.run_dir() + "/summarize/prompt.md");  // the second call's
   std::string expected = "Summarize:\na much shorter summary";
   ASSERT_GE(summarize.size(), expected.size());

@@ -81,7 +81,8 @@ TEST(EdgeSelectionTest, EvaluatesTheConditionParsedAtLoad) {
     a -> b [condition="outcome=success"]
     a -> exit [condition="outcome=fail"]
     b -> exit
-  })", builtin_handler_catalog());
+  })",
+                                        builtin_handler_catalog());
   ASSERT_TRUE(p.ok());
   Graph& g = *p.graph;
   Edge to_b = g.out_edges(*g.find("a")).front();

@@ -82,7 +82,10 @@ TEST(RunLogTest, AFailedStageIsLoggedWithItsAttempts) {
   std::vector<std::string> lines = log_messages(t.run_dir());
   ASSERT_GE(lines.size(), 2u);
   EXPECT_EQ(lines[lines.size() - 2], "[info] stage bad finished: fail in 0ms after 2 attempts: simulated fail");
-  EXPECT_EQ(lines.back(), "[info] run " + r.checkpoint.run_id + " failed after 200ms: stage `bad` failed after 2 attempts and no failure route leads on: simulated fail");
+  EXPECT_EQ(
+      lines.back(),
+      "[info] run " + r.checkpoint.run_id +
+          " failed after 200ms: stage `bad` failed after 2 attempts and no failure route leads on: simulated fail");
 }
 
 TEST(RunLogTest, AResumeAppendsToTheLog) {
@@ -94,7 +97,8 @@ TEST(RunLogTest, AResumeAppendsToTheLog) {
   t.resume(g);
   std::vector<std::string> lines = log_messages(t.run_dir());
   ASSERT_EQ(lines.size(), before + 1);
-  EXPECT_EQ(lines.back(), "[info] run " + first.checkpoint.run_id + " resumed: already finished (success), nothing to do");
+  EXPECT_EQ(lines.back(),
+            "[info] run " + first.checkpoint.run_id + " resumed: already finished (success), nothing to do");
 }
 
 TEST(RunLogTest, AnInterruptedRunAndItsResumeShareTheLog) {

@@ -161,7 +161,8 @@ TEST(CheckpointTest, AttemptCountersOfAnOlderRunComeFromItsContext) {
                           {"internal.codergen_calls.review", 5},
                           {"internal.codergen_calls.odd", "x"},
                           {"internal.retry_count.plan", 1}}}};
-  EXPECT_EQ(Checkpoint::from_json(old).node_attempts, (std::map<std::string, std::int64_t>{{"plan", 2}, {"review", 5}}));
+  EXPECT_EQ(Checkpoint::from_json(old).node_attempts,
+            (std::map<std::string, std::int64_t>{{"plan", 2}, {"review", 5}}));
   old["node_attempts"] = {{"plan", 7}};
   EXPECT_EQ(Checkpoint::from_json(old).node_attempts, (std::map<std::string, std::int64_t>{{"plan", 7}}));
 }

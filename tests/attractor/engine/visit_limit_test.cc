@@ -51,7 +51,8 @@ TEST(VisitLimitTest, NodeMaxVisitsNamesTheAttributeAndTheCount) {
   g.node("a")->set("max_visits", "3");
   TestRun t;
   RunResult r = t.run(g);
-  EXPECT_EQ(r.outcome.failure_reason, "stage `a` failed and no failure route leads on: node `a` exceeded max_visits=3 (visit 4)");
+  EXPECT_EQ(r.outcome.failure_reason,
+            "stage `a` failed and no failure route leads on: node `a` exceeded max_visits=3 (visit 4)");
   EXPECT_EQ(llm_calls(t), 6u);
 }
 

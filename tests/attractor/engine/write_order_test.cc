@@ -51,7 +51,8 @@ TEST(WriteOrderTest, EachCheckpointReachesTheDiskAfterItsNodesFilesAndBeforeAnyL
       std::string dir = t.run_dir() + "/" + id.get<std::string>();
       for (const char* file : {"status.json", "prompt.md", "response.md"}) {
         if (id == "start" && std::string(file) != "status.json") continue;
-        if (!fs::exists(dir + "/" + file)) problems.push_back("checkpoint " + std::to_string(n) + " before " + dir + "/" + file);
+        if (!fs::exists(dir + "/" + file))
+          problems.push_back("checkpoint " + std::to_string(n) + " before " + dir + "/" + file);
       }
     }
     std::string next = cp["next_node"];
@@ -120,10 +121,10 @@ TEST(WriteOrderTest, OneDirectorySyncMakesTheManifestAndTheJournalDurableAndTheE
   // records after it need none; the last save is a snapshot with no record before it, and only
   // then does the journal go.
   const std::vector<std::string> expected = {
-      "atomic manifest.json later", "create checkpoint.journal", "atomic checkpoint.json now",
+      "atomic manifest.json later",  "create checkpoint.journal", "atomic checkpoint.json now",
       "truncate checkpoint.journal", "append checkpoint.journal",  // start
-      "append checkpoint.journal", "append checkpoint.journal",    // s1, s2
-      "atomic checkpoint.json now", "remove checkpoint.journal",   // the end
+      "append checkpoint.journal",   "append checkpoint.journal",  // s1, s2
+      "atomic checkpoint.json now",  "remove checkpoint.journal",  // the end
   };
   EXPECT_EQ(disk.log(), expected);
   EXPECT_EQ(nlohmann::json::parse(disk.read_file(t.run_dir() + "/checkpoint.json"))["state"], "success");

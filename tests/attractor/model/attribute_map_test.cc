@@ -89,7 +89,6 @@ TEST(AttributeMapTest, LargeMapsBehaveLikeAnOrderedMap) {
   EXPECT_EQ(moved.size(), expected.size());
 }
 
-
 /// `text`'s slice `part` (found by content), as the parser hands values over.
 std::string_view slice(const SourceFile& file, std::string_view part) {
   return std::string_view(file.text()).substr(file.text().find(part), part.size());

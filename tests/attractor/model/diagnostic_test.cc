@@ -31,7 +31,12 @@ TEST(DiagnosticTest, ExcerptEscapesControlBytesAndTheCaretFollows) {
   EXPECT_EQ(format_diagnostic(d, &file),
             "g\\x1b.dot:2:21: error: [syntax] unexpected x\n"
             "    a [label=\"\\x01\xc3\xa9\t\\xff\"] x\n"
-            "              " "    " " " "\t" "    " "   ^\n");
+            "              "
+            "    "
+            " "
+            "\t"
+            "    "
+            "   ^\n");
 }
 
 TEST(DiagnosticTest, WithoutLocationPrintsOnlyTheMessage) {
@@ -42,8 +47,8 @@ TEST(DiagnosticTest, WithoutLocationPrintsOnlyTheMessage) {
 }
 
 TEST(DiagnosticTest, JsonHasEveryFieldWithNulls) {
-  Diagnostic d{"reachability", Severity::kWarning, "m", "n1", std::make_pair(std::string("a"), std::string("b")),
-               "", {}};
+  Diagnostic d{
+      "reachability", Severity::kWarning, "m", "n1", std::make_pair(std::string("a"), std::string("b")), "", {}};
   nlohmann::json j = diagnostic_to_json(d);
   EXPECT_EQ(j.dump(), R"({"column":null,"edge":["a","b"],"fix":null,"line":null,"message":"m","node":"n1",)"
                       R"("rule":"reachability","severity":"warning"})");
@@ -66,7 +71,8 @@ namespace {
 
 TEST(DiagnosticCapTest, TwentyOfEachRuleThenACountOfTheRest) {
   std::vector<Diagnostic> all;
-  for (int i = 0; i < 25; ++i) all.push_back(make_diagnostic("dup", Severity::kWarning, "w" + std::to_string(i), "", "", {}));
+  for (int i = 0; i < 25; ++i)
+    all.push_back(make_diagnostic("dup", Severity::kWarning, "w" + std::to_string(i), "", "", {}));
   all.push_back(make_diagnostic("other", Severity::kError, "e", "", "", {}));
   all.push_back(make_diagnostic("dup", Severity::kError, "late error", "", "", {}));
   std::vector<Diagnostic> shown = diagnostics_capped_per_rule(all);

@@ -25,15 +25,19 @@ TEST(CheckpointSchemaTest, AWrittenCheckpointFits) {
 TEST(CheckpointSchemaTest, WrongTypesAndUnknownMembersAreNamed) {
   EXPECT_EQ(checkpoint_schema_problem(json::array()), "the checkpoint must be an object, found an array");
   EXPECT_EQ(checkpoint_schema_problem({{"?ontext", json::object()}}), "unknown member `?ontext`");
-  EXPECT_EQ(checkpoint_schema_problem({{"context", json::array({1, 2})}}), "`context` must be an object, found an array");
+  EXPECT_EQ(checkpoint_schema_problem({{"context", json::array({1, 2})}}),
+            "`context` must be an object, found an array");
   EXPECT_EQ(checkpoint_schema_problem({{"completed_nodes", json::array({"a", 3})}}),
             "`completed_nodes[1]` must be a string, found a number");
-  EXPECT_EQ(checkpoint_schema_problem({{"visit_counts", {{"a", 1.5}}}}), "`visit_counts.a` must be an integer, found a number");
-  EXPECT_EQ(checkpoint_schema_problem({{"journal_seq", -1}}), "`journal_seq` must be a non-negative integer, found a number");
+  EXPECT_EQ(checkpoint_schema_problem({{"visit_counts", {{"a", 1.5}}}}),
+            "`visit_counts.a` must be an integer, found a number");
+  EXPECT_EQ(checkpoint_schema_problem({{"journal_seq", -1}}),
+            "`journal_seq` must be a non-negative integer, found a number");
   EXPECT_EQ(checkpoint_schema_problem({{"run_id", nullptr}}), "`run_id` must be a string, found null");
   EXPECT_EQ(checkpoint_schema_problem({{"node_outcomes", {{"a", "success"}}}}),
             "`node_outcomes.a` must be an object, found a string");
-  EXPECT_EQ(checkpoint_schema_problem({{"seed_context", {{"x", json::parse(std::string(201, '[') + std::string(201, ']'))}}}}),
+  EXPECT_EQ(checkpoint_schema_problem(
+                {{"seed_context", {{"x", json::parse(std::string(201, '[') + std::string(201, ']'))}}}}),
             "`seed_context.x` is nested deeper than 200 levels");
 }
 

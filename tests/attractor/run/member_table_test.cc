@@ -10,7 +10,9 @@
 namespace attractor {
 namespace {
 
-std::string member(const std::string& key, int value) { return nlohmann::json(key).dump() + ":" + std::to_string(value); }
+std::string member(const std::string& key, int value) {
+  return nlohmann::json(key).dump() + ":" + std::to_string(value);
+}
 
 TEST(MemberTable, EmptyTableIsEmptyObject) {
   MemberTable table;

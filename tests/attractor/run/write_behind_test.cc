@@ -237,7 +237,8 @@ TEST(WriteBehindTest, AFailedHelperNamesTheFile) {
     writer.flush();
     FAIL() << "flush did not rethrow";
   } catch (const std::runtime_error& e) {
-    EXPECT_EQ(std::string(e.what()), "cannot write " + dir.sub("missing/dir/prompt.md") + ": No such file or directory");
+    EXPECT_EQ(std::string(e.what()),
+              "cannot write " + dir.sub("missing/dir/prompt.md") + ": No such file or directory");
   }
 }
 

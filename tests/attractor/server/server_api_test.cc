@@ -82,10 +82,11 @@ TEST(ServerApiTest, AllFourQuestionTypesWork) {
     ASSERT_TRUE(q.is_object()) << type;
     EXPECT_EQ(q["type"], type);
     if (type != "freeform") {
-      EXPECT_EQ(server.post("/pipelines/" + id + "/questions/" + q["id"].get<std::string>() + "/answer",
-                            {{"answer", "maybe"}})
-                    ->status,
-                400);
+      EXPECT_EQ(
+          server
+              .post("/pipelines/" + id + "/questions/" + q["id"].get<std::string>() + "/answer", {{"answer", "maybe"}})
+              ->status,
+          400);
     }
     auto res = server.post("/pipelines/" + id + "/questions/" + q["id"].get<std::string>() + "/answer",
                            {{"answer", answer}});
@@ -232,7 +233,8 @@ TEST(ServerApiTest, AStoppedServerLeavesItsRunsInterruptedAndResumable) {
   EXPECT_EQ((*restarted.describe(id))["status"], "interrupted");
   ApiReply resumed = restarted.resume(id);
   EXPECT_EQ(resumed.status, 202) << resumed.body.dump();
-  ASSERT_TRUE(eventually([&] { return restarted.served(id) && restarted.served(id)->interviewer->pending_count() == 1; }));
+  ASSERT_TRUE(
+      eventually([&] { return restarted.served(id) && restarted.served(id)->interviewer->pending_count() == 1; }));
   std::string error;
   EXPECT_EQ(restarted.served(id)->interviewer->answer("q1", "A", &error), AnswerResult::kAccepted) << error;
   ASSERT_TRUE(eventually([&] { return (*restarted.describe(id))["status"] == "completed"; }));
@@ -269,7 +271,7 @@ TEST(ServerApiTest, RunsStartedOnTheCommandLineAreListedAndCliResumesServerRuns)
   TestServer server;
   const std::string cli_run = (fs::path(server.logs_root()) / "from-cli").string();
   CommandResult r = run_attractor({"run", (fs::path(server.graphs_dir()) / "gate.dot").string(), "--auto-approve",
-                               "--logs-root", cli_run, "--quiet"});
+                                   "--logs-root", cli_run, "--quiet"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   json list = body_of(server.get("/pipelines"));
   ASSERT_EQ(list.size(), 1u);

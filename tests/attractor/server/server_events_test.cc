@@ -158,8 +158,9 @@ TEST(ServerEventsTest, AClientThatFallsBehindIsToldToReconnectAndTheRunGoesOn) {
   HttpOptions http;
   http.send_buffer_bytes = 4096;
   TestServer server(1, "", config, http);
-  std::string dot = "digraph Long { start [shape=Mdiamond] exit [shape=Msquare]\n"
-                    "approve [shape=hexagon, label=\"Go?\"]\n start -> approve\n approve -> n0 [label=\"[G] Go\"]\n";
+  std::string dot =
+      "digraph Long { start [shape=Mdiamond] exit [shape=Msquare]\n"
+      "approve [shape=hexagon, label=\"Go?\"]\n start -> approve\n approve -> n0 [label=\"[G] Go\"]\n";
   for (int i = 0; i < 120; ++i) {
     dot += fmt::format("n{} [shape=box, llm_provider=simulate, prompt=\"step {} {}\"]\n", i, i, std::string(200, 'x'));
     dot += i + 1 < 120 ? fmt::format("n{} -> n{}\n", i, i + 1) : fmt::format("n{} -> exit\n}}\n", i);

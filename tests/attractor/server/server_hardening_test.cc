@@ -41,8 +41,8 @@ void raise_descriptor_limit() {
 
 std::string request(const TestServer& server, const std::string& method, const std::string& path,
                     const std::string& extra = "") {
-  return method + " " + path + " HTTP/1.1\r\nHost: " + server.host() + "\r\nAuthorization: Bearer " +
-         server.token() + "\r\n" + extra + "\r\n";
+  return method + " " + path + " HTTP/1.1\r\nHost: " + server.host() + "\r\nAuthorization: Bearer " + server.token() +
+         "\r\n" + extra + "\r\n";
 }
 
 struct Probe {
@@ -229,8 +229,8 @@ TEST(ServerHardeningTest, AValidateAnswerHoldsAtMostTwentyDiagnosticsOfARule) {
   TestServer server;
   std::string attributes;
   for (int i = 0; i < 100000; ++i) attributes += "a=1,";
-  const std::string dot =
-      "digraph G { start [shape=Mdiamond] exit [shape=Msquare] start -> exit\n w [" + attributes + "a=1] }";
+  const std::string dot = "digraph G { start [shape=Mdiamond] exit [shape=Msquare] start -> exit\n w [" + attributes +
+                          "a=1] }";
   auto res = server.post("/validate", {{"dot", dot}});
   ASSERT_TRUE(res);
   ASSERT_EQ(res->status, 200);
@@ -274,8 +274,9 @@ TEST(ServerHardeningTest, TheListingDoesNotReadTheCheckpointsOfRunningRuns) {
 
 TEST(ServerHardeningTest, TheGraphOfAPipelineTooLargeToDrawIsRefusedWithItsReason) {
   TestServer server;
-  std::string dot = "digraph Big { start [shape=Mdiamond] exit [shape=Msquare] approve [shape=hexagon, label=\"Go?\"]\n"
-                    "start -> approve\napprove -> n0 [label=\"[G] Go\"]\n";
+  std::string dot =
+      "digraph Big { start [shape=Mdiamond] exit [shape=Msquare] approve [shape=hexagon, label=\"Go?\"]\n"
+      "start -> approve\napprove -> n0 [label=\"[G] Go\"]\n";
   for (int i = 0; i < 3000; ++i) {
     dot += fmt::format("n{} [shape=box, llm_provider=simulate, prompt=\"p\"]\n", i);
     dot += fmt::format("n{} -> {}\n", i, i + 1 < 3000 ? fmt::format("n{}", i + 1) : "exit");

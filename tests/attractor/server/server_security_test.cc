@@ -20,7 +20,9 @@ const std::string kToken = kTestToken;
 /// A pipeline whose one stage runs a shell command that leaves a file behind.
 std::string tool_dot(const std::string& marker) {
   return "digraph T { start [shape=Mdiamond] exit [shape=Msquare]\n"
-         "  touch [shape=parallelogram, tool_command=\"touch " + marker + "\"]\n"
+         "  touch [shape=parallelogram, tool_command=\"touch " +
+         marker +
+         "\"]\n"
          "  start -> touch -> exit }";
 }
 
@@ -111,30 +113,33 @@ TEST(ServerSecurityTest, CrossSiteStateChangesAreRefused) {
 TEST(ServerSecurityTest, DnsRebindingHostsAreRefusedEvenWithTheToken) {
   TestServer server;
   const std::string port = std::to_string(server.port());
-  for (const std::string& host : std::vector<std::string>{"attacker.example:80", "127.evil.example:" + port, "127.0.0.1.evil.example:" + port, "[::1]evil",
-        "[::1]evil:" + port, "localhost.evil.example:" + port, "127.0.0.1:" + port + ".evil.example", "127.0.0.1",
-        "localhost", "127.0.0.1:1", "127.0.0.2:" + port, "[::1]:" + port, "0.0.0.0:" + port, "127.1:" + port,
-        std::string("")}) {
+  for (const std::string& host : std::vector<std::string>{
+           "attacker.example:80", "127.evil.example:" + port, "127.0.0.1.evil.example:" + port, "[::1]evil",
+           "[::1]evil:" + port, "localhost.evil.example:" + port, "127.0.0.1:" + port + ".evil.example", "127.0.0.1",
+           "localhost", "127.0.0.1:1", "127.0.0.2:" + port, "[::1]:" + port, "0.0.0.0:" + port, "127.1:" + port,
+           std::string("")}) {
     auto res = server.get("/pipelines", {{"Host", host}, {"Authorization", "Bearer " + server.token()}});
     ASSERT_TRUE(res) << host;
     EXPECT_EQ(res->status, 421) << "Host: " << host;
   }
-  for (const std::string& host : std::vector<std::string>{"127.0.0.1:" + port, "localhost:" + port, "LOCALHOST:" + port}) {
+  for (const std::string& host :
+       std::vector<std::string>{"127.0.0.1:" + port, "localhost:" + port, "LOCALHOST:" + port}) {
     EXPECT_EQ(server.get("/pipelines", {{"Host", host}})->status, 200) << "Host: " << host;
   }
   auto refused = server.get("/pipelines", {{"Host", "127.evil.example:" + port}});
   EXPECT_EQ(json::parse(refused->body)["error"],
-            "Host '127.evil.example:" + port + "' is not a name of this server (127.0.0.1:" + port + ", localhost:" +
-                port + "); start it with --allow-host NAME to answer to another");
+            "Host '127.evil.example:" + port + "' is not a name of this server (127.0.0.1:" + port +
+                ", localhost:" + port + "); start it with --allow-host NAME to answer to another");
 }
 
 TEST(ServerSecurityTest, OnlyTheServersOwnOriginsMayChangeState) {
   TestServer server;
   const std::string port = std::to_string(server.port());
   const json body = {{"graph", "gate.dot"}, {"auto_approve", true}};
-  for (const std::string& origin : std::vector<std::string>{"http://127.0.0.1.evil.example:" + port, "http://127.evil.example:" + port, "null",
-        "https://127.0.0.1:" + port, "http://127.0.0.1:1", "http://127.0.0.1", "http://localhost:" + port + ".evil",
-        "http://[::1]:" + port, "file://", "http://127.0.0.1:" + port + "/"}) {
+  for (const std::string& origin : std::vector<std::string>{
+           "http://127.0.0.1.evil.example:" + port, "http://127.evil.example:" + port, "null",
+           "https://127.0.0.1:" + port, "http://127.0.0.1:1", "http://127.0.0.1", "http://localhost:" + port + ".evil",
+           "http://[::1]:" + port, "file://", "http://127.0.0.1:" + port + "/"}) {
     auto res = server.post("/pipelines", body, {{"Origin", origin}});
     ASSERT_TRUE(res) << origin;
     EXPECT_EQ(res->status, 403) << "Origin: " << origin;
@@ -150,12 +155,12 @@ TEST(ServerSecurityTest, AllowHostAddsExactNames) {
   http.allow_hosts = {"attractor.internal"};
   TestServer server(1, kToken, {}, http);
   const std::string port = std::to_string(server.port());
-  EXPECT_EQ(server.get("/health", {{"Host", "attractor.internal:" + port}, {"Authorization", "Bearer " + kToken}})
-                ->status,
-            200);
-  EXPECT_EQ(server.get("/health", {{"Host", "x.attractor.internal:" + port}, {"Authorization", "Bearer " + kToken}})
-                ->status,
-            421);
+  EXPECT_EQ(
+      server.get("/health", {{"Host", "attractor.internal:" + port}, {"Authorization", "Bearer " + kToken}})->status,
+      200);
+  EXPECT_EQ(
+      server.get("/health", {{"Host", "x.attractor.internal:" + port}, {"Authorization", "Bearer " + kToken}})->status,
+      421);
 }
 
 TEST(AllowedHostsTest, AreTheListenAddressAndItsNamesWithThePort) {
@@ -183,9 +188,9 @@ TEST(ServerSecurityTest, PipelinesThatRunCommandsAreRefusedWithoutAllowCommands)
             "this server does not run pipelines that run commands: node 'touch' (tool_command); start attractor "
             "serve with --allow-commands to allow them");
   EXPECT_EQ(body["commands"], json::parse(R"([{"node": "touch", "runs": "tool_command"}])"));
-  const std::string hooked =
-      "digraph H { tool_hooks.pre=\"touch " + marker + "\"\n start [shape=Mdiamond] exit [shape=Msquare]\n"
-      " work [shape=box, prompt=\"p\"] start -> work -> exit }";
+  const std::string hooked = "digraph H { tool_hooks.pre=\"touch " + marker +
+                             "\"\n start [shape=Mdiamond] exit [shape=Msquare]\n"
+                             " work [shape=box, prompt=\"p\"] start -> work -> exit }";
   for (const json& request : std::vector<json>{json{{"dot", hooked}, {"backend", "agent:openai"}},
                                                json{{"dot", hooked}, {"backend", "cli:claude"}}}) {
     auto res = server.post("/pipelines", request);
@@ -226,10 +231,11 @@ TEST(ServerSecurityTest, IdsInPathsCannotLeaveTheLogsRoot) {
   ASSERT_TRUE(server.wait_status(id, "completed"));
   fs::create_symlink("/etc", fs::path(server.logs_root()) / id / "linked");
   fs::create_symlink(fs::path(server.logs_root()) / id, fs::path(server.logs_root()) / "alias");
-  for (const std::string& path : std::vector<std::string>{"/pipelines/..%2F..%2Fetc/passwd", "/pipelines/..%2F..%2Fetc%2Fpasswd/checkpoint", "/pipelines/../etc",
-        "/pipelines/%2E%2E/checkpoint", "/pipelines/.hidden", "/pipelines/alias/checkpoint",
-        "/pipelines/" + id + "/stages/..%2F..%2F..%2Fetc", "/pipelines/" + id + "/stages/linked",
-        "/pipelines/" + id + "/stages/..", "/pipelines/nope/events", "/pipelines/nope/graph"}) {
+  for (const std::string& path : std::vector<std::string>{
+           "/pipelines/..%2F..%2Fetc/passwd", "/pipelines/..%2F..%2Fetc%2Fpasswd/checkpoint", "/pipelines/../etc",
+           "/pipelines/%2E%2E/checkpoint", "/pipelines/.hidden", "/pipelines/alias/checkpoint",
+           "/pipelines/" + id + "/stages/..%2F..%2F..%2Fetc", "/pipelines/" + id + "/stages/linked",
+           "/pipelines/" + id + "/stages/..", "/pipelines/nope/events", "/pipelines/nope/graph"}) {
     auto res = server.get(path);
     ASSERT_TRUE(res) << path;
     EXPECT_EQ(res->status, 404) << path << ": " << res->body;

@@ -50,8 +50,8 @@ TEST(BpeTableBlob, RoundTripsTheTables) {
   EXPECT_EQ(b.bytes, a.bytes);
   EXPECT_TRUE(std::equal(a.offsets.begin(), a.offsets.end(), b.offsets.begin(), b.offsets.end()));
   EXPECT_TRUE(std::equal(a.byte_rank.begin(), a.byte_rank.end(), b.byte_rank.begin(), b.byte_rank.end()));
-  EXPECT_TRUE(std::equal(a.two_byte_rank.begin(), a.two_byte_rank.end(), b.two_byte_rank.begin(),
-                         b.two_byte_rank.end()));
+  EXPECT_TRUE(
+      std::equal(a.two_byte_rank.begin(), a.two_byte_rank.end(), b.two_byte_rank.begin(), b.two_byte_rank.end()));
   ASSERT_EQ(a.slots.size(), b.slots.size());
   EXPECT_EQ(std::memcmp(a.slots.data(), b.slots.data(), a.slots.size_bytes()), 0);
   // The views point into the blob: nothing was copied.

@@ -16,10 +16,39 @@ namespace {
 /// (ASCII and not), punctuation, contractions, digits, letters of several scripts, a special-token
 /// string and an invalid byte.
 std::vector<std::string> tricky_texts(unsigned seed, std::size_t how_many) {
-  const std::vector<std::string> alphabet = {
-      "\n", "\n\n", " ", "  ", "\t", "\r\n", ",", ")", "(", "'", "'s", "'ll", "/", ".", "-", "a", "Bc", "xyz",
-      "1", "2024", "\xc3\xa9", "\xc2\xa0", "\xe3\x80\x80", "\xef\xbb\xbf", "\xe4\xb8\xad\xe6\x96\x87", "\xff",
-      "<|endoftext|>", "\v", "\x01", "#", "**", ":", "\""};
+  const std::vector<std::string> alphabet = {"\n",
+                                             "\n\n",
+                                             " ",
+                                             "  ",
+                                             "\t",
+                                             "\r\n",
+                                             ",",
+                                             ")",
+                                             "(",
+                                             "'",
+                                             "'s",
+                                             "'ll",
+                                             "/",
+                                             ".",
+                                             "-",
+                                             "a",
+                                             "Bc",
+                                             "xyz",
+                                             "1",
+                                             "2024",
+                                             "\xc3\xa9",
+                                             "\xc2\xa0",
+                                             "\xe3\x80\x80",
+                                             "\xef\xbb\xbf",
+                                             "\xe4\xb8\xad\xe6\x96\x87",
+                                             "\xff",
+                                             "<|endoftext|>",
+                                             "\v",
+                                             "\x01",
+                                             "#",
+                                             "**",
+                                             ":",
+                                             "\""};
   std::mt19937 rng(seed);
   std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
   std::uniform_int_distribution<int> length(1, 40);
@@ -58,7 +87,8 @@ TEST_P(ChunkedCounterTest, CountsEqualTheCounterOnEveryText) {
   for (const auto& c : test::token_reference().at("cases")) texts.push_back(test::reference_case_text(c));
   for (const std::string& text : texts) {
     ASSERT_EQ(chunked.count(counter(), text), counter().count(text)) << ::testing::PrintToString(text);
-    ASSERT_EQ(chunked.count(counter(), text), counter().count(text)) << "second time " << ::testing::PrintToString(text);
+    ASSERT_EQ(chunked.count(counter(), text), counter().count(text))
+        << "second time " << ::testing::PrintToString(text);
   }
 }
 
@@ -78,11 +108,11 @@ TEST_P(ChunkedCounterTest, ShiftingListsStayExactWithATinyCache) {
 TEST(TokenCutPoints, AreAfterLineBreaksAndPunctuationBeforeSpaces) {
   EXPECT_EQ(token_cut_points("a\nb"), (std::vector<std::size_t>{2}));
   EXPECT_EQ(token_cut_points("a), b"), (std::vector<std::size_t>{3}));
-  EXPECT_TRUE(token_cut_points("a\n b").empty());    // the space may join the line break's piece
+  EXPECT_TRUE(token_cut_points("a\n b").empty());  // the space may join the line break's piece
   EXPECT_TRUE(token_cut_points("a\n\nb").size() == 1);
-  EXPECT_TRUE(token_cut_points("ab cd").empty());    // a letter before a space may not end a piece
+  EXPECT_TRUE(token_cut_points("ab cd").empty());        // a letter before a space may not end a piece
   EXPECT_TRUE(token_cut_points("a\n\xc3\xa9").empty());  // only ASCII after a line break
-  EXPECT_TRUE(token_cut_points(")\n/").empty());  // o200k: ")\n/" is one piece
+  EXPECT_TRUE(token_cut_points(")\n/").empty());         // o200k: ")\n/" is one piece
 }
 
 TEST(ChunkedCounter, ForgetsCountsOfAnotherEncoding) {

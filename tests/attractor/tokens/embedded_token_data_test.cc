@@ -60,8 +60,8 @@ TEST_P(EmbeddedTablesTest, EveryRankEqualsTheRankFiles) {
   const BpeTables& ta = a.tables();
   const BpeTables& tb = b.tables();
   EXPECT_TRUE(std::equal(ta.byte_rank.begin(), ta.byte_rank.end(), tb.byte_rank.begin(), tb.byte_rank.end()));
-  EXPECT_TRUE(std::equal(ta.two_byte_rank.begin(), ta.two_byte_rank.end(), tb.two_byte_rank.begin(),
-                         tb.two_byte_rank.end()));
+  EXPECT_TRUE(
+      std::equal(ta.two_byte_rank.begin(), ta.two_byte_rank.end(), tb.two_byte_rank.begin(), tb.two_byte_rank.end()));
   ASSERT_EQ(ta.slots.size(), tb.slots.size());
   EXPECT_EQ(std::memcmp(ta.slots.data(), tb.slots.data(), ta.slots.size_bytes()), 0);
 }

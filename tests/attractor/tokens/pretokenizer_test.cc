@@ -35,8 +35,7 @@ TEST(Pretokenizer, CompilesWithJit) {
 }
 
 TEST(Pretokenizer, O200kWordsAndContractions) {
-  EXPECT_EQ(split(o200k(), "Hello world, I'm HERE'S"),
-            (Pieces{"Hello", " world", ",", " I'm", " HERE'S"}));
+  EXPECT_EQ(split(o200k(), "Hello world, I'm HERE'S"), (Pieces{"Hello", " world", ",", " I'm", " HERE'S"}));
   EXPECT_EQ(split(o200k(), "XMLHttpRequest camelCase"), (Pieces{"XMLHttp", "Request", " camel", "Case"}));
   EXPECT_EQ(split(o200k(), "they'LL it'Ll"), (Pieces{"they'LL", " it'Ll"}));
 }
@@ -87,7 +86,8 @@ TEST(Pretokenizer, JavaScriptWhiteSpaceSet) {
 TEST(Pretokenizer, UnicodeLettersAndMarks) {
   EXPECT_EQ(split(o200k(), "caf\xC3\xA9 na\xC3\xAFve"), (Pieces{"caf\xC3\xA9", " na\xC3\xAFve"}));
   EXPECT_EQ(split(o200k(), "e\xCC\x81t\xC3\xA9"), (Pieces{"e\xCC\x81t\xC3\xA9"}));
-  EXPECT_EQ(split(o200k(), "\xE4\xBD\xA0\xE5\xA5\xBD\xEF\xBC\x8C"), (Pieces{"\xE4\xBD\xA0\xE5\xA5\xBD", "\xEF\xBC\x8C"}));
+  EXPECT_EQ(split(o200k(), "\xE4\xBD\xA0\xE5\xA5\xBD\xEF\xBC\x8C"),
+            (Pieces{"\xE4\xBD\xA0\xE5\xA5\xBD", "\xEF\xBC\x8C"}));
 }
 
 TEST(Pretokenizer, CoversEveryByteOfLongInputs) {

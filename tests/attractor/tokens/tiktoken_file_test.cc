@@ -84,8 +84,7 @@ TEST(TiktokenFile, ChecksumMismatchIsCorrupt) {
     load_tiktoken_file(path, "0000");
     FAIL();
   } catch (const TokenDataError& e) {
-    EXPECT_NE(std::string(e.what()).find("corrupt token rank file " + path.string() + ": sha256 "),
-              std::string::npos);
+    EXPECT_NE(std::string(e.what()).find("corrupt token rank file " + path.string() + ": sha256 "), std::string::npos);
   }
   std::filesystem::remove(path);
 }

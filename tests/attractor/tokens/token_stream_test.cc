@@ -26,9 +26,29 @@ int fd_of(const std::string& text) {
 }
 
 std::vector<std::string> texts() {
-  const std::vector<std::string> alphabet = {"\n", "\n\n", " ", "  ", "\r\n", ",", ")", "'s", "/", ".", "a", "Bc",
-                                             "xyz", "2024", "\xc3\xa9", "\xe3\x80\x80", "\xef\xbb\xbf", "\xff",
-                                             "<|endoftext|>", "\x01", "**", ":", "\""};
+  const std::vector<std::string> alphabet = {"\n",
+                                             "\n\n",
+                                             " ",
+                                             "  ",
+                                             "\r\n",
+                                             ",",
+                                             ")",
+                                             "'s",
+                                             "/",
+                                             ".",
+                                             "a",
+                                             "Bc",
+                                             "xyz",
+                                             "2024",
+                                             "\xc3\xa9",
+                                             "\xe3\x80\x80",
+                                             "\xef\xbb\xbf",
+                                             "\xff",
+                                             "<|endoftext|>",
+                                             "\x01",
+                                             "**",
+                                             ":",
+                                             "\""};
   std::mt19937 rng(5);
   std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
   std::vector<std::string> out;
@@ -57,9 +77,8 @@ TEST_P(TokenStreamTest, TheStreamedCountAndIdsEqualTheWholeTextsForEveryWindow) 
         std::vector<TokenId> streamed;
         const int fd = fd_of(text);
         const std::uint64_t n = count_tokens_streamed(
-            fd, counter(), allowed, limits, [&](std::span<const TokenId> part) {
-              streamed.insert(streamed.end(), part.begin(), part.end());
-            });
+            fd, counter(), allowed, limits,
+            [&](std::span<const TokenId> part) { streamed.insert(streamed.end(), part.begin(), part.end()); });
         ::close(fd);
         ASSERT_EQ(n, whole) << "window " << window << " of " << ::testing::PrintToString(text);
         ASSERT_EQ(streamed, ids) << "window " << window;
@@ -81,8 +100,9 @@ TEST_P(TokenStreamTest, AStretchWithoutACutPointAndAnOverlongInputAreRefused) {
         try {
           count_tokens_streamed(fd, counter(), {}, limits);
         } catch (const TokenStreamError& e) {
-          EXPECT_STREQ(e.what(), "more than 100 bytes from byte 91 on without a line break or punctuation before a "
-                                 "space, where the count could be split: too long to count in bounded memory");
+          EXPECT_STREQ(e.what(),
+                       "more than 100 bytes from byte 91 on without a line break or punctuation before a "
+                       "space, where the count could be split: too long to count in bounded memory");
           throw;
         }
       },

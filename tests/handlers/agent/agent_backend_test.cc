@@ -21,8 +21,8 @@ namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::BinaryRun;
 using testing::FakeLlmServer;
-using testing::ScriptedReply;
 using testing::run_binary;
+using testing::ScriptedReply;
 
 std::string openai_turn(json message) {
   return json{{"id", "c"},
@@ -50,14 +50,17 @@ std::string anthropic_call(const std::string& id, const std::string& name, const
   return anthropic_turn(json::array({{{"type", "tool_use"}, {"id", id}, {"name", name}, {"input", args}}}));
 }
 
-const char* kAnswer = "calc.sh adds correctly now and test.sh passes.\n{\"outcome\": \"success\", \"preferred_label\": \"Done\"}";
+const char* kAnswer =
+    "calc.sh adds correctly now and test.sh passes.\n{\"outcome\": \"success\", \"preferred_label\": \"Done\"}";
 
 std::string graph(const std::string& provider_model, const std::string& workdir, const std::string& hooks_log) {
   return "digraph Fix {\n"
          "  start [shape=Mdiamond]\n  exit [shape=Msquare]\n"
-         "  fix [shape=box, llm_provider=agent, llm_model=\"" + provider_model + "\", workdir=\"" + workdir +
+         "  fix [shape=box, llm_provider=agent, llm_model=\"" +
+         provider_model + "\", workdir=\"" + workdir +
          "\", prompt=\"Make test.sh pass.\", tool_hooks.pre=\"echo pre $TOOL_NAME >> " + hooks_log +
-         "\", tool_hooks.post=\"echo post $TOOL_NAME $EXIT_CODE >> " + hooks_log + "\"]\n"
+         "\", tool_hooks.post=\"echo post $TOOL_NAME $EXIT_CODE >> " + hooks_log +
+         "\"]\n"
          "  again [shape=box, llm_provider=simulate, prompt=\"never\"]\n"
          "  start -> fix\n  fix -> exit [label=\"Done\"]\n  fix -> again [label=\"Again\"]\n  again -> exit\n}\n";
 }
@@ -123,7 +126,7 @@ TEST_F(AgentBackendTest, AnthropicEditsWithEditFileRunsTheTestAndRoutesByItsOutc
   auto requests = anthropic.requests();
   ASSERT_EQ(requests.size(), 5u);
   EXPECT_NE(requests[0].body["system"].get<std::string>().find("<environment>\nWorking directory: " +
-                                                                fs::canonical(dir_.sub("proj")).string()),
+                                                               fs::canonical(dir_.sub("proj")).string()),
             std::string::npos);
   const std::string prompt = requests[0].body["messages"][0]["content"][0]["text"];
   EXPECT_EQ(prompt.rfind("## Pipeline State\n", 0), 0u) << "the stage prompt comes with its fidelity preamble";
@@ -137,13 +140,14 @@ TEST_F(AgentBackendTest, AnthropicEditsWithEditFileRunsTheTestAndRoutesByItsOutc
 
 TEST_F(AgentBackendTest, OpenAiPatchesWithApplyPatchToTheSameResult) {
   FakeLlmServer openai;
-  const std::string patch = "*** Begin Patch\n*** Update File: calc.sh\n@@\n-echo $((2 * 2 + 1))\n+echo $((2 * 2))\n"
-                            "*** End Patch\n";
-  for (const std::string& body : {openai_call("c1", "read_file", {{"file_path", "calc.sh"}}),
-                                  openai_call("c2", "shell", {{"command", "sh test.sh"}}),
-                                  openai_call("c3", "apply_patch", {{"patch", patch}}),
-                                  openai_call("c4", "shell", {{"command", "sh test.sh"}}),
-                                  openai_turn({{"role", "assistant"}, {"content", kAnswer}})}) {
+  const std::string patch =
+      "*** Begin Patch\n*** Update File: calc.sh\n@@\n-echo $((2 * 2 + 1))\n+echo $((2 * 2))\n"
+      "*** End Patch\n";
+  for (const std::string& body :
+       {openai_call("c1", "read_file", {{"file_path", "calc.sh"}}),
+        openai_call("c2", "shell", {{"command", "sh test.sh"}}), openai_call("c3", "apply_patch", {{"patch", patch}}),
+        openai_call("c4", "shell", {{"command", "sh test.sh"}}),
+        openai_turn({{"role", "assistant"}, {"content", kAnswer}})}) {
     ScriptedReply r;
     r.body = body;
     openai.push(r);
@@ -177,7 +181,8 @@ TEST_F(AgentBackendTest, ARefusingPreHookBlocksTheCallAndTheModelIsTold) {
   }
   write_text_file(dir_.sub("g.dot"),
                   "digraph H { start [shape=Mdiamond] exit [shape=Msquare]\n"
-                  "  fix [llm_provider=agent, llm_model=\"claude-test\", workdir=\"" + dir_.sub("proj") +
+                  "  fix [llm_provider=agent, llm_model=\"claude-test\", workdir=\"" +
+                      dir_.sub("proj") +
                       "\", prompt=\"go\", tool_hooks.pre=\"echo no shell here >&2; exit 1\"]\n"
                       "  start -> fix -> exit }\n");
   BinaryRun r = run_binary({"run", dir_.sub("g.dot"), "--logs-root", dir_.sub("run"), "-q"},
@@ -197,7 +202,6 @@ TEST(AgentOutcomeTest, TheLastLineMayStateTheOutcome) {
   EXPECT_FALSE(outcome_from_answer("{\"note\": 1}"));
 }
 
-
 void push_bodies(FakeLlmServer& server, const std::vector<std::string>& bodies) {
   for (const std::string& body : bodies) {
     ScriptedReply r;
@@ -207,8 +211,11 @@ void push_bodies(FakeLlmServer& server, const std::vector<std::string>& bodies) 
 }
 
 std::string one_stage_graph(const std::string& attributes, const std::string& workdir) {
-  return "digraph G { " + attributes + "\n start [shape=Mdiamond] exit [shape=Msquare]\n"
-         "  fix [llm_provider=agent, llm_model=\"claude-test\", workdir=\"" + workdir + "\", prompt=\"go\"]\n"
+  return "digraph G { " + attributes +
+         "\n start [shape=Mdiamond] exit [shape=Msquare]\n"
+         "  fix [llm_provider=agent, llm_model=\"claude-test\", workdir=\"" +
+         workdir +
+         "\", prompt=\"go\"]\n"
          "  start -> fix -> exit }\n";
 }
 
@@ -266,10 +273,16 @@ TEST_F(AgentBackendTest, FullFidelityThreadsCarryTheToolConversationAndPreambles
   const std::string agent = "llm_provider=agent, llm_model=\"claude-test\", workdir=\"" + dir_.sub("proj") + "\"";
   write_text_file(dir_.sub("g.dot"),
                   "digraph T { start [shape=Mdiamond] exit [shape=Msquare]\n"
-                  "  first [" + agent + ", prompt=\"read calc.sh\", fidelity=full, thread_id=work]\n"
-                  "  second [" + agent + ", prompt=\"what did it say?\", fidelity=full, thread_id=work]\n"
-                  "  third [" + agent + ", prompt=\"report\", fidelity=\"summary:high\"]\n"
-                  "  start -> first -> second -> third -> exit }\n");
+                  "  first [" +
+                      agent +
+                      ", prompt=\"read calc.sh\", fidelity=full, thread_id=work]\n"
+                      "  second [" +
+                      agent +
+                      ", prompt=\"what did it say?\", fidelity=full, thread_id=work]\n"
+                      "  third [" +
+                      agent +
+                      ", prompt=\"report\", fidelity=\"summary:high\"]\n"
+                      "  start -> first -> second -> third -> exit }\n");
   BinaryRun r = run_binary({"run", dir_.sub("g.dot"), "--logs-root", dir_.sub("run"), "-q"},
                            {{"ANTHROPIC_BASE_URL", anthropic.url()}, {"ATTRACTOR_LLM_MAX_RETRIES", "0"}}, dir_);
   ASSERT_EQ(r.code, 0) << r.err;

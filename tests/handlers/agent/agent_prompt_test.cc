@@ -3,7 +3,6 @@
 
 #include "handlers/agent/agent_prompt.h"
 
-
 #include <filesystem>
 #include <fstream>
 
@@ -35,8 +34,9 @@ class AgentPromptTest : public ::testing::Test {
 TEST_F(AgentPromptTest, ProjectFilesComeFromTheRootDownForTheProfile) {
   const std::string service = (root_ / "repo/service").string();
   const std::string repo = (root_ / "repo").string();
-  EXPECT_EQ(agent_project_instructions(service, repo, "anthropic"),
-            "## AGENTS.md\nTop-level rules.\n\n## CLAUDE.md\nClaude rules.\n\n## service/AGENTS.md\nService rules.\n\n");
+  EXPECT_EQ(
+      agent_project_instructions(service, repo, "anthropic"),
+      "## AGENTS.md\nTop-level rules.\n\n## CLAUDE.md\nClaude rules.\n\n## service/AGENTS.md\nService rules.\n\n");
   EXPECT_EQ(agent_project_instructions(service, repo, "openai"),
             "## AGENTS.md\nTop-level rules.\n\n## service/AGENTS.md\nService rules.\n\n"
             "## service/.codex/instructions.md\nCodex rules.\n\n");

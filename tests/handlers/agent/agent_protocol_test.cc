@@ -5,7 +5,6 @@
 
 #include "handlers/agent/agent_protocol.h"
 
-
 #include <filesystem>
 #include <fstream>
 
@@ -33,11 +32,12 @@ std::string openai_reply(json message, int in, int out) {
 }
 
 std::string openai_call(const std::string& id, const std::string& name, const json& args) {
-  return openai_reply({{"role", "assistant"},
-                       {"content", nullptr},
-                       {"tool_calls",
-                        {{{"id", id}, {"type", "function"}, {"function", {{"name", name}, {"arguments", args.dump()}}}}}}},
-                      30, 10);
+  return openai_reply(
+      {{"role", "assistant"},
+       {"content", nullptr},
+       {"tool_calls",
+        {{{"id", id}, {"type", "function"}, {"function", {{"name", name}, {"arguments", args.dump()}}}}}}},
+      30, 10);
 }
 
 std::string anthropic_reply(json content, int in, int out) {
@@ -89,8 +89,9 @@ TEST_F(AgentProtocolTest, OpenAiToolCallsRoundTrip) {
   ScriptedReply r1, r2, r3;
   r1.body = openai_call("call_1", "read_file", {{"file_path", "greet.txt"}});
   r2.body = openai_call("call_2", "apply_patch",
-                        {{"patch", "*** Begin Patch\n*** Update File: greet.txt\n@@\n-hello wrld\n+hello world\n"
-                                   "*** End Patch\n"}});
+                        {{"patch",
+                          "*** Begin Patch\n*** Update File: greet.txt\n@@\n-hello wrld\n+hello world\n"
+                          "*** End Patch\n"}});
   r3.body = openai_reply({{"role", "assistant"}, {"content", "Fixed."}}, 40, 3);
   for (auto& r : {r1, r2, r3}) server.push(r);
   AgentRun result = run("openai", server);
@@ -147,10 +148,9 @@ TEST_F(AgentProtocolTest, AnthropicToolUseRoundTrip) {
   const json& second = requests[1].body["messages"];
   ASSERT_EQ(second.size(), 3u);
   EXPECT_EQ(second[1]["role"], "assistant");
-  EXPECT_EQ(second[1]["content"][1], json({{"type", "tool_use"},
-                                           {"id", "toolu_1"},
-                                           {"name", "read_file"},
-                                           {"input", {{"file_path", "greet.txt"}}}}));
+  EXPECT_EQ(
+      second[1]["content"][1],
+      json({{"type", "tool_use"}, {"id", "toolu_1"}, {"name", "read_file"}, {"input", {{"file_path", "greet.txt"}}}}));
   EXPECT_EQ(second[2], json({{"role", "user"},
                              {"content",
                               {{{"type", "tool_result"},

@@ -3,7 +3,6 @@
 
 #include "handlers/agent/agent_session.h"
 
-
 #include <filesystem>
 #include <fstream>
 
@@ -59,8 +58,9 @@ class AgentSessionTest : public ::testing::Test {
   void SetUp() override {
     root_ = fs::canonical(dir_.path());
     std::ofstream(root_ / "calc.sh") << "echo $((2 + 3))\n";
-    std::ofstream(root_ / "test.sh") << "test \"$(sh calc.sh)\" = 4 || { echo \"expected 4, got $(sh calc.sh)\"; exit 1; }\n"
-                                        "echo ok\n";
+    std::ofstream(root_ / "test.sh")
+        << "test \"$(sh calc.sh)\" = 4 || { echo \"expected 4, got $(sh calc.sh)\"; exit 1; }\n"
+           "echo ok\n";
     env_ = std::make_unique<LocalExecutionEnvironment>(root_.string());
   }
   std::string file(const std::string& name) {
@@ -105,10 +105,9 @@ TEST_F(AgentSessionTest, ReadsPatchesRunsTheTestsFixesAndAnswers) {
   EXPECT_EQ(run.input_tokens, 550);
   EXPECT_EQ(run.output_tokens, 105);
   EXPECT_EQ(run.tools_used, (std::map<std::string, int>{{"apply_patch", 2}, {"read_file", 1}, {"shell", 2}}));
-  EXPECT_EQ(hook_log, (std::vector<std::string>{"pre read_file", "post read_file ok", "pre apply_patch",
-                                                "post apply_patch ok", "pre shell", "post shell error",
-                                                "pre apply_patch", "post apply_patch ok", "pre shell",
-                                                "post shell ok"}));
+  EXPECT_EQ(hook_log, (std::vector<std::string>{
+                          "pre read_file", "post read_file ok", "pre apply_patch", "post apply_patch ok", "pre shell",
+                          "post shell error", "pre apply_patch", "post apply_patch ok", "pre shell", "post shell ok"}));
   ASSERT_EQ(run.transcript.size(), 12u) << run.transcript.dump(1);  // user, 6 assistant, 5 tool results
   EXPECT_EQ(run.transcript[6]["output"].get<std::string>().rfind("expected 4, got 6\n[exit code 1, ", 0), 0u);
   EXPECT_TRUE(run.transcript[6]["is_error"]);
@@ -187,8 +186,8 @@ TEST_F(AgentSessionTest, CancellationAndTheGateStopBeforeTheNextModelCall) {
 }
 
 TEST_F(AgentSessionTest, UnknownToolsAndRefusedCallsReachTheModelAsErrors) {
-  ScriptedModel model({calls({{"a", "rm_rf", json::object()}, {"b", "shell", {{"command", "touch made"}}}}),
-                       answer("ok")});
+  ScriptedModel model(
+      {calls({{"a", "rm_rf", json::object()}, {"b", "shell", {{"command", "touch made"}}}}), answer("ok")});
   AgentSession session(model, *env_, profile_tools("openai"));
   session.set_hooks({[](const ModelToolCall& c) -> std::optional<std::string> {
                        return c.name == "shell" ? std::optional<std::string>("no shell today") : std::nullopt;

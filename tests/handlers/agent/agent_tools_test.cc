@@ -3,7 +3,6 @@
 
 #include "handlers/agent/agent_tools.h"
 
-
 #include <filesystem>
 #include <fstream>
 
@@ -78,7 +77,8 @@ TEST_F(AgentToolsTest, EditFileReplacesExactlyOneOccurrenceUnlessToldOtherwise) 
   EXPECT_EQ(absent.output, "old_string not found in app.py; read the file and copy the text exactly");
   ToolResult twice = call("edit_file", {{"file_path", "app.py"}, {"old_string", "    "}, {"new_string", "\t"}});
   EXPECT_TRUE(twice.is_error);
-  EXPECT_EQ(twice.output, "old_string occurs 2 times in app.py; add surrounding lines to make it unique or set replace_all");
+  EXPECT_EQ(twice.output,
+            "old_string occurs 2 times in app.py; add surrounding lines to make it unique or set replace_all");
   ToolResult all = call("edit_file",
                         {{"file_path", "app.py"}, {"old_string", "    "}, {"new_string", "\t"}, {"replace_all", true}});
   EXPECT_EQ(all.output, "replaced 2 occurrences in app.py");
@@ -86,9 +86,10 @@ TEST_F(AgentToolsTest, EditFileReplacesExactlyOneOccurrenceUnlessToldOtherwise) 
 }
 
 TEST_F(AgentToolsTest, ApplyPatchAndWriteFileChangeTheTree) {
-  ToolResult patched = call("apply_patch", {{"patch", "*** Begin Patch\n*** Update File: app.py\n@@ def main():\n"
-                                                      "     print(\"hi\")\n-    return 0\n+    return 2\n"
-                                                      "*** Add File: notes.txt\n+hello\n*** End Patch\n"}});
+  ToolResult patched = call("apply_patch", {{"patch",
+                                             "*** Begin Patch\n*** Update File: app.py\n@@ def main():\n"
+                                             "     print(\"hi\")\n-    return 0\n+    return 2\n"
+                                             "*** Add File: notes.txt\n+hello\n*** End Patch\n"}});
   EXPECT_FALSE(patched.is_error) << patched.output;
   EXPECT_EQ(file("app.py"), "def main():\n    print(\"hi\")\n    return 2\n");
   EXPECT_EQ(file("notes.txt"), "hello\n");
@@ -107,8 +108,9 @@ TEST_F(AgentToolsTest, ShellReportsOutputExitCodeAndTimeouts) {
   EXPECT_EQ(failed.output.rfind("[exit code 4, ", 0), 0u);
   ToolResult slow = call("shell", {{"command", "echo started; sleep 20"}, {"timeout_ms", 200}});
   EXPECT_TRUE(slow.is_error);
-  EXPECT_EQ(slow.output, "started\n\n[ERROR: Command timed out after 200ms. Partial output is shown above.\nYou can "
-                         "retry with a longer timeout by setting the timeout_ms parameter.]");
+  EXPECT_EQ(slow.output,
+            "started\n\n[ERROR: Command timed out after 200ms. Partial output is shown above.\nYou can "
+            "retry with a longer timeout by setting the timeout_ms parameter.]");
 }
 
 TEST_F(AgentToolsTest, SearchToolsAndBadArguments) {

@@ -39,8 +39,9 @@ std::string parse_error(std::string_view patch) {
 // ---- Parsing ------------------------------------------------------------------------------------
 
 TEST(ParsePatchTest, AddFile) {
-  auto ops = parse_patch("*** Begin Patch\n*** Add File: src/utils/helpers.py\n+def greet(name):\n+    return 1\n+\n"
-                         "*** End Patch\n");
+  auto ops = parse_patch(
+      "*** Begin Patch\n*** Add File: src/utils/helpers.py\n+def greet(name):\n+    return 1\n+\n"
+      "*** End Patch\n");
   ASSERT_EQ(ops.size(), 1u);
   EXPECT_EQ(ops[0].kind, Kind::kAdd);
   EXPECT_EQ(ops[0].path, "src/utils/helpers.py");
@@ -73,7 +74,9 @@ TEST(ParsePatchTest, UpdateWithMoveHunksAndEndOfFile) {
   EXPECT_EQ(ops[0].path, "old_name.py");
   EXPECT_EQ(ops[0].move_to, "new_name.py");
   ASSERT_EQ(ops[0].hunks.size(), 2u);
-  PatchHunk first{"import os", {{Line::kContext, "import sys"}, {Line::kDelete, "import old_dep"}, {Line::kAdd, "import new_dep"}}, false};
+  PatchHunk first{"import os",
+                  {{Line::kContext, "import sys"}, {Line::kDelete, "import old_dep"}, {Line::kAdd, "import new_dep"}},
+                  false};
   PatchHunk second{"", {{Line::kDelete, "last"}}, true};
   EXPECT_EQ(ops[0].hunks[0], first);
   EXPECT_EQ(ops[0].hunks[1], second);
@@ -133,13 +136,15 @@ TEST(ParsePatchTest, EmptyText) {
 }
 
 TEST(ParsePatchTest, MissingEndPatch) {
-  EXPECT_EQ(parse_error("*** Begin Patch\n*** Add File: a\n+x\n"),
-            R"(patch line 4: expected "*** Add File: ", "*** Delete File: ", "*** Update File: " or "*** End Patch", got end of input)");
+  EXPECT_EQ(
+      parse_error("*** Begin Patch\n*** Add File: a\n+x\n"),
+      R"(patch line 4: expected "*** Add File: ", "*** Delete File: ", "*** Update File: " or "*** End Patch", got end of input)");
 }
 
 TEST(ParsePatchTest, UnknownOperationLine) {
-  EXPECT_EQ(parse_error("*** Begin Patch\n*** Delete File: a\nfoo\n*** End Patch\n"),
-            R"(patch line 3: expected "*** Add File: ", "*** Delete File: ", "*** Update File: " or "*** End Patch", got "foo")");
+  EXPECT_EQ(
+      parse_error("*** Begin Patch\n*** Delete File: a\nfoo\n*** End Patch\n"),
+      R"(patch line 3: expected "*** Add File: ", "*** Delete File: ", "*** Update File: " or "*** End Patch", got "foo")");
 }
 
 TEST(ParsePatchTest, TextAfterEndPatch) {
@@ -174,8 +179,9 @@ TEST(ParsePatchTest, EndOfFileNeedsHunkLinesBeforeIt) {
 }
 
 TEST(ParsePatchTest, NoHunkAfterEndOfFile) {
-  EXPECT_EQ(parse_error("*** Begin Patch\n*** Update File: a\n@@\n-x\n*** End of File\n@@\n-y\n*** End Patch\n"),
-            R"(patch line 6: expected "*** Add File: ", "*** Delete File: ", "*** Update File: " or "*** End Patch", got "@@")");
+  EXPECT_EQ(
+      parse_error("*** Begin Patch\n*** Update File: a\n@@\n-x\n*** End of File\n@@\n-y\n*** End Patch\n"),
+      R"(patch line 6: expected "*** Add File: ", "*** Delete File: ", "*** Update File: " or "*** End Patch", got "@@")");
 }
 
 TEST(ParsePatchTest, AddedLineWithoutPlus) {
@@ -195,23 +201,26 @@ TEST(ParsePatchTest, EmptyPath) {
 TEST(ParsePatchTest, SamePathTwice) {
   EXPECT_EQ(parse_error("*** Begin Patch\n*** Delete File: a\n*** Add File: a\n+x\n*** End Patch\n"),
             "patch line 3: a appears more than once in the patch");
-  EXPECT_EQ(parse_error("*** Begin Patch\n*** Add File: b\n+x\n*** Update File: a\n*** Move to: b\n@@\n-x\n*** End Patch\n"),
-            "patch line 5: b appears more than once in the patch");
+  EXPECT_EQ(
+      parse_error("*** Begin Patch\n*** Add File: b\n+x\n*** Update File: a\n*** Move to: b\n@@\n-x\n*** End Patch\n"),
+      "patch line 5: b appears more than once in the patch");
 }
 
 TEST(ParsePatchTest, LongLinesAreShortenedInMessages) {
   std::string line(200, 'x');
-  EXPECT_EQ(parse_error("*** Begin Patch\n" + line + "\n"),
-            R"(patch line 2: expected "*** Add File: ", "*** Delete File: ", "*** Update File: " or "*** End Patch", got ")" +
-                std::string(120, 'x') + "...\"");
+  EXPECT_EQ(
+      parse_error("*** Begin Patch\n" + line + "\n"),
+      R"(patch line 2: expected "*** Add File: ", "*** Delete File: ", "*** Update File: " or "*** End Patch", got ")" +
+          std::string(120, 'x') + "...\"");
 }
 
 // ---- Applying -----------------------------------------------------------------------------------
 
 TEST(ApplyPatchTest, AddsFile) {
   MemoryEnvironment env;
-  auto result = apply_patch(env, "*** Begin Patch\n*** Add File: src/utils/helpers.py\n+def greet(name):\n"
-                                 "+    return f\"Hello, {name}!\"\n*** End Patch\n");
+  auto result = apply_patch(env,
+                            "*** Begin Patch\n*** Add File: src/utils/helpers.py\n+def greet(name):\n"
+                            "+    return f\"Hello, {name}!\"\n*** End Patch\n");
   EXPECT_EQ(result.summary, (std::vector<std::string>{"A src/utils/helpers.py"}));
   EXPECT_EQ(env.files().at("src/utils/helpers.py"), "def greet(name):\n    return f\"Hello, {name}!\"\n");
 }
@@ -224,8 +233,9 @@ TEST(ApplyPatchTest, AddsEmptyFile) {
 
 TEST(ApplyPatchTest, AddingExistingFileFails) {
   MemoryEnvironment env({{"a.py", "old\n"}});
-  EXPECT_EQ(error_of<PatchError>([&] { apply_patch(env, "*** Begin Patch\n*** Add File: a.py\n+new\n*** End Patch\n"); }),
-            "apply_patch: cannot add a.py: the file already exists");
+  EXPECT_EQ(
+      error_of<PatchError>([&] { apply_patch(env, "*** Begin Patch\n*** Add File: a.py\n+new\n*** End Patch\n"); }),
+      "apply_patch: cannot add a.py: the file already exists");
   EXPECT_EQ(env.files().at("a.py"), "old\n");
 }
 
@@ -238,15 +248,15 @@ TEST(ApplyPatchTest, DeletesFile) {
 
 TEST(ApplyPatchTest, DeletingMissingFileFails) {
   MemoryEnvironment env;
-  EXPECT_EQ(error_of<FileNotFound>([&] { apply_patch(env, "*** Begin Patch\n*** Delete File: a.py\n*** End Patch\n"); }),
-            "apply_patch: cannot delete a.py: the file does not exist");
+  EXPECT_EQ(
+      error_of<FileNotFound>([&] { apply_patch(env, "*** Begin Patch\n*** Delete File: a.py\n*** End Patch\n"); }),
+      "apply_patch: cannot delete a.py: the file does not exist");
 }
 
 TEST(ApplyPatchTest, UpdatingMissingFileFails) {
   MemoryEnvironment env;
-  EXPECT_EQ(error_of<FileNotFound>([&] {
-              apply_patch(env, "*** Begin Patch\n*** Update File: a.py\n@@\n-x\n*** End Patch\n");
-            }),
+  EXPECT_EQ(error_of<FileNotFound>(
+                [&] { apply_patch(env, "*** Begin Patch\n*** Update File: a.py\n@@\n-x\n*** End Patch\n"); }),
             "apply_patch: cannot update a.py: the file does not exist");
 }
 
@@ -278,13 +288,15 @@ TEST(ApplyPatchTest, UpdatesAndMoves) {
                             "+import new_dep\n"
                             "*** End Patch\n");
   EXPECT_EQ(result.summary, (std::vector<std::string>{"M old_name.py -> new_name.py"}));
-  EXPECT_EQ(env.files(), (std::map<std::string, std::string>{{"new_name.py", "import os\nimport sys\nimport new_dep\n"}}));
+  EXPECT_EQ(env.files(),
+            (std::map<std::string, std::string>{{"new_name.py", "import os\nimport sys\nimport new_dep\n"}}));
 }
 
 TEST(ApplyPatchTest, MoveOntoExistingFileFails) {
   MemoryEnvironment env({{"a.py", "x\n"}, {"b.py", "y\n"}});
   EXPECT_EQ(error_of<PatchError>([&] {
-              apply_patch(env, "*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@\n-x\n+z\n*** End Patch\n");
+              apply_patch(env,
+                          "*** Begin Patch\n*** Update File: a.py\n*** Move to: b.py\n@@\n-x\n+z\n*** End Patch\n");
             }),
             "apply_patch: cannot move a.py to b.py: the target already exists");
   EXPECT_EQ(env.files(), (std::map<std::string, std::string>{{"a.py", "x\n"}, {"b.py", "y\n"}}));
@@ -319,14 +331,16 @@ TEST(ApplyPatchTest, MultipleFiles) {
                             "*** Update File: edit.txt\n@@\n a\n-b\n+B\n"
                             "*** Update File: move.txt\n*** Move to: dir/moved.txt\n@@\n-m\n+n\n"
                             "*** End Patch\n");
-  EXPECT_EQ(result.summary, (std::vector<std::string>{"A new.txt", "D gone.txt", "M edit.txt", "M move.txt -> dir/moved.txt"}));
+  EXPECT_EQ(result.summary,
+            (std::vector<std::string>{"A new.txt", "D gone.txt", "M edit.txt", "M move.txt -> dir/moved.txt"}));
   EXPECT_EQ(env.files(), (std::map<std::string, std::string>{
                              {"new.txt", "hello\n"}, {"edit.txt", "a\nB\nc\n"}, {"dir/moved.txt", "n\n"}}));
 }
 
 TEST(ApplyPatchTest, HintPicksTheOccurrenceAfterIt) {
   MemoryEnvironment env({{"a.py", "def first():\n    return 0\n\ndef second():\n    return 0\n"}});
-  apply_patch(env, "*** Begin Patch\n*** Update File: a.py\n@@ def second():\n-    return 0\n+    return 2\n*** End Patch\n");
+  apply_patch(
+      env, "*** Begin Patch\n*** Update File: a.py\n@@ def second():\n-    return 0\n+    return 2\n*** End Patch\n");
   EXPECT_EQ(env.files().at("a.py"), "def first():\n    return 0\n\ndef second():\n    return 2\n");
 }
 
@@ -344,7 +358,8 @@ TEST(ApplyPatchTest, HintNotFoundFallsBackToPreviousPosition) {
 
 TEST(ApplyPatchTest, HintBelowTheContextFallsBackToPreviousPosition) {
   MemoryEnvironment env({{"a.py", "# header\nx = 1\ndef main():\n    pass\n"}});
-  apply_patch(env, "*** Begin Patch\n*** Update File: a.py\n@@ def main():\n-x = 1\n+x = 2\n def main():\n*** End Patch\n");
+  apply_patch(env,
+              "*** Begin Patch\n*** Update File: a.py\n@@ def main():\n-x = 1\n+x = 2\n def main():\n*** End Patch\n");
   EXPECT_EQ(env.files().at("a.py"), "# header\nx = 2\ndef main():\n    pass\n");
 }
 
@@ -385,7 +400,8 @@ TEST(ApplyPatchTest, IgnoresTrailingWhitespace) {
 
 TEST(ApplyPatchTest, IgnoresLeadingWhitespace) {
   MemoryEnvironment env({{"a.py", "def f():\n\tif x:\n\t\treturn 1\n"}});
-  apply_patch(env, "*** Begin Patch\n*** Update File: a.py\n@@\n     if x:\n-        return 1\n+\t\treturn 2\n*** End Patch\n");
+  apply_patch(
+      env, "*** Begin Patch\n*** Update File: a.py\n@@\n     if x:\n-        return 1\n+\t\treturn 2\n*** End Patch\n");
   EXPECT_EQ(env.files().at("a.py"), "def f():\n\tif x:\n\t\treturn 2\n");
 }
 
@@ -405,7 +421,9 @@ TEST(ApplyPatchTest, NormalisesUnicodePunctuationInTheFile) {
 
 TEST(ApplyPatchTest, NormalisesUnicodePunctuationInThePatch) {
   MemoryEnvironment env({{"a.py", "print('it's')\n"}});
-  apply_patch(env, "*** Begin Patch\n*** Update File: a.py\n@@\n-print(\u2018it\u2019s\u2019)\n+print(\"ok\")\n*** End Patch\n");
+  apply_patch(
+      env,
+      "*** Begin Patch\n*** Update File: a.py\n@@\n-print(\u2018it\u2019s\u2019)\n+print(\"ok\")\n*** End Patch\n");
   EXPECT_EQ(env.files().at("a.py"), "print(\"ok\")\n");
 }
 
@@ -474,8 +492,9 @@ TEST(ApplyPatchTest, FailingSecondFileChangesNothing) {
 
 TEST(ApplyPatchTest, MissingSecondFileChangesNothing) {
   MemoryEnvironment env({{"a.py", "a\n"}});
-  EXPECT_THROW(apply_patch(env, "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+A\n*** Delete File: b.py\n*** End Patch\n"),
-               FileNotFound);
+  EXPECT_THROW(
+      apply_patch(env, "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+A\n*** Delete File: b.py\n*** End Patch\n"),
+      FileNotFound);
   EXPECT_EQ(env.files().at("a.py"), "a\n");
 }
 
@@ -500,9 +519,11 @@ TEST(ApplyPatchTest, FailedWriteRestoresEarlierFiles) {
 
 TEST(ApplyPatchTest, PathsOutsideTheWorkspaceAreRefused) {
   MemoryEnvironment env({{"a.py", "a\n"}});
-  EXPECT_THROW(apply_patch(env, "*** Begin Patch\n*** Add File: ../escape.py\n+x\n*** End Patch\n"), PathOutsideWorkspace);
-  EXPECT_THROW(apply_patch(env, "*** Begin Patch\n*** Update File: a.py\n*** Move to: /tmp/a.py\n@@\n-a\n*** End Patch\n"),
+  EXPECT_THROW(apply_patch(env, "*** Begin Patch\n*** Add File: ../escape.py\n+x\n*** End Patch\n"),
                PathOutsideWorkspace);
+  EXPECT_THROW(
+      apply_patch(env, "*** Begin Patch\n*** Update File: a.py\n*** Move to: /tmp/a.py\n@@\n-a\n*** End Patch\n"),
+      PathOutsideWorkspace);
   EXPECT_EQ(env.files(), (std::map<std::string, std::string>{{"a.py", "a\n"}}));
 }
 

@@ -5,7 +5,6 @@
 #include "handlers/agent/local_environment.h"
 #include "support/engine_test_support.h"
 
-
 #include <filesystem>
 #include <fstream>
 
@@ -122,11 +121,12 @@ TEST_F(LocalEnvironmentTest, GrepAndGlobSearchTheTree) {
 }
 
 TEST(CredentialVariableTest, MatchesTheSpecSuffixesInAnyCase) {
-  for (const char* name : {"OPENAI_API_KEY", "anthropic_api_key", "AWS_SECRET", "GH_TOKEN", "DB_PASSWORD",
-                           "GCP_CREDENTIAL"}) {
+  for (const char* name :
+       {"OPENAI_API_KEY", "anthropic_api_key", "AWS_SECRET", "GH_TOKEN", "DB_PASSWORD", "GCP_CREDENTIAL"}) {
     EXPECT_TRUE(is_credential_variable(name)) << name;
   }
-  for (const char* name : {"PATH", "HOME", "TOKENIZER", "API_KEYRING"}) EXPECT_FALSE(is_credential_variable(name)) << name;
+  for (const char* name : {"PATH", "HOME", "TOKENIZER", "API_KEYRING"})
+    EXPECT_FALSE(is_credential_variable(name)) << name;
 }
 
 }  // namespace

@@ -39,9 +39,8 @@ std::map<std::string, std::string> providers(const RoutingBackend& router, const
 TEST(BackendRouterTest, ProviderPrecedence) {
   Graph g = load_graph(kMixed);
   RoutingBackend no_default(config_with_env({}));
-  std::map<std::string, std::string> expected = {{"forced", "openai"},     {"claude", "anthropic"},
-                                                 {"styled", "openai"},     {"reasoner", "openai"},
-                                                 {"local", ""},            {"plain", ""},
+  std::map<std::string, std::string> expected = {{"forced", "openai"},   {"claude", "anthropic"}, {"styled", "openai"},
+                                                 {"reasoner", "openai"}, {"local", ""},           {"plain", ""},
                                                  {"agent", "cli:codex"}};
   EXPECT_EQ(providers(no_default, g), expected);
 

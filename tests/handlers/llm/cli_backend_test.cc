@@ -44,9 +44,7 @@ struct CliFixture {
   Graph graph;
   CliBackendSettings settings;
 
-  explicit CliFixture(const std::string& dot) : graph(load_graph(dot)) {
-    settings.env = {{"PATH", path_with(bin)}};
-  }
+  explicit CliFixture(const std::string& dot) : graph(load_graph(dot)) { settings.env = {{"PATH", path_with(bin)}}; }
   CodergenRequest request(const std::string& node) {
     CodergenRequest r;
     r.graph = &graph;
@@ -105,8 +103,9 @@ TEST(CliBackendTest, HistoryIsWrittenAsATranscript) {
   CodergenRequest r;
   r.prompt = "Now review.";
   r.history = {{"user", "Write it."}, {"assistant", "Done."}};
-  EXPECT_EQ(cli_prompt_text(r),
-            "## Conversation so far\n\n### user\n\nWrite it.\n\n### assistant\n\nDone.\n\n## Current request\n\nNow review.");
+  EXPECT_EQ(
+      cli_prompt_text(r),
+      "## Conversation so far\n\n### user\n\nWrite it.\n\n### assistant\n\nDone.\n\n## Current request\n\nNow review.");
 }
 
 TEST(CliBackendTest, ExitCodesBecomeClassifiedErrors) {
@@ -164,10 +163,11 @@ TEST(CliBackendTest, TimeoutKillsTheAgentsProcessGroup) {
 
 TEST(CliBackendTest, StatusFileWrittenByTheAgentDecidesTheStage) {
   ScratchDir bin;
-  bin.write_script("reviewer",
-                   "cat >/dev/null\n"
-                   "echo '{\"outcome\": \"fail\", \"failure_reason\": \"tests still red\"}' > \"$ATTRACTOR_STATUS_FILE\"\n"
-                   "echo 'I could not fix it.'\n");
+  bin.write_script(
+      "reviewer",
+      "cat >/dev/null\n"
+      "echo '{\"outcome\": \"fail\", \"failure_reason\": \"tests still red\"}' > \"$ATTRACTOR_STATUS_FILE\"\n"
+      "echo 'I could not fix it.'\n");
   Graph g = load_graph(R"(digraph G { start [shape=Mdiamond]; done [shape=Msquare];
     review [llm_provider="cli:reviewer", max_retries=0]; start -> review -> done })");
   BackendConfig config = testing::config_with_env({{"ATTRACTOR_CLI_COMMAND_REVIEWER", "reviewer"}});
@@ -178,7 +178,8 @@ TEST(CliBackendTest, StatusFileWrittenByTheAgentDecidesTheStage) {
   EXPECT_EQ(run.status("review")["outcome"], "fail");
   EXPECT_EQ(run.status("review")["failure_reason"], "tests still red");
   EXPECT_EQ(read_text_file(run.run_dir() + "/review/response.md"), "I could not fix it.");
-  EXPECT_EQ(read_text_file(run.run_dir() + "/review/attempt-1/agent_prompt.md"), read_text_file(run.run_dir() + "/review/prompt.md"));
+  EXPECT_EQ(read_text_file(run.run_dir() + "/review/attempt-1/agent_prompt.md"),
+            read_text_file(run.run_dir() + "/review/prompt.md"));
 }
 
 }  // namespace

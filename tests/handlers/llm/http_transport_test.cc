@@ -93,7 +93,8 @@ TEST(HttpTransportTest, NoListenerIsAConnectionError) {
 }
 
 TEST(HttpTransportTest, SplitUrl) {
-  EXPECT_EQ(split_url("https://api.openai.com/v1/"), std::make_pair(std::string("https://api.openai.com"), std::string("/v1")));
+  EXPECT_EQ(split_url("https://api.openai.com/v1/"),
+            std::make_pair(std::string("https://api.openai.com"), std::string("/v1")));
   EXPECT_EQ(split_url("http://127.0.0.1:8080"), std::make_pair(std::string("http://127.0.0.1:8080"), std::string()));
 }
 

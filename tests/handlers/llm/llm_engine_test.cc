@@ -134,8 +134,8 @@ TEST(LlmEngineTest, FullThreadSendsEarlierMessagesAndFreshSessionsCarryThePreamb
   const json& first = requests[0].body["messages"];
   ASSERT_EQ(first.size(), 1u);
   EXPECT_EQ(first[0]["content"], read_text_file(run.run_dir() + "/write/prompt.md"));
-  json expected = json::array({first[0], {{"role", "assistant"}, {"content", "reply 1"}},
-                               {{"role", "user"}, {"content", "Review the plan"}}});
+  json expected = json::array(
+      {first[0], {{"role", "assistant"}, {"content", "reply 1"}}, {{"role", "user"}, {"content", "Review the plan"}}});
   EXPECT_EQ(requests[1].body["messages"], expected);
   EXPECT_EQ(run.status("review")["fidelity"], "full");
   EXPECT_EQ(run.status("review")["thread_id"], "main");

@@ -54,8 +54,9 @@ TEST(LlmRunLogTest, RateLimitIsLoggedWithTheRetryAfterTheEngineWaitsFor) {
   std::vector<std::string> lines = log_messages(run.run_dir());
   EXPECT_TRUE(has(lines, "[info] openai: POST " + server.url() +
                              "/v1/chat/completions answered HTTP 429 (retryable); Retry-After 3000ms"));
-  EXPECT_TRUE(has(lines, "[info] stage write attempt 1 of 3 failed in 0ms: openai: HTTP 429: Rate limit reached "
-                         "for gpt-4o; retrying in 3000ms (Retry-After)"));
+  EXPECT_TRUE(has(lines,
+                  "[info] stage write attempt 1 of 3 failed in 0ms: openai: HTTP 429: Rate limit reached "
+                  "for gpt-4o; retrying in 3000ms (Retry-After)"));
   EXPECT_TRUE(has(lines, "[info] stage write finished: success in 0ms"));
 }
 

@@ -94,8 +94,9 @@ TEST(TransportRetryTest, MaxRetriesComesFromTheEnvironment) {
   EXPECT_EQ(server.requests().size(), 1u);
 
   RoutingBackend bad(testing::config_with_env({{"OPENAI_API_KEY", "sk-test"}, {"ATTRACTOR_LLM_MAX_RETRIES", "two"}}));
-  EXPECT_EQ(bad.check(load_graph(kOneStage), builtin_handler_catalog()),
-            std::vector<std::string>({"ATTRACTOR_LLM_MAX_RETRIES='two' is not a whole number from 0 to 100 [nodes: write]"}));
+  EXPECT_EQ(
+      bad.check(load_graph(kOneStage), builtin_handler_catalog()),
+      std::vector<std::string>({"ATTRACTOR_LLM_MAX_RETRIES='two' is not a whole number from 0 to 100 [nodes: write]"}));
 }
 
 TEST(TransportRetryPolicyTest, JitterStaysWithinHalfAndOneAndAHalfOfTheBackoff) {

@@ -35,7 +35,8 @@ TEST(CodeClassifierTest, CommentsAndStringsDoNotCountAsCode) {
   EXPECT_EQ(classify_code("-- public class Foo { void X() {} }\nCREATE VIEW dbo.V AS SELECT 1 AS One FROM dbo.T"),
             CodeKind::kSql);
   EXPECT_EQ(dotnet_score("namespace A.B { public class C { } }"), 3 + 2 + 1 + 2);
-  EXPECT_EQ(sql_score("CREATE OR ALTER PROCEDURE dbo.P AS BEGIN SELECT 1 FROM dbo.T WHERE 1 = 1; END\nGO"), 3 + 2 + 1 + 2);
+  EXPECT_EQ(sql_score("CREATE OR ALTER PROCEDURE dbo.P AS BEGIN SELECT 1 FROM dbo.T WHERE 1 = 1; END\nGO"),
+            3 + 2 + 1 + 2);
 }
 
 TEST(CodeClassifierTest, LanguageMapping) {

@@ -60,10 +60,12 @@ TEST(CodeCompactorTest, CSharpDetails) {
   // nested blocks are skipped; EF ToTable names are kept with their schema.
   EXPECT_EQ(compact_csharp("T Make<T>() where T : class, new()\n{\n  if (x) { Log(\"}\"); }\n  return new T();\n}"),
             "T Make<T>() where T : class, new() { ... }");
-  EXPECT_EQ(compact_csharp("void OnModelCreating(ModelBuilder b)\n{\n  b.Entity<Room>().ToTable(\"Rooms\", \"dbo\");\n}"),
-            "void OnModelCreating(ModelBuilder b) { ... sql: dbo.Rooms }");
-  EXPECT_EQ(compact_csharp("int UsageOf(int id) { return c.ExecuteScalar<int>(\"EXEC dbo.GetRoomUsage @RoomId = @id\"); }"),
-            "int UsageOf(int id) { ... sql: dbo.GetRoomUsage }");
+  EXPECT_EQ(
+      compact_csharp("void OnModelCreating(ModelBuilder b)\n{\n  b.Entity<Room>().ToTable(\"Rooms\", \"dbo\");\n}"),
+      "void OnModelCreating(ModelBuilder b) { ... sql: dbo.Rooms }");
+  EXPECT_EQ(
+      compact_csharp("int UsageOf(int id) { return c.ExecuteScalar<int>(\"EXEC dbo.GetRoomUsage @RoomId = @id\"); }"),
+      "int UsageOf(int id) { ... sql: dbo.GetRoomUsage }");
 }
 
 TEST(CodeCompactorTest, SqlKeepsHeadersAndObjectsAndDropsBodiesCommentsAndGo) {
@@ -88,10 +90,11 @@ TEST(CodeCompactorTest, SqlKeepsHeadersAndObjectsAndDropsBodiesCommentsAndGo) {
 }
 
 TEST(CodeCompactorTest, SqlObjectNames) {
-  EXPECT_EQ(sql_object_names("UPDATE dbo.Meetings SET Status = 1 WHERE Id IN (SELECT Id FROM deleted);"
-                             " EXEC dbo.WriteAudit @A = 1; MERGE INTO dbo.Rooms AS t USING (SELECT 1 AS Id) AS s "
-                             "ON t.Id = s.Id WHEN MATCHED THEN UPDATE SET Name = 'x'; INSERT INTO #tmp SELECT * FROM @t"),
-            (std::vector<std::string>{"dbo.Meetings", "dbo.WriteAudit", "dbo.Rooms", "#tmp"}));
+  EXPECT_EQ(
+      sql_object_names("UPDATE dbo.Meetings SET Status = 1 WHERE Id IN (SELECT Id FROM deleted);"
+                       " EXEC dbo.WriteAudit @A = 1; MERGE INTO dbo.Rooms AS t USING (SELECT 1 AS Id) AS s "
+                       "ON t.Id = s.Id WHEN MATCHED THEN UPDATE SET Name = 'x'; INSERT INTO #tmp SELECT * FROM @t"),
+      (std::vector<std::string>{"dbo.Meetings", "dbo.WriteAudit", "dbo.Rooms", "#tmp"}));
 }
 
 TEST(CodeCompactorTest, UnknownTextIsUnchanged) {

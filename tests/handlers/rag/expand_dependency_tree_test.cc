@@ -18,7 +18,8 @@ using Attrs = std::vector<std::pair<std::string, std::string>>;
 const Attrs kMappings = {{"max_depth_from_settings", "graph_max_depth"},
                          {"max_nodes_from_settings", "graph_max_nodes"},
                          {"edge_allowlist_from_settings", "graph_edge_allowlist"}};
-const Attrs kSettings = {{"graph_max_depth", "2"}, {"graph_max_nodes", "10"}, {"graph_edge_allowlist", "calls, reads,~calls"}};
+const Attrs kSettings = {
+    {"graph_max_depth", "2"}, {"graph_max_nodes", "10"}, {"graph_edge_allowlist", "calls, reads,~calls"}};
 
 class ExpandDependencyTreeTest : public ::testing::Test {
  protected:
@@ -26,7 +27,8 @@ class ExpandDependencyTreeTest : public ::testing::Test {
     backend_ = std::make_shared<RecordingBackend>();
     auto& r = backend_->expand_result;
     r.seed_ids = {"s:1", "s:2"};
-    r.nodes = {{"s:1", 0, std::nullopt}, {"s:2", 0, std::nullopt}, {"n:b", 1, "s:1"}, {"n:a", 1, "s:2"}, {"n:c", 2, "n:b"}};
+    r.nodes = {
+        {"s:1", 0, std::nullopt}, {"s:2", 0, std::nullopt}, {"n:b", 1, "s:1"}, {"n:a", 1, "s:2"}, {"n:c", 2, "n:b"}};
     r.edges = {{"s:1", "n:b", "calls"}, {"n:a", "s:2", "calls"}, {"n:b", "n:c", "reads"}};
     r.truncated = false;
     r.reason = "ok";
@@ -66,8 +68,11 @@ TEST_F(ExpandDependencyTreeTest, ExpandsThroughTheBackendInScope) {
   Context c = retrieval_context({{"retrieval_seed_nodes", {"s:1", "s:2", "s:1"}},
                                  {"retrieval_filters", {{"acl_tags_any", {"public"}}}},
                                  {"snapshot_id", "s7"}});
-  Outcome o = run(kMappings, c, {{"graph_max_depth", "2"}, {"graph_max_nodes", "10"},
-                                 {"graph_edge_allowlist", "calls, reads,~calls"}, {"active_index", "main_idx"}});
+  Outcome o = run(kMappings, c,
+                  {{"graph_max_depth", "2"},
+                   {"graph_max_nodes", "10"},
+                   {"graph_edge_allowlist", "calls, reads,~calls"},
+                   {"active_index", "main_idx"}});
   ASSERT_EQ(backend_->expands.size(), 1u);
   const auto& r = backend_->expands[0];
   EXPECT_EQ(r.seed_ids, (std::vector<std::string>{"s:1", "s:2", "s:1"}));
@@ -89,9 +94,14 @@ TEST_F(ExpandDependencyTreeTest, ExpandsThroughTheBackendInScope) {
   EXPECT_EQ(o.context_updates["graph_nodes"], json::parse(R"([{"id":"s:1","depth":0,"parent_id":null},
       {"id":"s:2","depth":0,"parent_id":null},{"id":"n:b","depth":1,"parent_id":"s:1"},
       {"id":"n:a","depth":1,"parent_id":"s:2"},{"id":"n:c","depth":2,"parent_id":"n:b"}])"));
-  EXPECT_EQ(o.context_updates["graph_debug"],
-            json({{"seed_count", 2}, {"expanded_count", 5}, {"edges_count", 3}, {"truncated", false}, {"reason", "ok"},
-                  {"max_depth", 2}, {"max_nodes", 10}, {"edge_allowlist", {"calls", "reads", "~calls"}}}));
+  EXPECT_EQ(o.context_updates["graph_debug"], json({{"seed_count", 2},
+                                                    {"expanded_count", 5},
+                                                    {"edges_count", 3},
+                                                    {"truncated", false},
+                                                    {"reason", "ok"},
+                                                    {"max_depth", 2},
+                                                    {"max_nodes", 10},
+                                                    {"edge_allowlist", {"calls", "reads", "~calls"}}}));
   auto events = fixture_.events.events();
   ASSERT_EQ(events.size(), 1u);
   EXPECT_EQ(events[0].name, "EXPAND_DEPENDENCY_TREE");
@@ -114,10 +124,14 @@ TEST_F(ExpandDependencyTreeTest, NoSeedsSkipsTheBackend) {
   EXPECT_EQ(o.context_updates["graph_seed_nodes"], json::array());
   EXPECT_EQ(o.context_updates["graph_expanded_nodes"], json::array());
   EXPECT_EQ(o.context_updates["graph_edges"], json::array());
-  EXPECT_EQ(o.context_updates["graph_debug"],
-            json({{"seed_count", 0}, {"expanded_count", 0}, {"edges_count", 0}, {"truncated", false},
-                  {"reason", "no_seeds"}, {"max_depth", 2}, {"max_nodes", 10},
-                  {"edge_allowlist", {"calls", "reads", "~calls"}}}));
+  EXPECT_EQ(o.context_updates["graph_debug"], json({{"seed_count", 0},
+                                                    {"expanded_count", 0},
+                                                    {"edges_count", 0},
+                                                    {"truncated", false},
+                                                    {"reason", "no_seeds"},
+                                                    {"max_depth", 2},
+                                                    {"max_nodes", 10},
+                                                    {"edge_allowlist", {"calls", "reads", "~calls"}}}));
 }
 
 TEST_F(ExpandDependencyTreeTest, EveryMappingIsRequired) {
@@ -137,16 +151,23 @@ TEST_F(ExpandDependencyTreeTest, NamedSettingsMustExistAndBeValid) {
             "node 'expand': max_depth_from_settings='graph_max_depth' names a graph attribute that is not set");
   EXPECT_EQ(error_of(kMappings, c, {{"graph_max_depth", "1"}, {"graph_edge_allowlist", "calls"}}),
             "node 'expand': max_nodes_from_settings='graph_max_nodes' names a graph attribute that is not set");
-  EXPECT_EQ(error_of(kMappings, c, {{"graph_max_depth", "1"}, {"graph_max_nodes", "10"}}),
-            "node 'expand': edge_allowlist_from_settings='graph_edge_allowlist' names a graph attribute that is not set");
-  EXPECT_EQ(error_of(kMappings, c, {{"graph_max_depth", "-1"}, {"graph_max_nodes", "10"}, {"graph_edge_allowlist", "calls"}}),
-            "node 'expand': graph attribute graph_max_depth (from max_depth_from_settings) must be an integer >= 0, got '-1'");
-  EXPECT_EQ(error_of(kMappings, c, {{"graph_max_depth", "1"}, {"graph_max_nodes", "0"}, {"graph_edge_allowlist", "calls"}}),
-            "node 'expand': graph attribute graph_max_nodes (from max_nodes_from_settings) must be an integer >= 1, got '0'");
-  EXPECT_EQ(error_of(kMappings, c, {{"graph_max_depth", "1"}, {"graph_max_nodes", "5"}, {"graph_edge_allowlist", "calls,imports"}}),
-            "node 'expand': graph attribute graph_edge_allowlist (from edge_allowlist_from_settings) has unknown edge type "
-            "'imports'; allowed entries: contains | inherits | implements | calls | uses_type | reads | writes | references | "
-            "executes | maps_to (prefix ~ to follow backwards)");
+  EXPECT_EQ(
+      error_of(kMappings, c, {{"graph_max_depth", "1"}, {"graph_max_nodes", "10"}}),
+      "node 'expand': edge_allowlist_from_settings='graph_edge_allowlist' names a graph attribute that is not set");
+  EXPECT_EQ(
+      error_of(kMappings, c, {{"graph_max_depth", "-1"}, {"graph_max_nodes", "10"}, {"graph_edge_allowlist", "calls"}}),
+      "node 'expand': graph attribute graph_max_depth (from max_depth_from_settings) must be an integer >= 0, got "
+      "'-1'");
+  EXPECT_EQ(
+      error_of(kMappings, c, {{"graph_max_depth", "1"}, {"graph_max_nodes", "0"}, {"graph_edge_allowlist", "calls"}}),
+      "node 'expand': graph attribute graph_max_nodes (from max_nodes_from_settings) must be an integer >= 1, got '0'");
+  EXPECT_EQ(
+      error_of(kMappings, c,
+               {{"graph_max_depth", "1"}, {"graph_max_nodes", "5"}, {"graph_edge_allowlist", "calls,imports"}}),
+      "node 'expand': graph attribute graph_edge_allowlist (from edge_allowlist_from_settings) has unknown edge type "
+      "'imports'; allowed entries: contains | inherits | implements | calls | uses_type | reads | writes | references "
+      "| "
+      "executes | maps_to (prefix ~ to follow backwards)");
   EXPECT_TRUE(backend_->expands.empty());
 }
 
@@ -166,10 +187,12 @@ TEST_F(ExpandDependencyTreeTest, ParsesAllowlistForms) {
 
 TEST_F(ExpandDependencyTreeTest, SeedsAndScopeAreRequired) {
   Context none = retrieval_context();
-  EXPECT_EQ(error_of(kMappings, none),
-            "node 'expand': context key 'retrieval_seed_nodes' is required (a list of node ids; run search_nodes first)");
+  EXPECT_EQ(
+      error_of(kMappings, none),
+      "node 'expand': context key 'retrieval_seed_nodes' is required (a list of node ids; run search_nodes first)");
   Context bad = retrieval_context({{"retrieval_seed_nodes", {"a", 3}}});
-  EXPECT_EQ(error_of(kMappings, bad), "node 'expand': context key 'retrieval_seed_nodes' must be a list of non-empty strings");
+  EXPECT_EQ(error_of(kMappings, bad),
+            "node 'expand': context key 'retrieval_seed_nodes' must be a list of non-empty strings");
   Context no_branch;
   no_branch.set("repository", "acme");
   no_branch.set("retrieval_seed_nodes", json({"s:1"}));

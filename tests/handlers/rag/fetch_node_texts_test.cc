@@ -146,10 +146,9 @@ TEST(FetchNodeTextsOrderTest, BalancedInterleavesStartingWithASeedThenAppendsThe
 
 TEST(FetchNodeTextsOrderTest, DepthAndParentComeFromTheBreadthFirstTree) {
   auto c = order_candidates({"S1", "S2"}, kExpanded, kEdges, PrioritizationMode::kSeedFirst);
-  std::vector<EvidenceCandidate> expected = {{"S1", true, 0, std::nullopt}, {"S2", true, 0, std::nullopt},
-                                             {"A", false, 1, "S1"},         {"B", false, 1, "S2"},
-                                             {"D", false, 1, "S2"},         {"E", false, 1, std::nullopt},
-                                             {"C", false, 2, "A"}};
+  std::vector<EvidenceCandidate> expected = {
+      {"S1", true, 0, std::nullopt}, {"S2", true, 0, std::nullopt}, {"A", false, 1, "S1"}, {"B", false, 1, "S2"},
+      {"D", false, 1, "S2"},         {"E", false, 1, std::nullopt}, {"C", false, 2, "A"}};
   EXPECT_EQ(c, expected);
 }
 
@@ -215,12 +214,19 @@ TEST(FetchNodeTextsBudgetTest, EveryInvalidBudgetIsAnError) {
        "node 'fetch' (fetch_node_texts): no budget configured (max_chars, budget_tokens or "
        "budget_tokens_from_settings) and graph attribute max_context_tokens (settings.max_context_tokens) is "
        "missing"},
-      {{}, {{"max_context_tokens", "0"}}, "node 'fetch' (fetch_node_texts): graph attribute max_context_tokens must be > 0, got 0"},
-      {{}, {{"max_context_tokens", "-5"}}, "node 'fetch' (fetch_node_texts): graph attribute max_context_tokens must be > 0, got -5"},
-      {{}, {{"max_context_tokens", "lots"}}, "node 'fetch' (fetch_node_texts): graph attribute max_context_tokens must be an integer, got 'lots'"},
+      {{},
+       {{"max_context_tokens", "0"}},
+       "node 'fetch' (fetch_node_texts): graph attribute max_context_tokens must be > 0, got 0"},
+      {{},
+       {{"max_context_tokens", "-5"}},
+       "node 'fetch' (fetch_node_texts): graph attribute max_context_tokens must be > 0, got -5"},
+      {{},
+       {{"max_context_tokens", "lots"}},
+       "node 'fetch' (fetch_node_texts): graph attribute max_context_tokens must be an integer, got 'lots'"},
       {{},
        {{"max_context_tokens", "1"}},
-       "node 'fetch' (fetch_node_texts): the implicit budget floor(0.70 * max_context_tokens = 1) is 0; it must be > 0"},
+       "node 'fetch' (fetch_node_texts): the implicit budget floor(0.70 * max_context_tokens = 1) is 0; it must be > "
+       "0"},
       {{{"budget_tokens", "0"}}, {}, "node 'fetch' (fetch_node_texts): budget_tokens must be > 0, got 0"},
       {{{"max_chars", "-1"}}, {}, "node 'fetch' (fetch_node_texts): max_chars must be > 0, got -1"},
       {{{"budget_tokens_from_settings", "nope"}},
@@ -285,10 +291,11 @@ TEST(FetchNodeTextsTest, CharsAreUnicodeCharactersNotBytes) {
 TEST(FetchNodeTextsTest, TokenBudgetSkipsASnippetThatDoesNotFitAndKeepsScanning) {
   auto counter = token_counter_for("o200k_base");
   auto backend = std::make_shared<FakeTextBackend>();
-  backend->texts = {{"S1", "public int Add(int a, int b) => a + b;"},
-                    {"S2", "SELECT Id, Title, RoomId, StartsAt, EndsAt FROM dbo.Meetings WHERE Status = 0 ORDER BY StartsAt"},
-                    {"A", "hello world"},
-                    {"B", "x"}};
+  backend->texts = {
+      {"S1", "public int Add(int a, int b) => a + b;"},
+      {"S2", "SELECT Id, Title, RoomId, StartsAt, EndsAt FROM dbo.Meetings WHERE Status = 0 ORDER BY StartsAt"},
+      {"A", "hello world"},
+      {"B", "x"}};
   std::size_t s1 = counter->count(backend->texts["S1"]);
   std::size_t s2 = counter->count(backend->texts["S2"]);
   std::size_t a = counter->count(backend->texts["A"]);
@@ -310,7 +317,7 @@ TEST(FetchNodeTextsTest, TokenBudgetSkipsASnippetThatDoesNotFitAndKeepsScanning)
 
 TEST(FetchNodeTextsTest, ImplicitBudgetUsesSeventyPercentOfMaxContextTokens) {
   auto backend = std::make_shared<FakeTextBackend>();
-  backend->texts = {{"S1", "hello world"}, {"S2", "x"}};  // 2 and 1 tokens
+  backend->texts = {{"S1", "hello world"}, {"S2", "x"}};     // 2 and 1 tokens
   Graph g = fetch_graph({}, {{"max_context_tokens", "4"}});  // floor(2.8) = 2
   Context c = scoped_context(json::array({"S1", "S2"}));
   FetchRun r = run_fetch(g, c, backend);
@@ -337,18 +344,36 @@ TEST(FetchNodeTextsTest, WritesItemsAndGraphDebugAndLeavesIdListsAlone) {
   EXPECT_EQ(call.ids, (std::vector<std::string>{"S1", "A", "C", "S2"}));
   EXPECT_EQ(call.repository, "acme");
   EXPECT_EQ(call.branch, "main");
-  EXPECT_EQ(call.filters, (json{{"acl_tags_any", json::array({"public"})}, {"repository", "acme"}, {"branch", "main"}}));
+  EXPECT_EQ(call.filters,
+            (json{{"acl_tags_any", json::array({"public"})}, {"repository", "acme"}, {"branch", "main"}}));
   EXPECT_EQ(call.active_index, "main_idx");
   ASSERT_EQ(r.backend->describe_calls.size(), 1u);
   EXPECT_EQ(r.backend->describe_calls[0], (std::vector<std::string>{"S1", "A", "C"}));
 
-  json expected = json::array(
-      {{{"id", "S1"}, {"node_id", "S1"}, {"text", "one"}, {"is_seed", true}, {"depth", 0}, {"parent_id", nullptr},
-        {"path", "src/S1.cs"}, {"language", "csharp"}},
-       {{"id", "A"}, {"node_id", "A"}, {"text", "three"}, {"is_seed", false}, {"depth", 1}, {"parent_id", "S1"},
-        {"path", "src/A.cs"}, {"language", "csharp"}},
-       {{"id", "C"}, {"node_id", "C"}, {"text", "four"}, {"is_seed", false}, {"depth", 2}, {"parent_id", "A"},
-        {"path", "src/C.cs"}, {"language", "csharp"}}});
+  json expected = json::array({{{"id", "S1"},
+                                {"node_id", "S1"},
+                                {"text", "one"},
+                                {"is_seed", true},
+                                {"depth", 0},
+                                {"parent_id", nullptr},
+                                {"path", "src/S1.cs"},
+                                {"language", "csharp"}},
+                               {{"id", "A"},
+                                {"node_id", "A"},
+                                {"text", "three"},
+                                {"is_seed", false},
+                                {"depth", 1},
+                                {"parent_id", "S1"},
+                                {"path", "src/A.cs"},
+                                {"language", "csharp"}},
+                               {{"id", "C"},
+                                {"node_id", "C"},
+                                {"text", "four"},
+                                {"is_seed", false},
+                                {"depth", 2},
+                                {"parent_id", "A"},
+                                {"path", "src/C.cs"},
+                                {"language", "csharp"}}});
   EXPECT_EQ(r.outcome.context_updates["node_texts"], expected);
   json debug = r.outcome.context_updates["graph_debug"];
   EXPECT_EQ(debug, (json{{"expanded_count", 4},
@@ -429,16 +454,18 @@ TEST(FetchNodeTextsTest, LocalBackendOverTheTestRepositoryHonoursTheAclFilters) 
   TempIndex index;
   auto backend = std::shared_ptr<retrieval::IRetrievalBackend>(retrieval::make_retrieval_backend("local", index.dir()));
   Graph g = fetch_graph({{"budget_tokens", "2000"}, {"prioritization_mode", "seed_first"}});
-  Context c = scoped_context(json::array({"sql:dbo.CancelMeeting", "sql:payroll.Salaries"}),
-                             json::array({"sql:dbo.CancelMeeting", "sql:dbo.Meetings", "sql:dbo.WriteAudit"}),
-                             json::array({{{"from_id", "sql:dbo.CancelMeeting"}, {"to_id", "sql:dbo.Meetings"}, {"edge_type", "writes"}},
-                                          {{"from_id", "sql:dbo.CancelMeeting"}, {"to_id", "sql:dbo.WriteAudit"}, {"edge_type", "calls"}}}));
+  Context c = scoped_context(
+      json::array({"sql:dbo.CancelMeeting", "sql:payroll.Salaries"}),
+      json::array({"sql:dbo.CancelMeeting", "sql:dbo.Meetings", "sql:dbo.WriteAudit"}),
+      json::array({{{"from_id", "sql:dbo.CancelMeeting"}, {"to_id", "sql:dbo.Meetings"}, {"edge_type", "writes"}},
+                   {{"from_id", "sql:dbo.CancelMeeting"}, {"to_id", "sql:dbo.WriteAudit"}, {"edge_type", "calls"}}}));
   c.set("retrieval_filters", json{{"acl_tags_any", json::array({"public"})}});
   testing::StageFixture f;
   FetchNodeTextsHandler h(std::make_shared<FixedRetrievalProvider>(backend));
   Outcome o = h.execute(*g.node("fetch"), c, g, f.env("fetch"));
   const json& texts = o.context_updates["node_texts"];
-  EXPECT_EQ(ids_of(texts), (std::vector<std::string>{"sql:dbo.CancelMeeting", "sql:dbo.Meetings", "sql:dbo.WriteAudit"}));
+  EXPECT_EQ(ids_of(texts),
+            (std::vector<std::string>{"sql:dbo.CancelMeeting", "sql:dbo.Meetings", "sql:dbo.WriteAudit"}));
   EXPECT_EQ(texts[0]["path"], "db/procedures/CancelMeeting.sql");
   EXPECT_EQ(texts[0]["language"], "sql");
   EXPECT_NE(texts[0]["text"].get<std::string>().find("CREATE OR ALTER PROCEDURE dbo.CancelMeeting"), std::string::npos);

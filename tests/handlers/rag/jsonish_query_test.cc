@@ -50,7 +50,8 @@ TEST(JsonishQueryTest, MetadataKeysNeverBecomeFilters) {
 }
 
 TEST(JsonishQueryTest, CodeFenceWithInfoString) {
-  auto q = parse_jsonish_query("Here you go:\n```json\n{\"query\": \"room capacity\", \"mode\": \"semantic_rerank\"}\n```\nThanks");
+  auto q = parse_jsonish_query(
+      "Here you go:\n```json\n{\"query\": \"room capacity\", \"mode\": \"semantic_rerank\"}\n```\nThanks");
   EXPECT_TRUE(q.structured);
   EXPECT_EQ(q.query, "room capacity");
   EXPECT_EQ(q.search_type, "semantic_rerank");
@@ -96,18 +97,21 @@ TEST(JsonishQueryTest, CountsAcceptIntegralNumbersAndDigitStrings) {
 TEST(JsonishQueryTest, SearchTypeWinsOverModeWithWarning) {
   auto q = parse_jsonish_query(R"({"query":"q","search_type":"bm25","mode":"hybrid"})");
   EXPECT_EQ(q.search_type, "bm25");
-  EXPECT_EQ(q.warnings, std::vector<std::string>{"payload search_type=bm25 and mode=hybrid disagree; search_type wins"});
+  EXPECT_EQ(q.warnings,
+            std::vector<std::string>{"payload search_type=bm25 and mode=hybrid disagree; search_type wins"});
   auto bad = parse_jsonish_query(R"({"query":"q","search_type":"vector","mode":"Semantic"})");
   EXPECT_EQ(bad.search_type, "semantic");
-  EXPECT_EQ(bad.warnings, std::vector<std::string>{
-                              "payload search_type=\"vector\" is not one of semantic | bm25 | hybrid | semantic_rerank; ignored"});
+  EXPECT_EQ(bad.warnings,
+            std::vector<std::string>{
+                "payload search_type=\"vector\" is not one of semantic | bm25 | hybrid | semantic_rerank; ignored"});
 }
 
 TEST(JsonishQueryTest, UnparseableObjectFallsBackToTheWholeText) {
   auto q = parse_jsonish_query("find {the thing");
   EXPECT_FALSE(q.structured);
   EXPECT_EQ(q.query, "find {the thing");
-  EXPECT_EQ(q.warnings, std::vector<std::string>{"no parseable JSON object in the payload; the whole text is the query"});
+  EXPECT_EQ(q.warnings,
+            std::vector<std::string>{"no parseable JSON object in the payload; the whole text is the query"});
 }
 
 TEST(JsonishQueryTest, SkipsBracesThatAreNotTheObject) {
@@ -148,9 +152,33 @@ TEST(JsonishQueryTest, NormalizeRewritesToStrictJson) {
 }
 
 TEST(JsonishQueryTest, RandomInputsNeverThrowAndAreDeterministic) {
-  const std::vector<std::string> pieces = {"{", "}", "[", "]", "'", "\"", ",", ":", "\\", "```", "json\n", "query",
-                                           "mode", "top_k", "filters", "True", "None", "1e999", "-", "\n", " ",
-                                           "\x01", "\xff", "\xc3\xa9", "{'query': 'x',", "semantic_rerank", "null"};
+  const std::vector<std::string> pieces = {"{",
+                                           "}",
+                                           "[",
+                                           "]",
+                                           "'",
+                                           "\"",
+                                           ",",
+                                           ":",
+                                           "\\",
+                                           "```",
+                                           "json\n",
+                                           "query",
+                                           "mode",
+                                           "top_k",
+                                           "filters",
+                                           "True",
+                                           "None",
+                                           "1e999",
+                                           "-",
+                                           "\n",
+                                           " ",
+                                           "\x01",
+                                           "\xff",
+                                           "\xc3\xa9",
+                                           "{'query': 'x',",
+                                           "semantic_rerank",
+                                           "null"};
   std::mt19937 rng(12345);
   for (int i = 0; i < 3000; ++i) {
     std::string text;

@@ -46,15 +46,18 @@ TEST(CompactCodeRulesTest, EveryInvalidCombinationIsRejected) {
   EXPECT_EQ(rules_error(R"({"rules": ["sql"]})"), "compact_code.rules[0] must be an object, got \"sql\"");
   EXPECT_EQ(rules_error(R"({"rules": [{"language": "sql", "policy": "always", "treshold": 0.4}]})"),
             "compact_code.rules[0] has unknown key 'treshold' (allowed: language, policy, threshold, inbox_key)");
-  EXPECT_EQ(rules_error(R"({"rules": [{"policy": "always"}]})"), "compact_code.rules[0].language is required (sql | dotnet)");
+  EXPECT_EQ(rules_error(R"({"rules": [{"policy": "always"}]})"),
+            "compact_code.rules[0].language is required (sql | dotnet)");
   EXPECT_EQ(rules_error(R"({"rules": [{"language": "csharp", "policy": "always"}]})"),
             "compact_code.rules[0].language must be sql | dotnet, got \"csharp\"");
   EXPECT_EQ(rules_error(R"({"rules": [{"language": "sql"}]})"),
             "compact_code.rules[0].policy is required (always | threshold | demand)");
   EXPECT_EQ(rules_error(R"({"rules": [{"language": "sql", "policy": "sometimes"}]})"),
             "compact_code.rules[0].policy must be always | threshold | demand, got \"sometimes\"");
-  EXPECT_EQ(rules_error(R"({"rules": [{"language": "dotnet", "policy": "always"}, {"language": "sql", "policy": "threshold"}]})"),
-            "compact_code.rules[1] has policy threshold but no threshold (a number in (0, 1])");
+  EXPECT_EQ(
+      rules_error(
+          R"({"rules": [{"language": "dotnet", "policy": "always"}, {"language": "sql", "policy": "threshold"}]})"),
+      "compact_code.rules[1] has policy threshold but no threshold (a number in (0, 1])");
   EXPECT_EQ(rules_error(R"({"rules": [{"language": "sql", "policy": "threshold", "threshold": "0.4"}]})"),
             "compact_code.rules[0].threshold must be a number in (0, 1], got \"0.4\"");
   EXPECT_EQ(rules_error(R"({"rules": [{"language": "sql", "policy": "threshold", "threshold": 0}]})"),
@@ -75,16 +78,17 @@ TEST(CompactCodeRulesTest, EveryInvalidCombinationIsRejected) {
 }
 
 TEST(LintCompactCodeRules, ReportsFileLineAndColumnOfTheOffendingKey) {
-  std::string dot = "digraph G {\n"
-                    "  graph [max_context_tokens=4000]\n"
-                    "  start [shape=Mdiamond]\n"
-                    "  exit [shape=Msquare]\n"
-                    "  budget [type=manage_context_budget, on_ok=exit, on_over=exit,\n"
-                    "          compact_code=\"{\\\"rules\\\": [{\\\"language\\\": \\\"sql\\\", \\\"policy\\\": \\\"always\\\"},\n"
-                    "{\\\"language\\\": \\\"sql\\\", \\\"policy\\\": \\\"threshold\\\", \\\"threshold\\\": 2}]}\"]\n"
-                    "  start -> budget\n"
-                    "  budget -> exit\n"
-                    "}\n";
+  std::string dot =
+      "digraph G {\n"
+      "  graph [max_context_tokens=4000]\n"
+      "  start [shape=Mdiamond]\n"
+      "  exit [shape=Msquare]\n"
+      "  budget [type=manage_context_budget, on_ok=exit, on_over=exit,\n"
+      "          compact_code=\"{\\\"rules\\\": [{\\\"language\\\": \\\"sql\\\", \\\"policy\\\": \\\"always\\\"},\n"
+      "{\\\"language\\\": \\\"sql\\\", \\\"policy\\\": \\\"threshold\\\", \\\"threshold\\\": 2}]}\"]\n"
+      "  start -> budget\n"
+      "  budget -> exit\n"
+      "}\n";
   LoadedPipeline loaded = load_pipeline_text("budget.dot", dot, builtin_handler_catalog());
   ASSERT_TRUE(loaded.graph.has_value());
   auto d = only(loaded.diagnostics, "compact_code_rules");

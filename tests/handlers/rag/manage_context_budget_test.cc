@@ -66,14 +66,17 @@ std::string error_of(const Graph& g, Context& c) {
 
 std::size_t tokens(const std::string& text) { return token_counter_for("o200k_base")->count(text); }
 
-std::string raw_block(const std::string& id, const std::string& path, const std::string& language, const std::string& text) {
+std::string raw_block(const std::string& id, const std::string& path, const std::string& language,
+                      const std::string& text) {
   return format_node_block(id, path, language, false, text);
 }
 
 TEST(ManageContextBudgetTest, FormatsANodeBlockPerSeed003) {
-  EXPECT_EQ(format_node_block("sql:dbo.X", "db/x.sql", "sql", true, "CREATE TABLE dbo.X (Id INT);"),
-            "--- NODE ---\nid: sql:dbo.X\npath: db/x.sql\nlanguage: sql\ncompact: true\ntext:\nCREATE TABLE dbo.X (Id INT);");
-  EXPECT_EQ(format_node_block("", "", "unknown", false, "hi"), "--- NODE ---\nlanguage: unknown\ncompact: false\ntext:\nhi");
+  EXPECT_EQ(
+      format_node_block("sql:dbo.X", "db/x.sql", "sql", true, "CREATE TABLE dbo.X (Id INT);"),
+      "--- NODE ---\nid: sql:dbo.X\npath: db/x.sql\nlanguage: sql\ncompact: true\ntext:\nCREATE TABLE dbo.X (Id INT);");
+  EXPECT_EQ(format_node_block("", "", "unknown", false, "hi"),
+            "--- NODE ---\nlanguage: unknown\ncompact: false\ntext:\nhi");
 }
 
 TEST(ManageContextBudgetTest, AllFitAppendsDividerAndBlocksClearsNodeTextsAndRoutesOnOk) {
@@ -97,8 +100,12 @@ TEST(ManageContextBudgetTest, AllFitAppendsDividerAndBlocksClearsNodeTextsAndRou
   EXPECT_EQ(e.fields["context_tokens"], tokens("earlier evidence"));
   EXPECT_EQ(e.fields["divider_tokens"], tokens("<<<New content"));
   ASSERT_EQ(e.fields["nodes"].size(), 3u);
-  EXPECT_EQ(e.fields["nodes"][0], (json{{"id", "p"}, {"language", "sql"}, {"kind", "SQL"}, {"policy", nullptr},
-                                        {"compacted", false}, {"tokens_before", tokens(raw_block("p", "db/p.sql", "sql", kSql))},
+  EXPECT_EQ(e.fields["nodes"][0], (json{{"id", "p"},
+                                        {"language", "sql"},
+                                        {"kind", "SQL"},
+                                        {"policy", nullptr},
+                                        {"compacted", false},
+                                        {"tokens_before", tokens(raw_block("p", "db/p.sql", "sql", kSql))},
                                         {"tokens_after", tokens(raw_block("p", "db/p.sql", "sql", kSql))}}));
   EXPECT_EQ(e.fields["nodes"][1]["kind"], "DOTNET_WITH_SQL");
   EXPECT_EQ(e.fields["nodes"][2]["language"], "unknown");
@@ -150,8 +157,9 @@ TEST(ManageContextBudgetTest, AlwaysPolicyCompactsMatchingLanguageOnly) {
   BudgetRun r = run_budget(g, c);
   const json& blocks = r.outcome.context_updates["context_blocks"];
   ASSERT_EQ(blocks.size(), 2u);
-  EXPECT_EQ(blocks[0], "--- NODE ---\nid: m\nlanguage: dotnet\ncompact: true\ntext:\n"
-                       "public Meeting GetMeetingById(int id) { ... sql: dbo.Meetings }");
+  EXPECT_EQ(blocks[0],
+            "--- NODE ---\nid: m\nlanguage: dotnet\ncompact: true\ntext:\n"
+            "public Meeting GetMeetingById(int id) { ... sql: dbo.Meetings }");
   EXPECT_EQ(blocks[1], raw_block("p", "", "sql", kSql));
   const json& nodes = r.events[0].fields["nodes"];
   EXPECT_EQ(nodes[0]["policy"], "always");
@@ -162,7 +170,8 @@ TEST(ManageContextBudgetTest, AlwaysPolicyCompactsMatchingLanguageOnly) {
 
 TEST(ManageContextBudgetTest, CompactionCanMakeTheBatchFit) {
   std::string compact_block = format_node_block("p", "", "sql", true, compact_sql(kSql));
-  EXPECT_EQ(compact_sql(kSql), "CREATE PROCEDURE dbo.CancelMeeting\n    @MeetingId INT\nAS ... uses: dbo.Meetings, dbo.WriteAudit");
+  EXPECT_EQ(compact_sql(kSql),
+            "CREATE PROCEDURE dbo.CancelMeeting\n    @MeetingId INT\nAS ... uses: dbo.Meetings, dbo.WriteAudit");
   std::int64_t max = static_cast<std::int64_t>(tokens(compact_block));
   ASSERT_LT(max, static_cast<std::int64_t>(tokens(raw_block("p", "", "sql", kSql))));
   Context c;
@@ -203,8 +212,9 @@ TEST(ManageContextBudgetTest, DemandFiresOnAConsumedMessageForThisStepAndTopic) 
   Graph g = budget_graph(100000, {{"compact_code", kDemandRules}});
   Context c;
   c.set("node_texts", json::array({item("p", kSql)}));
-  c.set("inbox_last_consumed", json::array({{{"target_step_id", "other"}, {"topic", "compact_sql"}, {"payload", nullptr}},
-                                            {{"target_step_id", "budget"}, {"topic", "compact_cs"}, {"payload", nullptr}}}));
+  c.set("inbox_last_consumed",
+        json::array({{{"target_step_id", "other"}, {"topic", "compact_sql"}, {"payload", nullptr}},
+                     {{"target_step_id", "budget"}, {"topic", "compact_cs"}, {"payload", nullptr}}}));
   EXPECT_EQ(run_budget(g, c).events[0].fields["nodes"][0]["compacted"], false);  // threshold 40000 not crossed either
   c.set("inbox_last_consumed",
         json::array({{{"target_step_id", "budget"}, {"topic", "compact_sql"}, {"payload", {{"why", "big"}}}}}));
@@ -254,21 +264,25 @@ TEST(ManageContextBudgetTest, UnknownTextIsNeverCompacted) {
 TEST(ManageContextBudgetTest, ConfigurationErrorsAtRunTime) {
   Context c;
   c.set("node_texts", json::array({item("t", kPlain)}));
-  EXPECT_EQ(error_of(budget_graph(0), c),
-            "node 'budget' (manage_context_budget): graph attribute max_context_tokens (settings.max_context_tokens) is "
-            "required");
+  EXPECT_EQ(
+      error_of(budget_graph(0), c),
+      "node 'budget' (manage_context_budget): graph attribute max_context_tokens (settings.max_context_tokens) is "
+      "required");
   Graph zero = budget_graph(1);
   zero.data().set("max_context_tokens", "0");
-  EXPECT_EQ(error_of(zero, c),
-            "node 'budget' (manage_context_budget): graph attribute max_context_tokens must be an integer > 0, got '0'");
-  Graph bad_rules = budget_graph(1000, {{"compact_code", R"({"rules": [{"language": "sql", "policy": "threshold"}]})"}});
+  EXPECT_EQ(
+      error_of(zero, c),
+      "node 'budget' (manage_context_budget): graph attribute max_context_tokens must be an integer > 0, got '0'");
+  Graph bad_rules = budget_graph(1000,
+                                 {{"compact_code", R"({"rules": [{"language": "sql", "policy": "threshold"}]})"}});
   EXPECT_EQ(error_of(bad_rules, c),
             "node 'budget' (manage_context_budget): compact_code.rules[0] has policy threshold but no threshold (a "
             "number in (0, 1])");
   Graph no_over = budget_graph(1000);
   no_over.node("budget")->attrs.erase("on_over");
-  EXPECT_EQ(error_of(no_over, c),
-            "node 'budget' (manage_context_budget): on_over is required (the node to go to when the budget is exceeded)");
+  EXPECT_EQ(
+      error_of(no_over, c),
+      "node 'budget' (manage_context_budget): on_over is required (the node to go to when the budget is exceeded)");
   Context bad_items;
   bad_items.set("node_texts", json::array({"just a string"}));
   EXPECT_EQ(error_of(budget_graph(1000), bad_items),

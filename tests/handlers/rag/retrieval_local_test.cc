@@ -29,7 +29,8 @@ class SearchNodesLocalTest : public ::testing::Test {
   static void TearDownTestSuite() { provider_.reset(); }
 
   Outcome search(const Attrs& attrs, Context& context) {
-    Graph g = testing::retrieval_graph("retrieve", "search_nodes", attrs, {{"index_dir", testing::LocalRepoIndex::dir()}});
+    Graph g = testing::retrieval_graph("retrieve", "search_nodes", attrs,
+                                       {{"index_dir", testing::LocalRepoIndex::dir()}});
     SearchNodesHandler handler(provider_);
     Outcome o = handler.execute(*g.node("retrieve"), context, g, fixture_.env("retrieve"));
     context.apply_updates(o.context_updates);
@@ -110,10 +111,11 @@ TEST_F(SearchNodesLocalTest, HybridWithPayloadFilter) {
 TEST_F(SearchNodesLocalTest, KeywordRerankOnlyReordersSemanticCandidates) {
   const std::string query = "cancel meeting stored procedure";
   Context wide = testing::retrieval_context({{"last_model_response", query}});
-  auto candidates = ids_of(search({{"search_type", "semantic"}, {"top_k", "18"}}, wide).context_updates["retrieval_seed_nodes"]);
+  auto candidates = ids_of(
+      search({{"search_type", "semantic"}, {"top_k", "18"}}, wide).context_updates["retrieval_seed_nodes"]);
   Context c = testing::retrieval_context({{"last_model_response", query}});
-  auto seeds = ids_of(
-      search({{"search_type", "semantic"}, {"top_k", "3"}, {"rerank", "keyword_rerank"}}, c).context_updates["retrieval_seed_nodes"]);
+  auto seeds = ids_of(search({{"search_type", "semantic"}, {"top_k", "3"}, {"rerank", "keyword_rerank"}}, c)
+                          .context_updates["retrieval_seed_nodes"]);
   ASSERT_EQ(seeds.size(), 3u);
   for (const auto& id : seeds) EXPECT_NE(std::find(candidates.begin(), candidates.end(), id), candidates.end()) << id;
   EXPECT_EQ(seeds.front(), "sql:dbo.CancelMeeting");

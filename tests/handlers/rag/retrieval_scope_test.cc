@@ -31,8 +31,11 @@ TEST(SearchNodesScopeTest, ReadsEveryPart) {
   EXPECT_EQ(s.snapshot_source, "primary");
   EXPECT_EQ(s.snapshot_id, "s1");
   EXPECT_EQ(s.active_index, "cs");
-  EXPECT_EQ(s.filters, json({{"acl_tags_any", {"public"}}, {"tenant", "acme"}, {"repository", "acme"},
-                             {"branch", "main"}, {"snapshot_id", "s1"}}));
+  EXPECT_EQ(s.filters, json({{"acl_tags_any", {"public"}},
+                             {"tenant", "acme"},
+                             {"repository", "acme"},
+                             {"branch", "main"},
+                             {"snapshot_id", "s1"}}));
 }
 
 TEST(SearchNodesScopeTest, WithoutSnapshotTheBackendUsesTheLatest) {
@@ -60,7 +63,8 @@ TEST(SearchNodesScopeTest, SacredSnapshotAliasIsKeptAndChecked) {
   EXPECT_EQ(read_retrieval_scope(*g.node("step"), same, g).filters,
             json({{"snapshot", "s1"}, {"repository", "acme"}, {"branch", "main"}}));
   Context differs = testing::retrieval_context({{"retrieval_filters", {{"snapshot", "s0"}}}, {"snapshot_id", "s1"}});
-  EXPECT_EQ(scope_error(g, differs), "node 'step': retrieval_filters.snapshot = \"s0\" disagrees with the scope value 's1'");
+  EXPECT_EQ(scope_error(g, differs),
+            "node 'step': retrieval_filters.snapshot = \"s0\" disagrees with the scope value 's1'");
   Context sacred_only = testing::retrieval_context({{"retrieval_filters", {{"snapshot_id", "s0"}}}});
   EXPECT_EQ(read_retrieval_scope(*g.node("step"), sacred_only, g).filters["snapshot_id"], "s0");
 }

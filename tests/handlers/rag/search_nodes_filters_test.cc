@@ -22,8 +22,9 @@ class HostileGenerator {
   std::size_t pick(std::size_t n) { return rng_() % n; }
 
   json scalar() {
-    static const std::vector<std::string> strings = {"acme", "evil", "s0", "s1", "hr", "public", "", "' OR 1=1 --",
-                                                     "main", "dev", "confidential", "t9", "\u00e9t\u00e9"};
+    static const std::vector<std::string> strings = {"acme",         "evil", "s0",           "s1",   "hr",
+                                                     "public",       "",     "' OR 1=1 --",  "main", "dev",
+                                                     "confidential", "t9",   "\u00e9t\u00e9"};
     switch (pick(5)) {
       case 0: return strings[pick(strings.size())];
       case 1: return static_cast<int>(pick(2000)) - 1000;
@@ -35,9 +36,10 @@ class HostileGenerator {
 
   std::string key() {
     static const std::vector<std::string> keys = {
-        "repository", "branch", "snapshot_id", "snapshot", "acl_tags_any", "classification_labels_all", "tenant",
-        "data_type",  "language", "kind",    "path",     "",             "query",  "mode", "top_k", "rrf_k",
-        "filters",    "Repository", "acl_tags_any ", "match_operator", "search_type", "x"};
+        "repository",    "branch",         "snapshot_id", "snapshot", "acl_tags_any", "classification_labels_all",
+        "tenant",        "data_type",      "language",    "kind",     "path",         "",
+        "query",         "mode",           "top_k",       "rrf_k",    "filters",      "Repository",
+        "acl_tags_any ", "match_operator", "search_type", "x"};
     return keys[pick(keys.size())];
   }
 
@@ -126,10 +128,12 @@ TEST(SearchNodesFilterProperty, HostilePayloadsNeverChangeTheBaseFilters) {
     std::string text = gen.render(gen.payload());
     extra["last_model_response"] = text;
     Context context = testing::retrieval_context(extra);
-    Graph graph = testing::retrieval_graph(
-        "retrieve", "search_nodes",
-        {{"search_type", "semantic"}, {"top_k", "3"}, {"query_parser", "jsonish_v1"},
-         {"allow_top_k_from_payload", gen.pick(2) ? "true" : "false"}, {"allow_rrf_k_from_payload", "true"}});
+    Graph graph = testing::retrieval_graph("retrieve", "search_nodes",
+                                           {{"search_type", "semantic"},
+                                            {"top_k", "3"},
+                                            {"query_parser", "jsonish_v1"},
+                                            {"allow_top_k_from_payload", gen.pick(2) ? "true" : "false"},
+                                            {"allow_rrf_k_from_payload", "true"}});
     if (parse_jsonish_query(text).structured) ++structured;
 
     std::size_t calls = backend->searches.size();
@@ -187,15 +191,20 @@ TEST(SearchNodesFilterProperty, MergeKeepsBaseForArbitraryParsedJson) {
 
 TEST(SearchNodesFilterProperty, MergeDropsReservedKeysEvenWithoutBase) {
   std::vector<std::string> warnings;
-  json merged = merge_filters(json({{"snapshot", "old"}, {"acl_tags_any", {"hr"}}, {"data_type", "sql"},
-                                    {"bad", {{"nested", 1}}}, {"nulls", nullptr}, {"list", {1, "a", true}}}),
+  json merged = merge_filters(json({{"snapshot", "old"},
+                                    {"acl_tags_any", {"hr"}},
+                                    {"data_type", "sql"},
+                                    {"bad", {{"nested", 1}}},
+                                    {"nulls", nullptr},
+                                    {"list", {1, "a", true}}}),
                               json::object(), &warnings);
   EXPECT_EQ(merged, json({{"data_type", "sql"}, {"list", {1, "a", true}}}));
-  EXPECT_EQ(warnings, (std::vector<std::string>{
-                          "payload filter 'acl_tags_any' ignored: scope and ACL filters come from the pipeline",
-                          "payload filter 'bad' ignored: values must be strings, numbers, booleans or a list of those",
-                          "payload filter 'nulls' ignored: values must be strings, numbers, booleans or a list of those",
-                          "payload filter 'snapshot' ignored: scope and ACL filters come from the pipeline"}));
+  EXPECT_EQ(warnings,
+            (std::vector<std::string>{
+                "payload filter 'acl_tags_any' ignored: scope and ACL filters come from the pipeline",
+                "payload filter 'bad' ignored: values must be strings, numbers, booleans or a list of those",
+                "payload filter 'nulls' ignored: values must be strings, numbers, booleans or a list of those",
+                "payload filter 'snapshot' ignored: scope and ACL filters come from the pipeline"}));
 }
 
 }  // namespace

@@ -80,11 +80,11 @@ TEST_F(SearchNodesTest, WritesSeedsHitsAndNullOperator) {
 }
 
 TEST_F(SearchNodesTest, CleanupResetsEveryKeyEvenWhenValidationFails) {
-  json stale = {{"retrieval_seed_nodes", {"old"}}, {"retrieval_hits", {{{"id", "old"}}}},
-                {"graph_seed_nodes", {"old"}},     {"graph_expanded_nodes", {"old"}},
+  json stale = {{"retrieval_seed_nodes", {"old"}},     {"retrieval_hits", {{{"id", "old"}}}},
+                {"graph_seed_nodes", {"old"}},         {"graph_expanded_nodes", {"old"}},
                 {"graph_edges", {{{"from_id", "a"}}}}, {"graph_debug", {{"reason", "ok"}}},
-                {"graph_node_texts", {"t"}},       {"graph_nodes", {"n"}},
-                {"context_blocks", {"block"}},     {"node_texts", {{{"id", "old"}}}},
+                {"graph_node_texts", {"t"}},           {"graph_nodes", {"n"}},
+                {"context_blocks", {"block"}},         {"node_texts", {{{"id", "old"}}}},
                 {"last_search_bm25_operator", "and"}};
   Context c = context_with("q", stale);
   error_of({{"top_k", "3"}}, c);  // search_type missing
@@ -107,8 +107,7 @@ TEST_F(SearchNodesTest, RepositoryAndBranchAreRequired) {
   Context no_repo;
   no_repo.set("branch", "main");
   no_repo.set("last_model_response", "q");
-  EXPECT_EQ(error_of(kSemantic, no_repo),
-            "node 'retrieve': context key 'repository' is required (a non-empty string)");
+  EXPECT_EQ(error_of(kSemantic, no_repo), "node 'retrieve': context key 'repository' is required (a non-empty string)");
   Context empty_branch = context_with("q", {{"branch", ""}});
   EXPECT_EQ(error_of(kSemantic, empty_branch),
             "node 'retrieve': context key 'branch' is required (a non-empty string)");
@@ -211,7 +210,8 @@ TEST_F(SearchNodesTest, EmptyQueryIsAnError) {
             "node 'retrieve': query is empty after parsing last_model_response (query_parser=jsonish_v1); "
             "allowed: a non-empty query text");
   Context missing = retrieval_context();
-  EXPECT_EQ(error_of(kSemantic, missing), "node 'retrieve': context key 'last_model_response' is required (it is the query)");
+  EXPECT_EQ(error_of(kSemantic, missing),
+            "node 'retrieve': context key 'last_model_response' is required (it is the query)");
   EXPECT_TRUE(backend_->searches.empty());
 }
 
@@ -262,8 +262,8 @@ TEST_F(SearchNodesTest, PayloadTopKOnlyWhenAllowed) {
 }
 
 TEST_F(SearchNodesTest, PayloadRrfKOnlyWhenAllowedAndHybrid) {
-  Attrs allowed = {{"search_type", "hybrid"}, {"top_k", "3"}, {"query_parser", "jsonish_v1"},
-                   {"allow_rrf_k_from_payload", "true"}};
+  Attrs allowed = {
+      {"search_type", "hybrid"}, {"top_k", "3"}, {"query_parser", "jsonish_v1"}, {"allow_rrf_k_from_payload", "true"}};
   Context c = context_with(R"({"query": "q", "rrf_k": 7})");
   run(allowed, c);
   Attrs not_allowed = {{"search_type", "hybrid"}, {"top_k", "3"}, {"query_parser", "jsonish_v1"}};
@@ -271,7 +271,9 @@ TEST_F(SearchNodesTest, PayloadRrfKOnlyWhenAllowedAndHybrid) {
   Context semantic = context_with(R"({"query": "q", "rrf_k": 7, "search_type": "semantic"})");
   run(allowed, semantic);
   Context to_hybrid = context_with(R"({"query": "q", "rrf_k": 9, "mode": "hybrid"})");
-  Attrs semantic_node = {{"search_type", "semantic"}, {"top_k", "3"}, {"query_parser", "jsonish_v1"},
+  Attrs semantic_node = {{"search_type", "semantic"},
+                         {"top_k", "3"},
+                         {"query_parser", "jsonish_v1"},
                          {"allow_rrf_k_from_payload", "true"}};
   run(semantic_node, to_hybrid);
   ASSERT_EQ(backend_->searches.size(), 4u);
@@ -313,9 +315,12 @@ TEST_F(SearchNodesTest, PayloadFiltersAddButNeverOverrideBase) {
       {{"retrieval_filters", {{"acl_tags_any", {"public"}}, {"tenant", "acme"}}}, {"snapshot_id", "s1"}});
   run(kJsonish, c);
   ASSERT_EQ(backend_->searches.size(), 1u);
-  EXPECT_EQ(backend_->searches[0].retrieval_filters,
-            json({{"acl_tags_any", {"public"}}, {"tenant", "acme"}, {"repository", "acme"}, {"branch", "main"},
-                  {"snapshot_id", "s1"}, {"data_type", "sql"}}));
+  EXPECT_EQ(backend_->searches[0].retrieval_filters, json({{"acl_tags_any", {"public"}},
+                                                           {"tenant", "acme"},
+                                                           {"repository", "acme"},
+                                                           {"branch", "main"},
+                                                           {"snapshot_id", "s1"},
+                                                           {"data_type", "sql"}}));
   auto warnings = fixture_.events.events().at(0).fields["warnings"];
   EXPECT_EQ(warnings, json({"payload filter 'acl_tags_any' ignored: scope and ACL filters come from the pipeline",
                             "payload filter 'repository' ignored: scope and ACL filters come from the pipeline",
@@ -384,7 +389,8 @@ TEST_F(SearchNodesTest, SemanticRerankModeMeansSemanticPlusKeywordRerank) {
 }
 
 TEST_F(SearchNodesTest, PayloadSwitchingAwayFromSemanticDropsTheRerank) {
-  Attrs node = {{"search_type", "semantic"}, {"top_k", "2"}, {"query_parser", "jsonish_v1"}, {"rerank", "keyword_rerank"}};
+  Attrs node = {
+      {"search_type", "semantic"}, {"top_k", "2"}, {"query_parser", "jsonish_v1"}, {"rerank", "keyword_rerank"}};
   Context c = context_with(R"({"query": "rooms", "mode": "bm25"})");
   Outcome o = run(node, c);
   ASSERT_EQ(backend_->searches.size(), 1u);

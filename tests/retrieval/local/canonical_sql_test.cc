@@ -64,7 +64,8 @@ TEST(CanonicalSqlTest, SearchAndExpansionReturnTheObjectOnce) {
   TempDir src, index;
   write(src.path() / "Database/Sales/Tables/Orders.sql",
         "CREATE TABLE [Sales].[Orders] ([Id] INT NOT NULL, [CustomerId] INT NOT NULL)\nGO\n");
-  write(src.path() / "Database/Sales/Tables/Customers.sql", "CREATE TABLE [Sales].[Customers] ([Id] INT NOT NULL)\nGO\n");
+  write(src.path() / "Database/Sales/Tables/Customers.sql",
+        "CREATE TABLE [Sales].[Customers] ([Id] INT NOT NULL)\nGO\n");
   write(src.path() / "Migrations/CreateStructure.sql",
         "CREATE TABLE Sales.Orders (Id INT NOT NULL, CustomerId INT NOT NULL)\nGO\n"
         "CREATE TABLE Sales.Customers (Id INT NOT NULL)\nGO\n");
@@ -99,7 +100,8 @@ TEST(CanonicalSqlTest, SearchAndExpansionReturnTheObjectOnce) {
   EXPECT_EQ(reached, (std::vector<std::string>{"sql:Sales.Orders references sql:Sales.Customers"}));
 
   IndexStore store(index.str(), false);
-  auto s = store.db().prepare("SELECT json_extract(metadata, '$.also_defined_in') FROM nodes WHERE id = 'sql:Sales.Orders'");
+  auto s = store.db().prepare(
+      "SELECT json_extract(metadata, '$.also_defined_in') FROM nodes WHERE id = 'sql:Sales.Orders'");
   ASSERT_TRUE(s.step());
   EXPECT_EQ(s.text(0), R"(["Migrations/CreateStructure.sql","Migrations/002_fk.sql"])");
 }

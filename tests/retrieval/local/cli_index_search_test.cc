@@ -33,7 +33,8 @@ Result run(const std::string& args) {
 TEST(CliIndexSearchTest, IndexThenSearchAsJson) {
   testing::TempDir dir;
   std::string repo = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/csharp_sql_repo";
-  auto idx = run("index " + repo + " --index " + dir.str() + " --repository acme --branch main --acl " + repo + "/acl.json");
+  auto idx = run("index " + repo + " --index " + dir.str() + " --repository acme --branch main --acl " + repo +
+                 "/acl.json");
   ASSERT_EQ(idx.code, 0) << idx.out;
   EXPECT_NE(idx.out.find("files: 30 seen, 30 indexed"), std::string::npos) << idx.out;
   EXPECT_NE(idx.out.find("maps_to=3"), std::string::npos) << idx.out;
@@ -52,13 +53,15 @@ TEST(CliIndexSearchTest, IndexThenSearchAsJson) {
   EXPECT_EQ(text.code, 0);
   EXPECT_NE(text.out.find("  1  "), std::string::npos) << text.out;
 
-  auto hidden = run("search --index " + dir.str() +
-                    " --repository acme --branch main --type bm25 --json --filters '{\"acl_tags_any\":[\"public\"]}' salaries");
+  auto hidden = run(
+      "search --index " + dir.str() +
+      " --repository acme --branch main --type bm25 --json --filters '{\"acl_tags_any\":[\"public\"]}' salaries");
   ASSERT_EQ(hidden.code, 0);
   EXPECT_TRUE(nlohmann::json::parse(hidden.out)["hits"].empty());
 
   EXPECT_EQ(run("search --index " + dir.str() + " --repository acme --branch dev x").code, 3);
-  EXPECT_EQ(run("search --index " + dir.str() + " --repository acme --branch main --filters '{\"tenant\":null}' x").code, 2);
+  EXPECT_EQ(
+      run("search --index " + dir.str() + " --repository acme --branch main --filters '{\"tenant\":null}' x").code, 2);
   EXPECT_EQ(run("search --index " + dir.str() + " --repository acme --branch main --filters 'nope' x").code, 2);
   EXPECT_EQ(run("search --index " + dir.str() + "/missing --repository acme --branch main x").code, 3);
   EXPECT_EQ(run("index " + repo + " --index " + dir.str() + " --repository acme").code, 2);

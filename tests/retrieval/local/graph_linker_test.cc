@@ -94,36 +94,42 @@ public class UserRepository : Repository<User, Guid>, IUserRepository
 )";
 
 TEST(GraphLinkerTest, DapperNamesFromInterpolationConstantsConcatenationAndRawStringsResolve) {
-  auto nodes = nodes_of({{"Repositories.cs", kRepositories},
-                         {"User_ReadByEmail.sql", "CREATE PROCEDURE [dbo].[User_ReadByEmail] @Email NVARCHAR(256) AS "
-                                                  "SELECT * FROM [dbo].[UserView] WHERE [Email] = @Email"},
-                         {"User_ReadById.sql", "CREATE PROCEDURE [dbo].[User_ReadById] @Id UNIQUEIDENTIFIER AS SELECT 1"},
-                         {"User_Search.sql", "CREATE PROCEDURE [dbo].[User_Search] @term NVARCHAR(50) AS SELECT 1"},
-                         {"AuditLog.sql", "CREATE TABLE [dbo].[AuditLog] ([At] DATETIME2 NOT NULL)"},
-                         {"User_DeleteById.sql", "CREATE PROCEDURE [dbo].[User_DeleteById] @Id UNIQUEIDENTIFIER AS "
-                                                 "DELETE FROM [dbo].[User] WHERE [Id] = @Id"},
-                         {"UserView.sql", "CREATE VIEW [dbo].[UserView] AS SELECT * FROM [dbo].[User]"},
-                         {"User.sql", "CREATE TABLE [dbo].[User] ([Id] UNIQUEIDENTIFIER NOT NULL)"}});
-  EXPECT_EQ(edges(nodes, "executes"),
-            (std::set<std::string>{
-                "cs:Shop.Data.Repository.GetByIdAsync(TId) -> sql:dbo.User_ReadById",
-                "cs:Shop.Data.UserRepository.DeleteAsync(Guid) -> sql:dbo.User_DeleteById",
-                "cs:Shop.Data.UserRepository.GetByEmailAsync(string) -> sql:dbo.User_ReadByEmail",
-                "cs:Shop.Data.UserRepository.GetByEmailConstantAsync(string) -> sql:dbo.User_ReadByEmail",
-                "cs:Shop.Data.UserRepository.SearchAsync(string) -> sql:dbo.User_Search"}));
-  EXPECT_EQ(edges(nodes, "reads"), (std::set<std::string>{"cs:Shop.Data.UserRepository.AuditCountAsync(DateTime) -> sql:dbo.AuditLog",
-                                                          "cs:Shop.Data.UserRepository.CountAsync() -> sql:dbo.UserView",
-                                                          "cs:Shop.Data.UserRepository.SearchAsync(string) -> sql:dbo.User",
-                                                          "sql:dbo.User_ReadByEmail -> sql:dbo.UserView"}));
+  auto nodes = nodes_of(
+      {{"Repositories.cs", kRepositories},
+       {"User_ReadByEmail.sql",
+        "CREATE PROCEDURE [dbo].[User_ReadByEmail] @Email NVARCHAR(256) AS "
+        "SELECT * FROM [dbo].[UserView] WHERE [Email] = @Email"},
+       {"User_ReadById.sql", "CREATE PROCEDURE [dbo].[User_ReadById] @Id UNIQUEIDENTIFIER AS SELECT 1"},
+       {"User_Search.sql", "CREATE PROCEDURE [dbo].[User_Search] @term NVARCHAR(50) AS SELECT 1"},
+       {"AuditLog.sql", "CREATE TABLE [dbo].[AuditLog] ([At] DATETIME2 NOT NULL)"},
+       {"User_DeleteById.sql",
+        "CREATE PROCEDURE [dbo].[User_DeleteById] @Id UNIQUEIDENTIFIER AS "
+        "DELETE FROM [dbo].[User] WHERE [Id] = @Id"},
+       {"UserView.sql", "CREATE VIEW [dbo].[UserView] AS SELECT * FROM [dbo].[User]"},
+       {"User.sql", "CREATE TABLE [dbo].[User] ([Id] UNIQUEIDENTIFIER NOT NULL)"}});
+  EXPECT_EQ(
+      edges(nodes, "executes"),
+      (std::set<std::string>{"cs:Shop.Data.Repository.GetByIdAsync(TId) -> sql:dbo.User_ReadById",
+                             "cs:Shop.Data.UserRepository.DeleteAsync(Guid) -> sql:dbo.User_DeleteById",
+                             "cs:Shop.Data.UserRepository.GetByEmailAsync(string) -> sql:dbo.User_ReadByEmail",
+                             "cs:Shop.Data.UserRepository.GetByEmailConstantAsync(string) -> sql:dbo.User_ReadByEmail",
+                             "cs:Shop.Data.UserRepository.SearchAsync(string) -> sql:dbo.User_Search"}));
+  EXPECT_EQ(edges(nodes, "reads"),
+            (std::set<std::string>{"cs:Shop.Data.UserRepository.AuditCountAsync(DateTime) -> sql:dbo.AuditLog",
+                                   "cs:Shop.Data.UserRepository.CountAsync() -> sql:dbo.UserView",
+                                   "cs:Shop.Data.UserRepository.SearchAsync(string) -> sql:dbo.User",
+                                   "sql:dbo.User_ReadByEmail -> sql:dbo.UserView"}));
   EXPECT_EQ(edges(nodes, "writes"), (std::set<std::string>{"sql:dbo.User_DeleteById -> sql:dbo.User"}));
   EXPECT_EQ(edges(nodes, "references"), (std::set<std::string>{"sql:dbo.UserView -> sql:dbo.User"}));
 }
 
 TEST(GraphLinkerTest, AnAlterTableElsewhereAddsItsForeignKeysToTheTable) {
-  auto nodes = nodes_of({{"migrations/002_fk.sql", "ALTER TABLE [Sales].[Orders] ADD CONSTRAINT FK_Orders_Customers "
-                                                   "FOREIGN KEY ([CustomerId]) REFERENCES [Sales].[Customers] ([Id])\nGO\n"},
-                         {"Tables/Orders.sql", "CREATE TABLE [Sales].[Orders] ([Id] INT NOT NULL, [CustomerId] INT NOT NULL)"},
-                         {"Tables/Customers.sql", "CREATE TABLE [Sales].[Customers] ([Id] INT NOT NULL)"}});
+  auto nodes = nodes_of(
+      {{"migrations/002_fk.sql",
+        "ALTER TABLE [Sales].[Orders] ADD CONSTRAINT FK_Orders_Customers "
+        "FOREIGN KEY ([CustomerId]) REFERENCES [Sales].[Customers] ([Id])\nGO\n"},
+       {"Tables/Orders.sql", "CREATE TABLE [Sales].[Orders] ([Id] INT NOT NULL, [CustomerId] INT NOT NULL)"},
+       {"Tables/Customers.sql", "CREATE TABLE [Sales].[Customers] ([Id] INT NOT NULL)"}});
   ASSERT_EQ(nodes[0].facts.value("partial", false), true);
   EXPECT_EQ(edges(nodes, "references"), (std::set<std::string>{"sql:Sales.Orders -> sql:Sales.Customers"}));
 }

@@ -126,9 +126,9 @@ TEST_F(IndexerTest, ExpectedEdgesOfEveryType) {
     EXPECT_TRUE(edges.count(t)) << e.dump();
     types_seen.insert(e["edge_type"].get<std::string>());
   }
-  for (const char* type : {edge_type::kContains, edge_type::kInherits, edge_type::kImplements, edge_type::kCalls,
-                           edge_type::kUsesType, edge_type::kReads, edge_type::kWrites, edge_type::kReferences,
-                           edge_type::kExecutes, edge_type::kMapsTo}) {
+  for (const char* type :
+       {edge_type::kContains, edge_type::kInherits, edge_type::kImplements, edge_type::kCalls, edge_type::kUsesType,
+        edge_type::kReads, edge_type::kWrites, edge_type::kReferences, edge_type::kExecutes, edge_type::kMapsTo}) {
     EXPECT_TRUE(types_seen.count(type)) << type;
   }
   // Calls resolve by receiver type: the service calls the interface, not the Dapper class.
@@ -161,7 +161,8 @@ TEST_F(IndexerTest, AclFileTagsHideNodesFromSearchExpandAndFetch) {
                                    "sql:payroll.Salaries"}));
   LocalBackend backend(dir_->str());
   EXPECT_TRUE(backend.fetch_texts({"sql:payroll.Salaries"}, "acme", "main", pub, std::nullopt).empty());
-  ExpandRequest e{{"cs:Acme.Meetings.Data.IConnectionFactory"}, {"~uses_type"}, 1, 50, "acme", "main", pub, std::nullopt};
+  ExpandRequest e{
+      {"cs:Acme.Meetings.Data.IConnectionFactory"}, {"~uses_type"}, 1, 50, "acme", "main", pub, std::nullopt};
   auto x = backend.expand(e);
   std::set<std::string> reached;
   for (const auto& n : x.nodes) reached.insert(n.id);
@@ -240,8 +241,15 @@ TEST(IndexerIncrementalTest, SkipsUnchangedFilesAndRemovesDeletedOnes) {
     ASSERT_EQ(hits.size(), 1u);
     EXPECT_EQ(hits[0].id, "cs:Acme.Meetings.Services.RoomArchiver.ArchiveRooms()");
   }
-  SearchRequest gone{SearchType::kSemantic, "Attendee Email MeetingId", 80, "acme", "main", json::object(),
-                     std::nullopt, std::nullopt, 60};
+  SearchRequest gone{SearchType::kSemantic,
+                     "Attendee Email MeetingId",
+                     80,
+                     "acme",
+                     "main",
+                     json::object(),
+                     std::nullopt,
+                     std::nullopt,
+                     60};
   for (const auto& h : backend.search(gone).hits) EXPECT_EQ(h.id.find("Domain.Attendee"), std::string::npos) << h.id;
 }
 
@@ -254,7 +262,8 @@ TEST(IndexerSnapshotTest, BranchesAndSnapshotsLiveSideBySide) {
   o.snapshot = "";
   run_local_indexer(o);
   LocalBackend backend(index.str());
-  SearchRequest r{SearchType::kBm25, "CancelMeeting", 1, "acme", "release", json::object(), std::nullopt, std::nullopt, 60};
+  SearchRequest r{SearchType::kBm25, "CancelMeeting", 1, "acme", "release", json::object(),
+                  std::nullopt,      std::nullopt,    60};
   EXPECT_EQ(backend.search(r).hits.at(0).id, "sql:dbo.CancelMeeting");
   r.branch = "main";
   r.retrieval_filters = {{"snapshot_id", "v1"}};

@@ -48,14 +48,15 @@ class LocalBackendTest : public ::testing::Test {
     Scope s1{"default", "acme", "main", "s1"};
     json pub = json::array({"public"});
     json code_t1 = {{"data_type", "code"}, {"tenant", "t1"}};
-    store.insert_node(s1, node(kGet, "csharp", "method", "public Meeting GetMeetingById(int id) { return _repo.Find(id); }",
-                               pub, json::array({"internal"}), code_t1));
+    store.insert_node(
+        s1, node(kGet, "csharp", "method", "public Meeting GetMeetingById(int id) { return _repo.Find(id); }", pub,
+                 json::array({"internal"}), code_t1));
     store.insert_node(s1, node(kFind, "csharp", "method",
                                "public Meeting Find(int id) { return _db.Query(\"SELECT * FROM dbo.Meetings\"); }", pub,
                                json::array({"internal"}), code_t1));
-    store.insert_node(s1, node(kTable, "sql", "table", "CREATE TABLE dbo.Meetings (Id INT, Title NVARCHAR(200))",
-                               json::array({"dba"}), json::array({"internal", "pii"}),
-                               {{"data_type", "sql"}, {"tenant", "t1"}}));
+    store.insert_node(
+        s1, node(kTable, "sql", "table", "CREATE TABLE dbo.Meetings (Id INT, Title NVARCHAR(200))",
+                 json::array({"dba"}), json::array({"internal", "pii"}), {{"data_type", "sql"}, {"tenant", "t1"}}));
     store.insert_node(s1, node(kSalary, "csharp", "method",
                                "public decimal GetSalary(int id) { /* not a meeting */ return _payroll.Find(id); }",
                                json::array({"hr"}), json::array({"internal", "confidential"}),
@@ -64,8 +65,8 @@ class LocalBackendTest : public ::testing::Test {
                                json::array({"internal"}), code_t1));
     store.insert_node(s1, node(kTwinB, "csharp", "method", "void Twin() { zebra(); }", pub, json::array(), code_t1));
     store.insert_node(s1, node(kTwinA, "csharp", "method", "void Twin() { zebra(); }", pub, json::array(), code_t1));
-    store.replace_edges(s1, {{kGet, kFind, "calls"}, {kFind, kTable, "reads"}, {kSalary, kFind, "calls"},
-                             {kGet, kTable, "uses_type"}});
+    store.replace_edges(
+        s1, {{kGet, kFind, "calls"}, {kFind, kTable, "reads"}, {kSalary, kFind, "calls"}, {kGet, kTable, "uses_type"}});
     store.touch_scope(s1);
     Scope s2{"default", "acme", "main", "s2"};
     store.insert_node(s2, node(kGet, "csharp", "method", "public Meeting GetMeetingById(int id) { return Cache(id); }",
@@ -156,8 +157,10 @@ TEST_F(LocalBackendTest, HybridFusesBothListsWithRrf) {
   ASSERT_EQ(hybrid.hits.size(), 3u);
   EXPECT_EQ(hybrid.hits[0].id, kGet);
   double expected = 0;
-  for (const auto& h : sem) if (h.id == kGet) expected += 1.0 / (10 + h.rank);
-  for (const auto& h : bm) if (h.id == kGet) expected += 1.0 / (10 + h.rank);
+  for (const auto& h : sem)
+    if (h.id == kGet) expected += 1.0 / (10 + h.rank);
+  for (const auto& h : bm)
+    if (h.id == kGet) expected += 1.0 / (10 + h.rank);
   EXPECT_DOUBLE_EQ(hybrid.hits[0].score, expected);
   EXPECT_EQ(hybrid.debug["rrf_k"], 10);
 }
@@ -257,12 +260,14 @@ TEST_F(LocalBackendTest, SnapshotDefaultsToLatestAndCanBeSelected) {
 
 TEST_F(LocalBackendTest, ExpandIsBreadthFirstWithLimits) {
   LocalBackend backend(dir_.str());
-  ExpandRequest e{{kGet}, {"calls", "reads", "uses_type"}, 2, 10, "acme", "main", {{"snapshot_id", "s1"}}, std::nullopt};
+  ExpandRequest e{{kGet}, {"calls", "reads", "uses_type"}, 2,           10, "acme",
+                  "main", {{"snapshot_id", "s1"}},         std::nullopt};
   auto x = backend.expand(e);
   EXPECT_EQ(x.reason, "ok");
   EXPECT_FALSE(x.truncated);
   EXPECT_EQ(x.nodes, (std::vector<ExpandedNode>{{kGet, 0, std::nullopt}, {kFind, 1, kGet}, {kTable, 1, kGet}}));
-  EXPECT_EQ(x.edges, (std::vector<GraphEdge>{{kGet, kFind, "calls"}, {kGet, kTable, "uses_type"}, {kFind, kTable, "reads"}}));
+  EXPECT_EQ(x.edges,
+            (std::vector<GraphEdge>{{kGet, kFind, "calls"}, {kGet, kTable, "uses_type"}, {kFind, kTable, "reads"}}));
 
   e.max_nodes = 2;
   x = backend.expand(e);

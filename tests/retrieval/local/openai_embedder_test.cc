@@ -183,7 +183,8 @@ TEST(OpenAiEmbedderTest, IndexAndSemanticSearchThroughTheProvider) {
   LocalBackendOptions opts;
   opts.embedder = server.spec();
   LocalBackend backend(index.str(), opts);
-  SearchRequest r{SearchType::kSemantic, "CancelMeeting", 3, "acme", "main", json::object(), std::nullopt, std::nullopt, 60};
+  SearchRequest r{SearchType::kSemantic, "CancelMeeting", 3, "acme", "main", json::object(),
+                  std::nullopt,          std::nullopt,    60};
   auto hits = backend.search(r).hits;
   // The fake vectors are the lexical embedder's, so the ranking equals the offline one.
   ASSERT_EQ(hits.size(), 3u);

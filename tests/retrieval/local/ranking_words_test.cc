@@ -19,7 +19,8 @@ class RankingWordsTest : public ::testing::Test {
   void SetUp() override {
     write("db/Tokens_Purge.sql",
           "-- Removes login tokens that passed their expiry date.\n"
-          "CREATE PROCEDURE [Auth].[Tokens_Purge] AS DELETE FROM [Auth].[Tokens] WHERE [Until] < SYSUTCDATETIME();\nGO\n");
+          "CREATE PROCEDURE [Auth].[Tokens_Purge] AS DELETE FROM [Auth].[Tokens] WHERE [Until] < "
+          "SYSUTCDATETIME();\nGO\n");
     write("db/Tokens.sql", "CREATE TABLE [Auth].[Tokens] ([Until] DATETIME2 NOT NULL);\nGO\n");
     write("db/ActiveTokens.sql", "CREATE VIEW [Auth].[ActiveTokens] AS SELECT * FROM [Auth].[Tokens];\nGO\n");
     write("src/Billing.cs",

@@ -48,7 +48,8 @@ class SsdtFixtureTest : public ::testing::Test {
     auto n = store.db().prepare("SELECT id FROM nodes WHERE repository = 'shop' AND branch = 'main'");
     while (n.step()) nodes_->insert(n.text(0));
     edges_ = new std::set<Edge>();
-    auto e = store.db().prepare("SELECT from_id, to_id, edge_type FROM edges WHERE repository = 'shop' AND branch = 'main'");
+    auto e = store.db().prepare(
+        "SELECT from_id, to_id, edge_type FROM edges WHERE repository = 'shop' AND branch = 'main'");
     while (e.step()) edges_->insert({e.text(0), e.text(1), e.text(2)});
   }
   static void TearDownTestSuite() {
@@ -93,7 +94,8 @@ TEST_F(SsdtFixtureTest, IndexesEverySqlAndCSharpFileWithoutIssues) {
   for (const auto& issue : summary_->issues) ADD_FAILURE() << issue.path << ":" << issue.line << ": " << issue.message;
   // Temporary tables, table variables, CTEs and index names add no node of any kind.
   EXPECT_EQ(summary_->nodes_by_kind.at("schema"), 1);
-  EXPECT_EQ(summary_->nodes_by_kind.at("table"), 9 + 1 + 2);  // SSDT, the CreateStructure duplicate, ALTER TABLE partials
+  EXPECT_EQ(summary_->nodes_by_kind.at("table"),
+            9 + 1 + 2);  // SSDT, the CreateStructure duplicate, ALTER TABLE partials
   EXPECT_EQ(summary_->nodes_by_kind.at("view"), 2 + 1);
   EXPECT_EQ(summary_->nodes_by_kind.at("procedure"), 8 + 1);
   EXPECT_EQ(summary_->nodes_by_kind.at("function"), 2);

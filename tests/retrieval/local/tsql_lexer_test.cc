@@ -16,14 +16,12 @@ std::vector<std::pair<Kind, std::string>> kinds(std::string_view sql) {
 TEST(TsqlLexerTest, NamesVariablesTempTablesStringsAndNumbers) {
   auto got = kinds("SELECT [a]]b].\"c d\", @x, @@ROWCOUNT, #t, ##g, N'it''s', 'x', 0x1F, 1.5 FROM dbo.T;");
   std::vector<std::pair<Kind, std::string>> want = {
-      {Kind::kWord, "SELECT"},     {Kind::kQuotedName, "[a]]b]"}, {Kind::kPunct, "."},
-      {Kind::kQuotedName, "\"c d\""}, {Kind::kPunct, ","},        {Kind::kVariable, "@x"},
-      {Kind::kPunct, ","},          {Kind::kVariable, "@@ROWCOUNT"}, {Kind::kPunct, ","},
-      {Kind::kTempName, "#t"},      {Kind::kPunct, ","},          {Kind::kTempName, "##g"},
-      {Kind::kPunct, ","},          {Kind::kString, "N'it''s'"},  {Kind::kPunct, ","},
-      {Kind::kString, "'x'"},       {Kind::kPunct, ","},          {Kind::kNumber, "0x1F"},
-      {Kind::kPunct, ","},          {Kind::kNumber, "1.5"},       {Kind::kWord, "FROM"},
-      {Kind::kWord, "dbo"},         {Kind::kPunct, "."},          {Kind::kWord, "T"},
+      {Kind::kWord, "SELECT"}, {Kind::kQuotedName, "[a]]b]"}, {Kind::kPunct, "."}, {Kind::kQuotedName, "\"c d\""},
+      {Kind::kPunct, ","},     {Kind::kVariable, "@x"},       {Kind::kPunct, ","}, {Kind::kVariable, "@@ROWCOUNT"},
+      {Kind::kPunct, ","},     {Kind::kTempName, "#t"},       {Kind::kPunct, ","}, {Kind::kTempName, "##g"},
+      {Kind::kPunct, ","},     {Kind::kString, "N'it''s'"},   {Kind::kPunct, ","}, {Kind::kString, "'x'"},
+      {Kind::kPunct, ","},     {Kind::kNumber, "0x1F"},       {Kind::kPunct, ","}, {Kind::kNumber, "1.5"},
+      {Kind::kWord, "FROM"},   {Kind::kWord, "dbo"},          {Kind::kPunct, "."}, {Kind::kWord, "T"},
       {Kind::kPunct, ";"}};
   EXPECT_EQ(got, want);
   EXPECT_EQ(unquote_tsql_name("[a]]b]"), "a]b");
@@ -58,7 +56,9 @@ TEST(TsqlLexerTest, UnclosedConstructsAreIssuesWithTheirPosition) {
 }
 
 TEST(TsqlLexerTest, AByteOrderMarkIsNotPartOfTheFirstWord) {
-  auto lexed = lex_tsql("\xEF\xBB\xBF" "CREATE VIEW v");
+  auto lexed = lex_tsql(
+      "\xEF\xBB\xBF"
+      "CREATE VIEW v");
   ASSERT_EQ(lexed.tokens.size(), 3u);
   EXPECT_EQ(lexed.tokens[0].text, "CREATE");
   EXPECT_EQ(lexed.tokens[0].begin, 3u);

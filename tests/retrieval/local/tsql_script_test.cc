@@ -24,7 +24,8 @@ std::string n(Spelling s, std::string_view schema, std::string_view name) {
 /// "kind schema.name" per object.
 std::vector<std::string> objects(const TsqlScript& s) {
   std::vector<std::string> out;
-  for (const auto& o : s.objects) out.push_back(o.kind + " " + (o.schema.empty() ? "" : o.schema + ".") + o.name + (o.partial ? " (partial)" : ""));
+  for (const auto& o : s.objects)
+    out.push_back(o.kind + " " + (o.schema.empty() ? "" : o.schema + ".") + o.name + (o.partial ? " (partial)" : ""));
   return out;
 }
 
@@ -57,16 +58,19 @@ TEST_P(TsqlSpelling, EveryObjectKindIsRecognized) {
       "CREATE TYPE {alias} FROM NVARCHAR(50);\n"
       "CREATE SEQUENCE {seq} AS INT START WITH 1 INCREMENT BY 1;\n"
       "CREATE SYNONYM {syn} FOR OtherDb.dbo.Remote;\n",
-      fmt::arg("sales", GetParam() == Spelling::kBracketed ? "[Sales]" : GetParam() == Spelling::kQuoted ? "\"Sales\"" : "Sales"),
+      fmt::arg("sales", GetParam() == Spelling::kBracketed ? "[Sales]"
+                        : GetParam() == Spelling::kQuoted  ? "\"Sales\""
+                                                           : "Sales"),
       fmt::arg("t", N("Sales", "Orders")), fmt::arg("v", N("Sales", "OpenOrders")), fmt::arg("p", N("dbo", "P1")),
       fmt::arg("p2", N("dbo", "P2")), fmt::arg("f", N("dbo", "Scalar")), fmt::arg("tvf", N("dbo", "Inline")),
-      fmt::arg("mtvf", N("dbo", "Multi")), fmt::arg("trg", N("Sales", "trg_Orders")), fmt::arg("tt", N("dbo", "IdList")),
-      fmt::arg("alias", N("dbo", "Name")), fmt::arg("seq", N("dbo", "OrderNumbers")), fmt::arg("syn", N("dbo", "RemoteThings")));
+      fmt::arg("mtvf", N("dbo", "Multi")), fmt::arg("trg", N("Sales", "trg_Orders")),
+      fmt::arg("tt", N("dbo", "IdList")), fmt::arg("alias", N("dbo", "Name")),
+      fmt::arg("seq", N("dbo", "OrderNumbers")), fmt::arg("syn", N("dbo", "RemoteThings")));
   TsqlScript s = read_tsql_script(sql);
-  EXPECT_EQ(objects(s), (V{"schema Sales", "table Sales.Orders", "view Sales.OpenOrders", "procedure dbo.P1",
-                           "procedure dbo.P2", "function dbo.Scalar", "function dbo.Inline", "function dbo.Multi",
-                           "trigger Sales.trg_Orders", "type dbo.IdList", "type dbo.Name", "sequence dbo.OrderNumbers",
-                           "synonym dbo.RemoteThings"}));
+  EXPECT_EQ(objects(s),
+            (V{"schema Sales", "table Sales.Orders", "view Sales.OpenOrders", "procedure dbo.P1", "procedure dbo.P2",
+               "function dbo.Scalar", "function dbo.Inline", "function dbo.Multi", "trigger Sales.trg_Orders",
+               "type dbo.IdList", "type dbo.Name", "sequence dbo.OrderNumbers", "synonym dbo.RemoteThings"}));
   EXPECT_TRUE(s.issues.empty());
   EXPECT_EQ(refs(s.objects[2].refs), (V{"reads sales.orders"}));
   EXPECT_EQ(refs(s.objects[6].refs), (V{"reads sales.orders"}));
@@ -76,7 +80,8 @@ TEST_P(TsqlSpelling, EveryObjectKindIsRecognized) {
 }
 
 TEST_P(TsqlSpelling, AProcedureReadsWritesExecutesAndCalls) {
-  std::string sql = fmt::format(R"(CREATE PROCEDURE {p} @Id INT AS
+  std::string sql = fmt::format(
+      R"(CREATE PROCEDURE {p} @Id INT AS
 BEGIN
   DECLARE @rc INT, @t TABLE (Id INT);
   CREATE TABLE #work (Id INT);
@@ -96,15 +101,13 @@ BEGIN
   SELECT * FROM {tvf}(@Id) f CROSS APPLY {applied}(f.Id) z;
   FETCH NEXT FROM cur INTO @Id;
 END)",
-                                fmt::arg("p", N("dbo", "Work")), fmt::arg("a", N("dbo", "A")), fmt::arg("b", N("dbo", "B")),
-                                fmt::arg("c", N("dbo", "C")), fmt::arg("users", N("dbo", "Users")),
-                                fmt::arg("names", N("dbo", "Names")), fmt::arg("logs", N("dbo", "Logs")),
-                                fmt::arg("fn", N("dbo", "Cutoff")), fmt::arg("drafts", N("dbo", "Drafts")),
-                                fmt::arg("target", N("dbo", "Target")), fmt::arg("source", N("dbo", "Source")),
-                                fmt::arg("copy", N("dbo", "Copy")), fmt::arg("orig", N("dbo", "Orig")),
-                                fmt::arg("scratch", N("dbo", "Scratch")), fmt::arg("other", N("dbo", "Other")),
-                                fmt::arg("another", N("dbo", "Another")), fmt::arg("tvf", N("dbo", "Tvf")),
-                                fmt::arg("applied", N("dbo", "Applied")));
+      fmt::arg("p", N("dbo", "Work")), fmt::arg("a", N("dbo", "A")), fmt::arg("b", N("dbo", "B")),
+      fmt::arg("c", N("dbo", "C")), fmt::arg("users", N("dbo", "Users")), fmt::arg("names", N("dbo", "Names")),
+      fmt::arg("logs", N("dbo", "Logs")), fmt::arg("fn", N("dbo", "Cutoff")), fmt::arg("drafts", N("dbo", "Drafts")),
+      fmt::arg("target", N("dbo", "Target")), fmt::arg("source", N("dbo", "Source")),
+      fmt::arg("copy", N("dbo", "Copy")), fmt::arg("orig", N("dbo", "Orig")), fmt::arg("scratch", N("dbo", "Scratch")),
+      fmt::arg("other", N("dbo", "Other")), fmt::arg("another", N("dbo", "Another")), fmt::arg("tvf", N("dbo", "Tvf")),
+      fmt::arg("applied", N("dbo", "Applied")));
   TsqlScript s = read_tsql_script(sql);
   ASSERT_EQ(objects(s), (V{"procedure dbo.Work"}));
   EXPECT_EQ(refs(s.objects[0].refs),
@@ -122,7 +125,8 @@ TEST_P(TsqlSpelling, ForeignKeysInTheTableAndInAlterTable) {
       "ALTER TABLE {orders} CHECK CONSTRAINT FK_Rep\nGO\n"
       "ALTER TABLE {lines} ADD CONSTRAINT FK_Lines FOREIGN KEY (OrderId) REFERENCES {orders} (Id);\n",
       fmt::arg("orders", N("Sales", "Orders")), fmt::arg("customers", N("Sales", "Customers")),
-      fmt::arg("shops", N("dbo", "Shops")), fmt::arg("reps", N("Sales", "Reps")), fmt::arg("lines", N("Sales", "Lines")));
+      fmt::arg("shops", N("dbo", "Shops")), fmt::arg("reps", N("Sales", "Reps")),
+      fmt::arg("lines", N("Sales", "Lines")));
   TsqlScript s = read_tsql_script(sql);
   ASSERT_EQ(objects(s), (V{"table Sales.Orders", "table Sales.Orders (partial)", "table Sales.Orders (partial)",
                            "table Sales.Lines (partial)"}));
@@ -182,21 +186,23 @@ TEST(TsqlScriptTest, SequencesAndTableTypesInUseAreReferences) {
       "INSERT INTO [Sales].[Orders] (Id) SELECT NEXT VALUE FOR [Sales].[OrderNumbers] FROM @Lines\nGO\n"
       "CREATE TABLE dbo.T (Id INT DEFAULT (NEXT VALUE FOR dbo.Seq))");
   ASSERT_EQ(objects(s), (V{"procedure Sales.Order_Import", "table dbo.T"}));
-  EXPECT_EQ(refs(s.objects[0].refs),
-            (V{"references dbo.orderlinelist", "references idlist", "writes sales.orders", "references sales.ordernumbers"}));
+  EXPECT_EQ(refs(s.objects[0].refs), (V{"references dbo.orderlinelist", "references idlist", "writes sales.orders",
+                                        "references sales.ordernumbers"}));
   EXPECT_EQ(refs(s.objects[1].refs), (V{"references dbo.seq"}));
 }
 
 TEST(TsqlScriptTest, OnePartNamesTakeNoSchemaAndThreePartNamesDropTheDatabase) {
-  TsqlScript s = read_tsql_script("CREATE VIEW Totals AS SELECT * FROM Orders o JOIN OtherDb.sales.Lines l ON 1=1 "
-                                  "JOIN Srv.Db..Things t ON 1=1");
+  TsqlScript s = read_tsql_script(
+      "CREATE VIEW Totals AS SELECT * FROM Orders o JOIN OtherDb.sales.Lines l ON 1=1 "
+      "JOIN Srv.Db..Things t ON 1=1");
   ASSERT_EQ(objects(s), (V{"view dbo.Totals"}));
   EXPECT_EQ(refs(s.objects[0].refs), (V{"reads orders", "reads sales.lines", "reads things"}));
 }
 
 TEST(TsqlScriptTest, ARoutineOwnsItsBatchAndAPermanentTableItCreatesIsAnObjectToo) {
-  std::string sql = "-- header\nCREATE PROCEDURE dbo.A AS\nBEGIN\n  CREATE TABLE dbo.Inner (Id INT);\nEND\nGO\n"
-                    "CREATE TABLE dbo.T (Id INT) ; \nCREATE TABLE dbo.U (Id INT)\nGO";
+  std::string sql =
+      "-- header\nCREATE PROCEDURE dbo.A AS\nBEGIN\n  CREATE TABLE dbo.Inner (Id INT);\nEND\nGO\n"
+      "CREATE TABLE dbo.T (Id INT) ; \nCREATE TABLE dbo.U (Id INT)\nGO";
   TsqlScript s = read_tsql_script(sql);
   ASSERT_EQ(objects(s), (V{"procedure dbo.A", "table dbo.Inner", "table dbo.T", "table dbo.U"}));
   EXPECT_EQ(sql.substr(s.objects[0].begin, s.objects[0].end - s.objects[0].begin),
@@ -207,7 +213,8 @@ TEST(TsqlScriptTest, ARoutineOwnsItsBatchAndAPermanentTableItCreatesIsAnObjectTo
 }
 
 TEST(TsqlScriptTest, QueryStringsGiveLooseReferences) {
-  TsqlScript s = read_tsql_script("SELECT m.* FROM [meetings].[v_Meetings] AS m WHERE m.Id = @Id; EXEC [dbo].[User_ReadById] @Id");
+  TsqlScript s = read_tsql_script(
+      "SELECT m.* FROM [meetings].[v_Meetings] AS m WHERE m.Id = @Id; EXEC [dbo].[User_ReadById] @Id");
   EXPECT_TRUE(s.objects.empty());
   EXPECT_EQ(refs(s.loose_refs), (V{"reads meetings.v_meetings", "executes dbo.user_readbyid"}));
 }

@@ -5,11 +5,10 @@
 // renamed into place or a journal record appended, and synced) is durable, a crash at a real node
 // boundary while the engine may already compute the next stage; `fail` makes that checkpoint's
 // write fail like a full disk; `term` sends the process SIGTERM there (as a Ctrl-C or a service
-// manager would, at a node boundary or after the last checkpoint); `kill-compaction` SIGKILLs it inside the N-th compaction, after the
-// new snapshot is in place and before the journal it folded is emptied; `fail-write:PATH` makes the
-// N-th write of a file whose path ends with /PATH (a stage file, e.g. `work/prompt.md`) fail like a
-// full disk. The kill-and-resume and disk-failure tests run this executable, so the production
-// binary carries no test hook.
+// manager would, at a node boundary or after the last checkpoint); `kill-compaction` SIGKILLs it inside the N-th
+// compaction, after the new snapshot is in place and before the journal it folded is emptied; `fail-write:PATH` makes
+// the N-th write of a file whose path ends with /PATH (a stage file, e.g. `work/prompt.md`) fail like a full disk. The
+// kill-and-resume and disk-failure tests run this executable, so the production binary carries no test hook.
 
 #include <signal.h>
 #include <unistd.h>
@@ -28,7 +27,8 @@ int main(int argc, char** argv) {
   const std::string write_prefix = "fail-write:";
   const bool fail_write = mode.starts_with(write_prefix) && mode.size() > write_prefix.size();
   if ((mode != "kill" && mode != "term" && mode != "fail" && mode != "kill-compaction" && !fail_write) || n <= 0) {
-    std::fprintf(stderr, "usage: attractor_checkpoint_fault kill|term|fail|kill-compaction|fail-write:PATH N COMMAND ARGS...\n");
+    std::fprintf(
+        stderr, "usage: attractor_checkpoint_fault kill|term|fail|kill-compaction|fail-write:PATH N COMMAND ARGS...\n");
     return 2;
   }
   attractor::testing::CheckpointHookDisk disk;
