@@ -63,7 +63,7 @@ test-tsan: deps
 # tools/check_layers.py, and clang-tidy (.clang-tidy, with the compile commands of $(BUILD_DIR)) on
 # the .cc files changed since TIDY_BASE (empty: all of them, about 10 CPU seconds a file).
 # FORMAT_CHECK=report prints how many files clang-format would change and passes; enforce fails.
-FORMAT_CHECK ?= report
+FORMAT_CHECK ?= enforce
 TIDY_BASE ?= HEAD~40
 lint: configure
 	@bash .ci/deps.sh --lint

@@ -108,7 +108,12 @@ step_tidy() {
       base=$(git rev-list --max-parents=0 HEAD | tail -1)
       echo "tidy: $tidy_base is not in this clone's history; checking the files changed since $(git rev-parse --short "$base")"
     fi
-    files=$(git diff --name-only --diff-filter=d "$base" -- 'src/*.cc' 'tests/*.cc' | grep -v '^tests/fuzz/' || true)
+    # The files the commits since $base changed, leaving out the whole-tree formatting commits
+    # listed in .git-blame-ignore-revs (they change layout only, and every file).
+    local skip; skip=$(grep -o '^[0-9a-f]\{40\}' .git-blame-ignore-revs 2>/dev/null || true)
+    files=$(git rev-list "$base"..HEAD | grep -vxF -e "${skip:-none}" | while read -r c; do
+      git diff-tree --no-commit-id --name-only -r --diff-filter=d "$c" -- 'src/*.cc' 'tests/*.cc'; done |
+      sort -u | grep -v '^tests/fuzz/' || true)
   else
     files=$(git ls-files -- 'src/*.cc' 'tests/*.cc' | grep -v '^tests/fuzz/')
   fi
