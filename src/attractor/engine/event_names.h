@@ -52,7 +52,7 @@ inline constexpr char kAgentLoopDetectedEvent[] = "AgentLoopDetected";
 inline constexpr char kAgentTurnLimitEvent[] = "AgentTurnLimit";
 inline constexpr char kAgentSessionEndedEvent[] = "AgentSessionEnded";
 
-/// The retrieval steps' traces (src/handlers/README.md).
+/// The retrieval steps' traces (docs/retrieval.md, sections 4 to 7).
 inline constexpr char kSearchNodesEvent[] = "SEARCH_NODES";
 inline constexpr char kExpandDependencyTreeEvent[] = "EXPAND_DEPENDENCY_TREE";
 inline constexpr char kFetchNodeTextsEvent[] = "FETCH_NODE_TEXTS";

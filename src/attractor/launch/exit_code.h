@@ -1,6 +1,6 @@
 #pragma once
 /// \file
-/// The process exit codes of `attractor` (README, "Exit codes"); the server reports the same
+/// The process exit codes of `attractor` (docs/cli.md, "Exit codes"); the server reports the same
 /// numbers for runs it could not start.
 
 namespace attractor {

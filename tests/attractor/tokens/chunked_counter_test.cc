@@ -117,7 +117,7 @@ TEST(TokenCutPoints, AreAfterLineBreaksAndPunctuationBeforeSpaces) {
 
 TEST(ChunkedCounter, ForgetsCountsOfAnotherEncoding) {
   ChunkedCounter chunked;
-  const std::string text = "Une phrase en fran\xc3\xa7ais, avec des mots.\nEt une autre ligne ici.\n";
+  const std::string text = "Une phrase en fran\xc3\xa7" "ais, avec des mots.\nEt une autre ligne ici.\n";
   for (const char* encoding : {"o200k_base", "cl100k_base", "o200k_base"}) {
     const TokenCounter& counter = *token_counter_for(encoding);
     EXPECT_EQ(chunked.count(counter, text), counter.count(text)) << encoding;
