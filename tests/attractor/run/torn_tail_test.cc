@@ -12,7 +12,7 @@
 
 #include <gtest/gtest.h>
 
-#include "attractor/run/memory_run_disk.h"
+#include "support/memory_run_disk.h"
 #include "attractor/run/posix_run_disk.h"
 
 namespace attractor {
