@@ -6,6 +6,15 @@
 # path below src/ (e.g. attractor/model). A library sees its own headers and those of the
 # libraries it links; an include of any other folder fails to compile ("No such file"). That is
 # how the build enforces the layer order of tools/check_layers.py (docs/architecture.md section 2).
+#
+# With ATTRACTOR_UNITY (the default), a library's sources are compiled in batches of
+# ATTRACTOR_UNITY_BATCH files, each batch one translation unit (docs/decisions.md, "The libraries
+# compile in unity batches"): the headers every file includes (nlohmann/json, Boost.Graph, fmt,
+# spdlog) are parsed, and their templates instantiated and optimised, once a batch instead of once
+# a file. Names at file scope of a library's sources must therefore be unique within the library,
+# anonymous namespaces included.
+option(ATTRACTOR_UNITY "Compile each library's sources in unity batches" ON)
+set(ATTRACTOR_UNITY_BATCH 8 CACHE STRING "Sources per unity batch (ATTRACTOR_UNITY)")
 function(attractor_library name)
   cmake_parse_arguments(ARG "" "" "PUBLIC;PRIVATE" ${ARGN})
   file(GLOB sources CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/*.cc)
@@ -22,6 +31,9 @@ function(attractor_library name)
   target_include_directories(${name} PUBLIC ${root})
   target_compile_options(${name} PRIVATE -Wall -Wextra -Wno-unused-parameter)
   target_link_libraries(${name} PUBLIC ${ARG_PUBLIC} PRIVATE ${ARG_PRIVATE})
+  if(ATTRACTOR_UNITY)
+    set_target_properties(${name} PROPERTIES UNITY_BUILD ON UNITY_BUILD_BATCH_SIZE ${ATTRACTOR_UNITY_BATCH})
+  endif()
 endfunction()
 
 # Precompiled headers (docs/decisions.md, "Precompiled headers for the test suites"): a test source

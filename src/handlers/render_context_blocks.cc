@@ -14,7 +14,7 @@ namespace attractor {
 
 namespace {
 
-constexpr const char* kType = "render_context_blocks";
+constexpr const char* kRenderContextBlocksType = "render_context_blocks";
 constexpr int kMaxLevel = 2;  // three levels: 0, 1, 2
 
 struct Item {
@@ -121,17 +121,17 @@ Outcome RenderContextBlocksHandler::execute(const NodeData& node, Context& conte
                                             const StageEnv&) {
   std::string layout = node.get("layout", "flat");
   if (layout != "flat" && layout != "tree") {
-    throw_step_error(node, kType, "layout", "'" + layout + "' is not one of flat | tree");
+    throw_step_error(node, kRenderContextBlocksType, "layout", "'" + layout + "' is not one of flat | tree");
   }
-  std::string next = route_attribute(node, graph, kType, "next", false);
+  std::string next = route_attribute(node, graph, kRenderContextBlocksType, "next", false);
   nlohmann::json blocks;
   try {
     blocks = render_context_blocks(context.get("node_texts").value_or(nlohmann::json()), layout);
   } catch (const std::invalid_argument& e) {
-    throw_step_error(node, kType, "node_texts", e.what());
+    throw_step_error(node, kRenderContextBlocksType, "node_texts", e.what());
   }
   nlohmann::json existing = context.get("context_blocks").value_or(nlohmann::json::array());
-  if (!existing.is_array()) throw_step_error(node, kType, "context_blocks", "must be a list of strings");
+  if (!existing.is_array()) throw_step_error(node, kRenderContextBlocksType, "context_blocks", "must be a list of strings");
   std::size_t added = blocks.size();
   for (nlohmann::json& b : blocks) existing.push_back(std::move(b));
   Outcome o = routed_success(fmt::format("rendered {} context block(s) ({})", added, layout), next);

@@ -6,15 +6,15 @@
 namespace attractor {
 
 namespace {
-constexpr const char* kType = "send_message";
+constexpr const char* kSendMessageType = "send_message";
 }
 
 Outcome SendMessageHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv&) {
-  std::string target = route_attribute(node, graph, kType, "target_step_id", true);
+  std::string target = route_attribute(node, graph, kSendMessageType, "target_step_id", true);
   std::string topic = node.get("topic");
-  if (topic.empty()) throw_step_error(node, kType, "topic", "required (a non-empty string)");
+  if (topic.empty()) throw_step_error(node, kSendMessageType, "topic", "required (a non-empty string)");
   if (node.has("payload") && node.has("payload_from")) {
-    throw_step_error(node, kType, "payload_from", "not allowed together with payload (choose one)");
+    throw_step_error(node, kSendMessageType, "payload_from", "not allowed together with payload (choose one)");
   }
   nlohmann::json payload;
   if (auto v = node.find("payload")) {
@@ -23,11 +23,11 @@ Outcome SendMessageHandler::execute(const NodeData& node, Context& context, cons
   } else if (node.has("payload_from")) {
     std::string key = node.get("payload_from");
     auto value = key.empty() ? std::nullopt : context.get(key);
-    if (!value) throw_step_error(node, kType, "payload_from", "context key '" + key + "' is not set");
+    if (!value) throw_step_error(node, kSendMessageType, "payload_from", "context key '" + key + "' is not set");
     payload = std::move(*value);
   }
   Outcome o = routed_success("message '" + topic + "' sent to " + target,
-                             route_attribute(node, graph, kType, "next", false));
+                             route_attribute(node, graph, kSendMessageType, "next", false));
   o.messages.push_back({{"target_step_id", target}, {"topic", topic}, {"payload", std::move(payload)}});
   return o;
 }

@@ -10,7 +10,7 @@ namespace attractor {
 
 namespace {
 
-constexpr const char* kType = "set_variables";
+constexpr const char* kSetVariablesType = "set_variables";
 
 bool is_blank(const std::string& s) { return s.find_first_not_of(" \t\r\n") == std::string::npos; }
 
@@ -33,33 +33,33 @@ nlohmann::json to_context_blocks(const nlohmann::json& value) {
 }
 
 Outcome SetVariablesHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv&) {
-  std::optional<nlohmann::json> rules = json_attribute(node, kType, "rules");
-  if (!rules) throw_step_error(node, kType, "rules", "required (a JSON list of {set, from | value, transform})");
-  if (!rules->is_array() || rules->empty()) throw_step_error(node, kType, "rules", "must be a non-empty JSON list");
-  std::string next = route_attribute(node, graph, kType, "next", false);
+  std::optional<nlohmann::json> rules = json_attribute(node, kSetVariablesType, "rules");
+  if (!rules) throw_step_error(node, kSetVariablesType, "rules", "required (a JSON list of {set, from | value, transform})");
+  if (!rules->is_array() || rules->empty()) throw_step_error(node, kSetVariablesType, "rules", "must be a non-empty JSON list");
+  std::string next = route_attribute(node, graph, kSetVariablesType, "next", false);
 
   nlohmann::json updates = nlohmann::json::object();
   for (std::size_t i = 0; i < rules->size(); ++i) {
     const nlohmann::json& rule = (*rules)[i];
     std::string where = fmt::format("rules[{}]", i);
-    if (!rule.is_object()) throw_step_error(node, kType, where, "must be an object, got " + rule.dump());
+    if (!rule.is_object()) throw_step_error(node, kSetVariablesType, where, "must be an object, got " + rule.dump());
     for (auto it = rule.begin(); it != rule.end(); ++it) {
       if (it.key() != "set" && it.key() != "from" && it.key() != "value" && it.key() != "transform") {
-        throw_step_error(node, kType, where + "." + it.key(), "unknown field (allowed: set, from, value, transform)");
+        throw_step_error(node, kSetVariablesType, where + "." + it.key(), "unknown field (allowed: set, from, value, transform)");
       }
     }
     auto set = rule.find("set");
     if (set == rule.end() || !set->is_string() || set->get_ref<const std::string&>().empty()) {
-      throw_step_error(node, kType, where + ".set", "required (a non-empty context key)");
+      throw_step_error(node, kSetVariablesType, where + ".set", "required (a non-empty context key)");
     }
     bool has_from = rule.contains("from");
     bool has_value = rule.contains("value");
-    if (has_from == has_value) throw_step_error(node, kType, where, "needs exactly one of 'from' or 'value'");
+    if (has_from == has_value) throw_step_error(node, kSetVariablesType, where, "needs exactly one of 'from' or 'value'");
     nlohmann::json value;
     if (has_from) {
       const nlohmann::json& from = rule["from"];
       if (!from.is_string() || from.get_ref<const std::string&>().empty()) {
-        throw_step_error(node, kType, where + ".from", "must be a non-empty context key");
+        throw_step_error(node, kSetVariablesType, where + ".from", "must be a non-empty context key");
       }
       const std::string& key = from.get_ref<const std::string&>();
       if (auto it = updates.find(key); it != updates.end()) {
@@ -67,20 +67,20 @@ Outcome SetVariablesHandler::execute(const NodeData& node, Context& context, con
       } else if (auto v = context.get(key)) {
         value = std::move(*v);
       } else {
-        throw_step_error(node, kType, where + ".from", "context key '" + key + "' is not set");
+        throw_step_error(node, kSetVariablesType, where + ".from", "context key '" + key + "' is not set");
       }
     } else {
       value = rule["value"];
     }
     if (auto t = rule.find("transform"); t != rule.end()) {
       if (!t->is_string() || t->get<std::string>() != "to_context_blocks") {
-        throw_step_error(node, kType, where + ".transform",
+        throw_step_error(node, kSetVariablesType, where + ".transform",
                          "unknown transform " + t->dump() + " (allowed: to_context_blocks)");
       }
       try {
         value = to_context_blocks(value);
       } catch (const std::invalid_argument& e) {
-        throw_step_error(node, kType, where + ".transform", std::string("to_context_blocks: ") + e.what());
+        throw_step_error(node, kSetVariablesType, where + ".transform", std::string("to_context_blocks: ") + e.what());
       }
     }
     updates[set->get<std::string>()] = std::move(value);

@@ -4,15 +4,11 @@
 #include <cctype>
 #include <vector>
 
+#include "attractor/base/ascii.h"
+
 namespace attractor {
 
 namespace {
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
-}
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
@@ -87,13 +83,13 @@ HeadScan scan_request_head(std::string_view buffer, const HeadLimits& limits) {
     if (colon == std::string_view::npos || colon == 0 || lines[i].front() == ' ' || lines[i].front() == '\t') {
       return refused(400, "a header line is not 'Name: value'");
     }
-    const std::string name = lower(trim(lines[i].substr(0, colon)));
+    const std::string name = ascii_lower(trim(lines[i].substr(0, colon)));
     const std::string_view value = trim(lines[i].substr(colon + 1));
     if (name == "transfer-encoding") {
       return refused(411, "send the request body with a Content-Length (chunked bodies are not accepted)");
     }
     if (name == "expect") {
-      if (lower(value) != "100-continue") return refused(417, "only 'Expect: 100-continue' is understood");
+      if (ascii_lower(value) != "100-continue") return refused(417, "only 'Expect: 100-continue' is understood");
       scan.expect_continue = true;
       continue;
     }

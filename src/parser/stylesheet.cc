@@ -27,6 +27,10 @@ int StyleSelector::specificity() const {
 namespace {
 
 namespace x3 = boost::spirit::x3;
+
+/// The grammar's names, apart from the condition grammar's (the two may share a unity batch).
+namespace css {
+
 using Range = boost::iterator_range<const char*>;
 
 struct ParseState {
@@ -130,24 +134,25 @@ StylesheetError describe_failure(std::string_view text, std::size_t offset, cons
   return {"expected " + expected, offset};
 }
 
+}  // namespace css
 }  // namespace
 
 StylesheetParseResult parse_stylesheet(std::string_view text) {
   StylesheetParseResult result;
-  ParseState state;
+  css::ParseState state;
   state.base = text.data();
   const char* first = text.data();
   const char* last = text.data() + text.size();
   try {
-    const auto parser = x3::with<state_tag>(std::ref(state))[stylesheet];
+    const auto parser = x3::with<css::state_tag>(std::ref(state))[css::stylesheet];
     if (x3::phrase_parse(first, last, parser, x3::space) && first == last) {
       result.stylesheet = std::move(state.sheet);
       return result;
     }
-    result.error = describe_failure(text, static_cast<std::size_t>(first - text.data()), "a selector");
+    result.error = css::describe_failure(text, static_cast<std::size_t>(first - text.data()), "a selector");
   } catch (const x3::expectation_failure<const char*>& failure) {
-    result.error = describe_failure(text, static_cast<std::size_t>(failure.where() - text.data()), failure.which());
-  } catch (const SemanticFailure& failure) {
+    result.error = css::describe_failure(text, static_cast<std::size_t>(failure.where() - text.data()), failure.which());
+  } catch (const css::SemanticFailure& failure) {
     result.error = StylesheetError{failure.message, failure.offset};
   }
   return result;

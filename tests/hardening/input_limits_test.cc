@@ -63,7 +63,7 @@ TEST(InputLimitsTest, AContextFileNestedOneHundredThousandDeepIsRefusedWithoutAC
   EXPECT_FALSE(fs::exists(dir.sub("run")));
 }
 
-// A run killed in its second stage leaves the first stage's journal record, which holds a seed
+// A run killed in its second stage (the tool kills the engine, the parent of its supervisor) leaves the first stage's journal record, which holds a seed
 // value at the limit and a context update at the limit; `status`, `runs` and `resume` read it.
 TEST(InputLimitsTest, WhatARunAcceptedAtTheLimitItReadsBackAfterAKill) {
   ScratchDir dir;
@@ -76,7 +76,7 @@ TEST(InputLimitsTest, WhatARunAcceptedAtTheLimitItReadsBackAfterAKill) {
            "' \\\"$ATTRACTOR_STAGE_DIR/status.json\\\"\"]\n"
            "  two [shape=parallelogram, tool_command=\"if [ ! -e '" +
            dir.sub("killed") + "' ]; then touch '" + dir.sub("killed") +
-           "'; kill -KILL $PPID; sleep 5; fi; echo two\"]\n"
+           "'; kill -KILL $(awk '{print $4}' /proc/$PPID/stat); sleep 5; fi; echo two\"]\n"
            "  start -> one -> two -> exit\n}\n");
   const std::string run = dir.sub("run");
   ProcessResult killed = run_attractor({"run", dir.sub("limit.dot"), "--simulate", "--logs-root", run, "-q",

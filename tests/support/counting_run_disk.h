@@ -36,6 +36,8 @@ class CountingRunDisk : public RunDisk {
     return inner_.open_synced_append(path);
   }
   std::shared_ptr<AppendFile> open_append(const std::string& path) override { return inner_.open_append(path); }
+  /// Forwarded uncounted: the inner disk looks at the last line only, it does not read the record.
+  std::string cut_torn_tail(const std::string& path) override { return inner_.cut_torn_tail(path); }
   void remove_file(const std::string& path) override { inner_.remove_file(path); }
   std::string read_file(const std::string& path) override;
   bool exists(const std::string& path) override { return inner_.exists(path); }

@@ -12,12 +12,12 @@ namespace {
 /// The variable expand_goal replaces.
 constexpr std::string_view kGoalVariable = "$goal";
 
-std::mutex& registry_mutex() {
+std::mutex& transform_registry_mutex() {
   static std::mutex m;
   return m;
 }
 
-std::vector<TransformPtr>& registry() {
+std::vector<TransformPtr>& transform_registry() {
   static std::vector<TransformPtr> transforms;
   return transforms;
 }
@@ -108,13 +108,13 @@ void StylesheetTransform::apply(Graph& graph, std::vector<Diagnostic>& /*diagnos
 }
 
 void register_transform(TransformPtr transform) {
-  std::lock_guard lock(registry_mutex());
-  registry().push_back(std::move(transform));
+  std::lock_guard lock(transform_registry_mutex());
+  transform_registry().push_back(std::move(transform));
 }
 
 void unregister_transform(const TransformPtr& transform) {
-  std::lock_guard lock(registry_mutex());
-  std::erase(registry(), transform);
+  std::lock_guard lock(transform_registry_mutex());
+  std::erase(transform_registry(), transform);
 }
 
 void apply_transforms(Graph& graph, std::vector<Diagnostic>& diagnostics, const std::vector<TransformPtr>& extra) {
@@ -122,8 +122,8 @@ void apply_transforms(Graph& graph, std::vector<Diagnostic>& diagnostics, const 
   StylesheetTransform().apply(graph, diagnostics);
   std::vector<TransformPtr> registered;
   {
-    std::lock_guard lock(registry_mutex());
-    registered = registry();
+    std::lock_guard lock(transform_registry_mutex());
+    registered = transform_registry();
   }
   for (const TransformPtr& transform : registered) transform->apply(graph, diagnostics);
   for (const TransformPtr& transform : extra) transform->apply(graph, diagnostics);

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "attractor/base/ascii.h"
 #include "parser/condition.h"
 
 namespace attractor {
@@ -15,11 +16,6 @@ std::string trim(std::string_view s) {
   while (b < e && std::isspace(static_cast<unsigned char>(s[b]))) ++b;
   while (e > b && std::isspace(static_cast<unsigned char>(s[e - 1]))) --e;
   return std::string(s.substr(b, e - b));
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
 }
 
 /// Length of an accelerator prefix at the start of `s` (already trimmed) and its key.
@@ -118,7 +114,7 @@ std::string label_without_accelerator(std::string_view label) {
   return trim(std::string_view(t).substr(n));
 }
 
-std::string normalize_label(std::string_view label) { return lower(label_without_accelerator(label)); }
+std::string normalize_label(std::string_view label) { return ascii_lower(label_without_accelerator(label)); }
 
 std::optional<Edge> select_edge(const Graph& graph, Vertex from, const Outcome& outcome, const Context& context,
                                 EdgeSelectionMode mode) {

@@ -73,7 +73,7 @@ bool still_named(int fd, const std::string& path) {
 
 /// Opens `path` and tries to lock it once: the descriptor when locked (and still named `path`),
 /// -1 with `owner` set when someone else holds it, -2 when the file was replaced meanwhile.
-int try_lock(const std::string& path, Owner& owner) {
+int try_take_lock(const std::string& path, Owner& owner) {
   int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
   if (fd < 0) throw std::runtime_error("cannot create " + path + ": " + std::strerror(errno));
   if (::flock(fd, LOCK_EX | LOCK_NB) == 0) {
@@ -108,7 +108,7 @@ class DirectoryGuard {
 /// appeared meanwhile.
 int take_over(const std::string& run_dir, const std::string& path, Owner& owner) {
   DirectoryGuard guard(run_dir);
-  int fd = try_lock(path, owner);
+  int fd = try_take_lock(path, owner);
   if (fd >= 0 || (fd == -1 && owner_alive(owner))) return fd;
   ::unlink(path.c_str());
   fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
@@ -126,7 +126,7 @@ RunLock::RunLock(const std::string& run_dir) : path_(lock_path(run_dir)) {
   const auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(kStaleLockWaitMs);
   Owner owner;
   for (;;) {
-    fd_ = try_lock(path_, owner);
+    fd_ = try_take_lock(path_, owner);
     if (fd_ >= 0) break;
     if (fd_ == -2) continue;
     if (owner_alive(owner)) throw RunLockBusy(run_dir + " is being run by process " + std::to_string(owner.pid));

@@ -1,5 +1,7 @@
 #include "attractor/server/access.h"
 
+#include "attractor/base/ascii.h"
+
 #include <arpa/inet.h>
 #include <ifaddrs.h>
 #include <netinet/in.h>
@@ -16,11 +18,6 @@
 namespace attractor {
 
 namespace {
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
-  return text;
-}
 
 bool contains(const std::vector<std::string>& list, const std::string& value) {
   return std::find(list.begin(), list.end(), value) != list.end();
@@ -59,7 +56,7 @@ std::vector<std::string> interface_addresses(bool v6) {
 
 /// The names a Host header may use for a server listening on `address`.
 std::vector<std::string> names_of(const std::string& address) {
-  const std::string a = lower(address);
+  const std::string a = ascii_lower(address);
   if (a == "localhost") return {"localhost", "127.0.0.1", "::1"};
   if (a == "127.0.0.1" || a == "::1") return {a, "localhost"};
   if (a == "0.0.0.0" || a == "::" || a.empty()) {
@@ -115,13 +112,13 @@ bool is_loopback_address(const std::string& address) {
   in6_addr v6{};
   if (inet_pton(AF_INET, address.c_str(), &v4) == 1) return (ntohl(v4.s_addr) >> 24) == 127;
   if (inet_pton(AF_INET6, address.c_str(), &v6) == 1) return IN6_IS_ADDR_LOOPBACK(&v6);
-  return lower(address) == "localhost";
+  return ascii_lower(address) == "localhost";
 }
 
 std::vector<std::string> allowed_hosts(const std::string& address, int port,
                                        const std::vector<std::string>& extra_names) {
   std::vector<std::string> names = names_of(address);
-  for (const std::string& extra : extra_names) names.push_back(lower(extra));
+  for (const std::string& extra : extra_names) names.push_back(ascii_lower(extra));
   std::vector<std::string> hosts;
   for (const std::string& name : names) {
     const std::string authority = is_ipv6(name) ? "[" + name + "]" : name;
@@ -149,7 +146,7 @@ bool AccessPolicy::authenticated(const RequestFacts& r) const {
 }
 
 AccessVerdict AccessPolicy::check(const RequestFacts& r) const {
-  if (!contains(hosts_, lower(r.host))) {
+  if (!contains(hosts_, ascii_lower(r.host))) {
     std::string names;
     for (const std::string& h : hosts_) names += (names.empty() ? "" : ", ") + h;
     return {421, "Host '" + shown(r.host) + "' is not a name of this server (" + names +
@@ -157,7 +154,7 @@ AccessVerdict AccessPolicy::check(const RequestFacts& r) const {
   }
   if (is_state_changing(r.method)) {
     if (r.sec_fetch_site == "cross-site") return {403, "cross-site request refused"};
-    const std::string origin = lower(r.origin);
+    const std::string origin = ascii_lower(r.origin);
     if (!r.origin.empty() && (origin.rfind("http://", 0) != 0 || !contains(hosts_, origin.substr(7)))) {
       return {403, "request from another origin (" + shown(r.origin) + ") refused"};
     }

@@ -1,16 +1,13 @@
 #include "attractor/server/web_interviewer.h"
 
+#include "attractor/base/ascii.h"
+
 #include <algorithm>
 #include <chrono>
 
 namespace attractor {
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t\r\n");
@@ -45,7 +42,7 @@ std::optional<Answer> WebInterviewer::interpret(const Question& q, const std::st
     a.selected_option = o;
     return a;
   }
-  const std::string l = lower(input);
+  const std::string l = ascii_lower(input);
   if (l == "y" || l == "yes") return Answer::yes();
   if (l == "n" || l == "no") return Answer::no();
   return std::nullopt;
@@ -112,7 +109,7 @@ nlohmann::json WebInterviewer::describe(const std::string& id, const Pending& p)
   for (const Option& o : q.options) options.push_back({{"key", o.key}, {"label", o.label}});
   nlohmann::json j = {{"id", id},
                       {"stage", q.stage},
-                      {"type", lower(question_type_name(q.type))},
+                      {"type", ascii_lower(question_type_name(q.type))},
                       {"text", q.text},
                       {"options", options},
                       {"default", nullptr},

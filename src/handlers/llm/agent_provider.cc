@@ -3,16 +3,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "attractor/base/ascii.h"
 #include "handlers/llm/provider_table.h"
 
 namespace attractor {
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 /// The provider a bare `agent` stands for at `node` ("" without a node).
 std::string agent_vendor(const ProviderTable& table, const EnvLookup& env, const NodeData* node) {
@@ -20,7 +16,7 @@ std::string agent_vendor(const ProviderTable& table, const EnvLookup& env, const
   const ProviderRecord* by_model = table.find(table.from_model(node->llm_model()));
   if (by_model && by_model->make && by_model->capabilities.tools) return by_model->name;
   auto get = [&](const std::string& name) { return env && !name.empty() ? env(name) : std::nullopt; };
-  if (auto chosen = get("ATTRACTOR_AGENT_PROVIDER")) return lower(*chosen);
+  if (auto chosen = get("ATTRACTOR_AGENT_PROVIDER")) return ascii_lower(*chosen);
   const ProviderRecord* anthropic = table.find("anthropic");
   if (anthropic && (get(anthropic->key_variable) || get(anthropic->base_url_variable))) return "anthropic";
   return "openai";

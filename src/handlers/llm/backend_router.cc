@@ -4,16 +4,12 @@
 #include <cctype>
 #include <stdexcept>
 
+#include "attractor/base/ascii.h"
 #include "attractor/base/log.h"
 
 namespace attractor {
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
 
 std::string trim(const std::string& s) {
   std::size_t b = s.find_first_not_of(" \t\n");
@@ -152,7 +148,7 @@ std::vector<FallbackStep> parse_llm_fallbacks(const std::string& text, const Pro
     start = comma == std::string::npos ? text.size() + 1 : comma + 1;
     if (entry.empty()) continue;
     std::size_t colon = entry.find(':');
-    FallbackStep step{lower(entry.substr(0, colon)), colon == std::string::npos ? "" : entry.substr(colon + 1)};
+    FallbackStep step{ascii_lower(entry.substr(0, colon)), colon == std::string::npos ? "" : entry.substr(colon + 1)};
     const ProviderRecord* record = table.find(step.provider);
     const bool family = record && record->variants != ProviderVariants::kNone;
     if (family && colon != std::string::npos) {

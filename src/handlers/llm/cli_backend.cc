@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "attractor/base/ascii.h"
 #include "attractor/base/json_limits.h"
 #include "attractor/base/log.h"
 #include "attractor/run/run_directory.h"
@@ -50,11 +51,6 @@ bool on_path(const std::string& executable, const std::string& path) {
     if (::access(candidate.c_str(), X_OK) == 0) return true;
   }
   return false;
-}
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
 }
 
 /// The settings of agent `agent` under `config`: its ATTRACTOR_CLI_COMMAND_<AGENT>, runner and environment.
@@ -236,7 +232,7 @@ ProviderRecord cli_provider() {
   r.variant_word = "agent";
   r.default_variant = [](const ProviderTable&, const EnvLookup& env, const NodeData*) {
     auto agent = env ? env("ATTRACTOR_CLI_AGENT") : std::nullopt;
-    return agent ? lower(*agent) : std::string("claude");
+    return agent ? ascii_lower(*agent) : std::string("claude");
   };
   r.check = [](const ProviderUse& use) { return cli_agent_problem(use.variant, use.config); };
   r.make = [](const ProviderUse& use) -> std::shared_ptr<CodergenBackend> {

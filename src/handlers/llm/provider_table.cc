@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "attractor/base/ascii.h"
 #include "handlers/llm/agent_provider.h"
 #include "handlers/llm/anthropic_backend.h"
 #include "handlers/llm/cli_backend.h"
@@ -14,13 +15,6 @@ namespace attractor {
 
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
-bool starts_with(const std::string& s, const std::string& prefix) { return s.rfind(prefix, 0) == 0; }
-
 /// "a, b or c".
 std::string or_list(const std::vector<std::string>& items) {
   std::string out;
@@ -30,7 +24,7 @@ std::string or_list(const std::vector<std::string>& items) {
   return out;
 }
 
-std::string join(const std::vector<std::string>& items) {
+std::string join_names(const std::vector<std::string>& items) {
   std::string out;
   for (const auto& s : items) out += (out.empty() ? "" : ", ") + s;
   return out;
@@ -47,7 +41,7 @@ std::string placeholder(const ProviderRecord& r, bool metavar) {
 }  // namespace
 
 void ProviderTable::add(ProviderRecord record) {
-  record.name = lower(record.name);
+  record.name = ascii_lower(record.name);
   for (ProviderRecord& r : records_) {
     if (r.name == record.name) {
       r = std::move(record);
@@ -65,7 +59,7 @@ const ProviderRecord* ProviderTable::find(std::string_view name) const {
 }
 
 std::string ProviderTable::canonical(const std::string& name, const EnvLookup& env) const {
-  std::string p = lower(name);
+  std::string p = ascii_lower(name);
   for (const ProviderRecord& r : records_) {
     for (const auto& [alias, target] : r.aliases) {
       if (p == alias) return target;
@@ -79,7 +73,7 @@ std::string ProviderTable::canonical(const std::string& name, const EnvLookup& e
 }
 
 std::string ProviderTable::from_model(const std::string& model) const {
-  std::string m = lower(model);
+  std::string m = ascii_lower(model);
   if (auto slash = m.find('/'); slash != std::string::npos) {
     const ProviderRecord* vendor = find(m.substr(0, slash));
     if (vendor && vendor->make && !vendor->model_prefixes.empty()) return vendor->name;
@@ -87,7 +81,7 @@ std::string ProviderTable::from_model(const std::string& model) const {
   }
   for (const ProviderRecord& r : records_) {
     for (const std::string& prefix : r.model_prefixes) {
-      if (starts_with(m, prefix)) return r.name;
+      if (m.starts_with(prefix)) return r.name;
     }
   }
   return "";
@@ -129,7 +123,7 @@ std::string ProviderTable::fallback_choices() const {
     (r.key_variable.empty() ? others : http).push_back(name);
   }
   http.insert(http.end(), others.begin(), others.end());
-  return join(http);
+  return join_names(http);
 }
 
 std::string ProviderTable::tool_provider_choices() const {

@@ -16,7 +16,7 @@ std::string_view trim(std::string_view s) {
   return s.substr(a, b - a + 1);
 }
 
-bool is_punct(const std::vector<CodeToken>& t, std::size_t i, char c) {
+bool punct_at(const std::vector<CodeToken>& t, std::size_t i, char c) {
   return i < t.size() && !t[i].word && !t[i].string && t[i].text.size() == 1 && t[i].text[0] == c;
 }
 
@@ -44,7 +44,7 @@ bool is_sql_keyword(std::string_view w) {
 std::string_view dotted_name(std::string_view text, const std::vector<CodeToken>& t, std::size_t i, std::size_t* next) {
   if (i >= t.size() || !t[i].word) return {};
   std::size_t j = i;
-  while (j + 2 < t.size() && is_punct(t, j + 1, '.') && t[j + 2].word && adjacent(t[j], t[j + 1]) &&
+  while (j + 2 < t.size() && punct_at(t, j + 1, '.') && t[j + 2].word && adjacent(t[j], t[j + 1]) &&
          adjacent(t[j + 1], t[j + 2])) {
     j += 2;
   }
@@ -112,8 +112,8 @@ std::string compact_sql_batch(std::string_view batch) {
   if (kind_at == tokens.size()) return std::string(batch);
   int depth = 0;
   for (std::size_t i = kind_at + 1; i < tokens.size(); ++i) {
-    if (is_punct(tokens, i, '(')) ++depth;
-    if (is_punct(tokens, i, ')')) --depth;
+    if (punct_at(tokens, i, '(')) ++depth;
+    if (punct_at(tokens, i, ')')) --depth;
     if (depth != 0 || !tokens[i].word || !iequals(tokens[i].text, "AS")) continue;
     bool last = i + 1 == tokens.size();
     bool body = last || (tokens[i + 1].word && body_start_keyword(tokens[i + 1].text));
@@ -142,11 +142,11 @@ std::string compact_sql_batch(std::string_view batch) {
 bool structural_header(std::string_view header) {
   auto tokens = code_tokens(header, scan_segments(header, CodeDialect::kCSharp), CodeDialect::kCSharp);
   std::size_t first = 0;
-  while (is_punct(tokens, first, '[')) {
+  while (punct_at(tokens, first, '[')) {
     int depth = 0;
     for (; first < tokens.size(); ++first) {
-      if (is_punct(tokens, first, '[')) ++depth;
-      if (is_punct(tokens, first, ']') && --depth == 0) break;
+      if (punct_at(tokens, first, '[')) ++depth;
+      if (punct_at(tokens, first, ']') && --depth == 0) break;
     }
     ++first;
   }
@@ -154,7 +154,7 @@ bool structural_header(std::string_view header) {
   if (tokens.empty()) return false;
   std::size_t paren = tokens.size();
   for (std::size_t i = 0; i < tokens.size(); ++i) {
-    if (is_punct(tokens, i, '(')) {
+    if (punct_at(tokens, i, '(')) {
       paren = i;
       break;
     }
@@ -173,8 +173,8 @@ bool structural_header(std::string_view header) {
     return false;
   }
   for (const CodeToken& t : tokens) {
-    if (is_punct(tokens, &t - tokens.data(), '(') || is_punct(tokens, &t - tokens.data(), ')') ||
-        is_punct(tokens, &t - tokens.data(), '=')) {
+    if (punct_at(tokens, &t - tokens.data(), '(') || punct_at(tokens, &t - tokens.data(), ')') ||
+        punct_at(tokens, &t - tokens.data(), '=')) {
       return false;
     }
   }
@@ -223,9 +223,9 @@ std::vector<std::string> sql_object_names(std::string_view sql) {
       add_unique(names, seen, name);
       continue;
     }
-    if (i > 0 && is_punct(tokens, i - 1, '.')) continue;
+    if (i > 0 && punct_at(tokens, i - 1, '.')) continue;
     std::string_view name = dotted_name(sql, tokens, i, &next);
-    if (next > i + 1 && is_punct(tokens, next, '(') && name[0] != '@') add_unique(names, seen, name);
+    if (next > i + 1 && punct_at(tokens, next, '(') && name[0] != '@') add_unique(names, seen, name);
   }
   return names;
 }

@@ -34,7 +34,7 @@ bool known_edge_type(std::string_view entry) {
   return false;
 }
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_blanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
     s.remove_prefix(1);
   while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n' || s.back() == '\r'))
@@ -93,7 +93,7 @@ std::vector<std::string> read_seeds(const NodeData& node, const Context& context
 
 std::optional<std::vector<std::string>> parse_edge_allowlist(std::string_view text, std::string* error) {
   std::vector<std::string> entries;
-  std::string_view trimmed = trim(text);
+  std::string_view trimmed = trim_blanks(text);
   if (!trimmed.empty() && trimmed.front() == '[') {
     auto parsed = parse_json_or_discarded(trimmed);
     if (parsed.is_discarded() || !parsed.is_array()) {
@@ -105,14 +105,14 @@ std::optional<std::vector<std::string>> parse_edge_allowlist(std::string_view te
         if (error) *error = "must list strings only";
         return std::nullopt;
       }
-      std::string entry(trim(item.get_ref<const std::string&>()));
+      std::string entry(trim_blanks(item.get_ref<const std::string&>()));
       if (!entry.empty()) entries.push_back(std::move(entry));
     }
   } else {
     std::size_t start = 0;
     while (start <= trimmed.size()) {
       std::size_t comma = trimmed.find(',', start);
-      std::string_view part = trim(
+      std::string_view part = trim_blanks(
           trimmed.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start));
       if (!part.empty()) entries.emplace_back(part);
       if (comma == std::string_view::npos) break;

@@ -14,14 +14,14 @@
 namespace attractor {
 namespace {
 
-[[noreturn]] void config_error(const NodeData& node, const std::string& message) {
+[[noreturn]] void fetch_config_error(const NodeData& node, const std::string& message) {
   throw StageError(fmt::format("node '{}' (fetch_node_texts): {}", node.id, message), ErrorCategory::kTerminal);
 }
 
 std::int64_t positive_integer(const NodeData& node, const std::string& what, const std::string& text) {
   std::optional<std::int64_t> value = parse_integer(text);
-  if (!value) config_error(node, fmt::format("{} must be an integer, got '{}'", what, text));
-  if (*value <= 0) config_error(node, fmt::format("{} must be > 0, got {}", what, *value));
+  if (!value) fetch_config_error(node, fmt::format("{} must be an integer, got '{}'", what, text));
+  if (*value <= 0) fetch_config_error(node, fmt::format("{} must be > 0, got {}", what, *value));
   return *value;
 }
 
@@ -29,10 +29,10 @@ std::vector<std::string> id_list(const NodeData& node, const Context& context, c
   std::vector<std::string> ids;
   auto value = context.get(key);
   if (!value || value->is_null()) return ids;
-  if (!value->is_array()) config_error(node, fmt::format("context key '{}' must be a list of node ids", key));
+  if (!value->is_array()) fetch_config_error(node, fmt::format("context key '{}' must be a list of node ids", key));
   for (const auto& item : *value) {
     if (!item.is_string()) {
-      config_error(node, fmt::format("context key '{}' must list strings, got {}", key, item.dump()));
+      fetch_config_error(node, fmt::format("context key '{}' must list strings, got {}", key, item.dump()));
     }
     ids.push_back(item.get<std::string>());
   }
@@ -43,11 +43,11 @@ std::vector<retrieval::GraphEdge> edge_list(const NodeData& node, const Context&
   std::vector<retrieval::GraphEdge> edges;
   auto value = context.get("graph_edges");
   if (!value || value->is_null()) return edges;
-  if (!value->is_array()) config_error(node, "context key 'graph_edges' must be a list");
+  if (!value->is_array()) fetch_config_error(node, "context key 'graph_edges' must be a list");
   for (const auto& item : *value) {
     if (!item.is_object() || !item.contains("from_id") || !item.contains("to_id") || !item["from_id"].is_string() ||
         !item["to_id"].is_string()) {
-      config_error(node, "context key 'graph_edges' items need string from_id and to_id, got " + item.dump());
+      fetch_config_error(node, "context key 'graph_edges' items need string from_id and to_id, got " + item.dump());
     }
     edges.push_back(
         {item["from_id"].get<std::string>(), item["to_id"].get<std::string>(), item.value("edge_type", std::string())});
@@ -66,12 +66,12 @@ EvidenceBudget resolve_evidence_budget(const NodeData& node, const Graph& graph)
   bool has_tokens = node.has("budget_tokens");
   bool has_settings = node.has("budget_tokens_from_settings");
   if (has_chars && (has_tokens || has_settings)) {
-    config_error(node, fmt::format("max_chars cannot be used together with {}; choose either max_chars or a token "
+    fetch_config_error(node, fmt::format("max_chars cannot be used together with {}; choose either max_chars or a token "
                                    "budget",
                                    has_tokens ? "budget_tokens" : "budget_tokens_from_settings"));
   }
   if (has_tokens && has_settings) {
-    config_error(node, "budget_tokens and budget_tokens_from_settings are exclusive; set exactly one budget");
+    fetch_config_error(node, "budget_tokens and budget_tokens_from_settings are exclusive; set exactly one budget");
   }
   EvidenceBudget budget;
   if (has_chars) {
@@ -83,16 +83,16 @@ EvidenceBudget resolve_evidence_budget(const NodeData& node, const Graph& graph)
     budget.source = "budget_tokens";
   } else if (has_settings) {
     std::string key = node.get("budget_tokens_from_settings");
-    if (key.empty()) config_error(node, "budget_tokens_from_settings must name a graph attribute");
+    if (key.empty()) fetch_config_error(node, "budget_tokens_from_settings must name a graph attribute");
     if (!graph.data().has(key)) {
-      config_error(node, fmt::format("budget_tokens_from_settings names graph attribute '{}', which is not set", key));
+      fetch_config_error(node, fmt::format("budget_tokens_from_settings names graph attribute '{}', which is not set", key));
     }
     budget.limit = positive_integer(node, fmt::format("graph attribute {} (from budget_tokens_from_settings)", key),
                                     graph.data().get(key));
     budget.source = "budget_tokens_from_settings";
   } else {
     if (!graph.data().has("max_context_tokens")) {
-      config_error(node,
+      fetch_config_error(node,
                    "no budget configured (max_chars, budget_tokens or budget_tokens_from_settings) and graph "
                    "attribute max_context_tokens (settings.max_context_tokens) is missing");
     }
@@ -100,7 +100,7 @@ EvidenceBudget resolve_evidence_budget(const NodeData& node, const Graph& graph)
                                                 graph.data().get("max_context_tokens"));
     budget.limit = max_context * 7 / 10;
     if (budget.limit <= 0) {
-      config_error(node, fmt::format("the implicit budget floor(0.70 * max_context_tokens = {}) is {}; it must be > 0",
+      fetch_config_error(node, fmt::format("the implicit budget floor(0.70 * max_context_tokens = {}) is {}; it must be > 0",
                                      max_context, budget.limit));
     }
     budget.source = "implicit";
@@ -120,7 +120,7 @@ FetchConfig read_fetch_config(const NodeData& node, const Graph& graph) {
   std::string mode_text = node.get("prioritization_mode", "balanced");
   std::optional<PrioritizationMode> mode = parse_prioritization_mode(mode_text);
   if (!mode) {
-    config_error(node, fmt::format("prioritization_mode must be one of seed_first | graph_first | balanced, got '{}'",
+    fetch_config_error(node, fmt::format("prioritization_mode must be one of seed_first | graph_first | balanced, got '{}'",
                                    mode_text));
   }
   return {*mode, resolve_evidence_budget(node, graph)};

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <limits>
 
+#include "attractor/base/ascii.h"
 #include "attractor/model/value.h"
 
 namespace attractor {
@@ -18,18 +19,10 @@ bool is_space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' |
 bool is_alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
 
-std::string_view trim(std::string_view s) {
+std::string_view trim_space(std::string_view s) {
   while (!s.empty() && is_space(s.front())) s.remove_prefix(1);
   while (!s.empty() && is_space(s.back())) s.remove_suffix(1);
   return s;
-}
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (char& c : out) {
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  }
-  return out;
 }
 
 /// A short, pure-ASCII rendering of a JSON value for warnings.
@@ -149,7 +142,7 @@ std::optional<std::int64_t> count_value(const nlohmann::json& v) {
     return static_cast<std::int64_t>(d);
   }
   if (v.is_string()) {
-    std::string_view text = trim(v.get_ref<const std::string&>());
+    std::string_view text = trim_space(v.get_ref<const std::string&>());
     if (!text.empty() && text.size() <= 18) return parse_integer(text);
     bool digits = !text.empty();
     for (char c : text) digits = digits && is_digit(c);
@@ -165,7 +158,7 @@ void read_payload(const nlohmann::json& object, JsonishQuery& out) {
     auto it = object.find(key);
     if (it == object.end()) return std::nullopt;
     if (it->is_string()) {
-      std::string value = lower(trim(it->get_ref<const std::string&>()));
+      std::string value = ascii_lower(trim_space(it->get_ref<const std::string&>()));
       if (value == "semantic" || value == "bm25" || value == "hybrid" || value == "semantic_rerank") return value;
     }
     warn(std::string("payload ") + key + "=" + show(*it) +
@@ -197,7 +190,7 @@ void read_payload(const nlohmann::json& object, JsonishQuery& out) {
   out.rrf_k = count_of("rrf_k");
 
   if (auto it = object.find("match_operator"); it != object.end()) {
-    std::string value = it->is_string() ? lower(trim(it->get_ref<const std::string&>())) : std::string();
+    std::string value = it->is_string() ? ascii_lower(trim_space(it->get_ref<const std::string&>())) : std::string();
     if (value == "and" || value == "or") {
       out.match_operator = value;
     } else {
@@ -207,7 +200,7 @@ void read_payload(const nlohmann::json& object, JsonishQuery& out) {
 
   if (auto it = object.find("query"); it != object.end()) {
     if (it->is_string()) {
-      out.query = std::string(trim(it->get_ref<const std::string&>()));
+      out.query = std::string(trim_space(it->get_ref<const std::string&>()));
     } else {
       warn("payload query=" + show(*it) + " is not a string; ignored");
     }
@@ -302,7 +295,7 @@ JsonishQuery parse_jsonish_query(std::string_view text) {
                                                   nullptr, false);
     if (!parsed.is_discarded() && parsed.is_object()) {
       out.structured = true;
-      if (!trim(body.substr(0, span.begin)).empty() || !trim(body.substr(span.end)).empty()) {
+      if (!trim_space(body.substr(0, span.begin)).empty() || !trim_space(body.substr(span.end)).empty()) {
         out.warnings.push_back("text around the payload object ignored");
       }
       read_payload(parsed, out);
@@ -311,7 +304,7 @@ JsonishQuery parse_jsonish_query(std::string_view text) {
     pos = body.find('{', pos + 1);
   }
   if (saw_brace) out.warnings.push_back("no parseable JSON object in the payload; the whole text is the query");
-  out.query = std::string(trim(body));
+  out.query = std::string(trim_space(body));
   return out;
 }
 

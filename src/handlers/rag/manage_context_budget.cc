@@ -15,7 +15,7 @@
 namespace attractor {
 namespace {
 
-[[noreturn]] void config_error(const NodeData& node, const std::string& message) {
+[[noreturn]] void budget_config_error(const NodeData& node, const std::string& message) {
   throw StageError(fmt::format("node '{}' (manage_context_budget): {}", node.id, message), ErrorCategory::kTerminal);
 }
 
@@ -42,19 +42,19 @@ struct BudgetConfig {
 
 BudgetConfig read_budget_config(const NodeData& node, const Graph& graph) {
   if (!graph.data().has("max_context_tokens")) {
-    config_error(node, "graph attribute max_context_tokens (settings.max_context_tokens) is required");
+    budget_config_error(node, "graph attribute max_context_tokens (settings.max_context_tokens) is required");
   }
   std::string max_text = graph.data().get("max_context_tokens");
   std::optional<std::int64_t> max_tokens = parse_integer(max_text);
   if (!max_tokens || *max_tokens <= 0) {
-    config_error(node, fmt::format("graph attribute max_context_tokens must be an integer > 0, got '{}'", max_text));
+    budget_config_error(node, fmt::format("graph attribute max_context_tokens must be an integer > 0, got '{}'", max_text));
   }
   BudgetConfig config{*max_tokens, node.get("on_ok"), node.get("on_over"), {}, node.get("divide_new_content")};
-  if (config.on_ok.empty()) config_error(node, "on_ok is required (the node to go to when the texts fit)");
-  if (config.on_over.empty()) config_error(node, "on_over is required (the node to go to when the budget is exceeded)");
+  if (config.on_ok.empty()) budget_config_error(node, "on_ok is required (the node to go to when the texts fit)");
+  if (config.on_over.empty()) budget_config_error(node, "on_over is required (the node to go to when the budget is exceeded)");
   if (node.has("compact_code")) {
     CompactRulesParse parsed = parse_compact_code_rules(node.get("compact_code"));
-    if (parsed.error) config_error(node, parsed.error->message);
+    if (parsed.error) budget_config_error(node, parsed.error->message);
     config.rules = std::move(parsed.rules);
   }
   return config;
@@ -75,8 +75,8 @@ nlohmann::json context_list(const Context& context, const std::string& key) {
 BudgetInputs read_budget_inputs(const NodeData& node, const Context& context) {
   BudgetInputs in{context_list(context, "context_blocks"), context_list(context, "node_texts"),
                   context.get(kInboxLastConsumedKey).value_or(nlohmann::json::array())};
-  if (!in.blocks.is_array()) config_error(node, "context key 'context_blocks' must be a list of strings");
-  if (!in.node_texts.is_array()) config_error(node, "context key 'node_texts' must be a list");
+  if (!in.blocks.is_array()) budget_config_error(node, "context key 'context_blocks' must be a list of strings");
+  if (!in.node_texts.is_array()) budget_config_error(node, "context key 'node_texts' must be a list");
   if (!in.consumed.is_array()) in.consumed = nlohmann::json::array();
   return in;
 }
@@ -84,7 +84,7 @@ BudgetInputs read_budget_inputs(const NodeData& node, const Context& context) {
 std::size_t count_context_tokens(const NodeData& node, const nlohmann::json& blocks, const TokenCounter& counter) {
   std::size_t tokens = 0;
   for (const auto& block : blocks) {
-    if (!block.is_string()) config_error(node, "context key 'context_blocks' must list strings, got " + block.dump());
+    if (!block.is_string()) budget_config_error(node, "context key 'context_blocks' must list strings, got " + block.dump());
     tokens += counter.count(block.get_ref<const std::string&>());
   }
   return tokens;
@@ -121,7 +121,7 @@ const CompactRule* firing_rule(const BudgetConfig& config, const std::string& la
 void pack_node_text(const NodeData& node, const BudgetConfig& config, const nlohmann::json& consumed,
                     const TokenCounter& counter, const nlohmann::json& item, PackedTexts& packed) {
   if (!item.is_object() || !item.contains("text") || !item["text"].is_string()) {
-    config_error(node, "context key 'node_texts' items must be objects with a string text, got " + item.dump());
+    budget_config_error(node, "context key 'node_texts' items must be objects with a string text, got " + item.dump());
   }
   const std::string& text = item["text"].get_ref<const std::string&>();
   std::string id = string_field(item, "id");

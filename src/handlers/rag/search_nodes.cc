@@ -19,7 +19,7 @@ namespace {
 
 using retrieval::SearchType;
 
-[[noreturn]] void config_error(const NodeData& node, const std::string& message) {
+[[noreturn]] void search_config_error(const NodeData& node, const std::string& message) {
   throw StageError(fmt::format("node '{}': {}", node.id, message), ErrorCategory::kTerminal);
 }
 
@@ -35,7 +35,7 @@ std::optional<std::int64_t> read_count(const NodeData& node, const Graph& graph,
   if (!value) return std::nullopt;
   auto number = parse_integer(value->text());
   if (!number || *number < 1 || *number > std::numeric_limits<std::int32_t>::max()) {
-    config_error(node, fmt::format("{} ({}) must be an integer >= 1, got '{}'", key, where, value->text()));
+    search_config_error(node, fmt::format("{} ({}) must be an integer >= 1, got '{}'", key, where, value->text()));
   }
   return number;
 }
@@ -44,7 +44,7 @@ bool read_flag(const NodeData& node, const std::string& key) {
   auto value = node.find(key);
   if (!value) return false;
   auto flag = parse_boolean(value->text());
-  if (!flag) config_error(node, fmt::format("{} must be one of true | false, got '{}'", key, value->text()));
+  if (!flag) search_config_error(node, fmt::format("{} must be one of true | false, got '{}'", key, value->text()));
   return *flag;
 }
 
@@ -66,28 +66,28 @@ struct SearchConfig {
 
 SearchConfig read_config(const NodeData& node, const Graph& graph) {
   SearchConfig c;
-  if (!node.has("search_type")) config_error(node, "search_type is required (one of semantic | bm25 | hybrid)");
+  if (!node.has("search_type")) search_config_error(node, "search_type is required (one of semantic | bm25 | hybrid)");
   auto type = retrieval::parse_search_type(node.get("search_type"));
   if (!type) {
-    config_error(node,
+    search_config_error(node,
                  fmt::format("search_type must be one of semantic | bm25 | hybrid, got '{}'", node.get("search_type")));
   }
   c.search_type = *type;
 
   auto top_k = read_count(node, graph, "top_k", true);
   if (!top_k) {
-    config_error(node, "top_k is required: set node attribute top_k or graph attribute top_k (an integer >= 1)");
+    search_config_error(node, "top_k is required: set node attribute top_k or graph attribute top_k (an integer >= 1)");
   }
   c.top_k = static_cast<int>(*top_k);
   if (auto rrf_k = read_count(node, graph, "rrf_k", false)) c.rrf_k = static_cast<int>(*rrf_k);
 
   c.rerank = node.get("rerank", "none");
   if (c.rerank != "none" && c.rerank != "keyword_rerank" && c.rerank != "codebert_rerank") {
-    config_error(node,
+    search_config_error(node,
                  fmt::format("rerank must be one of none | keyword_rerank | codebert_rerank, got '{}'", c.rerank));
   }
   if (c.rerank != "none" && c.search_type != SearchType::kSemantic) {
-    config_error(node, fmt::format("rerank={} is only allowed with search_type=semantic, got search_type={} "
+    search_config_error(node, fmt::format("rerank={} is only allowed with search_type=semantic, got search_type={} "
                                    "(allowed rerank for {}: none)",
                                    c.rerank, retrieval::to_string(c.search_type), retrieval::to_string(c.search_type)));
   }
@@ -95,7 +95,7 @@ SearchConfig read_config(const NodeData& node, const Graph& graph) {
   std::string parser = node.get("query_parser", "none");
   if (parser == "jsonish_v1") c.jsonish = true;
   else if (parser != "none")
-    config_error(node, fmt::format("query_parser must be one of none | jsonish_v1, got '{}'", parser));
+    search_config_error(node, fmt::format("query_parser must be one of none | jsonish_v1, got '{}'", parser));
   c.allow_top_k = read_flag(node, "allow_top_k_from_payload");
   c.allow_rrf_k = read_flag(node, "allow_rrf_k_from_payload");
   return c;
@@ -104,7 +104,7 @@ SearchConfig read_config(const NodeData& node, const Graph& graph) {
 std::string read_model_response(const NodeData& node, const Context& context) {
   auto value = context.get(kLastModelResponseKey);
   if (!value || value->is_null()) {
-    config_error(node, "context key 'last_model_response' is required (it is the query)");
+    search_config_error(node, "context key 'last_model_response' is required (it is the query)");
   }
   return value->is_string() ? value->get<std::string>() : value->dump();
 }
@@ -167,12 +167,12 @@ EffectiveSearch resolve_search(const NodeData& node, const SearchConfig& config,
   apply_payload_search_type(payload, search);
   apply_payload_counts(config, payload, search);
   if (payload.query.empty()) {
-    config_error(node, fmt::format("query is empty after parsing last_model_response (query_parser={}); "
+    search_config_error(node, fmt::format("query is empty after parsing last_model_response (query_parser={}); "
                                    "allowed: a non-empty query text",
                                    config.jsonish ? "jsonish_v1" : "none"));
   }
   if (search.rerank == "codebert_rerank") {
-    config_error(node,
+    search_config_error(node,
                  "rerank=codebert_rerank is reserved and not available in this build "
                  "(allowed today: none | keyword_rerank)");
   }

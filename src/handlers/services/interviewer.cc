@@ -8,6 +8,7 @@
 #include <chrono>
 #include <stdexcept>
 
+#include "attractor/base/ascii.h"
 #include "attractor/base/input_file.h"
 #include "attractor/base/json_limits.h"
 #include "attractor/engine/edge_selection.h"
@@ -17,11 +18,6 @@ namespace attractor {
 
 namespace {
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 std::string trim(const std::string& s) {
   std::size_t b = s.find_first_not_of(" \t\r\n");
   if (b == std::string::npos) return "";
@@ -30,7 +26,7 @@ std::string trim(const std::string& s) {
 }
 
 Answer answer_from_string(const std::string& s) {
-  std::string l = lower(trim(s));
+  std::string l = ascii_lower(trim(s));
   if (l == "yes" || l == "y") return Answer{AnswerKind::kYes, trim(s), std::nullopt, ""};
   if (l == "no" || l == "n") return Answer{AnswerKind::kNo, trim(s), std::nullopt, ""};
   if (l == "skip" || l == "skipped") return Answer::skipped();
@@ -99,10 +95,10 @@ std::optional<Option> match_option(const std::string& input, const std::vector<O
   std::string t = trim(input);
   if (t.empty()) return std::nullopt;
   for (const auto& o : options) {
-    if (lower(o.key) == lower(t)) return o;
+    if (ascii_lower(o.key) == ascii_lower(t)) return o;
   }
   for (const auto& o : options) {
-    if (lower(o.label) == lower(t) || normalize_label(o.label) == normalize_label(t)) return o;
+    if (ascii_lower(o.label) == ascii_lower(t) || normalize_label(o.label) == normalize_label(t)) return o;
   }
   if (std::all_of(t.begin(), t.end(), [](unsigned char c) { return std::isdigit(c); }) && t.size() < 6) {
     std::size_t n = std::stoul(t);
@@ -288,7 +284,7 @@ Answer ConsoleInterviewer::read_answer(const Question& q) {
       a.text = input;
       return a;
     }
-    std::string l = lower(input);
+    std::string l = ascii_lower(input);
     if (l == "y" || l == "yes") return Answer::yes();
     if (l == "n" || l == "no") return Answer::no();
     std::fprintf(output_, "please answer y or n\n");

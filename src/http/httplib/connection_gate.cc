@@ -23,7 +23,7 @@ namespace attractor {
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
+using GateClock = std::chrono::steady_clock;
 
 /// Where a connection is: waiting for a request, receiving one, being answered by a worker, or
 /// being closed after a refusal (its remaining input is read and dropped, so the refusal is not
@@ -35,8 +35,8 @@ struct Connection : GatedRequest {
   std::string client;
   std::string in;  ///< received, not yet handed on
   Phase phase = Phase::kIdle;
-  Clock::time_point since = Clock::now();  ///< entered its phase
-  Clock::time_point deadline;
+  GateClock::time_point since = GateClock::now();  ///< entered its phase
+  GateClock::time_point deadline;
   std::size_t requests = 0;
   std::size_t drained = 0;
   bool continued = false;    ///< `100 Continue` sent for the request being received
@@ -108,7 +108,7 @@ struct ConnectionGate::State {
   void advance(const ConnectionPtr& c);
   void read_from(const ConnectionPtr& c);
   bool make_room(const std::string& client);
-  Clock::time_point expire(Clock::time_point now);
+  GateClock::time_point expire(GateClock::time_point now);
   void take(Connection& c, std::size_t bytes) {
     buffered -= std::min(buffered, bytes);
     c.in.erase(0, bytes);
@@ -163,7 +163,7 @@ void ConnectionGate::adopt(int socket) {
     if (s.refused) s.refused(c->client, 503, reason);
     return;
   }
-  c->deadline = Clock::now() + s.settings.limits.idle_timeout;
+  c->deadline = GateClock::now() + s.settings.limits.idle_timeout;
   s.connections[socket] = c;
   ++s.per_client[c->client];
   s.watch(*c);
@@ -189,13 +189,13 @@ void ConnectionGate::shutdown() {
   s.work_ready.notify_all();
   // Answers being written finish (a page polling during a restart gets whole answers); what is
   // still busy after the grace period (an event stream) is cut so that the workers can be joined.
-  const auto grace_end = Clock::now() + kShutdownGrace;
+  const auto grace_end = GateClock::now() + kShutdownGrace;
   for (bool cut = false; !cut;) {
     {
       std::lock_guard lock(s.mutex);
       const bool busy = std::any_of(s.connections.begin(), s.connections.end(),
                                     [](const auto& entry) { return entry.second->phase == Phase::kBusy; });
-      cut = !busy || Clock::now() >= grace_end;
+      cut = !busy || GateClock::now() >= grace_end;
       if (busy && cut) {
         for (auto& [fd, c] : s.connections) ::shutdown(fd, SHUT_RDWR);
       }
@@ -224,7 +224,7 @@ void ConnectionGate::State::refuse(Connection& c, int status, const std::string&
   ::shutdown(c.fd, SHUT_WR);
   take(c, c.in.size());
   c.phase = Phase::kDraining;
-  c.since = Clock::now();
+  c.since = GateClock::now();
   c.deadline = c.since + kDrainTime;
   if (refused) refused(c.client, status, reason);
 }
@@ -253,7 +253,7 @@ void ConnectionGate::State::advance(const ConnectionPtr& c) {
   if (c->in.empty()) return;
   if (c->phase == Phase::kIdle) {
     c->phase = Phase::kReading;
-    c->since = Clock::now();
+    c->since = GateClock::now();
     c->deadline = c->since + settings.limits.request_timeout;
   }
   HeadScan scan = scan_request_head(c->in, head_limits);
@@ -301,8 +301,8 @@ void ConnectionGate::State::read_from(const ConnectionPtr& c) {
   if (c->peer_closed && c->phase != Phase::kBusy) close_connection(*c);
 }
 
-Clock::time_point ConnectionGate::State::expire(Clock::time_point now) {
-  Clock::time_point next = now + std::chrono::seconds(1);
+GateClock::time_point ConnectionGate::State::expire(GateClock::time_point now) {
+  GateClock::time_point next = now + std::chrono::seconds(1);
   std::vector<ConnectionPtr> due;
   for (auto& [fd, c] : connections) {
     if (c->phase == Phase::kBusy) continue;
@@ -326,9 +326,9 @@ Clock::time_point ConnectionGate::State::expire(Clock::time_point now) {
 
 void ConnectionGate::State::poll_loop() {
   std::vector<epoll_event> events(256);
-  Clock::time_point next = Clock::now();
+  GateClock::time_point next = GateClock::now();
   for (;;) {
-    const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next - Clock::now()).count();
+    const auto wait = std::chrono::duration_cast<std::chrono::milliseconds>(next - GateClock::now()).count();
     const int n = ::epoll_wait(epoll_fd, events.data(), static_cast<int>(events.size()),
                                static_cast<int>(std::clamp<long long>(wait + 1, 0, 1000)));
     std::lock_guard lock(mutex);
@@ -345,7 +345,7 @@ void ConnectionGate::State::poll_loop() {
       ConnectionPtr c = it->second;
       read_from(c);
     }
-    next = expire(Clock::now());
+    next = expire(GateClock::now());
   }
 }
 
@@ -375,7 +375,7 @@ void ConnectionGate::State::finish(const ConnectionPtr& c, bool keep) {
   c->request.shrink_to_fit();
   if (!keep || c->is_last || stopping) return close_connection(*c);
   c->phase = Phase::kIdle;
-  c->since = Clock::now();
+  c->since = GateClock::now();
   c->deadline = c->since + settings.limits.idle_timeout;
   watch(*c);
   advance(c);  // a request the client sent right behind the last one

@@ -1,5 +1,7 @@
 #include "retrieval/local/canonical_sql.h"
 
+#include "attractor/base/ascii.h"
+
 #include <algorithm>
 #include <cctype>
 #include <tuple>
@@ -8,13 +10,8 @@ namespace attractor::retrieval {
 
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool in_migrations(const std::string& path) {
-  std::string p = lower(path);
+  std::string p = ascii_lower(path);
   auto slash = p.rfind('/');
   std::string dirs = slash == std::string::npos ? std::string() : p.substr(0, slash);
   for (const char* word : {"migrat", "dbscripts", "upgrade"}) {
@@ -31,7 +28,7 @@ CanonicalSql choose_canonical_sql(const std::vector<StoredNode>& nodes) {
   for (const auto& n : nodes) {
     if (n.language != "sql") continue;
     ++objects_in_file[n.path];
-    by_name[lower(n.name)].push_back(&n);
+    by_name[ascii_lower(n.name)].push_back(&n);
   }
   auto rank = [&](const StoredNode* n) {
     return std::make_tuple(n->facts.value("partial", false), in_migrations(n->path), objects_in_file[n->path] > 1,

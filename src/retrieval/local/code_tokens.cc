@@ -1,5 +1,7 @@
 #include "retrieval/local/code_tokens.h"
 
+#include "attractor/base/ascii.h"
+
 #include <cctype>
 
 namespace attractor::retrieval {
@@ -10,12 +12,6 @@ bool is_ident_byte(unsigned char c) { return std::isalnum(c) || c == '_' || c >=
 bool is_upper(char c) { return c >= 'A' && c <= 'Z'; }
 bool is_lower(char c) { return c >= 'a' && c <= 'z'; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-std::string lower(std::string_view s) {
-  std::string out(s);
-  for (auto& c : out) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return out;
-}
 
 }  // namespace
 
@@ -38,7 +34,7 @@ std::vector<std::string> split_identifier(std::string_view id) {
   std::vector<std::string> parts;
   std::string current;
   auto flush = [&] {
-    if (!current.empty()) parts.push_back(lower(current));
+    if (!current.empty()) parts.push_back(ascii_lower(current));
     current.clear();
   };
   for (size_t i = 0; i < id.size(); ++i) {

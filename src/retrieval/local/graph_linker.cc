@@ -8,6 +8,7 @@
 #include <set>
 #include <tuple>
 
+#include "attractor/base/ascii.h"
 #include "retrieval/edge_types.h"
 #include "retrieval/local/sql_extractor.h"
 
@@ -25,11 +26,6 @@ std::string str(const json& j, const char* key) {
 int num(const json& j, const char* key, int fallback) {
   auto it = j.find(key);
   return it != j.end() && it->is_number_integer() ? it->get<int>() : fallback;
-}
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
 }
 
 bool is_type_kind(const std::string& k) {
@@ -165,7 +161,7 @@ class Linker {
 
   const StoredNode* resolve_sql(const std::string& target) const {
     const StoredNode* exact = nullptr;
-    auto* c = sql_candidates(lower(target), &exact);
+    auto* c = sql_candidates(ascii_lower(target), &exact);
     if (exact) return exact;
     if (c && c->size() == 1) return (*c)[0];
     return nullptr;
@@ -194,7 +190,7 @@ class Linker {
       if (close == std::string::npos) return target;
       auto value = string_member(owner, target.substr(open + 1, close - open - 1));
       if (!value) return target;
-      out += target.substr(i, open - i) + lower(*value);
+      out += target.substr(i, open - i) + ascii_lower(*value);
       i = close + 1;
     }
     if (i == 0) return target;
@@ -416,7 +412,7 @@ class Linker {
   void link_string_constants(const StoredNode& n, const std::string& owner) {
     bool stored_procedure = n.facts.value("stored_procedure", false);
     for (const auto& ident : n.facts.value("idents", json::array())) {
-      auto value = string_member(owner, lower(ident.get<std::string>()));
+      auto value = string_member(owner, ascii_lower(ident.get<std::string>()));
       if (!value || value->rfind("typeof:", 0) == 0) continue;
       if (looks_like_sql(*value)) {
         for (const auto& r : sql_references(*value)) link_sql_ref(n, owner, r.role, r.target);

@@ -5,6 +5,7 @@
 #include <optional>
 #include <set>
 
+#include "attractor/base/ascii.h"
 #include "retrieval/local/tsql_lexer.h"
 
 namespace attractor::retrieval {
@@ -13,11 +14,6 @@ namespace {
 
 using Kind = TsqlToken::Kind;
 using Tokens = std::vector<TsqlToken>;
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 /// Words that are never a one-part object name where a name is expected.
 const std::set<std::string, std::less<>> kNotNames = {
@@ -50,7 +46,7 @@ std::optional<Name> name_at(const Tokens& t, size_t i, size_t end) {
       break;
     }
   }
-  if (n.parts.size() == 1 && t[i].kind == Kind::kWord && kNotNames.count(lower(n.parts[0]))) return std::nullopt;
+  if (n.parts.size() == 1 && t[i].kind == Kind::kWord && kNotNames.count(ascii_lower(n.parts[0]))) return std::nullopt;
   return n;
 }
 
@@ -58,7 +54,7 @@ std::optional<Name> name_at(const Tokens& t, size_t i, size_t end) {
 std::string normalized(const std::vector<std::string>& parts) {
   std::string name = parts.empty() ? std::string() : parts.back();
   std::string schema = parts.size() >= 2 ? parts[parts.size() - 2] : std::string();
-  return lower(schema.empty() ? name : schema + "." + name);
+  return ascii_lower(schema.empty() ? name : schema + "." + name);
 }
 
 /// The token after a balanced parenthesized group starting at `i` (a `(`), or `end`.
@@ -134,7 +130,7 @@ class RefScanner {
       size_t j = i + 2;
       if (t_[j].is_punct('(')) j = after_parens(t_, j, end_);
       if (j + 1 < end_ && t_[j].is("as") && t_[j + 1].is_punct('('))
-        ctes_.insert(lower(unquote_tsql_name(t_[i + 1].text)));
+        ctes_.insert(ascii_lower(unquote_tsql_name(t_[i + 1].text)));
     }
   }
 
@@ -188,7 +184,7 @@ class RefScanner {
     size_t j = n.next;
     if (j < end_ && t_[j].is("as")) ++j;
     if (j >= end_ || !t_[j].is_name()) return;
-    std::string alias = lower(unquote_tsql_name(t_[j].text));
+    std::string alias = ascii_lower(unquote_tsql_name(t_[j].text));
     if (t_[j].kind == Kind::kWord && kNotNames.count(alias)) return;
     bindings_.push_back({alias, normalized(n.parts), j});
   }
@@ -219,7 +215,7 @@ class RefScanner {
     if (j >= end_ || t_[j].is("as") || t_[j].is_punct('(')) return;  // EXECUTE AS, EXEC('dynamic')
     if (t_[j].kind == Kind::kVariable && j + 1 < end_ && t_[j + 1].is_punct('=')) j += 2;
     auto n = name_at(t_, j, end_);
-    if (!n || lower(n->parts.back()) == "sp_executesql") return;
+    if (!n || ascii_lower(n->parts.back()) == "sp_executesql") return;
     consumed_.insert(n->first);
     refs_.push_back({"executes", normalized(n->parts), t_[n->first].begin});
   }
@@ -442,7 +438,7 @@ class ScriptReader {
     header_refs(h, body, end, refs);
     auto scanned = RefScanner(t_, body, end).run();
     refs.insert(refs.end(), scanned.begin(), scanned.end());
-    std::string self = lower(o.schema + "." + o.name);
+    std::string self = ascii_lower(o.schema + "." + o.name);
     std::erase_if(refs, [&](const SqlReference& r) { return r.target == self || "dbo." + r.target == self; });
     o.refs = dedupe(std::move(refs));
     script_.objects.push_back(std::move(o));
@@ -484,9 +480,9 @@ std::string normalize_sql_name(std::string_view name) {
   auto lexed = lex_tsql(name);
   auto n = name_at(lexed.tokens, 0, lexed.tokens.size());
   if (!n && !lexed.tokens.empty() && lexed.tokens[0].kind == Kind::kWord) {
-    return lower(std::string(lexed.tokens[0].text));
+    return ascii_lower(std::string(lexed.tokens[0].text));
   }
-  return n ? normalized(n->parts) : lower(std::string(name));
+  return n ? normalized(n->parts) : ascii_lower(std::string(name));
 }
 
 }  // namespace attractor::retrieval
