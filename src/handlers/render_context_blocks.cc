@@ -131,7 +131,8 @@ Outcome RenderContextBlocksHandler::execute(const NodeData& node, Context& conte
     throw_step_error(node, kRenderContextBlocksType, "node_texts", e.what());
   }
   nlohmann::json existing = context.get("context_blocks").value_or(nlohmann::json::array());
-  if (!existing.is_array()) throw_step_error(node, kRenderContextBlocksType, "context_blocks", "must be a list of strings");
+  if (!existing.is_array())
+    throw_step_error(node, kRenderContextBlocksType, "context_blocks", "must be a list of strings");
   std::size_t added = blocks.size();
   for (nlohmann::json& b : blocks) existing.push_back(std::move(b));
   Outcome o = routed_success(fmt::format("rendered {} context block(s) ({})", added, layout), next);

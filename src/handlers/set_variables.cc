@@ -34,8 +34,10 @@ nlohmann::json to_context_blocks(const nlohmann::json& value) {
 
 Outcome SetVariablesHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv&) {
   std::optional<nlohmann::json> rules = json_attribute(node, kSetVariablesType, "rules");
-  if (!rules) throw_step_error(node, kSetVariablesType, "rules", "required (a JSON list of {set, from | value, transform})");
-  if (!rules->is_array() || rules->empty()) throw_step_error(node, kSetVariablesType, "rules", "must be a non-empty JSON list");
+  if (!rules)
+    throw_step_error(node, kSetVariablesType, "rules", "required (a JSON list of {set, from | value, transform})");
+  if (!rules->is_array() || rules->empty())
+    throw_step_error(node, kSetVariablesType, "rules", "must be a non-empty JSON list");
   std::string next = route_attribute(node, graph, kSetVariablesType, "next", false);
 
   nlohmann::json updates = nlohmann::json::object();
@@ -45,7 +47,8 @@ Outcome SetVariablesHandler::execute(const NodeData& node, Context& context, con
     if (!rule.is_object()) throw_step_error(node, kSetVariablesType, where, "must be an object, got " + rule.dump());
     for (auto it = rule.begin(); it != rule.end(); ++it) {
       if (it.key() != "set" && it.key() != "from" && it.key() != "value" && it.key() != "transform") {
-        throw_step_error(node, kSetVariablesType, where + "." + it.key(), "unknown field (allowed: set, from, value, transform)");
+        throw_step_error(node, kSetVariablesType, where + "." + it.key(),
+                         "unknown field (allowed: set, from, value, transform)");
       }
     }
     auto set = rule.find("set");
@@ -54,7 +57,8 @@ Outcome SetVariablesHandler::execute(const NodeData& node, Context& context, con
     }
     bool has_from = rule.contains("from");
     bool has_value = rule.contains("value");
-    if (has_from == has_value) throw_step_error(node, kSetVariablesType, where, "needs exactly one of 'from' or 'value'");
+    if (has_from == has_value)
+      throw_step_error(node, kSetVariablesType, where, "needs exactly one of 'from' or 'value'");
     nlohmann::json value;
     if (has_from) {
       const nlohmann::json& from = rule["from"];

@@ -151,7 +151,8 @@ StylesheetParseResult parse_stylesheet(std::string_view text) {
     }
     result.error = css::describe_failure(text, static_cast<std::size_t>(first - text.data()), "a selector");
   } catch (const x3::expectation_failure<const char*>& failure) {
-    result.error = css::describe_failure(text, static_cast<std::size_t>(failure.where() - text.data()), failure.which());
+    result.error = css::describe_failure(text, static_cast<std::size_t>(failure.where() - text.data()),
+                                         failure.which());
   } catch (const css::SemanticFailure& failure) {
     result.error = StylesheetError{failure.message, failure.offset};
   }

@@ -63,8 +63,9 @@ TEST(InputLimitsTest, AContextFileNestedOneHundredThousandDeepIsRefusedWithoutAC
   EXPECT_FALSE(fs::exists(dir.sub("run")));
 }
 
-// A run killed in its second stage (the tool kills the engine, the parent of its supervisor) leaves the first stage's journal record, which holds a seed
-// value at the limit and a context update at the limit; `status`, `runs` and `resume` read it.
+// A run killed in its second stage (the tool kills the engine, the parent of its supervisor) leaves the first stage's
+// journal record, which holds a seed value at the limit and a context update at the limit; `status`, `runs` and
+// `resume` read it.
 TEST(InputLimitsTest, WhatARunAcceptedAtTheLimitItReadsBackAfterAKill) {
   ScratchDir dir;
   spit(dir.sub("update.json"),

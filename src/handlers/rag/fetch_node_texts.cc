@@ -66,7 +66,8 @@ EvidenceBudget resolve_evidence_budget(const NodeData& node, const Graph& graph)
   bool has_tokens = node.has("budget_tokens");
   bool has_settings = node.has("budget_tokens_from_settings");
   if (has_chars && (has_tokens || has_settings)) {
-    fetch_config_error(node, fmt::format("max_chars cannot be used together with {}; choose either max_chars or a token "
+    fetch_config_error(node,
+                       fmt::format("max_chars cannot be used together with {}; choose either max_chars or a token "
                                    "budget",
                                    has_tokens ? "budget_tokens" : "budget_tokens_from_settings"));
   }
@@ -85,7 +86,8 @@ EvidenceBudget resolve_evidence_budget(const NodeData& node, const Graph& graph)
     std::string key = node.get("budget_tokens_from_settings");
     if (key.empty()) fetch_config_error(node, "budget_tokens_from_settings must name a graph attribute");
     if (!graph.data().has(key)) {
-      fetch_config_error(node, fmt::format("budget_tokens_from_settings names graph attribute '{}', which is not set", key));
+      fetch_config_error(node,
+                         fmt::format("budget_tokens_from_settings names graph attribute '{}', which is not set", key));
     }
     budget.limit = positive_integer(node, fmt::format("graph attribute {} (from budget_tokens_from_settings)", key),
                                     graph.data().get(key));
@@ -93,14 +95,15 @@ EvidenceBudget resolve_evidence_budget(const NodeData& node, const Graph& graph)
   } else {
     if (!graph.data().has("max_context_tokens")) {
       fetch_config_error(node,
-                   "no budget configured (max_chars, budget_tokens or budget_tokens_from_settings) and graph "
-                   "attribute max_context_tokens (settings.max_context_tokens) is missing");
+                         "no budget configured (max_chars, budget_tokens or budget_tokens_from_settings) and graph "
+                         "attribute max_context_tokens (settings.max_context_tokens) is missing");
     }
     std::int64_t max_context = positive_integer(node, "graph attribute max_context_tokens",
                                                 graph.data().get("max_context_tokens"));
     budget.limit = max_context * 7 / 10;
     if (budget.limit <= 0) {
-      fetch_config_error(node, fmt::format("the implicit budget floor(0.70 * max_context_tokens = {}) is {}; it must be > 0",
+      fetch_config_error(node,
+                         fmt::format("the implicit budget floor(0.70 * max_context_tokens = {}) is {}; it must be > 0",
                                      max_context, budget.limit));
     }
     budget.source = "implicit";
@@ -120,8 +123,9 @@ FetchConfig read_fetch_config(const NodeData& node, const Graph& graph) {
   std::string mode_text = node.get("prioritization_mode", "balanced");
   std::optional<PrioritizationMode> mode = parse_prioritization_mode(mode_text);
   if (!mode) {
-    fetch_config_error(node, fmt::format("prioritization_mode must be one of seed_first | graph_first | balanced, got '{}'",
-                                   mode_text));
+    fetch_config_error(
+        node,
+        fmt::format("prioritization_mode must be one of seed_first | graph_first | balanced, got '{}'", mode_text));
   }
   return {*mode, resolve_evidence_budget(node, graph)};
 }

@@ -47,11 +47,13 @@ BudgetConfig read_budget_config(const NodeData& node, const Graph& graph) {
   std::string max_text = graph.data().get("max_context_tokens");
   std::optional<std::int64_t> max_tokens = parse_integer(max_text);
   if (!max_tokens || *max_tokens <= 0) {
-    budget_config_error(node, fmt::format("graph attribute max_context_tokens must be an integer > 0, got '{}'", max_text));
+    budget_config_error(node,
+                        fmt::format("graph attribute max_context_tokens must be an integer > 0, got '{}'", max_text));
   }
   BudgetConfig config{*max_tokens, node.get("on_ok"), node.get("on_over"), {}, node.get("divide_new_content")};
   if (config.on_ok.empty()) budget_config_error(node, "on_ok is required (the node to go to when the texts fit)");
-  if (config.on_over.empty()) budget_config_error(node, "on_over is required (the node to go to when the budget is exceeded)");
+  if (config.on_over.empty())
+    budget_config_error(node, "on_over is required (the node to go to when the budget is exceeded)");
   if (node.has("compact_code")) {
     CompactRulesParse parsed = parse_compact_code_rules(node.get("compact_code"));
     if (parsed.error) budget_config_error(node, parsed.error->message);
@@ -84,7 +86,8 @@ BudgetInputs read_budget_inputs(const NodeData& node, const Context& context) {
 std::size_t count_context_tokens(const NodeData& node, const nlohmann::json& blocks, const TokenCounter& counter) {
   std::size_t tokens = 0;
   for (const auto& block : blocks) {
-    if (!block.is_string()) budget_config_error(node, "context key 'context_blocks' must list strings, got " + block.dump());
+    if (!block.is_string())
+      budget_config_error(node, "context key 'context_blocks' must list strings, got " + block.dump());
     tokens += counter.count(block.get_ref<const std::string&>());
   }
   return tokens;

@@ -69,8 +69,8 @@ SearchConfig read_config(const NodeData& node, const Graph& graph) {
   if (!node.has("search_type")) search_config_error(node, "search_type is required (one of semantic | bm25 | hybrid)");
   auto type = retrieval::parse_search_type(node.get("search_type"));
   if (!type) {
-    search_config_error(node,
-                 fmt::format("search_type must be one of semantic | bm25 | hybrid, got '{}'", node.get("search_type")));
+    search_config_error(
+        node, fmt::format("search_type must be one of semantic | bm25 | hybrid, got '{}'", node.get("search_type")));
   }
   c.search_type = *type;
 
@@ -83,13 +83,14 @@ SearchConfig read_config(const NodeData& node, const Graph& graph) {
 
   c.rerank = node.get("rerank", "none");
   if (c.rerank != "none" && c.rerank != "keyword_rerank" && c.rerank != "codebert_rerank") {
-    search_config_error(node,
-                 fmt::format("rerank must be one of none | keyword_rerank | codebert_rerank, got '{}'", c.rerank));
+    search_config_error(
+        node, fmt::format("rerank must be one of none | keyword_rerank | codebert_rerank, got '{}'", c.rerank));
   }
   if (c.rerank != "none" && c.search_type != SearchType::kSemantic) {
-    search_config_error(node, fmt::format("rerank={} is only allowed with search_type=semantic, got search_type={} "
-                                   "(allowed rerank for {}: none)",
-                                   c.rerank, retrieval::to_string(c.search_type), retrieval::to_string(c.search_type)));
+    search_config_error(
+        node, fmt::format("rerank={} is only allowed with search_type=semantic, got search_type={} "
+                          "(allowed rerank for {}: none)",
+                          c.rerank, retrieval::to_string(c.search_type), retrieval::to_string(c.search_type)));
   }
 
   std::string parser = node.get("query_parser", "none");
@@ -168,13 +169,13 @@ EffectiveSearch resolve_search(const NodeData& node, const SearchConfig& config,
   apply_payload_counts(config, payload, search);
   if (payload.query.empty()) {
     search_config_error(node, fmt::format("query is empty after parsing last_model_response (query_parser={}); "
-                                   "allowed: a non-empty query text",
-                                   config.jsonish ? "jsonish_v1" : "none"));
+                                          "allowed: a non-empty query text",
+                                          config.jsonish ? "jsonish_v1" : "none"));
   }
   if (search.rerank == "codebert_rerank") {
     search_config_error(node,
-                 "rerank=codebert_rerank is reserved and not available in this build "
-                 "(allowed today: none | keyword_rerank)");
+                        "rerank=codebert_rerank is reserved and not available in this build "
+                        "(allowed today: none | keyword_rerank)");
   }
   return search;
 }

@@ -118,7 +118,8 @@ TEST(TokenCutPoints, AreAfterLineBreaksAndPunctuationBeforeSpaces) {
 TEST(ChunkedCounter, ForgetsCountsOfAnotherEncoding) {
   ChunkedCounter chunked;
   const std::string text =
-      "Le gar\xc3\xa7on mange une p\xc3\xaa" "che tr\xc3\xa8s m\xc3\xbbre \xc3\xa0 c\xc3\xb4t\xc3\xa9 de "
+      "Le gar\xc3\xa7on mange une p\xc3\xaa"
+      "che tr\xc3\xa8s m\xc3\xbbre \xc3\xa0 c\xc3\xb4t\xc3\xa9 de "
       "l\xe2\x80\x99h\xc3\xb4pital.\n";  // 15 tokens in o200k_base, 21 in cl100k_base
   for (const char* encoding : {"o200k_base", "cl100k_base", "o200k_base"}) {
     const TokenCounter& counter = *token_counter_for(encoding);
