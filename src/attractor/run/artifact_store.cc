@@ -4,6 +4,7 @@
 #include <mutex>
 #include <stdexcept>
 
+#include "attractor/base/json_limits.h"
 #include "attractor/base/clock.h"
 
 namespace attractor {
@@ -45,7 +46,8 @@ nlohmann::json ArtifactStore::retrieve(const std::string& id) const {
     entry = it->second;
   }
   if (!entry.info.is_file_backed) return entry.data;
-  return nlohmann::json::parse(disk_.read_file(entry.data.get<std::string>()));
+  const std::string path = entry.data.get<std::string>();
+  return parse_json_limited(disk_.read_file(path), path);
 }
 
 bool ArtifactStore::has(const std::string& id) const {

@@ -94,7 +94,7 @@ bool write_event(StreamSink& sink, const StreamEvent& e) {
 bool write_text(StreamSink& sink, const std::string& text) { return sink.write(text); }
 
 bool is_final_line(const std::string& json) {
-  nlohmann::json j = nlohmann::json::parse(json, nullptr, false);
+  nlohmann::json j = parse_json_or_discarded(json);
   return j.is_object() && j.contains("event") && j["event"].is_string() &&
          is_final_event(j["event"].get<std::string>());
 }

@@ -1,4 +1,5 @@
 #include "handlers/rag/compact_code_rules.h"
+#include "attractor/base/json_limits.h"
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -65,6 +66,9 @@ CompactRulesParse parse_compact_code_rules(std::string_view text) {
   } catch (const nlohmann::json::parse_error& e) {
     std::size_t offset = e.byte > 0 ? std::min<std::size_t>(e.byte - 1, text.size()) : 0;
     return fail(fmt::format("compact_code is not valid JSON: {}", e.what()), offset);
+  }
+  if (std::string deep = json_depth_problem(root, kMaxJsonDepth); !deep.empty()) {
+    return fail("compact_code is " + deep, 0);
   }
   if (!root.is_object()) return fail("compact_code must be a JSON object {\"rules\": [...]}", 0);
   for (const auto& [key, value] : root.items()) {

@@ -2,6 +2,7 @@
 
 #include <filesystem>
 
+#include "attractor/base/json_limits.h"
 #include "retrieval/local/code_tokens.h"
 
 namespace attractor::retrieval {
@@ -156,7 +157,7 @@ std::map<std::string, nlohmann::json> IndexStore::file_issues(const Scope& scope
   auto s = db_->prepare("SELECT path, issues FROM file_issues n WHERE " + std::string(kScopeWhere));
   bind_scope(s, 1, scope);
   std::map<std::string, nlohmann::json> out;
-  while (s.step()) out[s.text(0)] = nlohmann::json::parse(s.text(1), nullptr, false);
+  while (s.step()) out[s.text(0)] = parse_json_or_discarded(s.text(1));
   return out;
 }
 
@@ -244,7 +245,7 @@ std::vector<StoredNode> IndexStore::nodes_for_linking(const Scope& scope) {
     n.name = s.text(5);
     n.start_line = static_cast<int>(s.integer(6));
     n.end_line = static_cast<int>(s.integer(7));
-    n.facts = nlohmann::json::parse(s.text(8));
+    n.facts = parse_json_limited(s.text(8), "the facts of index node " + n.id);
     out.push_back(std::move(n));
   }
   return out;

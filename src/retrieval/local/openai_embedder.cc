@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/base/json_limits.h"
 #include "attractor/base/log.h"
 #include "retrieval/backend.h"
 #include "retrieval/local/vector_index.h"
@@ -88,7 +89,7 @@ std::vector<std::vector<float>> OpenAiEmbedder::embed_batch(const std::vector<st
     }
     nlohmann::json reply;
     try {
-      reply = nlohmann::json::parse(res->body);
+      reply = parse_json_limited(res->body, "the embeddings reply");
     } catch (const std::exception&) {
       throw RetrievalError(RetrievalError::Kind::kUnavailable, "embeddings endpoint returned invalid JSON");
     }

@@ -20,6 +20,11 @@ std::string rules_error(const std::string& text) {
   return p.error ? p.error->message : "ok";
 }
 
+TEST(CompactCodeRulesTest, RefusesRulesNestedDeeperThanTheJsonLimit) {
+  const std::string deep = std::string(100000, '[') + std::string(100000, ']');
+  EXPECT_EQ(rules_error("{\"rules\": " + deep + "}"), "compact_code is nested deeper than 256 levels");
+}
+
 TEST(CompactCodeRulesTest, ParsesTheSeedExampleInOrder) {
   CompactRulesParse p = parse_compact_code_rules(
       R"({"rules": [{"language": "sql", "policy": "demand", "inbox_key": "compact_sql"},
