@@ -31,8 +31,8 @@ ConfigCheck llm_provider_check(std::shared_ptr<const ProviderTable> providers) {
   check.every_node = true;
   check.check = [providers](const NodeData& node, const Graph& graph, std::vector<Diagnostic>& out) {
     check_value(*providers, node.llm_provider(), node.id, node.find("llm_provider"), node.location, out);
-    std::vector<Vertex> nodes = graph.nodes();
-    if (nodes.empty() || graph.node(nodes.front()).id != node.id) return;
+    // The graph's value once, with the first node (vertex 0: vertices are kept in insertion order).
+    if (graph.node_count() == 0 || graph.node(Vertex{0}).id != node.id) return;
     const GraphData& data = graph.data();
     check_value(*providers, data.get("llm_provider"), "", data.find("llm_provider"), SourceLocation{}, out);
   };
