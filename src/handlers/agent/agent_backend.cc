@@ -126,6 +126,7 @@ CodergenResult AgentBackend::run(const CodergenRequest& request) {
   }
   const std::string model = node_model(request, settings_.default_model);
   LocalExecutionEnvironment env(dir.string(), runner_, request.cancel);
+  env.set_process_recorder(request.record_process);
   HttpAgentModel llm(vendor_, model, settings_, request.clock);
   AgentLimits limits;
   if (request.node) {

@@ -173,6 +173,7 @@ ExecResult LocalExecutionEnvironment::exec_command(const std::string& command, s
   spec.stderr_path = err.path();
   spec.timeout_ms = timeout_ms;
   spec.cancel = cancel_;
+  spec.on_started = recorder_;
   spec.inherit_env = false;
   for (char** e = environ; *e; ++e) {
     const std::string entry = *e;

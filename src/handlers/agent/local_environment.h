@@ -13,6 +13,7 @@
 /// timeout or cancellation) and an environment with the credentials removed: variables named
 /// `*_API_KEY`, `*_SECRET`, `*_TOKEN`, `*_PASSWORD`, `*_CREDENTIAL` (any case) are not passed on.
 
+#include <functional>
 #include <filesystem>
 
 #include "attractor/base/clock.h"
@@ -41,6 +42,12 @@ class LocalExecutionEnvironment : public ExecutionEnvironment {
   std::string platform() const override;
   std::string os_version() const override;
 
+  /// Called with the process group of each command as it starts, so the stage's attempt records
+  /// it and a resume stops it if the run was killed (StageEnv::record_process).
+  void set_process_recorder(std::function<void(const ProcessGroupRecord&)> recorder) {
+    recorder_ = std::move(recorder);
+  }
+
   /// The absolute path `path` names, or PathOutsideWorkspace.
   std::filesystem::path resolve(const std::string& path) const;
 
@@ -50,6 +57,7 @@ class LocalExecutionEnvironment : public ExecutionEnvironment {
   std::filesystem::path root_;
   ProcessRunner* runner_;
   CancelToken cancel_;
+  std::function<void(const ProcessGroupRecord&)> recorder_;
 };
 
 /// True for the environment variable names withheld from agent commands.

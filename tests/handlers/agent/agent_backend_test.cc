@@ -100,6 +100,14 @@ class AgentBackendTest : public ::testing::Test {
     }
     EXPECT_EQ(started, calls);
     EXPECT_NE(events.find("\"event\":\"AgentSessionEnded\""), std::string::npos);
+    int records = 0;  // the two `sh test.sh` commands, and any hooks
+    for (const auto& attempt : fs::directory_iterator(dir_.sub("run/fix"))) {
+      if (!attempt.is_directory() || !attempt.path().filename().string().starts_with("attempt-")) continue;
+      for (const auto& file : fs::directory_iterator(attempt.path())) {
+        if (file.path().filename().string().starts_with("process-")) ++records;
+      }
+    }
+    EXPECT_GE(records, 2) << "each shell command's process group is recorded for the resume check";
   }
 
   testing::ScratchDir dir_;
