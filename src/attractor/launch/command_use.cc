@@ -5,40 +5,16 @@
 
 namespace attractor {
 
-namespace {
-
-bool provider_runs_commands(const std::string& provider) {
-  return provider.rfind("cli", 0) == 0 || provider.rfind("agent", 0) == 0 || provider == "claude-code" ||
-         provider == "codex" || provider == "gemini-cli";
-}
-
-/// How `node`'s LLM requests could run commands ("" when they cannot).
-std::string llm_command_use(const NodeData& node, const Graph& graph, const RoutingBackend* router) {
-  if (!router) return "";  // the simulation answers every stage
-  if (std::string p = router->provider_for(node, graph); provider_runs_commands(p)) return "llm_provider " + p;
-  try {
-    for (const FallbackStep& step : llm_fallbacks(node, graph)) {
-      const std::string p = canonical_provider(step.provider, process_env());
-      if (provider_runs_commands(p)) return "llm_fallbacks " + p;
-    }
-  } catch (const std::invalid_argument&) {
-    return "";  // lint has refused the value already
-  }
-  return "";
-}
-
-}  // namespace
-
 std::vector<CommandUse> command_uses(const Graph& graph, const HandlerServices& services) {
   const HandlerCatalog& handlers = builtin_handler_catalog();
-  const auto* router = dynamic_cast<const RoutingBackend*>(services.backend.get());
   std::vector<CommandUse> uses;
   for (auto v : graph.nodes()) {
     const NodeData& node = graph.node(v);
     const std::string type = handlers.type_of(node);
     if (handlers.traits(node).runs_tools) uses.push_back({node.id, "tool_command"});
     if (type == "stack.manager_loop") uses.push_back({node.id, "stack.manager_loop (a child pipeline)"});
-    const std::string llm = node_uses_llm(node, handlers) ? llm_command_use(node, graph, router) : "";
+    const std::string llm =
+        node_uses_llm(node, handlers) && services.backend ? services.backend->plan(node, graph).runs_commands : "";
     if (!llm.empty()) uses.push_back({node.id, llm});
     // Hooks run around the calls of tool stages and of the agents.
     const ToolHookCommands hooks = tool_hook_commands(node, graph);

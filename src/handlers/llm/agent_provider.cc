@@ -48,6 +48,7 @@ ProviderRecord agent_provider() {
   r.variant_word = "provider";
   r.default_variant = agent_vendor;
   r.wraps_model_provider = true;
+  r.capabilities.runs_commands = true;
   r.check = agent_problem;
   r.make = [](const ProviderUse& use) -> std::shared_ptr<CodergenBackend> {
     if (!agent_problem(use).empty()) return nullptr;

@@ -70,7 +70,26 @@ std::string RoutingBackend::model_for(const NodeData& node, const Graph& graph) 
 }
 
 BackendChoice RoutingBackend::plan(const NodeData& node, const Graph& graph) const {
-  return {provider_for(node, graph), model_for(node, graph)};
+  BackendChoice choice{provider_for(node, graph), model_for(node, graph), ""};
+  auto runs = [this](const std::string& provider) {
+    const ProviderRecord* record = providers().resolve(provider).first;
+    return record && record->capabilities.runs_commands;
+  };
+  if (runs(choice.provider)) {
+    choice.runs_commands = "llm_provider " + choice.provider;
+    return choice;
+  }
+  try {
+    for (const FallbackStep& step : llm_fallbacks(node, graph, providers())) {
+      const std::string provider = providers().canonical(step.provider, config_.env);
+      if (!runs(provider)) continue;
+      choice.runs_commands = "llm_fallbacks " + provider;
+      break;
+    }
+  } catch (const std::invalid_argument&) {
+    // lint has refused the value already
+  }
+  return choice;
 }
 
 std::string RoutingBackend::provider_problem(const std::string& provider) const {

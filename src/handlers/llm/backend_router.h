@@ -78,7 +78,7 @@ class RoutingBackend : public CodergenBackend {
   /// False only for nodes routed to the simulation.
   bool acts_outside_process(const CodergenRequest& request) const override;
 
-  /// provider_for and model_for.
+  /// provider_for and model_for, and whether the provider or a fallback runs commands.
   BackendChoice plan(const NodeData& node, const Graph& graph) const override;
   /// The canonical provider for `node`; "" when nothing chooses one.
   std::string provider_for(const NodeData& node, const Graph& graph) const;

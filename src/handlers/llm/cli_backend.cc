@@ -228,6 +228,7 @@ ProviderRecord cli_provider() {
                {"codex", "cli:codex"},
                {"gemini-cli", "cli:gemini"}};
   r.capabilities.fallback = true;
+  r.capabilities.runs_commands = true;
   r.variants = ProviderVariants::kAnyName;
   r.variant_word = "agent";
   r.default_variant = [](const ProviderTable&, const EnvLookup& env, const NodeData*) {

@@ -87,6 +87,9 @@ struct CodergenResult {
 struct BackendChoice {
   std::string provider;  ///< canonical provider name ("simulate", "openai", "cli:codex"); "" = none chosen
   std::string model;     ///< the model its requests name; "" = the provider's own default (cli agents)
+  /// How the requests may start programs on this machine, "llm_provider P" or "llm_fallbacks P"
+  /// (a provider whose record says runs_commands); "" when they cannot.
+  std::string runs_commands;
 };
 
 class CodergenBackend {

@@ -62,6 +62,9 @@ struct ProviderCapabilities {
   bool streaming = false;
   /// May be named in `llm_fallbacks`.
   bool fallback = false;
+  /// Starts programs on this machine (a CLI agent, the built-in agent's shell), so a server runs
+  /// its stages only with `--allow-commands` (docs/server.md).
+  bool runs_commands = false;
 };
 
 /// How a provider is a family of providers written `name:VARIANT`.
