@@ -109,19 +109,20 @@ TEST(ProcessModelTest, AKilledRunsEscapedWriterCannotSupplyTheResumedOutcome) {
       "{\"outcome\":\"fail\",\"failure_reason\":\"first run (killed)\","
       "\"context_updates\":{\"who\":\"first run (killed)\"}}";
   const std::string command = "if [ ! -e " + first + " ]; then : > " + first +
-                              "; setsid sh -c 'sleep 0.4; printf %s \"$1\" > "
+                              "; setsid sh -c ': > " + dir.sub("escaped") + "; sleep 0.4; printf %s \"$1\" > "
                               "\"$ATTRACTOR_STAGE_DIR/status.json\"; echo done > " +
                               dir.sub("poison-written") + "' sh '" + poison +
                               "' & sleep 30; else sleep 0.9; echo second; fi";
   spit(dir.sub("p.dot"), one_tool(command));
   const std::string run = dir.sub("run");
   pid_t engine = start_run(dir.sub("p.dot"), run, dir.sub("log"));
-  ASSERT_TRUE(eventually(10000, [&] { return fs::exists(first); })) << slurp(dir.sub("log"));
+  // Killed only once the writer has left the tool's group (a kill before its setsid would end it).
+  ASSERT_TRUE(eventually(10000, [&] { return fs::exists(dir.sub("escaped")); })) << slurp(dir.sub("log"));
   kill_and_reap(engine);
 
   ProcessResult r = run_attractor({"resume", run, "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  ASSERT_TRUE(eventually(2000, [&] { return fs::exists(dir.sub("poison-written")); }));  // it did write, late
+  ASSERT_TRUE(eventually(5000, [&] { return fs::exists(dir.sub("poison-written")); }));  // it did write, late
   nlohmann::json checkpoint = nlohmann::json::parse(slurp(run + "/checkpoint.json"));
   EXPECT_EQ(checkpoint["state"], "success");
   EXPECT_FALSE(checkpoint["context"].contains("who")) << checkpoint["context"].dump();
