@@ -108,8 +108,9 @@ TEST(ProcessModelTest, AKilledRunsEscapedWriterCannotSupplyTheResumedOutcome) {
   const std::string poison =
       "{\"outcome\":\"fail\",\"failure_reason\":\"first run (killed)\","
       "\"context_updates\":{\"who\":\"first run (killed)\"}}";
-  const std::string command = "if [ ! -e " + first + " ]; then : > " + first +
-                              "; setsid sh -c ': > " + dir.sub("escaped") + "; sleep 0.4; printf %s \"$1\" > "
+  const std::string command = "if [ ! -e " + first + " ]; then : > " + first + "; setsid sh -c ': > " +
+                              dir.sub("escaped") +
+                              "; sleep 0.4; printf %s \"$1\" > "
                               "\"$ATTRACTOR_STAGE_DIR/status.json\"; echo done > " +
                               dir.sub("poison-written") + "' sh '" + poison +
                               "' & sleep 30; else sleep 0.9; echo second; fi";
