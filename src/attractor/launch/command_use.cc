@@ -13,8 +13,9 @@ std::vector<CommandUse> command_uses(const Graph& graph, const HandlerServices& 
     const std::string type = handlers.type_of(node);
     if (handlers.traits(node).runs_tools) uses.push_back({node.id, "tool_command"});
     if (type == "stack.manager_loop") uses.push_back({node.id, "stack.manager_loop (a child pipeline)"});
-    const std::string llm =
-        node_uses_llm(node, handlers) && services.backend ? services.backend->plan(node, graph).runs_commands : "";
+    const std::string llm = node_uses_llm(node, handlers) && services.backend
+                                ? services.backend->plan(node, graph).runs_commands
+                                : "";
     if (!llm.empty()) uses.push_back({node.id, llm});
     // Hooks run around the calls of tool stages and of the agents.
     const ToolHookCommands hooks = tool_hook_commands(node, graph);
