@@ -53,8 +53,10 @@
 #include "attractor/cli/cli_support.h"
 #include "attractor/cli/progress_display.h"
 #include "attractor/cli/run_plan.h"
+#include "attractor/launch/existing_run.h"
 #include "attractor/launch/run_flags.h"
 #include "attractor/launch/run_launch.h"
+#include "attractor/base/clock.h"
 #include "attractor/base/input_file_reader.h"
 #include "attractor/run/posix_run_disk.h"
 #include "handlers/llm/backend_router.h"
@@ -163,6 +165,35 @@ std::variant<std::unique_ptr<RunLock>, LaunchFailure> lock_for(const std::string
   return lock_run_directory(run_dir);
 }
 
+/// For a new run: the refusal when its directory holds another run, after moving that run aside
+/// when `--move-aside` asks (existing_run.h); nullopt when the run may start.
+std::optional<LaunchFailure> claim_run_directory(const LaunchRequest& request, RunDisk& disk) {
+  const std::string& dir = request.run_dir;
+  if (run_content_of(disk, dir).empty()) return std::nullopt;
+  if (!request.flags.move_aside) {
+    LaunchFailure refused;
+    refused.messages.push_back(*existing_run_problem(disk, dir, system_clock().now_ms()));
+    return refused;
+  }
+  if (run_lock_holder(dir)) {
+    LaunchFailure refused;
+    refused.messages.push_back(dir +
+                               " holds a run that is running now; --move-aside moves only a run no process holds");
+    return refused;
+  }
+  const std::string aside = aside_path(disk, dir);
+  try {
+    disk.rename(dir, aside);
+  } catch (const std::exception& e) {
+    LaunchFailure refused;
+    refused.exit_code = kExitRuntime;
+    refused.messages.push_back(e.what());
+    return refused;
+  }
+  std::fprintf(stderr, "attractor: moved the run %s held to %s\n", dir.c_str(), aside.c_str());
+  return std::nullopt;
+}
+
 /// Prepares and runs `request`; `held` is the run lock when the caller took it already (resume).
 int execute(LaunchRequest request, RunDisk& disk, std::optional<std::unique_ptr<RunLock>> held = std::nullopt) {
   const RunFlags& f = request.flags;
@@ -176,6 +207,9 @@ int execute(LaunchRequest request, RunDisk& disk, std::optional<std::unique_ptr<
     return print_plan(prepared.graph(), prepared.services, prepared.budget.with_graph_defaults(prepared.graph()),
                       f.plan_json);
 
+  if (!held && !request.resumed) {
+    if (auto refused = claim_run_directory(request, disk)) return report(command, *refused);
+  }
   EngineOptions options = engine_options(request, prepared);
   options.disk = &disk;
   options.observer = make_observers(f);
@@ -186,6 +220,12 @@ int execute(LaunchRequest request, RunDisk& disk, std::optional<std::unique_ptr<
     auto lock_or = lock_for(request.run_dir, disk);
     if (auto* failure = std::get_if<LaunchFailure>(&lock_or)) return report(command, *failure);
     lock = std::move(std::get<std::unique_ptr<RunLock>>(lock_or));
+    // Another run may have started there between the check and the lock.
+    if (!request.resumed && run_content_of(disk, request.run_dir) != "") {
+      LaunchFailure refused;
+      refused.messages.push_back(*existing_run_problem(disk, request.run_dir, system_clock().now_ms()));
+      return report(command, refused);
+    }
   }
   InterruptWatcher watcher(options.cancel);
   if (!f.quiet) std::fprintf(stderr, "run directory: %s\n", request.run_dir.c_str());
@@ -227,6 +267,9 @@ int run_run_command(int argc, char** argv, RunDisk& disk, InputFileReader& files
       "validate and print the plan (each node's handler, backend, model, fidelity, thread, and "
       "the budget) without calling anything or creating a run directory");
   app.add_flag("--json", f.plan_json, "with --dry-run: the plan as JSON on stdout")->needs(dry_run);
+  app.add_flag("--move-aside", f.move_aside,
+               "when the run directory holds a run, move that run to DIR.old-N (never deleted) and start afresh; "
+               "without it such a directory is refused (exit 2)");
   if (auto code = parse_cli(app, argc, argv)) return *code;
 
   LaunchRequest request;

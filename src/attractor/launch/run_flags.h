@@ -38,6 +38,7 @@ struct RunFlags {
   std::size_t snapshot_every = 0;                ///< `--snapshot-every N` (0: size policy)
   bool dry_run = false;                          ///< `run --dry-run`: print the plan, run nothing
   bool plan_json = false;                        ///< `run --dry-run --json`
+  bool move_aside = false;  ///< `run --move-aside`: move a run the run directory holds to DIR.old-N
 };
 
 /// Adds the options both commands take to `app`, bound to `flags`.

@@ -186,7 +186,9 @@ std::variant<PreparedRun, LaunchFailure> prepare_run(LaunchRequest& request) {
   }
   auto prepared = prepare_loaded(request, std::move(text));
   if (auto* ready = std::get_if<PreparedRun>(&prepared); ready && request.run_dir.empty()) {
-    request.run_dir = default_run_directory(ready->graph(), request.graph_path);
+    // The name carries the second and 24 random bits; a name that exists already is drawn again.
+    do request.run_dir = default_run_directory(ready->graph(), request.graph_path);
+    while (fs::exists(request.run_dir));
   }
   return prepared;
 }

@@ -108,7 +108,7 @@ class CodergenBackend {
   /// the node's `llm_model`.
   virtual BackendChoice plan(const NodeData& node, const Graph& graph) const {
     (void)graph;
-    return {name(), node.llm_model()};
+    return {name(), node.llm_model(), ""};
   }
   /// What stops the LLM stages of `graph` (per `handlers`) from running on this backend, one
   /// message per problem naming the nodes; empty when nothing does (the default).

@@ -39,7 +39,7 @@ class SimulationBackend : public CodergenBackend {
   /// Scripted and generated answers are computed in memory.
   bool acts_outside_process(const CodergenRequest&) const override { return false; }
   /// Every node: provider `simulate`, model `simulation`.
-  BackendChoice plan(const NodeData&, const Graph&) const override { return {"simulate", "simulation"}; }
+  BackendChoice plan(const NodeData&, const Graph&) const override { return {"simulate", "simulation", ""}; }
 
  private:
   /// A node's `simulate.outcome` text and its non-empty items ("success" when it has none).
