@@ -35,8 +35,9 @@ void print_summary(const RunSummary& s) {
     std::printf("  %s %-24s %s\n", status == "fail" ? "✗" : "✓", s.completed_nodes[i].c_str(), status.c_str());
   }
   if (s.usage.value("llm_calls", 0) > 0) {
-    std::printf("tokens:   %lld input, %lld output (%lld LLM calls)\n", s.usage.value("input_tokens", 0LL),
-                s.usage.value("output_tokens", 0LL), s.usage.value("llm_calls", 0LL));
+    const long long calls = s.usage.value("llm_calls", 0LL);
+    std::printf("tokens:   %lld input, %lld output (%lld LLM call%s)\n", s.usage.value("input_tokens", 0LL),
+                s.usage.value("output_tokens", 0LL), calls, calls == 1 ? "" : "s");
   }
 }
 

@@ -279,9 +279,11 @@ std::string Engine::Impl::unmet_goal_gate_message(const std::string& gate) const
 
 std::string Engine::Impl::dead_end_failure_message(const std::string& node_id, const std::string& reason,
                                                    std::int64_t attempts) const {
-  std::string message = attempts > 0 ? fmt::format("stage `{}` failed after {} attempt{} and no failure route leads on",
-                                                   node_id, attempts, attempts == 1 ? "" : "s")
-                                     : fmt::format("stage `{}` failed and no failure route leads on", node_id);
+  const NodeData* node = graph_.node(node_id);
+  const std::string stage = fmt::format("stage `{}`{}", node_id, node && node->goal_gate() ? " (a goal gate)" : "");
+  std::string message = attempts > 0 ? fmt::format("{} failed after {} attempt{} and no failure route leads on", stage,
+                                                   attempts, attempts == 1 ? "" : "s")
+                                     : fmt::format("{} failed and no failure route leads on", stage);
   return reason.empty() ? message : message + ": " + reason;
 }
 
