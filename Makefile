@@ -64,7 +64,7 @@ test-tsan: deps
 # the .cc files changed since TIDY_BASE (empty: all of them, about 10 CPU seconds a file).
 # FORMAT_CHECK=report prints how many files clang-format would change and passes; enforce fails.
 FORMAT_CHECK ?= enforce
-TIDY_BASE ?= HEAD~40
+TIDY_BASE ?= HEAD~20
 lint: configure
 	@bash .ci/deps.sh --lint
 	bash tools/lint.sh --build $(BUILD_DIR) --jobs $(JOBS) --format $(FORMAT_CHECK) \

@@ -79,15 +79,23 @@ step_layers() {
   fi
 }
 
-# compile_commands.json without the precompiled-header arguments (clang cannot read gcc's .gch).
+# compile_commands.json without the precompiled-header arguments (clang cannot read gcc's .gch),
+# and with one entry per source of each unity batch (ATTRACTOR_UNITY), so clang-tidy checks every
+# source on its own, with the flags of its batch.
 tidy_database() {
   local dir=$build/lint
   mkdir -p "$dir"
   python3 - "$build/compile_commands.json" "$dir/compile_commands.json" <<'EOF'
 import json, re, sys
-entries = json.load(open(sys.argv[1]))
-for e in entries:
+entries = []
+for e in json.load(open(sys.argv[1])):
     e["command"] = re.sub(r" -include \S*cmake_pch\.hxx| -Winvalid-pch", "", e["command"])
+    if "/Unity/unity_" not in e["file"]:
+        entries.append(e)
+        continue
+    for source in re.findall(r'^#include "([^"]+)"', open(e["file"]).read(), re.M):
+        entries.append({"directory": e["directory"], "file": source,
+                        "command": e["command"].replace(e["file"], source)})
 json.dump(entries, open(sys.argv[2], "w"), indent=1)
 EOF
   echo "$dir"
@@ -117,12 +125,12 @@ step_tidy() {
   else
     files=$(git ls-files -- 'src/*.cc' 'tests/*.cc' | grep -v '^tests/fuzz/')
   fi
-  # Only files the build compiles (compile_commands.json knows them).
+  # Only files the build compiles (the database knows them, unity batches unpacked).
+  local db; db=$(tidy_database)
   files=$(printf '%s\n' "$files" | while read -r f; do
-    [ -n "$f" ] && grep -q "\"file\": \"$PWD/$f\"" "$build/compile_commands.json" && echo "$f"; done)
+    [ -n "$f" ] && grep -q "\"file\": \"$PWD/$f\"" "$db/compile_commands.json" && echo "$f"; done)
   local n; n=$(printf '%s' "$files" | grep -c . || true)
   if [ "$n" -eq 0 ]; then echo "tidy: no files to check"; return; fi
-  local db; db=$(tidy_database)
   local out; out=$(mktemp)
   printf '%s\n' "$files" | xargs -P "$jobs" -n 4 "$clang_tidy" -p "$db" --quiet >"$out" 2>&1
   local rc=$?

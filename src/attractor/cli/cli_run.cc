@@ -41,7 +41,6 @@
 #include <atomic>
 #include <optional>
 #include <cstdio>
-#include <filesystem>
 #include <string>
 #include <variant>
 #include <vector>
@@ -65,8 +64,6 @@
 namespace attractor {
 
 namespace {
-
-namespace fs = std::filesystem;
 
 std::atomic<bool>* g_cancel_flag = nullptr;
 volatile sig_atomic_t g_interrupted = 0;

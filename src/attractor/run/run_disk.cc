@@ -32,7 +32,7 @@ std::string RunDisk::cut_torn_tail(const std::string& path) {
   if (text.empty() || text.back() == '\n') return "";
   const std::size_t newline = text.rfind('\n');
   const std::size_t keep = newline == std::string::npos ? 0 : newline + 1;
-  const std::string torn = torn_tail_path(path, keep);
+  std::string torn = torn_tail_path(path, keep);
   write_file(torn, std::string_view(text).substr(keep));
   write_file(path, std::string_view(text).substr(0, keep));
   return torn;
