@@ -50,6 +50,21 @@ class RunDirectoryReuseTest : public ::testing::Test {
     ProcessResult r = run_attractor({"run", kSimple, "--simulate", "-q", "--logs-root", run_});
     ASSERT_EQ(r.exit_code, 0) << r.err;
   }
+  /// Starts a run of a pipeline whose tool sleeps 30 s, and returns once its stage has started.
+  pid_t start_slow_run() {
+    spit(dir_.sub("slow.dot"), tool_graph("slow", "sleep 30"));
+    pid_t engine = spawn_program(ATTRACTOR_BINARY_PATH, {"run", dir_.sub("slow.dot"), "-q", "--logs-root", run_});
+    for (int i = 0; i < 1000 && !fs::exists(run_ + "/work"); ++i) {
+      std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return engine;
+  }
+  /// Kills the engine `start_slow_run` started and waits for it.
+  static void kill_run(pid_t engine) {
+    ::kill(engine, SIGKILL);
+    int status = 0;
+    ::waitpid(engine, &status, 0);
+  }
   /// `attractor run GRAPH --logs-root run` must be refused without touching the old run.
   void expect_refused(const std::string& graph, const std::string& holds) {
     const std::string before = snapshot(run_);
@@ -86,21 +101,15 @@ TEST_F(RunDirectoryReuseTest, AFailedRunIsRefused) {
 }
 
 TEST_F(RunDirectoryReuseTest, AnInterruptedRunIsRefused) {
-  spit(dir_.sub("slow.dot"), tool_graph("slow", "sleep 30"));
-  pid_t engine = spawn_program(ATTRACTOR_BINARY_PATH, {"run", dir_.sub("slow.dot"), "-q", "--logs-root", run_});
-  for (int i = 0; i < 1000 && !fs::exists(run_ + "/work"); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
-  ::kill(engine, SIGKILL);
-  int status = 0;
-  ::waitpid(engine, &status, 0);
+  pid_t engine = start_slow_run();
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  kill_run(engine);
   expect_refused(kSimple, "graph 'slow', interrupted, started ");
 }
 
 TEST_F(RunDirectoryReuseTest, ARunningRunIsRefused) {
-  spit(dir_.sub("slow.dot"), tool_graph("slow", "sleep 30"));
-  pid_t engine = spawn_program(ATTRACTOR_BINARY_PATH, {"run", dir_.sub("slow.dot"), "-q", "--logs-root", run_});
-  for (int i = 0; i < 1000 && !fs::exists(run_ + "/work"); ++i)
-    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  pid_t engine = start_slow_run();
+  std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ProcessResult r = run_attractor({"run", kSimple, "--simulate", "-q", "--logs-root", run_});
   EXPECT_EQ(r.exit_code, 2) << r.err;
   EXPECT_NE(r.err.find(run_ + " already holds a run (graph 'slow', running, started "), std::string::npos) << r.err;
@@ -108,9 +117,7 @@ TEST_F(RunDirectoryReuseTest, ARunningRunIsRefused) {
   EXPECT_EQ(aside.exit_code, 2) << aside.err;
   EXPECT_NE(aside.err.find("holds a run that is running now"), std::string::npos) << aside.err;
   EXPECT_FALSE(fs::exists(run_ + ".old-1"));
-  ::kill(engine, SIGKILL);
-  int status = 0;
-  ::waitpid(engine, &status, 0);
+  kill_run(engine);
 }
 
 TEST_F(RunDirectoryReuseTest, StageFoldersAloneCountAsARun) {
