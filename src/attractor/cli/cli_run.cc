@@ -162,30 +162,29 @@ std::variant<std::unique_ptr<RunLock>, LaunchFailure> lock_for(const std::string
   return lock_run_directory(run_dir);
 }
 
+/// A refusal of the run with `message`.
+LaunchFailure refusal(std::string message, int exit_code = kExitUsage) {
+  LaunchFailure refused;
+  refused.exit_code = exit_code;
+  refused.messages.push_back(std::move(message));
+  return refused;
+}
+
 /// For a new run: the refusal when its directory holds another run, after moving that run aside
 /// when `--move-aside` asks (existing_run.h); nullopt when the run may start.
 std::optional<LaunchFailure> claim_run_directory(const LaunchRequest& request, RunDisk& disk) {
   const std::string& dir = request.run_dir;
-  if (run_content_of(disk, dir).empty()) return std::nullopt;
-  if (!request.flags.move_aside) {
-    LaunchFailure refused;
-    refused.messages.push_back(*existing_run_problem(disk, dir, system_clock().now_ms()));
-    return refused;
-  }
+  std::optional<std::string> problem = existing_run_problem(disk, dir, system_clock().now_ms());
+  if (!problem) return std::nullopt;
+  if (!request.flags.move_aside) return refusal(std::move(*problem));
   if (run_lock_holder(dir)) {
-    LaunchFailure refused;
-    refused.messages.push_back(dir +
-                               " holds a run that is running now; --move-aside moves only a run no process holds");
-    return refused;
+    return refusal(dir + " holds a run that is running now; --move-aside moves only a run no process holds");
   }
   const std::string aside = aside_path(disk, dir);
   try {
     disk.rename(dir, aside);
   } catch (const std::exception& e) {
-    LaunchFailure refused;
-    refused.exit_code = kExitRuntime;
-    refused.messages.push_back(e.what());
-    return refused;
+    return refusal(e.what(), kExitRuntime);
   }
   std::fprintf(stderr, "attractor: moved the run %s held to %s\n", dir.c_str(), aside.c_str());
   return std::nullopt;
@@ -218,10 +217,10 @@ int execute(LaunchRequest request, RunDisk& disk, std::optional<std::unique_ptr<
     if (auto* failure = std::get_if<LaunchFailure>(&lock_or)) return report(command, *failure);
     lock = std::move(std::get<std::unique_ptr<RunLock>>(lock_or));
     // Another run may have started there between the check and the lock.
-    if (!request.resumed && run_content_of(disk, request.run_dir) != "") {
-      LaunchFailure refused;
-      refused.messages.push_back(*existing_run_problem(disk, request.run_dir, system_clock().now_ms()));
-      return report(command, refused);
+    if (!request.resumed) {
+      if (auto problem = existing_run_problem(disk, request.run_dir, system_clock().now_ms())) {
+        return report(command, refusal(std::move(*problem)));
+      }
     }
   }
   InterruptWatcher watcher(options.cancel);
