@@ -1,7 +1,8 @@
+#include <csignal>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <string>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 #include <fmt/format.h>
@@ -14,6 +15,7 @@
 #include "attractor/launch/render_dot.h"
 #include "attractor/launch/run_overlay.h"
 #include "attractor/base/sha256.h"
+#include "attractor/run/posix_run_disk.h"
 #include "attractor/run/run_directory.h"
 
 namespace attractor {
@@ -43,6 +45,27 @@ std::string run_of_another_graph(const std::string& run_dir, const std::string& 
                "manifest's); nodes it no longer has are not drawn\n",
                path.c_str(), run_dir.c_str());
   return "";
+}
+
+/// Writes `bytes` to `path` whole or not at all: a temp file renamed into place, with Ctrl-C,
+/// SIGTERM and SIGHUP held back meanwhile (delivered once the file is whole). False, with the
+/// reason on stderr, when the write fails.
+bool write_whole_output(const std::string& path, std::string_view bytes) {
+  sigset_t stops, old;
+  sigemptyset(&stops);
+  for (int sig : {SIGINT, SIGTERM, SIGHUP}) sigaddset(&stops, sig);
+  ::sigprocmask(SIG_BLOCK, &stops, &old);
+  bool ok = true;
+  try {
+    PosixRunDisk disk;
+    std::string_view parts[] = {bytes};
+    disk.write_file_atomic(path, parts);
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "attractor render: %s\n", e.what());
+    ok = false;
+  }
+  ::sigprocmask(SIG_SETMASK, &old, nullptr);
+  return ok;
 }
 
 }  // namespace
@@ -105,21 +128,19 @@ int run_render_command(int argc, char** argv) {
     std::fwrite(dot.data(), 1, dot.size(), stdout);
     return kExitSuccess;
   }
+  std::string image;
   if (format == "dot") {
-    std::ofstream out(output, std::ios::binary);
-    out << dot;
-    if (!out.flush()) {
-      std::fprintf(stderr, "attractor render: cannot write '%s'\n", output.c_str());
-      return kExitRuntime;
-    }
+    image = std::move(dot);
   } else {
     DotProcessRenderer renderer;
-    RenderResult result = renderer.render(dot, format, output);
+    RenderResult result = renderer.render(dot, format);
     if (!result.ok) {
       std::fprintf(stderr, "attractor render: %s\n", result.error.c_str());
       return kExitRuntime;
     }
+    image = std::move(result.image);
   }
+  if (!write_whole_output(output, image)) return kExitRuntime;
   std::fprintf(stderr, "wrote %s\n", output.c_str());
   return kExitSuccess;
 }

@@ -172,24 +172,13 @@ SvgResult run_graph_svg(const std::string& run_dir, const std::string& current_n
     overlay.node_status.try_emplace(current_node, "running");
   }
   std::string dot = render_dot(*loaded.graph, builtin_handler_catalog(), &overlay);
-  std::string temp = (fs::temp_directory_path() / "attractor-svg-XXXXXX").string();
-  int fd = ::mkstemp(temp.data());
-  if (fd < 0) {
-    result.error = "cannot create a temporary file for Graphviz";
-    return result;
-  }
-  ::close(fd);
-  RenderResult rendered = renderer.render(dot, "svg", temp);
+  RenderResult rendered = renderer.render(dot, "svg");
   if (rendered.ok) {
-    std::ifstream in(temp, std::ios::binary);
-    std::ostringstream text;
-    text << in.rdbuf();
-    result.svg = text.str();
+    result.svg = std::move(rendered.image);
     result.ok = true;
   } else {
     result.error = rendered.error;
   }
-  fs::remove(temp, ec);
   return result;
 }
 

@@ -1,9 +1,5 @@
 #include "attractor/launch/graphviz.h"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
-
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
@@ -12,26 +8,17 @@ namespace {
 
 using ::testing::HasSubstr;
 
-std::string temp_file(const std::string& name) {
-  auto dir = std::filesystem::temp_directory_path() / ("attractor-graphviz-" + std::to_string(::getpid()));
-  std::filesystem::create_directories(dir);
-  return (dir / name).string();
-}
-
-TEST(DotProcessRendererTest, RendersSvg) {
+TEST(DotProcessRendererTest, RendersSvgIntoMemory) {
   DotProcessRenderer renderer;
-  std::string out = temp_file("g.svg");
-  RenderResult r = renderer.render("digraph G { a -> b }", "svg", out);
+  RenderResult r = renderer.render("digraph G { a -> b }", "svg");
   ASSERT_TRUE(r.ok) << r.error;
-  std::ifstream in(out);
-  std::stringstream s;
-  s << in.rdbuf();
-  EXPECT_THAT(s.str(), HasSubstr("<svg"));
+  EXPECT_THAT(r.image, HasSubstr("<svg"));
+  EXPECT_THAT(r.image, HasSubstr("<title>a&#45;&gt;b</title>"));
 }
 
 TEST(DotProcessRendererTest, MissingProgramSaysHowToInstall) {
   DotProcessRenderer renderer("attractor-no-such-dot-program");
-  RenderResult r = renderer.render("digraph G {}", "svg", temp_file("x.svg"));
+  RenderResult r = renderer.render("digraph G {}", "svg");
   EXPECT_FALSE(r.ok);
   EXPECT_TRUE(r.tool_missing);
   EXPECT_THAT(r.error, HasSubstr("was not found on PATH; install graphviz"));
@@ -39,11 +26,29 @@ TEST(DotProcessRendererTest, MissingProgramSaysHowToInstall) {
 
 TEST(DotProcessRendererTest, GraphvizErrorsAreReported) {
   DotProcessRenderer renderer;
-  RenderResult r = renderer.render("digraph G { a -> }", "svg", temp_file("y.svg"));
+  RenderResult r = renderer.render("digraph G { a -> }", "svg");
   EXPECT_FALSE(r.ok);
   EXPECT_FALSE(r.tool_missing);
+  EXPECT_TRUE(r.image.empty());
   EXPECT_THAT(r.error, HasSubstr("`dot -Tsvg` failed: "));
   EXPECT_THAT(r.error, HasSubstr("syntax error"));
+}
+
+TEST(DotProcessRendererTest, AnImageBeyondTheLimitStopsDot) {
+  DotProcessRenderer renderer("dot", 4096);
+  std::string big = "digraph G {";
+  for (int i = 0; i < 200; ++i) big += " n" + std::to_string(i) + " -> n" + std::to_string(i + 1) + ";";
+  RenderResult r = renderer.render(big + " }", "svg");
+  EXPECT_FALSE(r.ok);
+  EXPECT_TRUE(r.image.empty());
+  EXPECT_THAT(r.error, HasSubstr("`dot -Tsvg` wrote more than 4096 bytes; render to .dot instead"));
+}
+
+TEST(DotProcessRendererTest, ADotThatExitsBeforeReadingItsInputIsReportedNotFatal) {
+  DotProcessRenderer renderer("false");
+  RenderResult r = renderer.render(std::string(1 << 20, 'x'), "svg");
+  EXPECT_FALSE(r.ok);
+  EXPECT_EQ(r.error, "`false -Tsvg` failed");
 }
 
 }  // namespace
