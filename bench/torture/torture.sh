@@ -32,7 +32,7 @@ while [ $# -gt 0 ]; do
     --case) case_name=$2; shift 2 ;;
     --kills) kills_wanted=$2; shift 2 ;;
     --seed) seed=$2; shift 2 ;;
-    --snapshot-every) snapshot_every=(--snapshot-every "$2"); shift 2 ;;
+    --snapshot-every) snapshot_every=(--snapshot-every "$2" --checkpoint-rewrite-below 0); shift 2 ;;
     --binary) binary=$2; shift 2 ;;
     --work) work=$2; shift 2 ;;
     --keep) keep=1; shift ;;

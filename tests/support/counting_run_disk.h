@@ -39,6 +39,7 @@ class CountingRunDisk : public RunDisk {
   /// Forwarded uncounted: the inner disk looks at the last line only, it does not read the record.
   std::string cut_torn_tail(const std::string& path) override { return inner_.cut_torn_tail(path); }
   void remove_file(const std::string& path) override { inner_.remove_file(path); }
+  void reserve_file(const std::string& path, std::size_t bytes) override { inner_.reserve_file(path, bytes); }
   std::string read_file(const std::string& path) override;
   bool exists(const std::string& path) override { return inner_.exists(path); }
   bool is_directory(const std::string& path) override { return inner_.is_directory(path); }

@@ -61,6 +61,7 @@ EngineOptions TestRun::options() {
   o.max_node_executions = max_node_executions;
   o.background_writes = background_writes;
   o.write_run_log = write_run_log;
+  o.checkpoint_rewrite_below = checkpoint_rewrite_below;
   o.disk = disk;
   return o;
 }

@@ -47,6 +47,8 @@ struct TestRun {
   CancelToken cancel;
   bool background_writes = true;
   bool write_run_log = true;
+  /// EngineOptions::checkpoint_rewrite_below (0: journal records after the first snapshot).
+  std::size_t checkpoint_rewrite_below = CheckpointWriter::kRewriteBelowBytes;
   RunDisk* disk = nullptr;  ///< EngineOptions::disk (nullptr: the real file system)
 
   EngineOptions options();

@@ -54,6 +54,7 @@
 #include "attractor/cli/run_plan.h"
 #include "attractor/launch/existing_run.h"
 #include "attractor/launch/run_flags.h"
+#include "attractor/launch/write_failure.h"
 #include "attractor/launch/run_launch.h"
 #include "attractor/base/clock.h"
 #include "attractor/base/input_file_reader.h"
@@ -111,7 +112,7 @@ int print_plan(const Graph& graph, const HandlerServices& services, const RunBud
   std::vector<PlannedStage> plan = plan_run(graph, builtin_handler_catalog(), *backend);
   std::string text = json ? plan_json(graph, plan, budget).dump(2) + "\n" : format_plan(graph, plan, budget);
   std::fwrite(text.data(), 1, text.size(), stdout);
-  return kExitSuccess;
+  return plan_refused(plan) ? kExitRuntime : kExitSuccess;
 }
 
 /// `tokens: I input, O output (N LLM calls)`, or "" for a run that made no LLM call.
@@ -231,6 +232,9 @@ int execute(LaunchRequest request, RunDisk& disk, std::optional<std::unique_ptr<
     // says what the checkpoint says.
     if (watcher.interrupted() && result.checkpoint.state == "running") result.interrupted = true;
     return finish(result, f);
+  } catch (const RunWriteError& e) {
+    std::fputs(record_write_failure(disk, request.run_dir, e.what(), system_clock().now_ms()).c_str(), stderr);
+    return kExitRuntime;
   } catch (const std::exception& e) {
     std::fprintf(stderr, "attractor: runtime error: %s\n", e.what());
     return kExitRuntime;

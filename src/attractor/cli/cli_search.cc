@@ -12,6 +12,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "attractor/launch/flag_checks.h"
 #include "attractor/base/json_limits.h"
 #include "attractor/cli/cli.h"
 #include "attractor/cli/cli_support.h"
@@ -58,14 +59,14 @@ int run_search_command(int argc, char** argv) {
   app.add_option("--branch", branch, "branch name")->required();
   app.add_option("--type", type, "bm25, semantic or hybrid (default)")
       ->check(CLI::IsMember({"bm25", "semantic", "hybrid"}));
-  app.add_option("--top-k", top_k, "number of hits (default 10)")->check(CLI::PositiveNumber);
+  app.add_option("--top-k", top_k, "number of hits (default 10)")->check(positive_number());
   app.add_option("--filters", filters_text,
                  "retrieval filters as a JSON object: acl_tags_any, classification_labels_all, snapshot_id, "
                  "language, kind, data_type, tenant, ...");
   app.add_option("--active-index", active_index, "named index (default: default)");
   app.add_option("--match-operator", match_operator, "bm25 term combination: and | or (default or)")
       ->check(CLI::IsMember({"and", "or"}));
-  app.add_option("--rrf-k", rrf_k, "hybrid RRF constant (default 60)")->check(CLI::PositiveNumber);
+  app.add_option("--rrf-k", rrf_k, "hybrid RRF constant (default 60)")->check(positive_number());
   app.add_flag("--json", as_json, "print JSON");
   app.add_option("QUERY", words, "query text")->required();
   if (auto code = parse_cli(app, argc, argv)) return *code;

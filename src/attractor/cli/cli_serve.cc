@@ -24,6 +24,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "attractor/launch/flag_checks.h"
 #include "attractor/base/log.h"
 #include "attractor/base/module_loader.h"
 #include "attractor/cli/cli.h"
@@ -131,7 +132,7 @@ int run_serve_command(int argc, char** argv) {
   app.add_option("--graphs-dir", config.graphs_dir, "the only folder {\"graph\": PATH} may name")
       ->capture_default_str();
   app.add_option("--max-concurrent", config.max_concurrent, "runs executing at once; others queue")
-      ->check(CLI::PositiveNumber)
+      ->check(positive_number())
       ->capture_default_str();
   bool no_auth = false;
   std::vector<std::string> allow_hosts;
@@ -144,7 +145,7 @@ int run_serve_command(int argc, char** argv) {
                "let pipelines run commands on this machine (tool stages, tool hooks, cli and agent backends, "
                "manager loops)");
   app.add_option("--keepalive", keepalive, "seconds between keep-alive comments on event streams")
-      ->check(CLI::Range(0.05, 3600.0))
+      ->check(number_between(0.05, 3600.0))
       ->capture_default_str();
   if (auto code = parse_cli(app, argc, argv)) return *code;
   // A server's access log and run lifecycle are its operational record: shown unless the user

@@ -1,13 +1,37 @@
 #include "attractor/cli/cli_support.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <string>
 
+#include <fmt/format.h>
+
+#include "attractor/base/closest_match.h"
 #include "attractor/base/log.h"
 #include "attractor/cli/cli.h"
 
 namespace attractor {
+
+namespace {
+
+/// "did you mean" lines for the arguments `app` did not expect that look like misspelt options.
+std::string option_suggestions(const CLI::App& app) {
+  std::vector<std::string> known;
+  for (const CLI::Option* option : app.get_options()) {
+    for (const std::string& name : option->get_lnames()) known.push_back("--" + name);
+  }
+  std::string out;
+  for (const std::string& arg : app.remaining()) {
+    if (arg.rfind("--", 0) != 0) continue;
+    const std::string name = arg.substr(0, arg.find('='));
+    std::string match = closest_match(name, known, std::max<std::size_t>(2, name.size() / 4));
+    if (!match.empty()) out += fmt::format("unknown option {}; did you mean {}?\n", name, match);
+  }
+  return out;
+}
+
+}  // namespace
 
 std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
   std::string level = "warn";
@@ -25,7 +49,8 @@ std::optional<int> parse_cli(CLI::App& app, int argc, char** argv) {
     std::printf("%s", app.help("", CLI::AppFormatMode::All).c_str());
     return kExitSuccess;
   } catch (const CLI::ParseError& e) {
-    std::fprintf(stderr, "%s: %s\n(see `%s --help`)\n", app.get_name().c_str(), e.what(), app.get_name().c_str());
+    std::fprintf(stderr, "%s: %s\n%s(see `%s --help`)\n", app.get_name().c_str(), e.what(),
+                 option_suggestions(app).c_str(), app.get_name().c_str());
     return kExitUsage;
   }
   set_log_level(*parse_log_level(level));

@@ -1,5 +1,7 @@
 #include "attractor/cli/run_plan.h"
 
+#include <algorithm>
+
 #include <boost/graph/breadth_first_search.hpp>
 #include <fmt/format.h>
 
@@ -31,6 +33,7 @@ PlannedStage plan_stage(const Graph& graph, Vertex v, const std::optional<Edge>&
   BackendChoice choice = backend.plan(node, graph);
   s.provider = choice.provider;
   s.model = choice.model;
+  s.not_run = backend.stage_problem(node, graph);
   try {
     for (const FallbackStep& f : llm_fallbacks(node, graph)) s.fallbacks.push_back(f.provider + ":" + f.model);
   } catch (const std::exception&) {
@@ -48,6 +51,10 @@ std::string budget_text(const RunBudget& budget) {
 }
 
 }  // namespace
+
+bool plan_refused(const std::vector<PlannedStage>& plan) {
+  return std::any_of(plan.begin(), plan.end(), [](const PlannedStage& s) { return !s.not_run.empty(); });
+}
 
 std::vector<PlannedStage> plan_run(const Graph& graph, const HandlerCatalog& handlers, const CodergenBackend& backend) {
   const std::size_t n = graph.node_count();
@@ -76,15 +83,17 @@ std::string format_plan(const Graph& graph, const std::vector<PlannedStage>& pla
   for (const PlannedStage& s : plan) {
     out += fmt::format("  {:<20} {:<22}", s.id, s.type);
     if (s.llm) {
-      out += fmt::format(" {}:{}  fidelity {}  thread {}", s.provider, s.model.empty() ? "(agent default)" : s.model,
-                         s.fidelity, s.thread);
+      out += fmt::format(" {}:{}  fidelity {}  thread {}", s.provider.empty() ? "(no backend)" : s.provider,
+                         s.model.empty() ? "(agent default)" : s.model, s.fidelity, s.thread);
       if (!s.fallbacks.empty()) out += "  fallbacks " + fmt::format("{}", fmt::join(s.fallbacks, ", "));
     }
     if (!s.reachable) out += "  (unreachable)";
     while (!out.empty() && out.back() == ' ') out.pop_back();
     out += "\n";
+    if (!s.not_run.empty()) out += fmt::format("  {:<20} not run: {}\n", "", s.not_run);
   }
   out += "budget: " + budget_text(budget) + "\n";
+  if (plan_refused(plan)) out += "the run would be refused (exit 3): a stage above has no backend that can run it\n";
   return out;
 }
 
@@ -99,13 +108,14 @@ nlohmann::json plan_json(const Graph& graph, const std::vector<PlannedStage>& pl
       j["fallbacks"] = s.fallbacks;
       j["fidelity"] = s.fidelity;
       j["thread_id"] = s.thread;
+      j["not_run"] = s.not_run.empty() ? nlohmann::json() : nlohmann::json(s.not_run);
     }
     stages.push_back(std::move(j));
   }
   nlohmann::json b = nlohmann::json::object();
   if (budget.max_total_tokens) b["max_total_tokens"] = *budget.max_total_tokens;
   if (budget.max_cost_usd) b["max_cost"] = *budget.max_cost_usd;
-  return {{"pipeline", graph.name()}, {"stages", stages}, {"budget", b}};
+  return {{"pipeline", graph.name()}, {"stages", stages}, {"budget", b}, {"refused", plan_refused(plan)}};
 }
 
 }  // namespace attractor

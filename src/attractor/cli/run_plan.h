@@ -27,6 +27,7 @@ struct PlannedStage {
   std::string thread;                  ///< LLM stages: thread id when reached from `reached_from`
   std::string reached_from;            ///< the node a breadth-first walk from the start reaches it from
   bool reachable = true;
+  std::string not_run;  ///< LLM stages: why no backend would run it ("" when one would)
 };
 
 /// The stages in breadth-first order from the start (edges in declaration order), then the nodes
@@ -34,7 +35,11 @@ struct PlannedStage {
 /// (CodergenBackend::plan: the router's choice, or the simulation under --simulate).
 std::vector<PlannedStage> plan_run(const Graph& graph, const HandlerCatalog& handlers, const CodergenBackend& backend);
 
-/// The plan as text for people: one line per node, then the budget.
+/// True when some stage of `plan` has a `not_run` reason: the real run would be refused (exit 3).
+bool plan_refused(const std::vector<PlannedStage>& plan);
+
+/// The plan as text for people: one line per node (a stage nothing would run says why), then the
+/// budget, then, when the run would be refused, a line saying so.
 std::string format_plan(const Graph& graph, const std::vector<PlannedStage>& plan, const RunBudget& budget);
 
 /// The plan as JSON: {"pipeline", "stages": [...], "budget"}.

@@ -68,6 +68,7 @@ Engine::Impl::Impl(const Graph& graph, const HandlerRegistry& registry, EngineOp
   sink_.set_prices(budget_.prices);
   writer_ = std::make_unique<WriteBehind>(*disk_, options_.background_writes);
   checkpoint_writer_.set_snapshot_every(options_.snapshot_every);
+  checkpoint_writer_.set_rewrite_below(options_.checkpoint_rewrite_below);
 }
 
 Engine::Impl::~Impl() {
@@ -87,6 +88,18 @@ void Engine::Impl::open_run_log() {
   }
   run_log_ = std::make_unique<LogFile>([file](std::string_view line) { file->append(line); });
 }
+
+void Engine::Impl::reserve_space() {
+  writer_->enqueue([disk = disk_, path = (fs::path(run_dir_) / kSpaceReserveFile).string()] {
+    try {
+      disk->reserve_file(path, kSpaceReserveBytes);
+    } catch (const std::exception& e) {
+      log().debug("no space reserve: {}", e.what());  // the run goes on without one
+    }
+  });
+}
+
+void Engine::Impl::release_space() { writer_->remove_file((fs::path(run_dir_) / kSpaceReserveFile).string()); }
 
 void Engine::Impl::emit(const std::string& name, nlohmann::json fields) {
   Event e;
@@ -112,6 +125,7 @@ void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
   m.parent_run = parent_run;
   m.options = options_.run_options;
   writer_->enqueue([disk = disk_, dir = run_dir_, m = std::move(m)] { write_manifest(m, dir, *disk); }, 0);
+  reserve_space();
   open_run_log();
   artifacts_ = std::make_unique<ArtifactStore>(run_dir_, ArtifactStore::kDefaultThreshold, *disk_);
   if (options_.write_events_file) {
@@ -221,6 +235,7 @@ RunResult Engine::Impl::resume(std::optional<Checkpoint> given) {
     run_log_.reset();
     return r;
   }
+  reserve_space();
   std::string next = state_.next_node;
   if (next.empty()) {
     auto start = find_start_node(graph_);
@@ -316,6 +331,10 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
   state_.state = is_success(outcome.status) ? "success" : "fail";
   state_.final_outcome = outcome_to_json(outcome);
   save(true);
+  release_space();
+  // The run's end is announced once it is on disk: a write that fails here is the run's story
+  // (a RunWriteError), not a "pipeline failed" that the run directory does not hold.
+  writer_->flush();
   std::int64_t duration = clock_->now_ms() - started_ms;
   if (is_success(outcome.status)) {
     emit(kPipelineCompletedEvent, {{"duration_ms", duration},
@@ -344,6 +363,7 @@ RunResult Engine::Impl::finish(const Outcome& outcome, const std::string& curren
 RunResult Engine::Impl::budget_exhausted(const std::string& reason) {
   emit(kBudgetExhaustedEvent, {{"reason", reason}, {"next_node", state_.next_node}, {"usage", sink_.usage()}});
   checkpoint_writer_.compact(run_dir_, *writer_);
+  release_space();
   writer_->flush();
   log().info("run {} stopped: {}", state_.run_id, reason);
   run_log_.reset();
@@ -388,6 +408,7 @@ RunResult Engine::Impl::interrupted() {
     fields["reason"] = why;
   emit(kPipelineInterruptedEvent, std::move(fields));
   checkpoint_writer_.compact(run_dir_, *writer_);
+  release_space();
   writer_->flush();
   log().info("run {} interrupted; next node {}", state_.run_id, state_.next_node);
   run_log_.reset();

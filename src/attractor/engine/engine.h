@@ -64,6 +64,9 @@ struct EngineOptions {
   /// A full `checkpoint.json` snapshot at least every this many saves (0: when the journal
   /// outgrows the snapshot and 64 KiB; docs/run-directory.md, "Checkpoint journal").
   std::size_t snapshot_every = 0;
+  /// Every save rewrites `checkpoint.json` while the last snapshot was at most this many bytes
+  /// (CheckpointWriter::kRewriteBelowBytes; 0: the journal from the second save on).
+  std::size_t checkpoint_rewrite_below = CheckpointWriter::kRewriteBelowBytes;
 };
 
 /// The result of `run` or `resume`.

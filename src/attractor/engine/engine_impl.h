@@ -85,6 +85,11 @@ class Engine::Impl : public BranchRunner {
   void compact_finished_run(const Checkpoint& finished);
   /// Attaches `{run_dir_}/run.log` (replacing the previous run directory's) when enabled.
   void open_run_log();
+  /// Queues setting aside the run directory's space reserve (kSpaceReserveFile), freed by the
+  /// caller that records a write failure on a full disk; release_space queues its removal at the
+  /// run's end.
+  void reserve_space();
+  void release_space();
   void seed_context();
   /// Writes the checkpoint: `state_` with the context and logs of `context_`; `last` (the
   /// run's end) writes it as the final snapshot instead of a journal record.

@@ -1,5 +1,7 @@
 #include "attractor/launch/run_flags.h"
 
+#include "attractor/launch/flag_checks.h"
+
 #include <climits>
 #include <filesystem>
 #include <stdexcept>
@@ -69,18 +71,22 @@ void add_common_options(CLI::App& app, RunFlags& f) {
   app.add_option("--max-total-tokens", f.max_total_tokens,
                  "stop before the next LLM stage once the run's LLM calls used N tokens (exit 4; resume with a "
                  "higher budget); overrides graph attribute max_total_tokens")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_at_least(0));
   app.add_option("--max-cost", f.max_cost,
                  "stop before the next LLM stage once the run cost USD (needs --prices); overrides graph attribute "
                  "max_cost")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_at_least(0));
   app.add_option("--prices", f.prices,
                  "price table JSON: {\"MODEL\": {\"input\": USD, \"output\": USD}} per million tokens (\"*\" for "
                  "any other model); costs appear in status files, events and the summary");
   app.add_option("--snapshot-every", f.snapshot_every,
                  "rewrite checkpoint.json whole at least every N stages (default 0: only when the checkpoint "
                  "journal outgrows it and 64 KiB)")
-      ->check(CLI::NonNegativeNumber);
+      ->check(number_at_least(0));
+  app.add_option("--checkpoint-rewrite-below", f.checkpoint_rewrite_below,
+                 "rewrite checkpoint.json after every stage while it is at most BYTES (default 65536; 0: "
+                 "append to the checkpoint journal instead)")
+      ->check(number_at_least(0));
 }
 
 RunBudget run_budget(const RunFlags& f) {
@@ -142,7 +148,8 @@ nlohmann::json manifest_options(const RunFlags& f) {
           {"max_total_tokens", f.max_total_tokens ? nlohmann::json(*f.max_total_tokens) : nlohmann::json()},
           {"max_cost", f.max_cost ? nlohmann::json(*f.max_cost) : nlohmann::json()},
           {"prices", absolute(f.prices)},
-          {"snapshot_every", f.snapshot_every}};
+          {"snapshot_every", f.snapshot_every},
+          {"checkpoint_rewrite_below", f.checkpoint_rewrite_below}};
 }
 
 std::vector<std::string> restore_manifest_options(const nlohmann::json& options, const CLI::App& app, RunFlags& f) {
@@ -185,6 +192,12 @@ std::vector<std::string> restore_manifest_options(const nlohmann::json& options,
       options["snapshot_every"].is_number_unsigned() && options["snapshot_every"].get<std::size_t>() > 0) {
     f.snapshot_every = options["snapshot_every"].get<std::size_t>();
     restored.push_back("--snapshot-every " + std::to_string(f.snapshot_every));
+  }
+  if (!given(app, "--checkpoint-rewrite-below") && options.contains("checkpoint_rewrite_below") &&
+      options["checkpoint_rewrite_below"].is_number_unsigned() &&
+      options["checkpoint_rewrite_below"].get<std::size_t>() != CheckpointWriter::kRewriteBelowBytes) {
+    f.checkpoint_rewrite_below = options["checkpoint_rewrite_below"].get<std::size_t>();
+    restored.push_back("--checkpoint-rewrite-below " + std::to_string(f.checkpoint_rewrite_below));
   }
   if (!given(app, "--prices")) {
     f.prices = string_option(options, "prices");

@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attractor/engine/run_budget.h"
+#include "attractor/run/checkpoint.h"
 
 namespace attractor {
 
@@ -36,8 +37,10 @@ struct RunFlags {
   std::optional<double> max_cost;                ///< `--max-cost USD`
   std::string prices;                            ///< `--prices FILE.json`
   std::size_t snapshot_every = 0;                ///< `--snapshot-every N` (0: size policy)
-  bool dry_run = false;                          ///< `run --dry-run`: print the plan, run nothing
-  bool plan_json = false;                        ///< `run --dry-run --json`
+  /// `--checkpoint-rewrite-below BYTES`: every save a snapshot while the checkpoint is this small
+  std::size_t checkpoint_rewrite_below = CheckpointWriter::kRewriteBelowBytes;
+  bool dry_run = false;     ///< `run --dry-run`: print the plan, run nothing
+  bool plan_json = false;   ///< `run --dry-run --json`
   bool move_aside = false;  ///< `run --move-aside`: move a run the run directory holds to DIR.old-N
 };
 

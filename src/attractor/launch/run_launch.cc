@@ -148,7 +148,9 @@ std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, 
       return lf;
     }
   }
-  if (std::vector<std::string> problems = backend_problems(prepared.services, prepared.graph()); !problems.empty()) {
+  // A dry run explains the same problems stage by stage in its plan (attractor run --dry-run).
+  if (std::vector<std::string> problems = backend_problems(prepared.services, prepared.graph());
+      !problems.empty() && !f.dry_run) {
     LaunchFailure lf;
     lf.exit_code = kExitRuntime;
     lf.prefix = "attractor";
@@ -221,6 +223,7 @@ EngineOptions engine_options(const LaunchRequest& request, PreparedRun& prepared
                                                              : read_text_file(request.graph_path));
   options.run_options = manifest_options(request.flags);
   options.snapshot_every = request.flags.snapshot_every;
+  options.checkpoint_rewrite_below = request.flags.checkpoint_rewrite_below;
   return options;
 }
 

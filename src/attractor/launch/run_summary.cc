@@ -4,6 +4,9 @@
 #include <ctime>
 #include <filesystem>
 #include <fstream>
+#include <cerrno>
+#include <cstring>
+#include <unistd.h>
 
 #include "attractor/base/json_limits.h"
 #include "attractor/engine/event_names.h"
@@ -47,8 +50,19 @@ nlohmann::json last_event(const std::string& run_dir) {
   return j.is_object() ? j : nullptr;
 }
 
-std::string unfinished_status(const nlohmann::json& event, std::string& reason) {
+/// Why an unfinished run stopped when its last event does not say: its directory cannot be
+/// written now (read-only, no permission), or "".
+std::string unwritable_reason(const std::string& run_dir) {
+  if (::access(run_dir.c_str(), W_OK) == 0) return "";
+  return std::string("the run directory is not writable: ") + std::strerror(errno);
+}
+
+std::string unfinished_status(const std::string& run_dir, const nlohmann::json& event, std::string& reason) {
   std::string name = event.is_object() ? event.value("event", std::string()) : "";
+  if (name == kPipelineInterruptedEvent && event.value("reason", std::string()) == kInterruptedByWriteFailure) {
+    reason = event.value("error", std::string(kInterruptedByWriteFailure));
+    return "interrupted";
+  }
   if (name == kPipelineInterruptedEvent) {
     reason = event.value("reason", std::string());
     return reason == kInterruptedByShutdown ? "interrupted" : "cancelled";
@@ -57,6 +71,7 @@ std::string unfinished_status(const nlohmann::json& event, std::string& reason) 
     reason = event.value("reason", std::string());
     return "stopped";
   }
+  reason = unwritable_reason(run_dir);
   return "interrupted";
 }
 
@@ -121,6 +136,7 @@ RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms, Runnin
   s.usage = cp.usage.is_object() ? cp.usage : nlohmann::json::object();
   s.pid = run_lock_holder(run_dir);
   const bool finished = cp.state == "success" || cp.state == "fail";
+  std::int64_t last_ms = cp.timestamp_ms;
   s.node = finished ? cp.current_node : cp.next_node;
   if (s.pid) {
     s.status = "running";
@@ -128,9 +144,15 @@ RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms, Runnin
     s.status = cp.state == "success" ? "completed" : "failed";
     if (cp.final_outcome.is_object()) s.reason = cp.final_outcome.value("failure_reason", std::string());
   } else {
-    s.status = unfinished_status(last_event(run_dir), s.reason);
+    const nlohmann::json event = last_event(run_dir);
+    s.status = unfinished_status(run_dir, event, s.reason);
+    // A run stopped mid-stage (cancelled, interrupted) lasted until its last event, which may be
+    // long after its last checkpoint.
+    if (event.is_object() && event.contains("ts") && event["ts"].is_string()) {
+      last_ms = std::max(last_ms, parse_utc(event["ts"].get<std::string>()));
+    }
   }
-  const std::int64_t end = s.status == "running" ? now_ms : cp.timestamp_ms;
+  const std::int64_t end = s.status == "running" ? now_ms : last_ms;
   s.duration_ms = s.started_ms > 0 && end >= s.started_ms ? end - s.started_ms : 0;
   return s;
 }

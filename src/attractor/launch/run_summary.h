@@ -10,7 +10,8 @@
 ///    PipelineInterrupted), except when the event's reason is kInterruptedByShutdown;
 ///  - `stopped`: the run's budget was spent (BudgetExhausted); resumable with a higher budget;
 ///  - `interrupted`: anything else that is unfinished: the process died (a crash, SIGKILL, a
-///    reboot) and left a stale lock or none;
+///    reboot) and left a stale lock or none, or a write of the run directory failed (the reason
+///    is that write's error, or that the directory is not writable now);
 ///  - `unreadable`: the manifest or checkpoint cannot be read (`error` says why).
 
 #include <cstdint>
@@ -25,6 +26,10 @@ namespace attractor {
 /// The `reason` of PipelineInterrupted when the server that ran it stopped: such a run was not
 /// cancelled by anyone and shows as `interrupted`.
 inline constexpr const char* kInterruptedByShutdown = "server shutdown";
+/// The `reason` of the PipelineInterrupted event recorded when a write of the run directory
+/// failed (disk full, read-only, no permission; record_write_failure): the run shows as
+/// `interrupted`, with the failed write (the event's `error`) as its reason.
+inline constexpr const char* kInterruptedByWriteFailure = "run directory write failed";
 
 struct RunSummary {
   std::string run_dir;

@@ -444,13 +444,16 @@ void CheckpointWriter::save_journaled(const Checkpoint& checkpoint, const Contex
   update(checkpoint, &context);
   const std::size_t record_bytes = delta_.size() + 32;
   const bool by_count = snapshot_every_ > 0 && journal_records_ + 1 >= snapshot_every_;
-  if (delta_.empty() || by_count || journal_bytes_ + record_bytes > std::max(kMinJournalBytes, snapshot_bytes_)) {
+  const bool small = snapshot_bytes_ <= rewrite_below_;
+  if (delta_.empty() || by_count || small ||
+      journal_bytes_ + record_bytes > std::max(kMinJournalBytes, snapshot_bytes_)) {
     enqueue_snapshot(run_dir, writer, JournalAfter::kEmptied);
     return;
   }
   std::string record = encode_journal_record(checkpoint.journal_seq, delta_);
   journal_bytes_ += record.size();
   ++journal_records_;
+  empty_journal_.clear();
   std::string path = (fs::path(run_dir) / kCheckpointJournalFile).string();
   writer.enqueue([&writer, journal = journal_, path = std::move(path), record = std::move(record)] {
     if (!journal->file || journal->path != path) {
@@ -477,7 +480,9 @@ void CheckpointWriter::compact(const std::string& run_dir, WriteBehind& writer) 
 
 void CheckpointWriter::enqueue_snapshot(const std::string& run_dir, WriteBehind& writer, JournalAfter after) {
   std::string journal = (fs::path(run_dir) / kCheckpointJournalFile).string();
-  if (after == JournalAfter::kEmptied) {
+  // A journal this writer left empty after its last snapshot needs neither creating nor emptying.
+  const bool already_empty = after == JournalAfter::kEmptied && empty_journal_ == journal;
+  if (after == JournalAfter::kEmptied && !already_empty) {
     writer.enqueue([&writer, journal] { writer.disk().open_append(journal); });
   }
   enqueue_save(run_dir, writer);
@@ -485,6 +490,8 @@ void CheckpointWriter::enqueue_snapshot(const std::string& run_dir, WriteBehind&
   for (std::string_view v : views_) snapshot_bytes_ += v.size();
   journal_bytes_ = 0;
   journal_records_ = 0;
+  empty_journal_ = after == JournalAfter::kEmptied ? journal : std::string();
+  if (already_empty) return;
   writer.enqueue([&writer, after, open = journal_, journal = std::move(journal)] {
     if (after == JournalAfter::kRemoved) {
       if (open->path == journal) open->file.reset();

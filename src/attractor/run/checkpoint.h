@@ -125,9 +125,16 @@ class CheckpointWriter {
   /// save is a snapshot again. Bytes written per save then stay proportional to one save's
   /// changes, amortized.
   static constexpr std::size_t kMinJournalBytes = 64 * 1024;
+  /// While the last snapshot was at most this big, every save is a snapshot: rewriting a small
+  /// checkpoint is cheap, and `checkpoint.json` then holds the state after every stage for the
+  /// tools that read it without the journal (the common case; docs/run-directory.md 2.2.1).
+  static constexpr std::size_t kRewriteBelowBytes = 64 * 1024;
   /// Also makes every `records`-th save after a snapshot a snapshot (0: only the size policy).
   /// `run --snapshot-every N`; the crash tests use it to put kills inside compactions.
   void set_snapshot_every(std::size_t records) { snapshot_every_ = records; }
+  /// Changes kRewriteBelowBytes for this writer (0: journal records after the first snapshot as
+  /// the size policy says). `run --checkpoint-rewrite-below BYTES`.
+  void set_rewrite_below(std::size_t bytes) { rewrite_below_ = bytes; }
   /// Saves through the journal, queued on `writer`: the save's record (`journal_delta`, numbered
   /// `checkpoint.journal_seq`) appended and synced, or, when there is no delta or the policy says
   /// so, the whole checkpoint written atomically as `checkpoint.json` and the journal emptied.
@@ -211,10 +218,12 @@ class CheckpointWriter {
   DeltaParts delta_parts_;
   std::string delta_;
   std::shared_ptr<OpenJournal> journal_ = std::make_shared<OpenJournal>();
-  std::size_t snapshot_bytes_ = 0;   ///< size of the last snapshot queued
-  std::size_t journal_bytes_ = 0;    ///< bytes appended to the journal since then
-  std::size_t journal_records_ = 0;  ///< records appended since then
-  std::size_t snapshot_every_ = 0;   ///< see set_snapshot_every
+  std::size_t snapshot_bytes_ = 0;                  ///< size of the last snapshot queued
+  std::size_t journal_bytes_ = 0;                   ///< bytes appended to the journal since then
+  std::size_t journal_records_ = 0;                 ///< records appended since then
+  std::size_t snapshot_every_ = 0;                  ///< see set_snapshot_every
+  std::size_t rewrite_below_ = kRewriteBelowBytes;  ///< see set_rewrite_below
+  std::string empty_journal_;                       ///< the journal this writer's last snapshot left empty ("" = none)
   std::string run_id_;
   AppendedArray completed_;
   AppendedArray statuses_;

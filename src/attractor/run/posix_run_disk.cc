@@ -238,6 +238,17 @@ std::string PosixRunDisk::cut_torn_tail(const std::string& path) {
 
 void PosixRunDisk::remove_file(const std::string& path) { std::remove(path.c_str()); }
 
+void PosixRunDisk::reserve_file(const std::string& path, std::size_t bytes) {
+  int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw std::runtime_error("cannot reserve " + path + ": " + std::strerror(errno));
+  const int err = ::posix_fallocate(fd, 0, static_cast<off_t>(bytes));
+  ::close(fd);
+  if (err != 0) {
+    ::unlink(path.c_str());
+    throw std::runtime_error("cannot reserve " + path + ": " + std::strerror(err));
+  }
+}
+
 std::string PosixRunDisk::read_file(const std::string& path) {
   // Opened without blocking and checked to be a regular file first: a FIFO put where a checkpoint
   // or journal belongs would otherwise block the reader forever.

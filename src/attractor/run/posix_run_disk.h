@@ -26,6 +26,7 @@ class PosixRunDisk : public RunDisk {
   /// Reads only the tail (backwards to the last newline) and truncates in place.
   std::string cut_torn_tail(const std::string& path) override;
   void remove_file(const std::string& path) override;
+  void reserve_file(const std::string& path, std::size_t bytes) override;
   std::string read_file(const std::string& path) override;
   bool exists(const std::string& path) override;
   bool is_directory(const std::string& path) override;

@@ -26,6 +26,8 @@ std::string torn_tail_path(const std::string& path, std::uint64_t offset) {
   return path + ".torn-" + std::to_string(offset);
 }
 
+void RunDisk::reserve_file(const std::string& path, std::size_t bytes) { write_file(path, std::string(bytes, '\0')); }
+
 std::string RunDisk::cut_torn_tail(const std::string& path) {
   if (!exists(path) || is_directory(path)) return "";
   const std::string text = read_file(path);

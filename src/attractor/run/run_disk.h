@@ -92,6 +92,10 @@ class RunDisk {
   virtual std::string cut_torn_tail(const std::string& path);
   /// Removes a file; a missing file is not an error, and neither is any other failure.
   virtual void remove_file(const std::string& path) = 0;
+  /// Sets `bytes` of disk space aside as the file `path` (replacing it), without writing data
+  /// where the file system can (PosixRunDisk: posix_fallocate). Throws std::runtime_error
+  /// "cannot reserve PATH: REASON". The default writes `bytes` zeros with write_file.
+  virtual void reserve_file(const std::string& path, std::size_t bytes);
   /// Reads a whole file. Throws std::runtime_error "cannot read PATH".
   virtual std::string read_file(const std::string& path) = 0;
   /// Whether `path` names a file or a directory.

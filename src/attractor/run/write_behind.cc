@@ -22,6 +22,19 @@ void log_failure(const std::exception_ptr& error) {
   }
 }
 
+/// `error` as a RunWriteError with the same message (other exceptions unchanged).
+std::exception_ptr as_write_error(const std::exception_ptr& error) {
+  try {
+    std::rethrow_exception(error);
+  } catch (const RunWriteError&) {
+    return error;
+  } catch (const std::exception& e) {
+    return std::make_exception_ptr(RunWriteError(e.what()));
+  } catch (...) {
+    return error;
+  }
+}
+
 }  // namespace
 
 WriteBehind::WriteBehind(bool background, std::size_t max_backlog_bytes)
@@ -58,12 +71,15 @@ std::uint64_t WriteBehind::enqueue(Operation op, std::size_t bytes) {
     try {
       op();
     } catch (...) {
-      log_failure(std::current_exception());
-      std::lock_guard lock(mutex_);
-      failure_ = std::current_exception();
-      failed_ = true;
-      done_seq_ = seq;
-      throw;
+      std::exception_ptr error = as_write_error(std::current_exception());
+      log_failure(error);
+      {
+        std::lock_guard lock(mutex_);
+        failure_ = error;
+        failed_ = true;
+        done_seq_ = seq;
+      }
+      std::rethrow_exception(error);
     }
     done_seq_ = seq;
     return seq;
@@ -160,7 +176,7 @@ void WriteBehind::loop() {
       if (error) {
         log_failure(error);
         std::lock_guard lock(mutex_);
-        failure_ = error;
+        failure_ = as_write_error(error);
         failed_ = true;
         done_seq_ = queue_.empty() ? batch.back().seq : queue_.back().seq;
         queue_.clear();

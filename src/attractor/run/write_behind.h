@@ -26,12 +26,27 @@
 #include <exception>
 #include <functional>
 #include <mutex>
+#include <stdexcept>
 #include <string>
 #include <thread>
 
 #include "attractor/run/run_disk.h"
 
 namespace attractor {
+
+/// A write of the run directory that failed (disk full, read-only, no permission): every failure
+/// of a WriteBehind operation is rethrown as this type, message unchanged ("cannot write PATH:
+/// REASON"), so a caller can tell it from the run's other errors.
+class RunWriteError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// The name of the run directory's space reserve (docs/run-directory.md): written when a run
+/// starts or resumes, removed when it ends, and freed to record a failed write on a full disk.
+inline constexpr const char* kSpaceReserveFile = "space.reserve";
+/// Its size: room for the records of a run stopped by a full disk.
+inline constexpr std::size_t kSpaceReserveBytes = 64 * 1024;
 
 class WriteBehind {
  public:

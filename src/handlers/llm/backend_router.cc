@@ -92,6 +92,10 @@ BackendChoice RoutingBackend::plan(const NodeData& node, const Graph& graph) con
   return choice;
 }
 
+std::string RoutingBackend::stage_problem(const NodeData& node, const Graph& graph) const {
+  return provider_problem(provider_for(node, graph));
+}
+
 std::string RoutingBackend::provider_problem(const std::string& provider) const {
   if (provider.empty()) {
     return "no LLM backend chosen: pass --backend openai|anthropic|cli (or set llm_provider on the graph or the "

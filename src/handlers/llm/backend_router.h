@@ -80,6 +80,7 @@ class RoutingBackend : public CodergenBackend {
 
   /// provider_for and model_for, and whether the provider or a fallback runs commands.
   BackendChoice plan(const NodeData& node, const Graph& graph) const override;
+  std::string stage_problem(const NodeData& node, const Graph& graph) const override;
   /// The canonical provider for `node`; "" when nothing chooses one.
   std::string provider_for(const NodeData& node, const Graph& graph) const;
   /// The model `node`'s requests name: its `llm_model`, else the provider's default

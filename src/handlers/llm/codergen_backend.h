@@ -117,6 +117,13 @@ class CodergenBackend {
     (void)handlers;
     return {};
   }
+  /// Why an LLM stage at `node` could not run on this backend (`check`'s message for its
+  /// provider, without the node list); "" when it can (the default).
+  virtual std::string stage_problem(const NodeData& node, const Graph& graph) const {
+    (void)node;
+    (void)graph;
+    return "";
+  }
 };
 
 }  // namespace attractor

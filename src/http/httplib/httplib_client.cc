@@ -13,6 +13,20 @@ namespace attractor {
 
 namespace {
 
+/// What went wrong, in words a user can act on (httplib's own names are one word: "Connection").
+std::string describe_http_error(httplib::Error error) {
+  switch (error) {
+    case httplib::Error::Connection: return "cannot connect (connection refused, or the host is unreachable)";
+    case httplib::Error::ConnectionTimeout: return "timed out connecting";
+    case httplib::Error::Read: return "the connection closed before the whole response came";
+    case httplib::Error::Write: return "the connection closed while the request was being sent";
+    case httplib::Error::SSLConnection: return "the TLS handshake failed";
+    case httplib::Error::SSLServerVerification: return "the server's TLS certificate could not be verified";
+    case httplib::Error::SSLLoadingCerts: return "the system's CA certificates could not be loaded";
+    default: return httplib::to_string(error);
+  }
+}
+
 void set_timeouts(httplib::Client& client, std::int64_t ms) {
   std::int64_t connect_ms = std::min<std::int64_t>(ms, 10'000);
   client.set_connection_timeout(static_cast<time_t>(connect_ms / 1000),
@@ -98,7 +112,7 @@ HttpResponse httplib_post(const HttpRequest& request, std::int64_t default_timeo
       }
     }
     throw TransportError(TransportError::Kind::kConnection,
-                         "request to " + origin + path + " failed: " + httplib::to_string(error));
+                         "request to " + origin + path + " failed: " + describe_http_error(error));
   }
   return to_response(*result);
 }

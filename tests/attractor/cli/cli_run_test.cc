@@ -219,8 +219,10 @@ TEST(CliRunTest, KillsAroundAndInsideEveryCompactionThenResumeMatchesUninterrupt
     int killed_runs = 0;
     for (int k = 1;; ++k) {
       std::string run_dir = dir.sub(mode + std::to_string(k));
-      Exit killed = run_killed_at_checkpoint(
-          k, {"run", graph, "--simulate", "--logs-root", run_dir, "-q", "--snapshot-every", "2"}, mode);
+      Exit killed = run_killed_at_checkpoint(k,
+                                             {"run", graph, "--simulate", "--logs-root", run_dir, "-q",
+                                              "--snapshot-every", "2", "--checkpoint-rewrite-below", "0"},
+                                             mode);
       if (killed.signal != SIGKILL) {
         ASSERT_EQ(killed.code, 0) << mode << " k=" << k;
         break;

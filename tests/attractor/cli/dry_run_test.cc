@@ -81,11 +81,44 @@ TEST(DryRunTest, RefusesWhatARunWouldRefuse) {
   ScratchDir dir;
   ProcessResult unrouted = run_attractor({"run", kSimple, "--dry-run", "--logs-root", dir.sub("a")});
   EXPECT_EQ(unrouted.exit_code, 3);
-  EXPECT_NE(unrouted.err.find("attractor: no LLM backend chosen"), std::string::npos) << unrouted.err;
+  EXPECT_NE(unrouted.out.find("not run: no LLM backend chosen"), std::string::npos) << unrouted.out;
   const std::string bad = dir.sub("bad.dot");
   spit(bad, "digraph bad { a -> b }");
   EXPECT_EQ(run_attractor({"run", bad, "--dry-run", "--simulate"}).exit_code, 2);
   EXPECT_EQ(run_attractor({"run", kSimple, "--json", "--simulate"}).exit_code, 2);  // --json needs --dry-run
+  EXPECT_FALSE(fs::exists(dir.sub("a")));
+}
+
+// Issue 36 point 10: without a backend the plan is still printed, each stage nothing would run
+// says why, and the exit code is the real run's.
+TEST(DryRunTest, WithoutABackendThePlanSaysWhichStagesWouldNotRunAndWhy) {
+  ScratchDir dir;
+  ProcessResult r = run_attractor({"run", kSimple, "--dry-run", "--logs-root", dir.sub("a")});
+  EXPECT_EQ(r.exit_code, 3) << r.err;
+  const std::string why =
+      "not run: no LLM backend chosen: pass --backend openai|anthropic|cli (or set llm_provider on the graph or the "
+      "nodes, or an llm_model such as gpt-4o or claude-sonnet-4-5), or pass --simulate to run these stages with the "
+      "simulation backend\n";
+  EXPECT_EQ(r.out,
+            "plan of Simple: 4 nodes (dry run: nothing was called, no run directory made)\n"
+            "  start                start\n"
+            "  run_tests            codergen               (no backend):(agent default)  fidelity compact  thread "
+            "start\n"
+            "                       " +
+                why +
+                "  report               codergen               (no backend):(agent default)  fidelity compact  thread "
+                "run_tests\n"
+                "                       " +
+                why +
+                "  exit                 exit\n"
+                "budget: none\n"
+                "the run would be refused (exit 3): a stage above has no backend that can run it\n");
+  ProcessResult json = run_attractor({"run", kSimple, "--dry-run", "--json", "--logs-root", dir.sub("a")});
+  EXPECT_EQ(json.exit_code, 3) << json.err;
+  nlohmann::json plan = nlohmann::json::parse(json.out);
+  EXPECT_EQ(plan["refused"], true);
+  EXPECT_EQ(plan["stages"][1]["not_run"], why.substr(9, why.size() - 10));
+  EXPECT_TRUE(plan["stages"][0]["not_run"].is_null() || !plan["stages"][0].contains("not_run"));
   EXPECT_FALSE(fs::exists(dir.sub("a")));
 }
 

@@ -150,5 +150,20 @@ TEST(RunsStatusTest, StatusFollowTailsARunOfAnotherProcessUntilItEnds) {
   EXPECT_EQ(missing.exit_code, 2);
 }
 
+// Issue 36 point 12: a run cancelled a while after its last checkpoint lasted until it was
+// cancelled, not until that checkpoint.
+TEST(RunsStatusTest, ACancelledRunLastsUntilItWasCancelled) {
+  ScratchDir dir;
+  const std::string run = dir.sub("runs/cancelled");
+  pid_t pid = spawn({"run", kData + "interruptible.dot", "-q", "--logs-root", run}, dir.sub("cancelled.log"));
+  ASSERT_TRUE(wait_until_waiting(run));
+  std::this_thread::sleep_for(std::chrono::milliseconds(1200));
+  ::kill(pid, SIGINT);
+  EXPECT_EQ(wait_exit(pid), 130);
+  const nlohmann::json summary = runs_by_dir(dir.sub("runs"))["cancelled"];
+  EXPECT_EQ(summary["status"], "cancelled");
+  EXPECT_GE(summary["duration_ms"].get<long long>(), 1200);
+}
+
 }  // namespace
 }  // namespace attractor

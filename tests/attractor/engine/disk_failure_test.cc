@@ -42,6 +42,7 @@ TEST(DiskFailureTest, AFailedCheckpointWriteStopsTheRunAndKeepsThePreviousCheckp
     SCOPED_TRACE(background);
     TestRun t;
     t.background_writes = background;
+    t.checkpoint_rewrite_below = 0;
     CheckpointHookDisk disk;
     disk.fail_checkpoint = 4;  // initial, start, a, then b's save (a journal record) fails
     t.disk = &disk;

@@ -110,11 +110,29 @@ class DurabilityLogDisk : public MemoryRunDisk {
   std::vector<std::string> log_;
 };
 
+TEST(WriteOrderTest, ASmallCheckpointIsRewrittenAfterEveryStageAndTheEmptyJournalLeftAlone) {
+  DurabilityLogDisk disk;
+  TestRun t;
+  t.disk = &disk;
+  t.write_run_log = false;
+  RunResult r = t.run(testing::linear_graph({"s1", "s2"}));
+  ASSERT_EQ(r.outcome.status, StageStatus::kSuccess);
+  // The first snapshot makes the journal (empty); the later ones need not touch it again.
+  const std::vector<std::string> expected = {
+      "atomic manifest.json later",  "create checkpoint.journal",  "atomic checkpoint.json now",
+      "truncate checkpoint.journal", "atomic checkpoint.json now",  // start
+      "atomic checkpoint.json now",  "atomic checkpoint.json now",  // s1, s2
+      "atomic checkpoint.json now",  "remove checkpoint.journal",   // the end
+  };
+  EXPECT_EQ(disk.log(), expected);
+}
+
 TEST(WriteOrderTest, OneDirectorySyncMakesTheManifestAndTheJournalDurableAndTheEndIsOneSnapshot) {
   DurabilityLogDisk disk;
   TestRun t;
   t.disk = &disk;
   t.write_run_log = false;
+  t.checkpoint_rewrite_below = 0;
   RunResult r = t.run(testing::linear_graph({"s1", "s2"}));
   ASSERT_EQ(r.outcome.status, StageStatus::kSuccess);
   // The manifest's name and the empty journal's wait for the first snapshot's directory sync; the
@@ -137,6 +155,7 @@ TEST(WriteOrderTest, ASnapshotInTheRunEmptiesTheJournalItFoldedAndKeepsIt) {
   t.write_run_log = false;
   EngineOptions options = t.options();
   options.snapshot_every = 2;
+  options.checkpoint_rewrite_below = 0;
   HandlerRegistry registry = make_default_registry(t.services);
   RunResult r = Engine(testing::linear_graph({"s1", "s2", "s3"}), registry, options).run();
   ASSERT_EQ(r.outcome.status, StageStatus::kSuccess);

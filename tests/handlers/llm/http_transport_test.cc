@@ -89,6 +89,9 @@ TEST(HttpTransportTest, NoListenerIsAConnectionError) {
     FAIL();
   } catch (const TransportError& e) {
     EXPECT_EQ(e.kind(), TransportError::Kind::kConnection);
+    EXPECT_STREQ(e.what(),
+                 "request to http://127.0.0.1:1/v1/messages failed: cannot connect (connection refused, or the host "
+                 "is unreachable)");
   }
 }
 
