@@ -33,6 +33,9 @@
 
 namespace attractor {
 
+/// The default interval of StageWaiting events (EngineOptions::waiting_every_ms).
+inline constexpr std::int64_t kDefaultWaitingEveryMs = 15'000;
+
 struct EngineOptions {
   std::string run_dir;     ///< the run directory (created when missing)
   std::string graph_path;  ///< recorded in the manifest ("" for graphs built in code)
@@ -64,6 +67,9 @@ struct EngineOptions {
   /// A full `checkpoint.json` snapshot at least every this many saves (0: when the journal
   /// outgrows the snapshot and 64 KiB; docs/run-directory.md, "Checkpoint journal").
   std::size_t snapshot_every = 0;
+  /// While a stage waits on a model or a command (an LLM stage, a tool), StageWaiting is emitted
+  /// every this many milliseconds of real time with the time elapsed; 0 = never.
+  std::int64_t waiting_every_ms = kDefaultWaitingEveryMs;
 };
 
 /// The result of `run` or `resume`.
