@@ -129,10 +129,18 @@ OrEnd<Answer> default_answer(const NodeData& node, const Question& q, const std:
                         ErrorCategory::kTerminal)};
 }
 
-/// Asks `q`, emitting the interview events; a timeout falls back to the node's default choice.
+/// The end of a gate nobody could ask (`why`): the run stops as interrupted before the gate, so
+/// that a resume asks again; outside the engine the stage fails with the same words.
+Outcome cannot_ask(const NodeData& node, const std::string& why, const StageEnv& env) {
+  std::string reason = "human gate `" + node.id + "` could not ask: " + why;
+  if (env.interrupt_run) env.interrupt_run(reason);
+  return Outcome::fail(reason, ErrorCategory::kTerminal);
+}
+
+/// Asks `q`, emitting InterviewStarted (and InterviewTimeout); a timeout falls back to the node's
+/// default choice, an interviewer that cannot ask interrupts the run, a skip fails the stage.
 OrEnd<Answer> ask(Interviewer& interviewer, const NodeData& node, const Question& q, const std::vector<Choice>& choices,
-                  const StageEnv& env) {
-  std::int64_t started = env.clock ? env.clock->now_ms() : 0;
+                  const StageEnv& env, std::int64_t started) {
   env.emit(kInterviewStartedEvent, {{"question", q.text},
                                     {"stage", node.id},
                                     {"question_type", question_type_name(q.type)},
@@ -145,11 +153,7 @@ OrEnd<Answer> ask(Interviewer& interviewer, const NodeData& node, const Question
     fallback.value.source = "timeout-default";
     return fallback;
   }
-  env.emit(kInterviewCompletedEvent,
-           {{"question", q.text}, {"stage", node.id}, {"answer", answer.to_json()}, {"duration_ms", duration}});
-  if (answer.kind == AnswerKind::kSkipped) {
-    return {{}, Outcome::fail("human skipped interaction", ErrorCategory::kTerminal)};
-  }
+  if (answer.kind == AnswerKind::kUnavailable) return {{}, cannot_ask(node, answer.text, env)};
   return {answer, std::nullopt};
 }
 
@@ -254,6 +258,20 @@ std::string answer_shown(const Answer& answer, const Choice* selected) {
   return answer.value;
 }
 
+/// InterviewCompleted: the answer, the option it took (its label without the accelerator, when it
+/// took one) and who answered (`answered_by`, the interviewer's source).
+void emit_completed(const NodeData& node, const Question& q, const Answer& answer, const Choice* selected,
+                    const StageEnv& env, std::int64_t started) {
+  nlohmann::json fields = {{"question", q.text},
+                           {"stage", node.id},
+                           {"answer", answer.to_json()},
+                           {"shown", answer_shown(answer, selected)},
+                           {"answered_by", answer.source.empty() ? "unknown" : answer.source},
+                           {"duration_ms", env.clock ? env.clock->now_ms() - started : 0}};
+  if (selected) fields["option"] = label_without_accelerator(selected->label);
+  env.emit(kInterviewCompletedEvent, std::move(fields));
+}
+
 /// Adds the gate's audit trail to `outcome` (status.json `gate`) and writes `response.md` when an
 /// answer came (nothing answered after a timeout without a default).
 Outcome with_audit(Outcome outcome, const Question& q, const Answer* answer, const Choice* selected,
@@ -299,9 +317,15 @@ Outcome WaitHumanHandler::execute(const NodeData& node, Context& context, const 
 
   Question q = make_question(node, *type, choices, env);
   env.write_file((std::filesystem::path(env.stage_dir) / "prompt.md").string(), gate_prompt(node, q));
-  OrEnd<Answer> answer = ask(*interviewer_, node, q, choices, env);
+  std::int64_t started = env.clock ? env.clock->now_ms() : 0;
+  OrEnd<Answer> answer = ask(*interviewer_, node, q, choices, env, started);
   if (answer.end) return with_audit(std::move(*answer.end), q, nullptr, nullptr, env);
+  if (answer.value.kind == AnswerKind::kSkipped) {
+    emit_completed(node, q, answer.value, nullptr, env, started);
+    return with_audit(Outcome::fail("human skipped interaction", ErrorCategory::kTerminal), q, nullptr, nullptr, env);
+  }
   OrEnd<const Choice*> selected = select_choice(node, q, answer.value, choices);
+  emit_completed(node, q, answer.value, selected.value, env, started);
   if (selected.end) return with_audit(std::move(*selected.end), q, &answer.value, nullptr, env);
   return with_audit(answered_outcome(q, answer.value, selected.value), q, &answer.value, selected.value, env);
 }

@@ -5,7 +5,10 @@
 /// `suggested_next_ids`, its label as `preferred_label`, and `human.gate.selected` (key) and
 /// `human.gate.label` in the context. The node `timeout` becomes the question timeout; on timeout
 /// `human.default_choice` (key, label or target id) is used, else the outcome is RETRY. A skipped
-/// question is FAIL. Emits InterviewStarted / InterviewCompleted / InterviewTimeout.
+/// question is FAIL. An interviewer that cannot ask (AnswerKind::kUnavailable: no terminal, end of
+/// input, no answer left in an answers file) stops the run as interrupted before the gate
+/// (StageEnv::interrupt_run), so that a resume asks again. Emits InterviewStarted /
+/// InterviewCompleted (with the `option` taken and who `answered_by`) / InterviewTimeout.
 ///
 /// `human.question_type` picks the question (§6.2):
 ///   multiple_choice (default)  the edges as options.

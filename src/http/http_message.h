@@ -24,6 +24,10 @@ struct HttpRequest {
   std::string body;  ///< sent as application/json
   /// Whole-request deadline; nullopt = the transport's default.
   std::optional<std::int64_t> timeout_ms;
+  /// The longest the request may wait for its next byte from the server (sending, the reply's
+  /// start or its rest); nullopt = only the whole-request deadline. A hung server ends the
+  /// request with TransportError::Kind::kIdle this long after it last sent anything.
+  std::optional<std::int64_t> idle_timeout_ms;
   CancelToken cancel;
 };
 
@@ -40,8 +44,9 @@ struct HttpResponse {
 class TransportError : public std::runtime_error {
  public:
   /// kUnavailable: the HTTP module cannot be loaded (the message names the paths searched and the
-  /// fix); no request was sent, and retrying cannot help.
-  enum class Kind { kConnection, kTimeout, kCancelled, kUnavailable };
+  /// fix); no request was sent, and retrying cannot help. kIdle: nothing arrived for the
+  /// request's `idle_timeout_ms` (kTimeout: its whole deadline passed).
+  enum class Kind { kConnection, kTimeout, kCancelled, kUnavailable, kIdle };
   TransportError(Kind kind, const std::string& message) : std::runtime_error(message), kind_(kind) {}
   Kind kind() const { return kind_; }
 

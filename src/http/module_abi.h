@@ -24,7 +24,7 @@ namespace attractor {
 
 /// Bump whenever http_message.h, http_server_backend.h or HttpModuleTable change in a way that a
 /// module built before the change could misread.
-inline constexpr std::uint32_t kHttpModuleAbiVersion = 2;
+inline constexpr std::uint32_t kHttpModuleAbiVersion = 3;
 
 /// The module's file name, looked for next to the executable and in ../lib/attractor/.
 inline constexpr const char* kHttpModuleFileName = "libattractor_http.so";

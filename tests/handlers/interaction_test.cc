@@ -54,14 +54,16 @@ TEST(InterviewerTest, QueueFromJsonArrayAndPerStage) {
   EXPECT_EQ(q->ask(question).kind, AnswerKind::kYes);
   Answer third = q->ask(question);
   EXPECT_EQ(third.text, "free");
-  EXPECT_EQ(q->ask(question).kind, AnswerKind::kSkipped);
+  EXPECT_EQ(q->ask(question).kind, AnswerKind::kUnavailable);
 
   auto by_stage = queue_from_json({{"gate", {"1", "2"}}, {"other", "skip"}});
   question.stage = "gate";
   EXPECT_EQ(by_stage->ask(question).value, "1");
   EXPECT_EQ(by_stage->ask(question).value, "2");
-  EXPECT_EQ(by_stage->ask(question).kind, AnswerKind::kSkipped);
-  EXPECT_EQ(by_stage->remaining(), 1u);
+  EXPECT_EQ(by_stage->ask(question).kind, AnswerKind::kUnavailable);
+  question.stage = "other";
+  EXPECT_EQ(by_stage->ask(question).kind, AnswerKind::kSkipped);  // an explicit "skip" is an answer
+  EXPECT_EQ(by_stage->remaining(), 0u);
   EXPECT_THROW(queue_from_json(3), std::runtime_error);
 }
 
@@ -121,7 +123,9 @@ TEST(InterviewerTest, ConsoleReadsAnswersAndTimesOut) {
   ASSERT_EQ(::write(fds[1], "n\n", 2), 2);
   EXPECT_EQ(console.ask(q).kind, AnswerKind::kNo);
   ::close(fds[1]);
-  EXPECT_EQ(console.ask(q).kind, AnswerKind::kSkipped);
+  Answer ended = console.ask(q);
+  EXPECT_EQ(ended.kind, AnswerKind::kUnavailable);
+  EXPECT_EQ(ended.text, "standard input ended before an answer (no terminal to ask on)");
   ::close(fds[0]);
   std::rewind(out);
   char buf[512] = {};
@@ -182,11 +186,42 @@ TEST(WaitHumanTest, TimeoutUsesDefaultChoiceOrRetries) {
 TEST(WaitHumanTest, SkippedFailsAndNoEdgesFail) {
   testing::StageFixture f;
   Graph g = gate_graph();
+  auto skip = std::make_shared<QueueInterviewer>(std::vector<Answer>{Answer::skipped()});
+  EXPECT_EQ(ask(skip, g, f).failure_reason, "human skipped interaction");
   auto empty = std::make_shared<QueueInterviewer>();
-  EXPECT_EQ(ask(empty, g, f).failure_reason, "human skipped interaction");
   Graph lonely;
   lonely.add_node("gate");
   EXPECT_EQ(ask(empty, lonely, f).failure_reason, "No outgoing edges for human gate");
+}
+
+TEST(WaitHumanTest, AnInterviewerThatCannotAskInterruptsTheRunInsteadOfFailingTheGate) {
+  testing::StageFixture f;
+  Graph g = gate_graph();
+  WaitHumanHandler h(std::make_shared<QueueInterviewer>());
+  Context c;
+  StageEnv env = f.env("gate");
+  std::vector<std::string> interrupts;
+  env.interrupt_run = [&](const std::string& reason) { interrupts.push_back(reason); };
+  Outcome o = h.execute(*g.node("gate"), c, g, env);
+  const std::string reason = "human gate `gate` could not ask: no answer is queued for it";
+  EXPECT_EQ(interrupts, std::vector<std::string>{reason});
+  EXPECT_EQ(o.failure_reason, reason);
+  EXPECT_EQ(f.events.names(), std::vector<std::string>{"InterviewStarted"});  // no InterviewCompleted
+}
+
+TEST(WaitHumanTest, InterviewCompletedNamesTheOptionTakenAndWhoAnswered) {
+  testing::StageFixture f;
+  Graph g = gate_graph();
+  Outcome o = ask(std::make_shared<AutoApproveInterviewer>(), g, f);
+  EXPECT_EQ(o.suggested_next_ids, std::vector<std::string>{"deploy"});
+  nlohmann::json completed;
+  for (const Event& e : f.events.events()) {
+    if (e.name == "InterviewCompleted") completed = e.fields;
+  }
+  ASSERT_TRUE(completed.is_object());
+  EXPECT_EQ(completed["option"], "Yes, deploy");
+  EXPECT_EQ(completed["shown"], "[Y] Yes, deploy");
+  EXPECT_EQ(completed["answered_by"], "auto-approve");
 }
 
 }  // namespace

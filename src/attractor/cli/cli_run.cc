@@ -39,6 +39,7 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <cstdlib>
 #include <optional>
 #include <cstdio>
 #include <string>
@@ -57,6 +58,8 @@
 #include "attractor/launch/write_failure.h"
 #include "attractor/launch/run_launch.h"
 #include "attractor/base/clock.h"
+#include "attractor/engine/engine.h"
+#include "attractor/model/value.h"
 #include "attractor/base/input_file_reader.h"
 #include "attractor/run/posix_run_disk.h"
 #include "handlers/llm/backend_router.h"
@@ -105,6 +108,18 @@ std::shared_ptr<EventBus> make_observers(const RunFlags& f) {
   return bus;
 }
 
+/// The StageWaiting interval `ATTRACTOR_WAITING_INTERVAL` asks for (a duration, "0s" = none), or
+/// the engine's default; a value that is not a duration is warned about and ignored.
+std::int64_t waiting_interval() {
+  const char* text = std::getenv("ATTRACTOR_WAITING_INTERVAL");
+  if (!text || !*text) return kDefaultWaitingEveryMs;
+  if (std::optional<std::int64_t> ms = parse_duration_ms(text)) return *ms;
+  std::fprintf(stderr,
+               "attractor: warning: ATTRACTOR_WAITING_INTERVAL='%s' is not a duration such as 15s; using the default\n",
+               text);
+  return kDefaultWaitingEveryMs;
+}
+
 /// `run --dry-run`: the plan on stdout, exit 0.
 int print_plan(const Graph& graph, const HandlerServices& services, const RunBudget& budget, bool json) {
   const SimulationBackend simulation;
@@ -137,7 +152,11 @@ int finish(const RunResult& r, const RunFlags& f) {
     return kExitBudget;
   }
   if (r.interrupted) {
-    std::fprintf(stderr, "interrupted; the checkpoint is intact: attractor resume %s\n", r.run_dir.c_str());
+    // A stage stops the run itself only when it needs a person nobody could ask (a human gate).
+    const bool by_stage = r.outcome.failure_reason != "interrupted";
+    if (by_stage) std::fprintf(stderr, "stopped: %s\n", r.outcome.failure_reason.c_str());
+    std::fprintf(stderr, "interrupted; the checkpoint is intact: attractor resume %s%s\n", r.run_dir.c_str(),
+                 by_stage ? " (on a terminal, or with --auto-approve or --answers FILE, to answer the gate)" : "");
     return kExitInterrupted;
   }
   if (is_success(r.outcome.status)) {
@@ -210,6 +229,7 @@ int execute(LaunchRequest request, RunDisk& disk, std::optional<std::unique_ptr<
   EngineOptions options = engine_options(request, prepared);
   options.disk = &disk;
   options.observer = make_observers(f);
+  options.waiting_every_ms = waiting_interval();
   std::unique_ptr<RunLock> lock;
   if (held) {
     lock = std::move(*held);
@@ -253,8 +273,8 @@ int run_run_command(int argc, char** argv, RunDisk& disk, InputFileReader& files
   std::shared_future<void> preload = preload_run_tables();
   CLI::App app{
       "Run a pipeline. Exit 0 on success, 1 when the pipeline fails, 2 on usage, parse or validation "
-      "errors, 3 on runtime errors (including LLM stages without a backend), 130 when interrupted (the "
-      "checkpoint stays valid)."};
+      "errors, 3 on runtime errors (including LLM stages without a backend), 130 when interrupted or stopped at "
+      "a human gate nobody could ask (the checkpoint stays valid; resume asks again)."};
   app.name("attractor run");
   std::string path;
   RunFlags f;

@@ -70,6 +70,16 @@ void ProgressDisplay::on_event(const Event& e) {
       std::fputs(fmt::format("  … {} running{}", s("name"), attempt).c_str(), out_);
       live_shown_ = true;
     }
+  } else if (e.name == kStageWaitingEvent) {
+    std::string waiting = fmt::format("{} waiting on the {} ({})", s("name"), s("waiting_on"),
+                                      format_duration(ms("elapsed_ms")));
+    if (!live_) {
+      line = "  … " + waiting;
+    } else {
+      clear_live();
+      std::fputs(("  … " + waiting).c_str(), out_);
+      live_shown_ = true;
+    }
   } else if (e.name == kStageUsageEvent) {
     if (s("backend") == "simulation") simulated_.insert(s("name"));
   } else if (e.name == kStageCompletedEvent) {
@@ -86,6 +96,8 @@ void ProgressDisplay::on_event(const Event& e) {
     line = fmt::format("  ↻ {} retrying in {} (attempt {})", s("name"), format_duration(ms("delay_ms")), ms("attempt"));
   } else if (e.name == kInterviewStartedEvent) {
     line = fmt::format("  ? {} asks: {}", s("stage"), s("question"));
+  } else if (e.name == kInterviewCompletedEvent) {
+    line = fmt::format("  ? {} answered: {} (by {})", s("stage"), printable(s("shown")), s("answered_by"));
   } else if (e.name == kInterviewTimeoutEvent) {
     line = fmt::format("  ? {} timed out waiting for an answer", s("stage"));
   } else if (e.name == kParallelStartedEvent) {

@@ -2,7 +2,10 @@
 /// \file
 /// The console progress display: one line per finished stage with status and duration, a live
 /// "running" line for the current stage when the output is a terminal, and visible retries,
-/// human questions and parallel blocks. `attractor run` shows it on stderr unless `--quiet`.
+/// human questions and their answers (the option taken and who answered), and parallel blocks.
+/// A stage still waiting on a model or a command shows its elapsed time on each StageWaiting
+/// event (`… plan waiting on the model (30.0s)`): a line of its own, or the live line on a
+/// terminal. `attractor run` shows it on stderr unless `--quiet`.
 ///
 /// A stage answered by the simulation backend is marked `(simulated)` on its line. Under a failed
 /// stage the display shows the tail of its output when the stage reports one (`stderr_tail`, else

@@ -402,10 +402,23 @@ std::string Engine::Impl::take_budget_stop() {
   return std::exchange(budget_stop_, std::string());
 }
 
+void Engine::Impl::request_interrupt(const std::string& reason) {
+  {
+    std::lock_guard lock(branch_mutex_);
+    if (interrupt_request_.empty() && !options_.cancel.cancelled()) interrupt_request_ = reason;
+  }
+  options_.cancel.cancel();
+}
+
 RunResult Engine::Impl::interrupted() {
   nlohmann::json fields = {{"current_node", state_.current_node}, {"next_node", state_.next_node}};
-  if (std::string why = options_.interrupt_reason ? options_.interrupt_reason() : ""; !why.empty())
-    fields["reason"] = why;
+  std::string why;
+  {
+    std::lock_guard lock(branch_mutex_);
+    why = interrupt_request_;
+  }
+  if (why.empty() && options_.interrupt_reason) why = options_.interrupt_reason();
+  if (!why.empty()) fields["reason"] = why;
   emit(kPipelineInterruptedEvent, std::move(fields));
   checkpoint_writer_.compact(run_dir_, *writer_);
   release_space();
@@ -413,7 +426,7 @@ RunResult Engine::Impl::interrupted() {
   log().info("run {} interrupted; next node {}", state_.run_id, state_.next_node);
   run_log_.reset();
   RunResult r;
-  r.outcome = Outcome::fail("interrupted");
+  r.outcome = Outcome::fail(why.empty() ? "interrupted" : why);
   r.run_dir = run_dir_;
   r.interrupted = true;
   r.checkpoint = take_checkpoint();

@@ -33,6 +33,9 @@
 
 namespace attractor {
 
+/// The default interval of StageWaiting events (EngineOptions::waiting_every_ms).
+inline constexpr std::int64_t kDefaultWaitingEveryMs = 15'000;
+
 struct EngineOptions {
   std::string run_dir;     ///< the run directory (created when missing)
   std::string graph_path;  ///< recorded in the manifest ("" for graphs built in code)
@@ -67,6 +70,9 @@ struct EngineOptions {
   /// Every save rewrites `checkpoint.json` while the last snapshot was at most this many bytes
   /// (CheckpointWriter::kRewriteBelowBytes; 0: the journal from the second save on).
   std::size_t checkpoint_rewrite_below = CheckpointWriter::kRewriteBelowBytes;
+  /// While a stage waits on a model or a command (an LLM stage, a tool), StageWaiting is emitted
+  /// every this many milliseconds of real time with the time elapsed; 0 = never.
+  std::int64_t waiting_every_ms = kDefaultWaitingEveryMs;
 };
 
 /// The result of `run` or `resume`.

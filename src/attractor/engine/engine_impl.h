@@ -55,6 +55,8 @@ class RunEventSink : public EventObserver {
   std::shared_ptr<EventObserver> user_;
 };
 
+class StageHeartbeat;  // engine_stage.cc
+
 class Engine::Impl : public BranchRunner {
  public:
   Impl(const Graph& graph, const HandlerRegistry& registry, EngineOptions options);
@@ -136,6 +138,9 @@ class Engine::Impl : public BranchRunner {
   Outcome execute_with_retry(const NodeData& node, Context& context, std::map<std::string, std::int64_t>& retries,
                              const CancelToken& cancel, const StageFidelity& fidelity, StageHistory& history,
                              std::int64_t* attempts = nullptr);
+  /// The StageWaiting heartbeat of an attempt of `node` when it waits on a model or a command and
+  /// options_.waiting_every_ms is positive; nullptr otherwise. It stops when destroyed.
+  std::unique_ptr<StageHeartbeat> start_heartbeat(const NodeData& node, std::int64_t attempt);
   /// Opens the stage directory of `node` for a new visit, archiving the previous visit's files.
   std::string open_stage_directory(const NodeData& node);
   Outcome run_attempt(const NodeData& node, Handler& handler, Context& context, const std::string& stage_dir,
@@ -148,6 +153,9 @@ class Engine::Impl : public BranchRunner {
   std::function<std::string(const nlohmann::json&)> budget_check_for(const std::string& node_id);
   /// Takes the reason a stage gave for stopping at the budget ("" when none did).
   std::string take_budget_stop();
+  /// StageEnv::interrupt_run: records `reason` (the first one wins, and none when the run was
+  /// cancelled already) and cancels the run, which then stops as interrupted.
+  void request_interrupt(const std::string& reason);
   /// Copies `node_id`'s attempt count into the checkpoint state as its execution is recorded.
   void record_attempts(const std::string& node_id);
   /// The same, with branch_mutex_ already held.
@@ -187,6 +195,9 @@ class Engine::Impl : public BranchRunner {
   /// The first reason a stage's `budget_check` gave for a spent budget (guarded by
   /// branch_mutex_); the main loop stops the run after that stage.
   std::string budget_stop_;
+  /// Why a stage asked to interrupt the run (guarded by branch_mutex_): PipelineInterrupted's
+  /// `reason` instead of options_.interrupt_reason's.
+  std::string interrupt_request_;
 };
 
 }  // namespace attractor

@@ -20,6 +20,9 @@ inline constexpr char kStageStartedEvent[] = "StageStarted";
 inline constexpr char kStageCompletedEvent[] = "StageCompleted";
 inline constexpr char kStageFailedEvent[] = "StageFailed";
 inline constexpr char kStageRetryingEvent[] = "StageRetrying";
+/// A sign of life of a stage still waiting on a model or a command (`name`, `attempt`,
+/// `waiting_on`: "model" or "command", `elapsed_ms`), every EngineOptions::waiting_every_ms.
+inline constexpr char kStageWaitingEvent[] = "StageWaiting";
 /// Token usage and fidelity of one LLM call.
 inline constexpr char kStageUsageEvent[] = "StageUsage";
 

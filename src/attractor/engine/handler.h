@@ -96,6 +96,11 @@ struct StageEnv {
   /// call. Once it has answered non-empty, the engine stops the run after this stage as it does
   /// before an LLM stage (docs/decisions.md, "Run budgets"). Empty without a budget.
   std::function<std::string(const nlohmann::json& in_flight)> budget_check;
+  /// Stops the run as interrupted once this stage returns, as Ctrl-C does: the stage is not
+  /// recorded, the checkpoint's next node stays the one it was, PipelineInterrupted carries
+  /// `reason`, and `attractor run` exits 130. A gate calls it when nobody can be asked
+  /// (docs/decisions.md, "Gates a person can recover from"). Unset outside the engine.
+  std::function<void(const std::string& reason)> interrupt_run;
 
   /// This attempt's own folder `{stage_dir}/attempt-K/`, made on the first call (flushing the
   /// writer first): where a program the stage starts writes (its ATTRACTOR_STAGE_DIR, its

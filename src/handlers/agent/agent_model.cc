@@ -38,7 +38,8 @@ HttpAgentModel::HttpAgentModel(std::string provider, std::string model, Provider
   if (settings_.base_url.empty()) {
     settings_.base_url = provider_ == "openai" ? "https://api.openai.com" : "https://api.anthropic.com";
   }
-  if (!settings_.transport) settings_.transport = std::make_shared<HttplibTransport>();
+  if (!settings_.transport)
+    settings_.transport = std::make_shared<HttplibTransport>(settings_.request_timeout_ms, settings_.idle_timeout_ms);
   if (!settings_.random) settings_.random = default_random();
   if (settings_.max_tokens <= 0) settings_.max_tokens = 8192;
 }

@@ -9,7 +9,8 @@ namespace attractor {
 
 AnthropicBackend::AnthropicBackend(ProviderSettings settings) : settings_(std::move(settings)) {
   if (settings_.base_url.empty()) settings_.base_url = "https://api.anthropic.com";
-  if (!settings_.transport) settings_.transport = std::make_shared<HttplibTransport>();
+  if (!settings_.transport)
+    settings_.transport = std::make_shared<HttplibTransport>(settings_.request_timeout_ms, settings_.idle_timeout_ms);
   if (!settings_.random) settings_.random = default_random();
   if (settings_.max_tokens <= 0) settings_.max_tokens = 8192;
 }

@@ -11,7 +11,16 @@ HttpResponse HttplibTransport::post(const HttpRequest& request) {
   } catch (const ModuleLoadError& e) {
     throw TransportError(TransportError::Kind::kUnavailable, e.what());
   }
-  return module->post(request, default_timeout_ms_);
+  if (request.timeout_ms || request.idle_timeout_ms) return module->post(request, default_timeout_ms_);
+  HttpRequest idle = request;
+  idle.idle_timeout_ms = idle_timeout_ms_;
+  try {
+    return module->post(idle, default_timeout_ms_);
+  } catch (const TransportError& e) {
+    if (e.kind() != TransportError::Kind::kIdle) throw;
+    throw TransportError(e.kind(), std::string(e.what()) + "; the server may be hung (" + kLlmIdleTimeoutVariable +
+                                       " sets how long to wait, a node `timeout` replaces both deadlines)");
+  }
 }
 
 }  // namespace attractor

@@ -27,7 +27,8 @@ std::string text_of(const nlohmann::json& content) {
 
 OpenAiBackend::OpenAiBackend(ProviderSettings settings) : settings_(std::move(settings)) {
   if (settings_.base_url.empty()) settings_.base_url = "https://api.openai.com/v1";
-  if (!settings_.transport) settings_.transport = std::make_shared<HttplibTransport>();
+  if (!settings_.transport)
+    settings_.transport = std::make_shared<HttplibTransport>(settings_.request_timeout_ms, settings_.idle_timeout_ms);
   if (!settings_.random) settings_.random = default_random();
 }
 

@@ -2,6 +2,7 @@
 
 #include <cstdlib>
 
+#include "attractor/model/value.h"
 #include "http/http_module.h"
 
 namespace attractor {
@@ -19,6 +20,21 @@ std::optional<int> parse_max_retries(const std::string& text) {
 std::optional<std::string> lookup(const EnvLookup& env, const std::string& name) {
   if (name.empty() || !env) return std::nullopt;
   return env(name);
+}
+
+/// ATTRACTOR_LLM_TIMEOUT / ATTRACTOR_LLM_IDLE_TIMEOUT: a positive duration ("90s", "5m",
+/// "500ms"); nullopt for anything else.
+std::optional<std::int64_t> parse_deadline(const std::string& text) {
+  std::optional<std::int64_t> ms = parse_duration_ms(text);
+  if (!ms || *ms <= 0) return std::nullopt;
+  return ms;
+}
+
+/// The problem with deadline variable `name` in `env`, "" when it is unset or valid.
+std::string deadline_problem(const EnvLookup& env, const char* name) {
+  std::optional<std::string> text = lookup(env, name);
+  if (!text || parse_deadline(*text)) return "";
+  return std::string(name) + "='" + *text + "' is not a positive duration such as 90s, 5m or 500ms";
 }
 
 }  // namespace
@@ -46,6 +62,10 @@ ProviderSettings provider_settings(const ProviderRecord& record, const BackendCo
     settings.retry.max_retries = parse_max_retries(*retries).value_or(settings.retry.max_retries);
   }
   settings.random = config.transport_random;
+  if (auto text = lookup(config.env, kLlmTimeoutVariable))
+    settings.request_timeout_ms = parse_deadline(*text).value_or(settings.request_timeout_ms);
+  if (auto text = lookup(config.env, kLlmIdleTimeoutVariable))
+    settings.idle_timeout_ms = parse_deadline(*text).value_or(settings.idle_timeout_ms);
   return settings;
 }
 
@@ -59,6 +79,9 @@ std::string http_provider_problem(const ProviderRecord& record, const BackendCon
   }
   if (auto retries = lookup(config.env, kProviderMaxRetriesVariable); retries && !parse_max_retries(*retries)) {
     return std::string(kProviderMaxRetriesVariable) + "='" + *retries + "' is not a whole number from 0 to 100";
+  }
+  for (const char* name : {kLlmTimeoutVariable, kLlmIdleTimeoutVariable}) {
+    if (std::string problem = deadline_problem(config.env, name); !problem.empty()) return problem;
   }
   // The default transport posts through the HTTP module: a run that cannot load it is refused
   // before its first stage, like one without a key.

@@ -19,9 +19,13 @@ struct ProviderSettings {
   std::string default_model;  ///< used when the node has no `llm_model`
   /// Anthropic: `max_tokens` when no thinking budget applies (the budget is added on top).
   std::int64_t max_tokens = 8192;
-  std::shared_ptr<HttpTransport> transport;  ///< nullptr = HttplibTransport
-  TransportRetryPolicy retry;                ///< transport retries of each call (spec defaults)
-  UniformRandom random;                      ///< jitter of those retries; empty = default_random()
+  std::shared_ptr<HttpTransport> transport;  ///< nullptr = HttplibTransport with the two deadlines below
+  /// The request deadline and idle deadline of that transport (ATTRACTOR_LLM_TIMEOUT,
+  /// ATTRACTOR_LLM_IDLE_TIMEOUT; handlers/llm/http_transport.h).
+  std::int64_t request_timeout_ms = kDefaultLlmRequestTimeoutMs;
+  std::int64_t idle_timeout_ms = kDefaultLlmIdleTimeoutMs;
+  TransportRetryPolicy retry;  ///< transport retries of each call (spec defaults)
+  UniformRandom random;        ///< jitter of those retries; empty = default_random()
 };
 
 }  // namespace attractor

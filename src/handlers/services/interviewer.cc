@@ -53,6 +53,7 @@ const char* kind_name(AnswerKind k) {
     case AnswerKind::kNo: return "no";
     case AnswerKind::kSkipped: return "skipped";
     case AnswerKind::kTimeout: return "timeout";
+    case AnswerKind::kUnavailable: return "unavailable";
   }
   return "value";
 }
@@ -137,7 +138,8 @@ void QueueInterviewer::push_for_stage(const std::string& stage, Answer answer) {
 Answer QueueInterviewer::ask(const Question& question) {
   std::lock_guard lock(mutex_);
   auto it = by_stage_.find(question.stage);
-  Answer a = Answer::skipped();
+  Answer a = Answer::unavailable(source_ == "file" ? "the answers file has no answer left for it"
+                                                   : "no answer is queued for it");
   if (it != by_stage_.end() && !it->second.empty()) {
     a = it->second.front();
     it->second.pop_front();
@@ -268,7 +270,10 @@ Answer ConsoleInterviewer::read_answer(const Question& q) {
       std::fprintf(output_, "\n(timed out)\n");
       return q.default_answer ? *q.default_answer : Answer::timeout();
     }
-    if (!line) return Answer::skipped();
+    if (!line) {
+      std::fprintf(output_, "\n");  // ends the prompt's line
+      return Answer::unavailable("standard input ended before an answer (no terminal to ask on)");
+    }
     std::string input = trim(*line);
     if (q.type == QuestionType::kMultipleChoice) {
       if (auto o = match_option(input, q.options)) {

@@ -26,8 +26,11 @@ struct Option {
   std::string label;  ///< display text
 };
 
-/// YES/NO/SKIPPED/TIMEOUT, or a selected option / free text (kValue).
-enum class AnswerKind { kValue, kYes, kNo, kSkipped, kTimeout };
+/// YES/NO/SKIPPED/TIMEOUT, or a selected option / free text (kValue). UNAVAILABLE: the
+/// interviewer could not ask at all (no terminal, end of input, no answer left in an answers
+/// file, the run's web session gone); the gate then stops the run as interrupted, so that a
+/// resume asks again (docs/decisions.md, "Gates a person can recover from").
+enum class AnswerKind { kValue, kYes, kNo, kSkipped, kTimeout, kUnavailable };
 
 struct Answer {
   AnswerKind kind = AnswerKind::kValue;
@@ -43,6 +46,10 @@ struct Answer {
   static Answer skipped() { return {AnswerKind::kSkipped, "skipped", std::nullopt, "", ""}; }
   static Answer timeout() { return {AnswerKind::kTimeout, "timeout", std::nullopt, "", ""}; }
   static Answer of(std::string value) { return {AnswerKind::kValue, std::move(value), std::nullopt, "", ""}; }
+  /// Nobody could be asked; `why` (in `text`) says what was missing, e.g. "standard input is closed".
+  static Answer unavailable(std::string why) {
+    return {AnswerKind::kUnavailable, "unavailable", std::nullopt, std::move(why), ""};
+  }
   nlohmann::json to_json() const;
 };
 
@@ -72,7 +79,7 @@ class AutoApproveInterviewer : public Interviewer {
   Answer ask(const Question& question) override;
 };
 
-/// Answers from a pre-filled queue; SKIPPED when empty. Per-stage queues are consulted first.
+/// Answers from a pre-filled queue; UNAVAILABLE when empty. Per-stage queues are consulted first.
 /// Answers without a source of their own get the queue's (`queue`, or `file` for an answers file).
 class QueueInterviewer : public Interviewer {
  public:
@@ -128,7 +135,8 @@ class RecordingInterviewer : public Interviewer {
 };
 
 /// Prompts on a terminal: numbered options with their accelerator keys, reads a line, honours
-/// `timeout_seconds` with poll(2). Input may be the option number, its key or its label.
+/// `timeout_seconds` with poll(2). Input may be the option number, its key or its label. End of
+/// input (or an input that cannot be read) before an answer is UNAVAILABLE.
 class ConsoleInterviewer : public Interviewer {
  public:
   ConsoleInterviewer(int input_fd = 0, std::FILE* output = stderr) : input_fd_(input_fd), output_(output) {}

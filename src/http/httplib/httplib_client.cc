@@ -27,12 +27,15 @@ std::string describe_http_error(httplib::Error error) {
   }
 }
 
-void set_timeouts(httplib::Client& client, std::int64_t ms) {
+/// The connection, read and write timeouts of `client`: a read or write waits at most `idle_ms`
+/// for progress (cpp-httplib's timeouts are per socket operation), never beyond the deadline `ms`.
+void set_timeouts(httplib::Client& client, std::int64_t ms, std::int64_t idle_ms) {
   std::int64_t connect_ms = std::min<std::int64_t>(ms, 10'000);
+  std::int64_t io_ms = std::min(ms, idle_ms);
   client.set_connection_timeout(static_cast<time_t>(connect_ms / 1000),
                                 static_cast<time_t>((connect_ms % 1000) * 1000));
-  client.set_read_timeout(static_cast<time_t>(ms / 1000), static_cast<time_t>((ms % 1000) * 1000));
-  client.set_write_timeout(static_cast<time_t>(ms / 1000), static_cast<time_t>((ms % 1000) * 1000));
+  client.set_read_timeout(static_cast<time_t>(io_ms / 1000), static_cast<time_t>((io_ms % 1000) * 1000));
+  client.set_write_timeout(static_cast<time_t>(io_ms / 1000), static_cast<time_t>((io_ms % 1000) * 1000));
 }
 
 /// Stops `client` when the request's token fires or its deadline passes, until `finish()`.
@@ -91,13 +94,15 @@ HttpResponse httplib_post(const HttpRequest& request, std::int64_t default_timeo
   auto [origin, path] = split_url(request.url);
   if (path.empty()) path = "/";
   std::int64_t timeout_ms = std::max<std::int64_t>(1, request.timeout_ms.value_or(default_timeout_ms));
+  std::int64_t idle_ms = std::max<std::int64_t>(1, request.idle_timeout_ms.value_or(timeout_ms));
   httplib::Client client(origin);
   if (!client.is_valid()) throw TransportError(TransportError::Kind::kConnection, "invalid URL " + request.url);
-  set_timeouts(client, timeout_ms);
+  set_timeouts(client, timeout_ms, idle_ms);
   httplib::Headers headers;
   for (const auto& [k, v] : request.headers) headers.emplace(k, v);
 
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(timeout_ms);
+  const auto started = std::chrono::steady_clock::now();
+  auto deadline = started + std::chrono::milliseconds(timeout_ms);
   Watchdog watchdog(client, request.cancel, deadline);
   httplib::Result result = client.Post(path, headers, request.body, "application/json");
   watchdog.finish();
@@ -109,6 +114,11 @@ HttpResponse httplib_post(const HttpRequest& request, std::int64_t default_timeo
       if (watchdog.expired() || std::chrono::steady_clock::now() >= deadline) {
         throw TransportError(TransportError::Kind::kTimeout,
                              "no response from " + origin + " within " + std::to_string(timeout_ms) + "ms");
+      }
+      // A read or write that failed after waiting the idle time out (a reset fails sooner).
+      if (idle_ms < timeout_ms && std::chrono::steady_clock::now() - started >= std::chrono::milliseconds(idle_ms)) {
+        throw TransportError(TransportError::Kind::kIdle, "nothing received from " + origin + " for " +
+                                                              std::to_string(idle_ms) + "ms (idle deadline)");
       }
     }
     throw TransportError(TransportError::Kind::kConnection,

@@ -47,6 +47,18 @@ TEST(ProgressDisplayTest, OneLinePerStageWithRetriesAndQuestions) {
   EXPECT_EQ(live, "  … plan running (attempt 2)\r\033[2K  ✓ plan                     success          1m05s\n");
 }
 
+TEST(ProgressDisplayTest, AWaitingStageShowsItsElapsedTimeAndAGateItsAnswer) {
+  std::vector<Event> events = {
+      ev("StageStarted", {{"name", "plan"}, {"attempt", 1}}),
+      ev("StageWaiting", {{"name", "plan"}, {"waiting_on", "model"}, {"elapsed_ms", 30000}}),
+      ev("InterviewCompleted", {{"stage", "gate"}, {"shown", "[S] Ship\x1b"}, {"answered_by", "console"}}),
+  };
+  EXPECT_EQ(render(false, events),
+            "  … plan waiting on the model (30.0s)\n"
+            "  ? gate answered: [S] Ship? (by console)\n");
+  EXPECT_EQ(render(true, {events[0], events[1]}), "  … plan running\r\033[2K  … plan waiting on the model (30.0s)");
+}
+
 TEST(ProgressDisplayTest, VerboseCheckpointLinesNameTheNodesAroundThem) {
   std::vector<Event> events = {
       ev("CheckpointSaved", {{"node_id", ""}, {"next_node", "start"}}),

@@ -395,6 +395,10 @@ function updateStage(run, event) {
       stage.error = event.error || '';
       break;
     case 'StageRetrying': stage.retries += 1; break;
+    case 'StageWaiting':  // a sign of life: the time the stage has waited so far
+      stage.status = 'running';
+      stage.duration_ms = event.elapsed_ms ?? null;
+      break;
     case 'StageUsage':
       stage.input_tokens += event.input_tokens || 0;
       stage.output_tokens += event.output_tokens || 0;
