@@ -29,22 +29,22 @@ namespace fs = std::filesystem;
 /// of its typed accessors.
 const std::regex& accessor_read() {
   static const std::regex re(
-      R"((?:\bnode|\bedge|\be|\bgraph|\bdata|data\(\)|request\.node)\s*(?:\.|->)\s*)"
-      R"((?:get|find|has|get_integer|get_boolean|get_float|get_duration_ms)\(\s*"([A-Za-z_][A-Za-z0-9_.]*)") ");
-      return re;
+      R"re((?:\bnode|\bedge|\be|\bgraph|\bdata|data\(\)|request\.node)\s*(?:\.|->)\s*)re"
+      R"re((?:get|find|has|get_integer|get_boolean|get_float|get_duration_ms)\(\s*"([A-Za-z_][A-Za-z0-9_.]*)")re");
+  return re;
 }
 
 /// The helpers that read an attribute of the node they are given by name.
 const std::regex& helper_read() {
   static const std::regex re(
-      R"(\b(?:int_attribute|positive_integer)\(\s*[*\w.>-]+\s*,\s*"([A-Za-z_][A-Za-z0-9_.]*)") ");
-      return re;
+      R"re(\b(?:int_attribute|positive_integer)\(\s*[*\w.>-]+\s*,\s*"([A-Za-z_][A-Za-z0-9_.]*)")re");
+  return re;
 }
 
 /// The accessors of graph.h, which read their own bag without a receiver (`get("label", id)`).
 const std::regex& member_read() {
-  static const std::regex re(R"((?:^|[^.\w>])get(?:_\w+)?\("([A-Za-z_][A-Za-z0-9_.]*)") ");
-      return re;
+  static const std::regex re(R"re((?:^|[^.\w>])get(?:_\w+)?\("([A-Za-z_][A-Za-z0-9_.]*)")re");
+  return re;
 }
 
 /// Name -> "FILE:LINE" of its first read, for every read that `re` finds in `path`.
