@@ -138,6 +138,9 @@ const HandlerDescription& codergen_description() {
          "stage's provider fails with a retryable error (5xx, 429, connection) after its retries, never after "
          "400/401/403; status.json records the model that answered and fallback_from. Overrides the graph's."},
     };
+    for (const ProviderRecord& provider : builtin_providers()->records()) {
+      d.attributes.insert(d.attributes.end(), provider.attributes.begin(), provider.attributes.end());
+    }
     d.checks = {{"llm_fallbacks", check_llm_fallbacks}, llm_provider_check(builtin_providers())};
     HandlerTraits& t = d.traits;
     t.llm = HandlerTraits::Llm::kAlways;

@@ -246,13 +246,16 @@ const HandlerDescription& parallel_description() {
     d.shapes = {"component"};
     d.summary = "Fans out: runs every outgoing branch on its own thread until the fan-in node.";
     d.attributes = {
-        {"join_policy", AttributeType::kString, "wait_all",
+        {"join_policy",
+         AttributeType::kEnum,
+         "wait_all",
          "wait_all waits for every branch (success when all succeed, partial_success when some do, fail when "
          "none do); first_success cancels the other branches once one succeeds (success when one does); k_of_n "
-         "waits for every branch and succeeds when at least join_k did, else fails."},
+         "waits for every branch and succeeds when at least join_k did, else fails.",
+         {"wait_all", "first_success", "k_of_n"}},
         {"join_k", AttributeType::kNonNegativeInteger, "",
          "For join_policy=k_of_n: how many branches must succeed (1 to the number of branches)."},
-        {"max_parallel", AttributeType::kNonNegativeInteger, "4", "Branches that run at the same time (at least 1)."},
+        {"max_parallel", AttributeType::kPositiveInteger, "4", "Branches that run at the same time."},
     };
     d.checks = {{"join_k", check_join_k}};
     HandlerTraits& t = d.traits;

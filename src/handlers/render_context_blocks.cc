@@ -147,9 +147,12 @@ const HandlerDescription& render_context_blocks_description() {
     d.shapes = {};
     d.summary = "Appends the fetched node_texts to context_blocks as LLM-ready text, flat or as a tree.";
     d.attributes = {
-        {"layout", AttributeType::kString, "flat",
+        {"layout",
+         AttributeType::kEnum,
+         "flat",
          "flat renders each node text with its id, path and language; tree indents node texts under their "
-         "parents (parent_id), at most 3 levels."},
+         "parents (parent_id), at most 3 levels.",
+         {"flat", "tree"}},
         {"next", AttributeType::kNodeId, "",
          "Node to continue at (a suggested next id; an outgoing edge to it must exist)."},
     };

@@ -337,9 +337,12 @@ const HandlerDescription& wait_human_description() {
     d.shapes = {"hexagon"};
     d.summary = "A human gate: asks a question whose options are the outgoing edges and follows the answer.";
     d.attributes = {
-        {"human.question_type", AttributeType::kString, "multiple_choice",
+        {"human.question_type",
+         AttributeType::kEnum,
+         "multiple_choice",
          "How the question is asked: multiple_choice (the outgoing edges as options), yes_no, confirmation or "
-         "freeform."},
+         "freeform.",
+         {"multiple_choice", "yes_no", "confirmation", "freeform"}},
         {"human.default_choice", AttributeType::kString, "",
          "Answer taken when the question times out; without it a timeout asks for a retry."},
     };

@@ -9,6 +9,13 @@ namespace {
 
 using T = AttributeType;
 
+/// The fidelity modes (docs/fidelity.md).
+const std::vector<std::string>& fidelity_mode_values() {
+  static const std::vector<std::string> modes = {"full",        "truncate",       "compact",
+                                                 "summary:low", "summary:medium", "summary:high"};
+  return modes;
+}
+
 /// The retry settings (retry.cc), which a node sets for itself and the graph for every node that sets
 /// none; `note` ends each meaning.
 std::vector<AttributeSpec> retry_settings(const std::string& note) {
@@ -16,8 +23,11 @@ std::vector<AttributeSpec> retry_settings(const std::string& note) {
     return AttributeSpec{name, type, value, meaning + " (" + note + ")."};
   };
   return {
-      spec("retry_policy", T::kString, "",
-           "Retry preset that sets the attempt count and the backoff: none, standard, aggressive, linear or patient"),
+      AttributeSpec{"retry_policy",
+                    T::kEnum,
+                    "",
+                    "Retry preset that sets the attempt count and the backoff (" + note + ").",
+                    {"none", "standard", "aggressive", "linear", "patient"}},
       spec("retry_initial_delay", T::kDurationOrMillis, "200ms",
            "Delay before the first retry; later delays grow by retry_backoff_factor"),
       spec("retry_backoff_factor", T::kNumber, "2.0", "Factor by which each retry delay grows"),
@@ -52,9 +62,9 @@ const std::vector<AttributeSpec>& node_attributes() {
          "Node to continue at when this node fails and no outgoing condition matches, or when its goal gate is "
          "unmet."},
         {"fallback_retry_target", T::kNodeId, "", "Retry target used when retry_target is unset or not a node."},
-        {"fidelity", T::kString, "",
-         "How much of the run an LLM stage sees: full, truncate, compact, summary:low, summary:medium or "
-         "summary:high (default: the graph's default_fidelity, else compact)."},
+        {"fidelity", T::kEnum, "",
+         "How much of the run an LLM stage sees (default: the graph's default_fidelity, else compact).",
+         fidelity_mode_values()},
         {"thread_id", T::kString, "",
          "Conversation a stage with fidelity full continues (default: the incoming edge's thread_id, the graph's "
          "default_thread_id, the first class, else the previous node)."},
@@ -64,8 +74,11 @@ const std::vector<AttributeSpec>& node_attributes() {
          "Backend of an LLM stage, a provider of `attractor help providers` such as openai, anthropic, agent, "
          "cli:NAME or simulate (default: from llm_model, --backend, the graph's llm_provider; with none of them "
          "the run is refused unless --simulate)."},
-        {"reasoning_effort", T::kString, "high",
-         "Reasoning effort sent to reasoning models (low, medium, high; none sends nothing)."},
+        {"reasoning_effort",
+         T::kEnum,
+         "high",
+         "Reasoning effort sent to reasoning models; none sends nothing.",
+         {"low", "medium", "high", "none"}},
         {"auto_status", T::kBoolean, "false",
          "When a stage leaves its status to a status.json that the agent never writes, the stage succeeds "
          "instead of failing."},
@@ -88,7 +101,8 @@ const std::vector<AttributeSpec>& edge_attributes() {
        "Name of the transition; a stage's preferred label and a human gate's answer select the edge by it."},
       {"condition", T::kCondition, "", "The edge is taken only when the condition holds (see Conditions)."},
       {"weight", T::kInteger, "0", "Among edges still eligible, the highest weight wins (then the target id)."},
-      {"fidelity", T::kString, "", "Fidelity of the target stage when it is entered through this edge."},
+      {"fidelity", T::kEnum, "", "Fidelity of the target stage when it is entered through this edge.",
+       fidelity_mode_values()},
       {"thread_id", T::kString, "",
        "Thread of the target stage when it is entered through this edge, unless the node sets thread_id."},
       {"loop_restart", T::kBoolean, "false",
@@ -107,7 +121,7 @@ const std::vector<AttributeSpec>& graph_attributes() {
          "and reasoning_effort by `*`, shape, `.class` or `#id`."},
         {"default_max_retries", T::kNonNegativeInteger, "0", "max_retries of nodes that set none."},
         {"default_max_retry", T::kNonNegativeInteger, "0", "Older spelling of default_max_retries."},
-        {"default_fidelity", T::kString, "compact", "Fidelity of stages that set none."},
+        {"default_fidelity", T::kEnum, "compact", "Fidelity of stages that set none.", fidelity_mode_values()},
         {"default_thread_id", T::kString, "", "Thread of stages whose node and incoming edge set none."},
         {"retry_target", T::kNodeId, "", "Where an unmet goal gate jumps when its node sets no retry target."},
         {"fallback_retry_target", T::kNodeId, "", "Used when retry_target is unset or not a node."},
@@ -119,8 +133,11 @@ const std::vector<AttributeSpec>& graph_attributes() {
         {"llm_provider", T::kString, "", "Backend of LLM stages that name none and whose model implies none."},
         {"strict", T::kBoolean, "false",
          "Lint warnings are errors for this pipeline, as with --strict (validate, run and resume refuse it)."},
-        {"token_encoding", T::kString, "o200k_base",
-         "Tokenizer for fidelity preambles and token budgets: o200k_base or cl100k_base."},
+        {"token_encoding",
+         T::kEnum,
+         "o200k_base",
+         "Tokenizer for fidelity preambles and token budgets.",
+         {"o200k_base", "cl100k_base"}},
         {"max_context_tokens", T::kInteger, "",
          "Token budget of the prompt context that manage_context_budget enforces and fetch_node_texts takes "
          "70% of when it sets no budget."},
@@ -140,6 +157,9 @@ const std::vector<AttributeSpec>& graph_attributes() {
         {"max_cost", T::kNumber, "",
          "Cost budget in US dollars (needs --prices): once reached, the run stops before its next LLM stage "
          "(exit 4, resumable); --max-cost overrides it."},
+        {"workdir", T::kPath, "",
+         "Working directory of coding-agent stages (llm_provider=agent) that set none, relative to the directory "
+         "attractor was started in."},
         {"tool_hooks.pre", T::kString, "",
          "Shell command run before every tool call of nodes that set none; a non-zero exit refuses the call."},
         {"tool_hooks.post", T::kString, "",

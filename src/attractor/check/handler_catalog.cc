@@ -11,6 +11,7 @@ std::string_view attribute_type_name(AttributeType type) {
     case AttributeType::kString: return "string";
     case AttributeType::kInteger: return "integer";
     case AttributeType::kNonNegativeInteger: return "integer >= 0";
+    case AttributeType::kPositiveInteger: return "integer >= 1";
     case AttributeType::kBoolean: return "boolean";
     case AttributeType::kDuration: return "duration";
     case AttributeType::kDurationOrMillis: return "duration or milliseconds";
@@ -18,8 +19,15 @@ std::string_view attribute_type_name(AttributeType type) {
     case AttributeType::kJson: return "JSON";
     case AttributeType::kNodeId: return "node id";
     case AttributeType::kCondition: return "condition";
+    case AttributeType::kEnum: return "one of";
+    case AttributeType::kPath: return "path";
   }
   return "string";
+}
+
+std::string_view attribute_family(std::string_view name) {
+  const std::size_t dot = name.find('.');
+  return dot == std::string_view::npos ? std::string_view() : name.substr(0, dot);
 }
 
 bool uses_llm(const HandlerTraits& traits, const NodeData& node) {

@@ -18,13 +18,14 @@
 
 namespace attractor {
 
-/// The value type of an attribute, as lint's attribute_type rule checks it (the integer, boolean
-/// and duration types; the others are checked by their own rules or not at all) and the reference
-/// prints it.
+/// The value type of an attribute, as lint's attribute_type rule checks it (the integer, boolean,
+/// duration, enumeration and path types; the others are checked by their own rules or not at all)
+/// and the reference prints it.
 enum class AttributeType {
   kString,              ///< any text
   kInteger,             ///< a signed integer
   kNonNegativeInteger,  ///< an integer >= 0
+  kPositiveInteger,     ///< an integer >= 1
   kBoolean,             ///< true or false
   kDuration,            ///< 250ms, 900s, 15m, 2h, 1d
   kDurationOrMillis,    ///< a duration, or a whole number of milliseconds
@@ -32,18 +33,36 @@ enum class AttributeType {
   kJson,                ///< a JSON document in a string
   kNodeId,              ///< the id of a node of the graph
   kCondition,           ///< a condition expression
+  kEnum,                ///< one of the spec's `values`
+  kPath,                ///< a file system path (no control characters)
 };
 
 /// The name `attractor help attributes` prints for `type`.
 std::string_view attribute_type_name(AttributeType type);
 
-/// One attribute a handler (or the engine, for every node) reads.
+/// One attribute a handler (or the engine, for every node) reads. A name with a dot belongs to the
+/// family before the dot (`agent.max_turns` to `agent`): lint flags any other name of a family as
+/// unknown (docs/pipelines.md, "Attribute families").
 struct AttributeSpec {
+  AttributeSpec() = default;
+  /// `values`: what a kEnum attribute accepts, as written in DOT.
+  AttributeSpec(std::string name, AttributeType type, std::string default_value, std::string meaning,
+                std::vector<std::string> values = {})
+      : name(std::move(name)),
+        type(type),
+        default_value(std::move(default_value)),
+        meaning(std::move(meaning)),
+        values(std::move(values)) {}
+
   std::string name;
   AttributeType type = AttributeType::kString;
-  std::string default_value;  ///< as written in DOT; "" when there is none
-  std::string meaning;        ///< one sentence
+  std::string default_value;        ///< as written in DOT; "" when there is none
+  std::string meaning;              ///< one sentence
+  std::vector<std::string> values;  ///< the accepted values of a kEnum attribute
 };
+
+/// The family of attribute `name`: the part before its first dot, or "" when it has none.
+std::string_view attribute_family(std::string_view name);
 
 /// A configuration check of one node. Lint runs it on every node of the handler's type before a
 /// run; the handler runs the same function when its stage executes, so both say the same thing.

@@ -66,6 +66,34 @@ LintRulePtr other_handler_checks_rule(std::vector<std::string> builtin_names) {
       });
 }
 
+namespace {
+
+/// `id` without its digits: `step1` and `step2` are numbered stages, not typos of each other.
+std::string without_digits(const std::string& id) {
+  std::string out;
+  for (char c : id) {
+    if (c < '0' || c > '9') out += c;
+  }
+  return out;
+}
+
+}  // namespace
+
+std::string misspelt_node_fix(const Graph& graph, Vertex v) {
+  const NodeData& node = graph.node(v);
+  if (!node.attrs.empty() || node.id.size() < 4) return "";
+  std::vector<std::string> declared;
+  for (Vertex u : graph.nodes()) {
+    const NodeData& other = graph.node(u);
+    if (u != v && !other.attrs.empty() && without_digits(other.id) != without_digits(node.id)) {
+      declared.push_back(other.id);
+    }
+  }
+  std::string guess = closest_match(node.id, declared, node.id.size() < 5 ? 1 : 2);
+  if (guess.empty()) return "";
+  return "did you mean '" + guess + "'? An edge naming '" + node.id + "' creates that node: correct the edge";
+}
+
 std::string join(const std::vector<std::string>& items, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < items.size(); ++i) {

@@ -2,6 +2,7 @@
 /// \file
 /// Internal to lint: the built-in rule groups and helpers they share. Not part of the public API.
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <string>
@@ -75,6 +76,8 @@ class SpellingChecker {
   explicit SpellingChecker(std::vector<std::string> known) : known_(std::move(known)) {}
   /// The likely intended name, or "" when `name` is known or nothing is close.
   const std::string& suggestion(std::string_view name);
+  /// True when `name` is one of the known names.
+  bool known(std::string_view name) const { return std::binary_search(known_.begin(), known_.end(), name); }
 
  private:
   std::vector<std::string> known_;
@@ -84,6 +87,11 @@ class SpellingChecker {
 /// edit_distance and closest_match (attractor/base/closest_match.h).
 using ::attractor::closest_match;
 using ::attractor::edit_distance;
+
+/// For a node that sets no attribute, which an edge naming a misspelt id creates: "did you mean 'ID'?"
+/// with the closest node id that sets attributes (edit distance 2, 1 below 5 characters; ids of 4
+/// characters or more, not only differing in digits), else "".
+std::string misspelt_node_fix(const Graph& graph, Vertex v);
 
 /// "'a', 'b' and 'c'"-free joining: "a, b, c".
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");

@@ -127,13 +127,14 @@ LintRulePtr dead_end_rule() {
     for (Vertex v : graph.nodes()) {
       if (!l->entered[v] || !is_dead_end(graph, v, l->exit)) continue;
       const NodeData& node = graph.node(v);
-      out.push_back(make_diagnostic(
-          "dead_end", Severity::kError,
-          "node '" + node.id +
-              "' has no outgoing edge, so a run that enters it stops "
-              "there without reaching exit node '" +
-              exit_id + "'",
-          node.id, "add an edge from '" + node.id + "' to the next stage or to '" + exit_id + "'", node.location));
+      std::string fix = misspelt_node_fix(graph, v);
+      if (fix.empty()) fix = "add an edge from '" + node.id + "' to the next stage or to '" + exit_id + "'";
+      out.push_back(make_diagnostic("dead_end", Severity::kError,
+                                    "node '" + node.id +
+                                        "' has no outgoing edge, so a run that enters it stops "
+                                        "there without reaching exit node '" +
+                                        exit_id + "'",
+                                    node.id, std::move(fix), node.location));
     }
   });
 }

@@ -1,5 +1,6 @@
 #include <algorithm>
 #include <cctype>
+#include <map>
 #include <memory>
 #include <optional>
 #include <set>
@@ -28,12 +29,6 @@ SourceLocation inner_location(const Graph& graph, ValueView value, std::size_t o
 
 std::string suggestion_or(const std::string& guess, std::string otherwise) {
   return guess.empty() ? otherwise : "did you mean '" + guess + "'?";
-}
-
-const std::vector<std::string>& fidelity_modes() {
-  static const std::vector<std::string> modes = {"full",        "truncate",       "compact",
-                                                 "summary:low", "summary:medium", "summary:high"};
-  return modes;
 }
 
 const std::vector<std::string>& outcome_statuses() {
@@ -89,10 +84,10 @@ const RoleTable& graph_roles() {
   return table;
 }
 
-/// A known attribute: its role and its type (attributes.h, the handler descriptions).
+/// A known attribute: its role and its record (attributes.h, the handler descriptions).
 struct AttributeInfo {
   Role role = Role::kOther;
-  AttributeType type = AttributeType::kString;
+  const AttributeSpec* spec = nullptr;
 };
 
 using InfoTable = std::unordered_map<std::string_view, AttributeInfo>;
@@ -101,7 +96,7 @@ using InfoTable = std::unordered_map<std::string_view, AttributeInfo>;
 InfoTable info_table(const RoleTable& roles, const std::vector<const std::vector<AttributeSpec>*>& lists) {
   InfoTable table;
   for (const std::vector<AttributeSpec>* specs : lists) {
-    for (const AttributeSpec& spec : *specs) table.try_emplace(spec.name, AttributeInfo{Role::kOther, spec.type});
+    for (const AttributeSpec& spec : *specs) table.try_emplace(spec.name, AttributeInfo{Role::kOther, &spec});
   }
   for (const auto& [name, role] : roles) table[name].role = role;
   return table;
@@ -125,31 +120,56 @@ const InfoTable& graph_table() {
   return table;
 }
 
-/// "" when `text` has the expected type, else the message tail and the fix.
-std::pair<std::string, std::string> type_problem(AttributeType type, std::string_view name, std::string_view value) {
+/// `values` as a sentence: "a, b or c" (`word` "or"), "a, b and c".
+std::string or_list(const std::vector<std::string>& values, std::string_view word = "or") {
+  if (values.size() < 2) return join(values);
+  return join(std::vector<std::string>(values.begin(), values.end() - 1)) + " " + std::string(word) + " " +
+         values.back();
+}
+
+/// The problem with a value of an enumeration: not one of `spec.values`; the fix is the closest value.
+std::pair<std::string, std::string> enum_problem(const AttributeSpec& spec, const std::string& text) {
+  const std::vector<std::string>& values = spec.values;
+  if (std::find(values.begin(), values.end(), text) != values.end()) return {};
+  return {spec.name + " must be " + or_list(values) + ", got '" + text + "'",
+          suggestion_or(closest_match(text, values, text.size() < 5 ? 1 : 2), "use one of: " + join(values))};
+}
+
+/// "" when `text` has the type of `spec`, else the message tail and the fix.
+std::pair<std::string, std::string> type_problem(const AttributeSpec& spec, std::string_view value) {
   const std::string text(value);
-  switch (type) {
+  const std::string& name = spec.name;
+  switch (spec.type) {
     case AttributeType::kNonNegativeInteger: {
       auto v = parse_integer(text);
       if (v && *v >= 0) return {};
-      return {std::string(name) + " must be a non-negative integer, got '" + text + "'",
-              "use a whole number such as 2"};
+      return {name + " must be a non-negative integer, got '" + text + "'", "use a whole number such as 2"};
+    }
+    case AttributeType::kPositiveInteger: {
+      auto v = parse_integer(text);
+      if (v && *v >= 1) return {};
+      return {name + " must be an integer of at least 1, got '" + text + "'", "use a whole number such as 2"};
     }
     case AttributeType::kInteger:
       if (parse_integer(text)) return {};
-      return {std::string(name) + " must be an integer, got '" + text + "'", "use a whole number such as 2"};
+      return {name + " must be an integer, got '" + text + "'", "use a whole number such as 2"};
     case AttributeType::kBoolean:
       if (parse_boolean(text)) return {};
-      return {std::string(name) + " must be true or false, got '" + text + "'", "use true or false"};
+      return {name + " must be true or false, got '" + text + "'", "use true or false"};
     case AttributeType::kDuration:
       if (parse_duration_ms(text)) return {};
-      return {std::string(name) + " must be a duration such as 250ms, 900s, 15m, 2h or 1d, got '" + text + "'",
+      return {name + " must be a duration such as 250ms, 900s, 15m, 2h or 1d, got '" + text + "'",
               "write a whole number followed by ms, s, m, h or d"};
     case AttributeType::kDurationOrMillis:
       if (parse_duration_ms(text) || parse_integer(text)) return {};
-      return {std::string(name) + " must be a duration such as 250ms or 2s, or a number of milliseconds, got '" + text +
-                  "'",
+      return {name + " must be a duration such as 250ms or 2s, or a number of milliseconds, got '" + text + "'",
               "write a whole number, optionally followed by ms, s, m, h or d"};
+    case AttributeType::kEnum: return enum_problem(spec, text);
+    case AttributeType::kPath:
+      if (std::none_of(text.begin(), text.end(), [](char c) { return static_cast<unsigned char>(c) < 0x20; })) {
+        return {};
+      }
+      return {name + " must be a path without control characters (a line break, a tab)", "write the path on one line"};
     default: return {};
   }
 }
@@ -203,22 +223,38 @@ class Scanner {
 
   void check_spelling(std::string_view key, ValueView value, const Subject& subject) {
     // The list of known names is gathered only when some name is missing from the tables.
-    if (!spelling_) spelling_.emplace(known_attribute_names(handlers_));
+    if (!spelling_) {
+      std::vector<std::string> known = known_attribute_names(handlers_);
+      for (const std::string& name : known) {
+        if (!attribute_family(name).empty()) families_[std::string(attribute_family(name))].push_back(name);
+      }
+      spelling_.emplace(std::move(known));
+    }
     const std::string& guess = spelling_->suggestion(key);
-    if (guess.empty()) return;
+    auto family = spelling_->known(key) ? families_.end() : families_.find(attribute_family(key));
+    if (guess.empty() && family == families_.end()) return;
     const std::string name(key);
     SourceLocation at = value.location();
     if (at.known() && !spelling_reported_.emplace(name, at.offset).second) return;
-    Diagnostic d = make_diagnostic("attribute_spelling", Severity::kWarning,
-                                   "unknown attribute '" + name + "'; did you mean '" + guess + "'?", subject.node_id(),
-                                   "rename '" + name + "' to '" + guess + "'", value_location(value, subject.fallback));
+    std::string message = "unknown attribute '" + name + "'";
+    std::string fix = "rename '" + name + "' to '" + guess + "'";
+    if (guess.empty()) {
+      message += ": nothing reads it, and the " + family->first + ".* attributes are " + or_list(family->second, "and");
+      fix = "use one of them (`attractor help attributes` lists them), or a name without the '" + family->first +
+            ".' prefix for an attribute of your own";
+    } else {
+      message += "; did you mean '" + guess + "'?";
+    }
+    Diagnostic d = make_diagnostic("attribute_spelling", Severity::kWarning, std::move(message), subject.node_id(),
+                                   std::move(fix), value_location(value, subject.fallback));
     subject.tag(d);
     emit(std::move(d));
   }
 
-  void check_type(AttributeType type, std::string_view name, ValueView value, const Subject& subject,
-                  const char* what) {
-    auto [problem, fix] = type_problem(type, name, value.text());
+  /// attribute_type: the value of `name` against its record; fidelity_valid checks the fidelities.
+  void check_type(const AttributeInfo& info, ValueView value, const Subject& subject, const char* what) {
+    if (info.role == Role::kFidelity || info.role == Role::kDefaultFidelity) return;
+    auto [problem, fix] = type_problem(*info.spec, value.text());
     if (problem.empty()) return;
     std::string prefix = subject.edge   ? "edge " + subject.edge_text()
                          : subject.node ? "node '" + subject.node->id + "'"
@@ -229,17 +265,15 @@ class Scanner {
     emit(std::move(d));
   }
 
-  void check_fidelity(ValueView value, const Subject& subject, const std::string& what) {
+  void check_fidelity(const AttributeInfo& info, ValueView value, const Subject& subject, const std::string& what) {
     const std::string_view text = value.text();
     if (text.empty()) return;
-    const auto& modes = fidelity_modes();
+    const std::vector<std::string>& modes = info.spec->values;
     if (std::find(modes.begin(), modes.end(), text) != modes.end()) return;
-    Diagnostic d = make_diagnostic(
-        "fidelity_valid", Severity::kWarning,
-        what + " '" + std::string(text) +
-            "'; expected full, truncate, compact, summary:low, summary:medium or summary:high",
-        subject.node_id(), suggestion_or(closest_match(text, modes, 2), "use one of: " + join(modes)),
-        value_location(value, subject.fallback));
+    Diagnostic d = make_diagnostic("fidelity_valid", Severity::kWarning,
+                                   what + " '" + std::string(text) + "'; expected " + or_list(modes), subject.node_id(),
+                                   suggestion_or(closest_match(text, modes, 2), "use one of: " + join(modes)),
+                                   value_location(value, subject.fallback));
     subject.tag(d);
     emit(std::move(d));
   }
@@ -377,9 +411,10 @@ class Scanner {
         continue;
       }
       const AttributeInfo& info = it->second;
-      if (info.role == Role::kDefaultFidelity) check_fidelity(value, subject, "graph has invalid default_fidelity");
+      if (info.role == Role::kDefaultFidelity)
+        check_fidelity(info, value, subject, "graph has invalid default_fidelity");
       if (info.role == Role::kRetryTarget) check_retry_target(name, value, subject, "graph has");
-      check_type(info.type, name, value, subject, "graph");
+      check_type(info, value, subject, "graph");
     }
   }
 
@@ -401,7 +436,9 @@ class Scanner {
         case Role::kShape: shape = value; break;
         case Role::kPrompt: has_prompt = !value.text().empty(); break;
         case Role::kLabel: has_label = !value.text().empty(); break;
-        case Role::kFidelity: check_fidelity(value, subject, "node '" + node.id + "' has invalid fidelity"); break;
+        case Role::kFidelity:
+          check_fidelity(info, value, subject, "node '" + node.id + "' has invalid fidelity");
+          break;
         case Role::kRetryTarget:
           has_retry = has_retry || !value.text().empty();
           check_retry_target(name, value, subject, "node '" + node.id + "' has");
@@ -410,7 +447,7 @@ class Scanner {
         case Role::kRoute: check_route(v, name, value, subject); break;
         default: break;
       }
-      check_type(info.type, name, value, subject, "node");
+      check_type(info, value, subject, "node");
     }
     if (type && !type->text().empty() && handlers_.find(type->text()) == nullptr) {
       std::vector<std::string> known = handlers_.types();
@@ -427,9 +464,10 @@ class Scanner {
                            value_location(goal_gate, node.location)));
     }
     if (!start_or_exit && !has_prompt && !has_label && is_llm_stage(type, shape)) {
+      std::string fix = misspelt_node_fix(graph_, v);
       emit(make_diagnostic("prompt_on_llm_nodes", Severity::kWarning,
                            "LLM node '" + node.id + "' has no prompt or label", node.id,
-                           "add prompt=\"...\" to '" + node.id + "'", node.location));
+                           fix.empty() ? "add prompt=\"...\" to '" + node.id + "'" : fix, node.location));
     }
   }
 
@@ -457,8 +495,8 @@ class Scanner {
       const AttributeInfo& info = it->second;
       if (info.role == Role::kCondition) check_condition(value, subject);
       if (info.role == Role::kFidelity)
-        check_fidelity(value, subject, "edge " + subject.edge_text() + " has invalid fidelity");
-      check_type(info.type, name, value, subject, "edge");
+        check_fidelity(info, value, subject, "edge " + subject.edge_text() + " has invalid fidelity");
+      check_type(info, value, subject, "edge");
     }
   }
 
@@ -471,6 +509,7 @@ class Scanner {
   const InfoTable& edge_table_ = edge_table();
   const InfoTable& graph_table_ = graph_table();
   std::optional<SpellingChecker> spelling_;
+  std::map<std::string, std::vector<std::string>, std::less<>> families_;  ///< family -> its names, sorted
   std::set<std::pair<std::string, std::size_t>> spelling_reported_;
   std::unordered_set<std::string_view> clean_conditions_;  // views into the graph's values
   std::vector<std::string> node_ids_;

@@ -26,11 +26,16 @@ std::string join_codes(const std::vector<std::string>& items) {
   return out.empty() ? "-" : out;
 }
 
+/// The type column: the type's name, and for an enumeration the values it accepts.
+std::string type_cell(const AttributeSpec& spec) {
+  std::string name(attribute_type_name(spec.type));
+  return spec.type == AttributeType::kEnum ? name + " " + join_codes(spec.values) : name;
+}
+
 std::string attribute_table(const std::vector<AttributeSpec>& specs) {
   std::string out = "| attribute | type | default | meaning |\n|---|---|---|---|\n";
   for (const AttributeSpec& s : specs) {
-    out += fmt::format("| {} | {} | {} | {} |\n", code(s.name), attribute_type_name(s.type), code(s.default_value),
-                       cell(s.meaning));
+    out += fmt::format("| {} | {} | {} | {} |\n", code(s.name), type_cell(s), code(s.default_value), cell(s.meaning));
   }
   return out;
 }
@@ -64,7 +69,15 @@ std::string types_section(const HandlerCatalog& handlers) {
 }
 
 std::string common_attributes_section() {
-  return "## Node attributes\n\n"
+  return "## How values are checked\n\n"
+         "`attractor validate` (and `run`, before the first stage) checks every attribute listed below against "
+         "its type: an integer, a boolean, a duration, a path, or `one of` a fixed set of values, with a \"did "
+         "you mean\" for a near miss (`reasoning_effort=hihg` is an error that suggests `high`; lint rule "
+         "`attribute_type`). An attribute nobody reads is kept for custom handlers, but a name close to a "
+         "listed one, or any unlisted name of a family such as `agent.*` (the part before the dot of listed "
+         "names), is a warning, an error with `--strict` (lint rule `attribute_spelling`). An edge or a "
+         "`retry_target` naming a node that does not exist gets the closest node id.\n\n"
+         "## Node attributes\n\n"
          "Every node may set these, whatever its handler type.\n\n" +
          attribute_table(node_attributes()) + "\n## Edge attributes\n\n" + attribute_table(edge_attributes()) +
          "\nAfter a stage the engine takes one outgoing edge: among the edges whose `condition` holds, the one "

@@ -38,6 +38,23 @@ std::string agent_problem(const ProviderUse& use) {
   return vendor->check ? vendor->check(ProviderUse{use.table, use.config, *vendor, ""}) : "";
 }
 
+/// What the coding agent reads on its node (agent_backend.cc); limits as in AgentLimits.
+std::vector<AttributeSpec> agent_attributes() {
+  const std::string when = " (llm_provider=agent)";
+  return {
+      {"workdir", AttributeType::kPath, "",
+       "Directory the coding agent works in, relative to the directory attractor was started in (default: the "
+       "graph's workdir, else that directory); the stage fails when it does not exist" +
+           when + "."},
+      {"agent.max_turns", AttributeType::kNonNegativeInteger, "0",
+       "Most model calls of the coding agent's session; 0 = no limit" + when + "."},
+      {"agent.max_tool_rounds", AttributeType::kPositiveInteger, "200",
+       "Most rounds of tool calls the coding agent makes for one input" + when + "."},
+      {"agent.instructions", AttributeType::kString, "",
+       "Text added at the end of the coding agent's system prompt, after the project's instructions" + when + "."},
+  };
+}
+
 }  // namespace
 
 ProviderRecord agent_provider() {
@@ -50,6 +67,7 @@ ProviderRecord agent_provider() {
   r.wraps_model_provider = true;
   r.capabilities.runs_commands = true;
   r.check = agent_problem;
+  r.attributes = agent_attributes();
   r.make = [](const ProviderUse& use) -> std::shared_ptr<CodergenBackend> {
     if (!agent_problem(use).empty()) return nullptr;
     const ProviderRecord& vendor = *vendor_of(use);

@@ -16,6 +16,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/check/handler_catalog.h"
 #include "handlers/llm/codergen_backend.h"
 #include "handlers/llm/http_transport.h"
 #include "handlers/llm/provider_settings.h"
@@ -118,6 +119,9 @@ struct ProviderRecord {
   std::function<std::shared_ptr<CodergenBackend>(const ProviderUse& use)> make;
   /// Why a provider without `make` is refused, and what to use instead.
   std::string refusal;
+  /// The node attributes its backend reads (`agent.max_turns`, `workdir`): LLM stages list them,
+  /// so lint checks them and the reference prints them.
+  std::vector<AttributeSpec> attributes;
 };
 
 /// Key, base URL, default model, transport and retries of `record` from `config` and its environment.

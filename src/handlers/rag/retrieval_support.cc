@@ -182,8 +182,11 @@ void throw_retrieval_stage_error(const std::string& node_id, const std::string& 
 
 std::vector<AttributeSpec> retrieval_step_attributes() {
   return {
-      {"snapshot_source", AttributeType::kString, "primary",
-       "Snapshot searched: primary (context key snapshot_id) or secondary (context key snapshot_id_b)."},
+      {"snapshot_source",
+       AttributeType::kEnum,
+       "primary",
+       "Snapshot searched: primary (context key snapshot_id) or secondary (context key snapshot_id_b).",
+       {"primary", "secondary"}},
       {"on_ok", AttributeType::kNodeId, "", "Node to continue at (an outgoing edge to it must exist)."},
       {"next", AttributeType::kNodeId, "", "Node to continue at when on_ok is not set."},
   };

@@ -27,6 +27,11 @@ void expect_well_formed(const std::vector<AttributeSpec>& specs, const std::stri
     EXPECT_FALSE(s.meaning.empty()) << where << ": " << s.name;
     EXPECT_EQ(s.meaning.back(), '.') << where << ": " << s.name << " meaning is not one sentence";
     EXPECT_EQ(s.meaning.find('\n'), std::string::npos) << where << ": " << s.name;
+    EXPECT_EQ(s.type == AttributeType::kEnum, !s.values.empty()) << where << ": " << s.name << " values";
+    if (s.type == AttributeType::kEnum && !s.default_value.empty()) {
+      EXPECT_NE(std::find(s.values.begin(), s.values.end(), s.default_value), s.values.end())
+          << where << ": " << s.name << " default is not one of its values";
+    }
   }
 }
 
@@ -110,6 +115,35 @@ TEST(AttributeTables, LintReadsACustomCatalog) {
   ASSERT_EQ(types.size(), 1u);
   EXPECT_EQ(types[0].message, "node 'exit': frobnicate_level must be an integer, got 'high'");
   EXPECT_EQ(only(validate(g, builtin_handler_catalog()), "attribute_type").size(), 0u);
+}
+
+// A new attribute needs only its record: its values are checked and its family (here a `sandbox.*`
+// that no built-in code reads yet) flags the other names of the family.
+TEST(AttributeTables, AnEnumRecordAndItsFamilyAreCheckedFromTheRecordAlone) {
+  HandlerCatalog catalog = builtin_handler_catalog();
+  HandlerDescription custom;
+  custom.type = "boxed";
+  custom.summary = "Runs in a sandbox.";
+  custom.attributes = {{"sandbox.network", AttributeType::kEnum, "none", "Network access.", {"none", "loopback"}}};
+  catalog.add(custom);
+  Graph g = valid_pipeline();
+  g.node("work")->set("sandbox.network", "loopbak");
+  g.node("work")->set("sandbox.mounts", "/tmp");
+  std::vector<Diagnostic> all = validate(g, catalog);
+  auto types = only(all, "attribute_type");
+  ASSERT_EQ(types.size(), 1u);
+  EXPECT_EQ(types[0].severity, Severity::kError);
+  EXPECT_EQ(types[0].message, "node 'work': sandbox.network must be none or loopback, got 'loopbak'");
+  EXPECT_EQ(types[0].fix, "did you mean 'loopback'?");
+  auto family = only(all, "attribute_spelling");
+  ASSERT_EQ(family.size(), 1u);
+  EXPECT_EQ(family[0].severity, Severity::kWarning);
+  EXPECT_EQ(family[0].message,
+            "unknown attribute 'sandbox.mounts': nothing reads it, and the sandbox.* attributes are sandbox.network");
+  EXPECT_TRUE(only(validate(g, builtin_handler_catalog()), "attribute_spelling").empty());
+  LintOptions strict;
+  strict.strict = true;
+  EXPECT_EQ(only(validate(g, catalog, strict), "attribute_spelling").at(0).severity, Severity::kError);
 }
 
 }  // namespace

@@ -75,8 +75,13 @@ TEST(ReferenceDoc, HelpAttributesListsTypesDefaultsAndConditions) {
                                "succeeded; otherwise it jumps to the node's or the graph's retry target. |\n"));
   EXPECT_THAT(r.out, HasSubstr("\n| `weight` | integer | `0` | Among edges still eligible, the highest weight "
                                "wins (then the target id). |\n"));
-  EXPECT_THAT(r.out, HasSubstr("\n| `max_parallel` | integer >= 0 | `4` | Branches that run at the same time (at "
-                               "least 1). |\n"));
+  EXPECT_THAT(r.out, HasSubstr("\n| `max_parallel` | integer >= 1 | `4` | Branches that run at the same time. |\n"));
+  EXPECT_THAT(r.out, HasSubstr("\n| `reasoning_effort` | one of `low`, `medium`, `high`, `none` | `high` | "));
+  EXPECT_THAT(r.out, HasSubstr("\n| `workdir` | path | - | Directory the coding agent works in, "));
+  EXPECT_THAT(r.out, HasSubstr("\n| `agent.max_turns` | integer >= 0 | `0` | Most model calls of the coding "
+                               "agent's session; 0 = no limit (llm_provider=agent). |\n"));
+  EXPECT_THAT(r.out, HasSubstr("\n| `agent.max_tool_rounds` | integer >= 1 | `200` | "));
+  EXPECT_THAT(r.out, HasSubstr("\n| `agent.instructions` | string | - | "));
   EXPECT_THAT(r.out, HasSubstr("\n| `search_type` | string | - | semantic, bm25 or hybrid (required); the query "
                                "is the context key last_model_response. |\n"));
   EXPECT_THAT(r.out, HasSubstr("\n| `KEY==VALUE` | the same as `KEY=VALUE` |\n"));
@@ -96,7 +101,7 @@ TEST(ReferenceDoc, EveryHandlerTypeAndAttributeAppears) {
     EXPECT_THAT(reference, HasSubstr("\n| `" + type + "` | ")) << type;
     EXPECT_THAT(reference, HasSubstr("\n### " + type + "\n\n" + d->summary + "\n")) << type;
     for (const AttributeSpec& a : d->attributes) {
-      EXPECT_THAT(reference, HasSubstr("\n| `" + a.name + "` | " + std::string(attribute_type_name(a.type)) + " | "))
+      EXPECT_THAT(reference, HasSubstr("\n| `" + a.name + "` | " + std::string(attribute_type_name(a.type))))
           << type << "." << a.name;
     }
   }

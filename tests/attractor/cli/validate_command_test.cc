@@ -54,6 +54,58 @@ TEST(ValidateCommandTest, StrictTurnsWarningsIntoExitTwo) {
   EXPECT_EQ(run_attractor({"validate", graph_strict}).exit_code, 2);
 }
 
+// Issue 36, point 3: a typo in a value or in a name of a known family is reported where it is
+// written, with the record's values and a "did you mean".
+TEST(ValidateCommandTest, ValuesAreCheckedWhereTheyAreWritten) {
+  std::string dir = make_temp_dir();
+  std::string path = write_file(
+      dir, "typos.dot",
+      "digraph G {\n"
+      "  start [shape=Mdiamond]\n"
+      "  exit [shape=Msquare]\n"
+      "  implement [prompt=\"p\", llm_provider=agent, reasoning_effort=hihg]\n"
+      "  review [prompt=\"r\", workdri=\"src\", agent.max_tool_round=5, agent.max_turns=two]\n"
+      "  merge [shape=component, join_policy=wait_al]\n"
+      "  start -> implement -> review -> merge -> exit\n"
+      "  merge -> implment\n"
+      "}\n");
+  CommandResult r = run_attractor({"validate", path});
+  EXPECT_EQ(r.exit_code, 2) << r.err;
+  EXPECT_THAT(r.err, HasSubstr(path + ":4:63: error: [attribute_type] node 'implement': reasoning_effort must be "
+                                      "low, medium, high or none, got 'hihg'\n"));
+  EXPECT_THAT(r.err, HasSubstr("  fix: did you mean 'high'?\n"));
+  EXPECT_THAT(r.err, HasSubstr(path + ":5:31: warning: [attribute_spelling] unknown attribute 'workdri'; did you "
+                                      "mean 'workdir'?\n"));
+  EXPECT_THAT(r.err, HasSubstr(path + ":5:59: warning: [attribute_spelling] unknown attribute "
+                                      "'agent.max_tool_round'; did you mean 'agent.max_tool_rounds'?\n"));
+  EXPECT_THAT(r.err, HasSubstr(path + ":5:78: error: [attribute_type] node 'review': agent.max_turns must be a "
+                                      "non-negative integer, got 'two'\n"));
+  EXPECT_THAT(r.err, HasSubstr("join_policy must be wait_all, first_success or k_of_n, got 'wait_al'\n"));
+  EXPECT_THAT(r.err, HasSubstr("  fix: did you mean 'wait_all'?\n"));
+  EXPECT_THAT(r.err, HasSubstr("error: [dead_end] node 'implment' has no outgoing edge"));
+  EXPECT_THAT(r.err, HasSubstr("  fix: did you mean 'implement'? An edge naming 'implment' creates that node: "
+                               "correct the edge\n"));
+}
+
+// An unknown name in a family that records define (`agent.*`) is a warning, and an error with --strict,
+// even when no known name is close.
+TEST(ValidateCommandTest, UnknownNamesOfAKnownFamilyWarnAndFailStrict) {
+  std::string dir = make_temp_dir();
+  std::string path = write_file(dir, "family.dot",
+                                "digraph G {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n"
+                                "  work [prompt=\"w\", agent.temperature=\"0.2\", my.own=\"x\"]\n"
+                                "  start -> work -> exit\n}\n");
+  CommandResult plain = run_attractor({"validate", path});
+  EXPECT_EQ(plain.exit_code, 0) << plain.err;
+  EXPECT_THAT(plain.err, HasSubstr(path + ":4:39: warning: [attribute_spelling] unknown attribute "
+                                          "'agent.temperature': nothing reads it, and the agent.* attributes are "
+                                          "agent.instructions, agent.max_tool_rounds and agent.max_turns\n"));
+  EXPECT_THAT(plain.err, HasSubstr(path + ": ok: 3 nodes, 2 edges, 1 warning\n"));
+  CommandResult strict = run_attractor({"validate", "--strict", path});
+  EXPECT_EQ(strict.exit_code, 2);
+  EXPECT_THAT(strict.err, HasSubstr("error: [attribute_spelling] unknown attribute 'agent.temperature'"));
+}
+
 TEST(ValidateCommandTest, ParseErrorShowsLineColumnAndCaret) {
   std::string dir = make_temp_dir();
   std::string path = write_file(dir, "syntax.dot", "digraph G {\n  a -> [label=\"x\"]\n}\n");
