@@ -31,6 +31,7 @@ struct HandlerParts {
   std::shared_ptr<Interviewer> interviewer;
   std::shared_ptr<RetrievalBackendProvider> retrieval;
   ProcessRunner* process_runner = nullptr;
+  std::string workdir;             ///< HandlerServices::workdir
   HandlerServices child_services;  ///< a manager loop's child runs
 };
 
@@ -50,7 +51,7 @@ const std::vector<BuiltinHandler>& builtin_handlers() {
       {conditional_description, [](P) -> HandlerPtr { return std::make_shared<ConditionalHandler>(); }},
       {codergen_description, [](P p) -> HandlerPtr { return std::make_shared<CodergenHandler>(p.backend); }},
       {wait_human_description, [](P p) -> HandlerPtr { return std::make_shared<WaitHumanHandler>(p.interviewer); }},
-      {tool_description, [](P p) -> HandlerPtr { return std::make_shared<ToolHandler>(p.process_runner); }},
+      {tool_description, [](P p) -> HandlerPtr { return std::make_shared<ToolHandler>(p.process_runner, p.workdir); }},
       {parallel_description, [](P) -> HandlerPtr { return std::make_shared<ParallelHandler>(); }},
       {fan_in_description, [](P p) -> HandlerPtr { return std::make_shared<FanInHandler>(p.backend); }},
       {manager_loop_description,
@@ -82,6 +83,7 @@ HandlerRegistry make_default_registry(const HandlerServices& services) {
   parts.interviewer = services.interviewer ? services.interviewer : std::make_shared<AutoApproveInterviewer>();
   parts.retrieval = services.retrieval ? services.retrieval : std::make_shared<GraphRetrievalProvider>();
   parts.process_runner = services.process_runner;
+  parts.workdir = services.workdir;
   parts.child_services = services;
   parts.child_services.backend = parts.backend;
   parts.child_services.interviewer = parts.interviewer;

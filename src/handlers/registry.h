@@ -23,6 +23,9 @@ struct HandlerServices {
   /// Starts the child runs of `stack.manager_loop` stages; nullptr = such stages fail (the launch
   /// layer provides it: attractor/launch/child_run_starter.h).
   std::shared_ptr<ChildRunStarter> child_runs;
+  /// Where tool commands run when their node has no `tool_cwd` (a relative `tool_cwd` is taken
+  /// from here); "" = the process's current directory.
+  std::string workdir;
 };
 
 /// A registry with every built-in handler; custom handlers can be added afterwards.

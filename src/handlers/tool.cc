@@ -136,6 +136,7 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
   spec.env.emplace_back("ATTRACTOR_NODE_ID", node.id);
   spec.env.emplace_back("ATTRACTOR_GOAL", graph.data().goal());
   spec.cwd = node.get("tool_cwd");
+  if (!workdir_.empty()) spec.cwd = spec.cwd.empty() ? workdir_ : (fs::path(workdir_) / spec.cwd).string();
   spec.stdout_path = (stage / "stdout.txt").string();
   spec.stderr_path = (stage / "stderr.txt").string();
   spec.timeout_ms = env.timeout_ms;

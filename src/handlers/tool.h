@@ -44,11 +44,15 @@ inline constexpr std::size_t kFailureTailLines = 10;
 
 class ToolHandler : public Handler {
  public:
-  explicit ToolHandler(ProcessRunner* runner = nullptr) : runner_(runner) {}
+  /// Commands run in `workdir` ("" = the process's current directory) unless `tool_cwd` says
+  /// otherwise; a relative `tool_cwd` is relative to `workdir`.
+  explicit ToolHandler(ProcessRunner* runner = nullptr, std::string workdir = "")
+      : runner_(runner), workdir_(std::move(workdir)) {}
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
 
  private:
   ProcessRunner* runner_;
+  std::string workdir_;
 };
 
 /// The last `count` lines of `text` (trailing newlines ignored; each line cut to its last 400 bytes).

@@ -63,6 +63,15 @@ const XSS_DOT = `digraph Escapes {
 }
 `;
 
+const LONG_NAME = 'A_pipeline_whose_name_is_long_enough_to_wrap_the_run_id_onto_many_lines';
+const LONG_DOT = `digraph ${LONG_NAME} {
+  start [shape=Mdiamond]
+  work [prompt="hello"]
+  exit [shape=Msquare]
+  start -> work -> exit
+}
+`;
+
 const NO_START_DOT = `digraph NoStart {
   work [prompt="hello"]
   exit [shape=Msquare]
@@ -179,6 +188,18 @@ async function statusIs(page, status) {
   } catch (error) {
     const shown = await page.textContent('#run-status').catch(() => '?');
     throw new CheckFailed(`the run status should become "${status}" but shows "${shown}"`);
+  }
+}
+
+// The header's counts read `counts` ("R running, Q queued, G at a gate") within `ms`: sooner than
+// any timer of the page but its 2 s poll, so they follow the run's events.
+async function headerShows(page, counts, ms = 2000) {
+  try {
+    await page.waitForFunction((want) => (document.querySelector('#health')?.textContent || '').endsWith(want),
+      counts, { timeout: ms });
+  } catch (error) {
+    const shown = await page.textContent('#health').catch(() => '?');
+    throw new CheckFailed(`the header should show "${counts}" within ${ms} ms but shows "${shown}"`);
   }
 }
 
@@ -303,6 +324,8 @@ async function gatedRun(page) {
 
   await page.waitForSelector(`#runs tr[data-run-id="${id}"] .gate-flag`, { timeout: STEP_MS });
   pass('runs list marks the pending gate');
+  await headerShows(page, ': 0 running, 0 queued, 1 at a gate');
+  pass('the header counts the run at its gate (it holds no slot) as soon as it waits');
 
   await page.waitForSelector('#graph-view svg', { timeout: STEP_MS });
   await partlyGreen(page);
@@ -321,8 +344,9 @@ async function gatedRun(page) {
   check(await page.isDisabled('#cancel-run') && !(await page.isDisabled('#resume-run')),
     'Resume is enabled and Cancel disabled once cancelled');
   await listShows(page, id, 'cancelled');
+  await headerShows(page, ': 0 running, 0 queued, 0 at a gate');
   await screenshot(page, 'cancelled');
-  pass('Cancel stops the run and closes the gate');
+  pass('Cancel stops the run and closes the gate; the header counts follow');
   await page.click('#resume-run');
   await statusIs(page, 'running');
   await page.waitForSelector('#gate-panel', { state: 'visible', timeout: STEP_MS });
@@ -373,6 +397,38 @@ async function runView(page) {
   check(await page.isDisabled('#cancel-run') && await page.isDisabled('#resume-run'),
     'Cancel and Resume are disabled for a completed run');
   pass('reload keeps the run open (#run=ID) and rebuilds it from the event stream');
+}
+
+// The headers of table `selector` that stick out of its scrolling box (none when all are visible).
+function clippedColumns(selector) {
+  const wrap = document.querySelector(selector).closest('.table-wrap').getBoundingClientRect();
+  return [...document.querySelectorAll(`${selector} th`)]
+    .filter((th) => th.getBoundingClientRect().right > wrap.right + 0.5)
+    .map((th) => `${th.textContent} (right ${th.getBoundingClientRect().right} > ${wrap.right})`);
+}
+
+// A run with a long name: its id stays on one line in the runs list (cut, whole in the title),
+// and at 1400 px every column of the stages table and of the runs list is inside its box.
+async function layout(page) {
+  const id = await startFromForm(page, () => page.fill('#dot-input', LONG_DOT));
+  await statusIs(page, 'completed');
+  await page.waitForSelector('#stages tr[data-node="work"]', { timeout: STEP_MS });
+  const cell = `#runs tr[data-run-id="${id}"] .run-id`;
+  await page.waitForSelector(cell, { timeout: STEP_MS });
+  const box = await page.$eval(cell, (e) => ({ height: e.getBoundingClientRect().height, title: e.title,
+    font: parseFloat(getComputedStyle(e).fontSize), cut: e.scrollWidth > e.clientWidth }));
+  check(box.height < 2 * box.font, `the run id takes one line (${box.height} px high at ${box.font} px)`);
+  check(box.title === id && box.cut, `a cut run id has its whole text in the title (${JSON.stringify(box)})`);
+  pass('a long run id stays on one line, cut with its whole text in the title');
+
+  await page.setViewportSize({ width: 1400, height: 1000 });
+  const stages = await page.evaluate(clippedColumns, '#stages');
+  const runs = await page.evaluate(clippedColumns, '#runs');
+  await screenshot(page, 'layout-1400');
+  await page.setViewportSize({ width: 1500, height: 1000 });
+  check(stages.length === 0, `at 1400 px the stages table shows every column (clipped: ${stages.join(', ')})`);
+  check(runs.length === 0, `at 1400 px the runs list shows every column (clipped: ${runs.join(', ')})`);
+  pass('at 1400 px every column of the stages table (Attempts included) and of the runs list is visible');
 }
 
 async function escapedRun(page) {
@@ -514,6 +570,7 @@ async function main() {
 
   const gatedId = await gatedRun(page);
   await runView(page);
+  await layout(page);
   await escapedRun(page);
   await freeformRun(page);
   await restartRun(page, binary, gatedId);

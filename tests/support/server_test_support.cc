@@ -24,6 +24,27 @@ const char* const kGateDot = R"(digraph Gate {
 }
 )";
 
+std::string holding_stage(const std::string& name) {
+  return name + R"( [shape=parallelogram, tool_command="touch \"$ATTRACTOR_RUN_DIR/)" + name +
+         R"(.started\"; while [ ! -f \"$ATTRACTOR_RUN_DIR/go\" ]; do sleep 0.02; done"])";
+}
+
+const char* const kHoldDot = R"(digraph Hold {
+  start [shape=Mdiamond]
+  hold [shape=parallelogram, tool_command="touch \"$ATTRACTOR_RUN_DIR/hold.started\"; while [ ! -f \"$ATTRACTOR_RUN_DIR/go\" ]; do sleep 0.02; done"]
+  exit [shape=Msquare]
+  start -> hold -> exit
+}
+)";
+
+bool TestServer::wait_file(const std::string& id, const std::string& name, double seconds) const {
+  return eventually([&] { return std::filesystem::exists(std::filesystem::path(logs_root_) / id / name); }, seconds);
+}
+
+void TestServer::release(const std::string& id) const {
+  std::ofstream(std::filesystem::path(logs_root_) / id / "go") << "";
+}
+
 bool has_ipv6_loopback() {
   const int fd = ::socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
   if (fd < 0) return false;

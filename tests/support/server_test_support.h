@@ -49,6 +49,10 @@ class TestServer {
   bool wait_status(const std::string& id, const std::string& status, double seconds = 20) const;
   /// Polls the run's questions until one is pending; returns it (null JSON after `seconds`).
   nlohmann::json wait_question(const std::string& id, double seconds = 20) const;
+  /// Waits until run `id` has the file `name` in its run directory (true) or `seconds` pass.
+  bool wait_file(const std::string& id, const std::string& name, double seconds = 20) const;
+  /// Lets the holding stages (holding_stage) of run `id` end.
+  void release(const std::string& id) const;
 
   RunRegistry& runs() { return *runs_; }
   HttpServer& http() { return *http_; }
@@ -71,6 +75,12 @@ class TestServer {
 
 /// The gate pipeline of `gate.dot`: start -> work -> approve ([A] Approve -> exit, [R] Revise -> work).
 extern const char* const kGateDot;
+
+/// A pipeline whose tool stage `hold` touches `$ATTRACTOR_RUN_DIR/hold.started` and then keeps
+/// its run's slot until `TestServer::release` (needs `allow_commands`).
+extern const char* const kHoldDot;
+/// The tool stage `NAME` of kHoldDot: marks `NAME.started`, waits for the run directory's `go`.
+std::string holding_stage(const std::string& name);
 
 /// True when this machine can listen on ::1.
 bool has_ipv6_loopback();

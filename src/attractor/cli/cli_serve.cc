@@ -131,6 +131,10 @@ int run_serve_command(int argc, char** argv) {
   app.add_option("--logs-root", config.logs_root, "folder of the run directories")->capture_default_str();
   app.add_option("--graphs-dir", config.graphs_dir, "the only folder {\"graph\": PATH} may name")
       ->capture_default_str();
+  config.workdir_root = ".";
+  app.add_option("--workdir-root", config.workdir_root,
+                 "the directory runs work in; a request's workdir must be inside it")
+      ->capture_default_str();
   app.add_option("--max-concurrent", config.max_concurrent, "runs executing at once; others queue")
       ->check(positive_number())
       ->capture_default_str();
@@ -184,6 +188,12 @@ int run_serve_command(int argc, char** argv) {
   }
   std::error_code ec;
   std::filesystem::create_directories(config.logs_root, ec);
+  const std::filesystem::path workdir_root = std::filesystem::canonical(config.workdir_root, ec);
+  if (ec || !std::filesystem::is_directory(workdir_root)) {
+    std::fprintf(stderr, "attractor serve: --workdir-root '%s' is not a directory\n", config.workdir_root.c_str());
+    return kExitUsage;
+  }
+  config.workdir_root = workdir_root.string();
 
   RunRegistry runs(config);
   std::unique_ptr<HttpServer> server_holder;  // after `runs`, so that it goes first

@@ -75,10 +75,18 @@ HandlerServices make_services(const LaunchRequest& r, const Graph& graph, std::v
     BackendConfig config;
     config.default_provider = f.backend;
     config.responses = responses;
+    config.workdir = r.workdir;
     config.agent_factory = make_agent_backend;
+    if (!r.workdir.empty()) {
+      config.agent_factory = [workdir = r.workdir](const std::string& vendor, const ProviderSettings& settings,
+                                                   ProcessRunner* runner) -> std::shared_ptr<CodergenBackend> {
+        return std::make_shared<AgentBackend>(vendor, settings, runner, workdir);
+      };
+    }
     services.backend = std::make_shared<RoutingBackend>(config);
   }
   services.interviewer = make_interviewer(r, graph, warnings);
+  services.workdir = r.workdir;
   services.retrieval = std::make_shared<GraphRetrievalProvider>(
       f.index_dir, fs::absolute(r.graph_path).parent_path().lexically_normal().string());
   return with_child_runs(std::move(services));

@@ -50,6 +50,9 @@ struct LaunchRequest {
   /// False: a pipeline with stages that run commands (command_use.h) is refused before its
   /// backends are checked (`attractor serve` without `--allow-commands`).
   bool allow_commands = true;
+  /// Where the built-in agent, cli agents and tool commands work (`attractor serve` sets it from
+  /// the request's `workdir`); "" = the process's current directory.
+  std::string workdir;
 };
 
 /// Why a run did not start. `messages` are single lines without a command prefix; a graph with

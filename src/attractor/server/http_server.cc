@@ -299,7 +299,7 @@ void HttpServer::install_run_routes() {
     auto dir = runs_.run_dir_of(req.match(1));
     if (!dir) return send_error(res, 404, "no run " + req.match(1));
     DotProcessRenderer renderer;
-    SvgResult svg = run_graph_svg(*dir, runs_.current_node(req.match(1)), renderer);
+    SvgResult svg = run_graph_svg(*dir, runs_.current_node(req.match(1)), renderer, runs_.graph_path(req.match(1)));
     if (!svg.ok) return send_error(res, svg.status, svg.error);
     res.set_content(svg.svg, "image/svg+xml");
   });

@@ -12,6 +12,7 @@
 #include "attractor/launch/run_summary.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/run/posix_run_disk.h"
+#include "attractor/server/gate_slot_interviewer.h"
 #include "attractor/server/run_views.h"
 
 namespace attractor {
@@ -24,7 +25,7 @@ namespace fs = std::filesystem;
 const std::set<std::string>& start_fields() {
   static const std::set<std::string> fields = {"dot",          "graph",   "context",   "backend",          "simulate",
                                                "auto_approve", "answers", "responses", "max_total_tokens", "max_cost",
-                                               "prices",       "strict"};
+                                               "prices",       "strict",  "workdir"};
   return fields;
 }
 
@@ -47,6 +48,23 @@ RunFlags flags_from_options(const nlohmann::json& options) {
 }
 
 ApiReply error_reply(int status, std::string message) { return {status, {{"error", std::move(message)}}}; }
+
+/// True when `path` is `root` or inside it (both normal, absolute).
+bool within(const fs::path& path, const fs::path& root) {
+  const std::string p = path.string();
+  const std::string r = root.string();
+  return p == r || (p.size() > r.size() && p.compare(0, r.size(), r) == 0 && (r.back() == '/' || p[r.size()] == '/'));
+}
+
+/// The request.json of run directory `dir` parsed; an empty object when it is missing or broken.
+nlohmann::json saved_request(const fs::path& dir) {
+  try {
+    nlohmann::json saved = parse_json_or_discarded(read_text_file((dir / kRequestFile).string()));
+    return saved.is_object() ? saved : nlohmann::json::object();
+  } catch (const std::exception&) {
+    return nlohmann::json::object();
+  }
+}
 
 /// The reply for a run that cannot start: its messages and diagnostics.
 ApiReply launch_failure_reply(const LaunchFailure& f) {
@@ -153,6 +171,36 @@ RunRegistry::RunRegistry(ServerConfig config) : config_(std::move(config)) {
 
 RunRegistry::~RunRegistry() { shutdown(); }
 
+std::variant<std::string, ApiReply> RunRegistry::workdir_of(const nlohmann::json& requested) const {
+  using Result = std::variant<std::string, ApiReply>;
+  std::error_code ec;
+  const fs::path root = fs::canonical(
+      config_.workdir_root.empty() ? fs::current_path() : fs::path(config_.workdir_root), ec);
+  if (ec) return Result(std::in_place_index<1>, error_reply(500, "the workdir root cannot be read: " + ec.message()));
+  if (requested.is_null()) return Result(std::in_place_index<0>, root.string());
+  if (!requested.is_string() || requested.get<std::string>().empty())
+    return Result(std::in_place_index<1>, error_reply(400, "workdir must be a non-empty string"));
+  const std::string name = requested.get<std::string>();
+  const std::string rule = "a request's workdir must be a directory inside the workdir root " + root.string() +
+                           " (attractor serve --workdir-root)";
+  const fs::path wanted = (fs::path(name).is_absolute() ? fs::path(name) : root / name).lexically_normal();
+  if (!within(wanted, root))
+    return Result(std::in_place_index<1>, error_reply(403, "workdir '" + name + "' is outside: " + rule));
+  const fs::path real = fs::canonical(wanted, ec);
+  if (ec) return Result(std::in_place_index<1>, error_reply(400, "workdir '" + name + "' does not exist; " + rule));
+  if (!within(real, root))  // a symbolic link inside the root that leads out of it
+    return Result(std::in_place_index<1>,
+                  error_reply(403, "workdir '" + name + "' leads outside through a symbolic link: " + rule));
+  if (!fs::is_directory(real, ec))
+    return Result(std::in_place_index<1>, error_reply(400, "workdir '" + name + "' is not a directory; " + rule));
+  return Result(std::in_place_index<0>, real.string());
+}
+
+std::variant<std::string, ApiReply> RunRegistry::saved_workdir(const std::string& dir) const {
+  nlohmann::json saved = saved_request(dir);
+  return workdir_of(saved.value("workdir", nlohmann::json()));
+}
+
 std::optional<ApiReply> RunRegistry::fill_request(const nlohmann::json& body, LaunchRequest& request,
                                                   std::string& dot) {
   if (!body.is_object()) return error_reply(400, "the body must be a JSON object");
@@ -161,6 +209,9 @@ std::optional<ApiReply> RunRegistry::fill_request(const nlohmann::json& body, La
   }
   if (body.contains("dot") == body.contains("graph")) return error_reply(400, "give either dot or graph");
   if (auto e = read_flags(body, request.flags)) return error_reply(400, *e);
+  auto workdir = workdir_of(body.contains("workdir") ? body["workdir"] : nlohmann::json());
+  if (auto* bad = std::get_if<ApiReply>(&workdir)) return *bad;
+  request.workdir = std::get<std::string>(workdir);
   if (body.contains("dot")) {
     if (!body["dot"].is_string()) return error_reply(400, "dot must be a string");
     dot = body["dot"].get<std::string>();
@@ -215,6 +266,7 @@ ApiReply RunRegistry::start(const nlohmann::json& body) {
     inline_file("prices", "prices.json", request.flags.prices);
     write_json_file(run_dir / kRequestFile, {{"graph_path", request.graph_path},
                                              {"context_file", request.flags.context_file},
+                                             {"workdir", request.workdir},
                                              {"options", manifest_options(request.flags)}});
   } catch (const std::exception& e) {
     fs::remove_all(run_dir, ec);
@@ -246,6 +298,9 @@ ApiReply RunRegistry::resume(const std::string& id) {
   if (summary.status == "completed") return error_reply(409, "run " + id + " has completed");
   auto request_or = resume_request(*dir, RunFlags{}, nullptr, posix_run_disk());
   if (auto* failure = std::get_if<LaunchFailure>(&request_or)) return launch_failure_reply(*failure);
+  auto workdir = saved_workdir(*dir);
+  if (auto* bad = std::get_if<ApiReply>(&workdir)) return *bad;
+  std::get<LaunchRequest>(request_or).workdir = std::get<std::string>(workdir);
   auto made = make_run(id, std::move(std::get<LaunchRequest>(request_or)),
                        count_event_lines((fs::path(*dir) / "events.jsonl").string()) + 1);
   if (auto* bad = std::get_if<ApiReply>(&made)) return *bad;
@@ -270,6 +325,9 @@ ApiReply RunRegistry::restart_unstarted(const std::string& id, const std::string
   request.flags.context_file = saved.value("context_file", std::string());
   request.graph_path = saved.value("graph_path", std::string());
   request.run_dir = fs::absolute(dir).string();
+  auto workdir = saved_workdir(dir);
+  if (auto* bad = std::get_if<ApiReply>(&workdir)) return *bad;
+  request.workdir = std::get<std::string>(workdir);
   auto made = make_run(id, std::move(request), 1);
   if (auto* bad = std::get_if<ApiReply>(&made)) return *bad;
   auto run = std::get<std::shared_ptr<ServedRun>>(made);
@@ -292,7 +350,9 @@ std::variant<std::shared_ptr<ServedRun>, ApiReply> RunRegistry::make_run(const s
       }
     }
     run->interviewer = std::make_shared<WebInterviewer>(nullptr, first_question);
-    request.interviewer = run->interviewer;
+    ServedRun* raw = run.get();  // the run outlives its engine, which alone calls these
+    request.interviewer = std::make_shared<GateSlotInterviewer>(
+        run->interviewer, [this, raw] { gate_waiting(*raw); }, [this, raw] { gate_answered(*raw); });
   }
   request.allow_commands = config_.allow_commands;
   auto prepared = prepare_run(request);
@@ -312,27 +372,54 @@ ApiReply RunRegistry::enqueue(std::shared_ptr<ServedRun> run, int status) {
   }
   runs_[run->id] = run;
   queue_.push_back(run->id);
-  const bool starts_now = running_ < config_.max_concurrent && queue_.size() == 1;
+  const bool starts_now = running_ < config_.max_concurrent && queue_.size() == 1 && returning_.empty();
   run->thread = std::thread([this, run] { execute(run); });
   return {status, {{"id", run->id}, {"status", starts_now ? "running" : "queued"}}};
 }
 
-bool RunRegistry::wait_for_slot(const std::shared_ptr<ServedRun>& run) {
-  std::unique_lock lock(mutex_);
+bool RunRegistry::take_slot(std::unique_lock<std::mutex>& lock, ServedRun& run, std::deque<std::string>& line) {
   slots_.wait(lock, [&] {
-    return run->cancel_requested || shutting_down_ ||
-           (!queue_.empty() && queue_.front() == run->id && running_ < config_.max_concurrent);
+    return run.cancel_requested || shutting_down_ ||
+           (!line.empty() && line.front() == run.id && running_ < config_.max_concurrent &&
+            (&line == &returning_ || returning_.empty()));
   });
-  if (run->cancel_requested || shutting_down_) {
-    queue_.erase(std::remove(queue_.begin(), queue_.end(), run->id), queue_.end());
+  if (run.cancel_requested || shutting_down_) {
+    line.erase(std::remove(line.begin(), line.end(), run.id), line.end());
     slots_.notify_all();
     return false;
   }
-  queue_.pop_front();
+  line.pop_front();
   ++running_;
-  run->state = "running";
+  run.holds_slot = true;
+  run.state = "running";
   slots_.notify_all();
   return true;
+}
+
+bool RunRegistry::wait_for_slot(const std::shared_ptr<ServedRun>& run) {
+  std::unique_lock lock(mutex_);
+  return take_slot(lock, *run, queue_);
+}
+
+void RunRegistry::gate_waiting(ServedRun& run) {
+  std::lock_guard lock(mutex_);
+  if (run.gates_waiting++ > 0) return;
+  ++at_gate_;
+  if (!run.holds_slot) return;
+  run.holds_slot = false;
+  --running_;
+  slots_.notify_all();
+}
+
+void RunRegistry::gate_answered(ServedRun& run) {
+  std::unique_lock lock(mutex_);
+  if (--run.gates_waiting > 0) return;
+  --at_gate_;
+  if (run.cancel_requested || shutting_down_) return;  // it stops at its next safe point
+  run.state = "queued";
+  returning_.push_back(run.id);
+  take_slot(lock, run, returning_);
+  if (run.state == "queued") run.state = "running";  // cancelled meanwhile: it is stopping
 }
 
 void RunRegistry::execute(const std::shared_ptr<ServedRun>& run) {
@@ -376,7 +463,8 @@ void RunRegistry::execute(const std::shared_ptr<ServedRun>& run) {
 void RunRegistry::finish(const std::shared_ptr<ServedRun>& run, const std::string& status, const std::string& reason) {
   {
     std::lock_guard lock(mutex_);
-    if (run->state == "running") --running_;
+    if (run->holds_slot) --running_;
+    run->holds_slot = false;
     run->state = "done";
     run->final_status = status;
     run->reason = reason;
@@ -413,6 +501,14 @@ std::shared_ptr<ServedRun> RunRegistry::served(const std::string& id) const {
   std::lock_guard lock(mutex_);
   auto it = runs_.find(id);
   return it == runs_.end() ? nullptr : it->second;
+}
+
+std::string RunRegistry::graph_path(const std::string& id) const {
+  if (auto run = served(id)) return run->request.graph_path;
+  std::optional<std::string> dir = run_dir_of(id);
+  if (!dir || !never_started(*dir)) return "";
+  nlohmann::json saved = saved_request(*dir);
+  return saved.contains("graph_path") && saved["graph_path"].is_string() ? saved["graph_path"].get<std::string>() : "";
 }
 
 std::string RunRegistry::current_node(const std::string& id) const {
@@ -489,7 +585,7 @@ nlohmann::json RunRegistry::list() const {
 
 nlohmann::json RunRegistry::counts() const {
   std::lock_guard lock(mutex_);
-  return {{"running", running_}, {"queued", queue_.size()}};
+  return {{"running", running_}, {"queued", queue_.size() + returning_.size()}, {"at_gate", at_gate_}};
 }
 
 void RunRegistry::shutdown() {

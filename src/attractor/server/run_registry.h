@@ -7,11 +7,16 @@
 /// Life of a run this server starts (docs/server.md section 1):
 ///
 ///     POST /pipelines --> queued --(a slot frees)--> running --> completed | failed | stopped
+///                           |                       |    ^
+///                           |        (a gate asks)  v    | (a slot frees)
+///                           |                at a gate --> queued again once answered
 ///                           |                          |
 ///                           +--cancel--> cancelled <---+--cancel (engine stops at a safe point)
 ///
 /// A run's thread waits for its slot, takes the run lock, runs the same engine as `attractor
-/// run`, and releases both. Every run is a plain run directory: after a restart the server reads
+/// run`, and releases both. While the run waits for a person at a human gate it holds no slot:
+/// it gives the slot back when the gate asks and waits for one again (ahead of the runs that have
+/// not started) once the answer arrives. Every run is a plain run directory: after a restart the server reads
 /// its state from disk like `attractor runs` does.
 ///
 /// A run accepted but stopped before the engine wrote its first checkpoint (queued when the
@@ -47,6 +52,9 @@ struct ServerConfig {
   /// Off: such a run is refused with 403 before anything of it is written.
   bool allow_commands = false;
   std::size_t event_memory = 4096;  ///< events of a live run kept for its streams
+  /// `--workdir-root`: the directory runs work in (agents, cli agents, tool commands) and the
+  /// only tree a request's `workdir` may name a directory in; "" = the current directory.
+  std::string workdir_root;
 };
 
 /// An HTTP answer in the making: status and JSON body.
@@ -68,6 +76,8 @@ struct ServedRun {
 
   // Guarded by RunRegistry::mutex_.
   std::string state = "queued";  ///< queued, running, done
+  bool holds_slot = false;       ///< counts in RunRegistry::running_
+  int gates_waiting = 0;         ///< questions being asked right now (parallel branches ask at once)
   bool cancel_requested = false;
   std::string final_status;  ///< once done: completed, failed, cancelled, stopped
   std::string reason;
@@ -96,9 +106,13 @@ class RunRegistry {
   nlohmann::json list() const;
   /// The run as this server executes it, or null.
   std::shared_ptr<ServedRun> served(const std::string& id) const;
+  /// The pipeline file of a run of this server or of one that never started (its request's), ""
+  /// for others (their manifest names it).
+  std::string graph_path(const std::string& id) const;
   /// The node a live run is at ("" when none or not live).
   std::string current_node(const std::string& id) const;
-  /// {"running": N, "queued": M}
+  /// {"running": N, "queued": M, "at_gate": G}: runs holding a slot, runs waiting for one, and
+  /// runs waiting at a human gate (holding none).
   nlohmann::json counts() const;
 
   /// Cancels every queued and running run and waits for them.
@@ -116,11 +130,23 @@ class RunRegistry {
   std::variant<std::shared_ptr<ServedRun>, ApiReply> make_run(const std::string& id, LaunchRequest request,
                                                               std::uint64_t first_event_id);
   ApiReply enqueue(std::shared_ptr<ServedRun> run, int status);
+  /// The working directory of a run: `requested` (a request's `workdir`, relative to the root or
+  /// absolute) resolved inside the workdir root, or the root when null; else an error reply.
+  std::variant<std::string, ApiReply> workdir_of(const nlohmann::json& requested) const;
+  /// The working directory a run's request.json recorded, checked again; the root without one.
+  std::variant<std::string, ApiReply> saved_workdir(const std::string& dir) const;
   /// Resumes a run that never reached its first checkpoint by starting it from request.json.
   ApiReply restart_unstarted(const std::string& id, const std::string& dir);
   void execute(const std::shared_ptr<ServedRun>& run);
   /// Waits until `run` may start (true) or was cancelled while queued (false).
   bool wait_for_slot(const std::shared_ptr<ServedRun>& run);
+  /// Waits in `line` until `run` is at its front and a slot is free (true, the slot taken) or the
+  /// run is cancelled (false, out of the line).
+  bool take_slot(std::unique_lock<std::mutex>& lock, ServedRun& run, std::deque<std::string>& line);
+  /// A gate of `run` asks a person: the first gives the run's slot back.
+  void gate_waiting(ServedRun& run);
+  /// A gate of `run` has its answer: after the last one the run waits for a slot again.
+  void gate_answered(ServedRun& run);
   void finish(const std::shared_ptr<ServedRun>& run, const std::string& status, const std::string& reason);
   nlohmann::json live_fields(const ServedRun& run, nlohmann::json summary) const;
 
@@ -129,7 +155,9 @@ class RunRegistry {
   std::condition_variable slots_;
   std::map<std::string, std::shared_ptr<ServedRun>> runs_;
   std::deque<std::string> queue_;
+  std::deque<std::string> returning_;  ///< runs past a gate waiting for a slot; served before queue_
   std::size_t running_ = 0;
+  std::size_t at_gate_ = 0;
   bool shutting_down_ = false;
 };
 

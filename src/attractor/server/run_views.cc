@@ -131,14 +131,18 @@ std::optional<nlohmann::json> checkpoint_view(const std::string& run_dir) {
   return j;
 }
 
-SvgResult run_graph_svg(const std::string& run_dir, const std::string& current_node, GraphvizRenderer& renderer) {
+SvgResult run_graph_svg(const std::string& run_dir, const std::string& current_node, GraphvizRenderer& renderer,
+                        const std::string& graph_path) {
   SvgResult result;
   Manifest manifest;
   try {
     manifest = read_manifest(run_dir);
   } catch (const std::exception& e) {
-    result.error = e.what();
-    return result;
+    if (graph_path.empty() || fs::exists(fs::path(run_dir) / "manifest.json")) {
+      result.error = e.what();
+      return result;
+    }
+    manifest.graph_path = graph_path;  // not written yet: the run is queued or starting
   }
   std::error_code ec;
   const auto bytes = fs::file_size(manifest.graph_path, ec);

@@ -53,10 +53,12 @@ struct SvgResult {
 inline constexpr std::size_t kMaxDrawnNodes = 2000;
 inline constexpr std::size_t kMaxDrawnDotBytes = 1 << 20;
 
-/// The run's pipeline (manifest `graph_path`) drawn by Graphviz as SVG with the run overlay of
+/// The run's pipeline (manifest `graph_path`, or `graph_path` when the run has no manifest yet:
+/// it is queued or just starting) drawn by Graphviz as SVG with the run overlay of
 /// `render --run`; `current_node` (when not empty) replaces the checkpoint's current node.
 /// A pipeline file over kMaxDrawnDotBytes or with more than kMaxDrawnNodes nodes is not drawn
 /// (422, saying so) and its file is not parsed beyond its size.
-SvgResult run_graph_svg(const std::string& run_dir, const std::string& current_node, GraphvizRenderer& renderer);
+SvgResult run_graph_svg(const std::string& run_dir, const std::string& current_node, GraphvizRenderer& renderer,
+                        const std::string& graph_path = "");
 
 }  // namespace attractor

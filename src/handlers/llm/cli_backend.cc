@@ -59,6 +59,7 @@ CliBackendSettings cli_settings(const std::string& agent, const BackendConfig& c
   if (auto custom = config.env(cli_command_variable(agent))) settings.commands[agent] = *custom;
   settings.env = config.cli_env;
   settings.runner = config.runner;
+  settings.cwd = config.workdir;
   return settings;
 }
 

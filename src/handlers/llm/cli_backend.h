@@ -3,10 +3,10 @@
 /// The `cli` backend: runs an installed coding agent as a subprocess (its own process group,
 /// killed with the group on node timeout or cancellation). The prompt goes to the agent's stdin
 /// (written to `agent_prompt.md` in the attempt's own folder `{stage_dir}/attempt-K/` first);
-/// stdout and stderr are kept there as `agent_stdout.txt` / `agent_stderr.txt`. The agent runs in the attractor
-/// process's working directory (the project it works on) with `ATTRACTOR_STAGE_DIR`, `ATTRACTOR_NODE_ID` and
-/// `ATTRACTOR_STATUS_FILE` (that folder's `status.json`) set; a `status.json` it writes there decides the stage outcome
-/// (the engine's status-file contract).
+/// stdout and stderr are kept there as `agent_stdout.txt` / `agent_stderr.txt`. The agent runs in
+/// `BackendConfig::workdir` (the project it works on; the attractor process's working directory when empty) with
+/// `ATTRACTOR_STAGE_DIR`, `ATTRACTOR_NODE_ID` and `ATTRACTOR_STATUS_FILE` (that folder's `status.json`) set; a
+/// `status.json` it writes there decides the stage outcome (the engine's status-file contract).
 ///
 /// Built-in command templates (the model flag only when the node has `llm_model`):
 /// - claude: `claude -p --output-format json [--model M]` (JSON reply: `result`, `usage`, `session_id`)

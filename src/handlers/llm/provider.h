@@ -44,6 +44,8 @@ struct BackendConfig {
   ProcessRunner* runner = nullptr;  ///< for cli agents; nullptr = POSIX runner
   /// Added to cli agents' environment (a PATH here is also where the preflight looks them up).
   std::vector<std::pair<std::string, std::string>> cli_env;
+  /// Where cli agents run; "" = the process's current directory.
+  std::string workdir;
   /// Makes the backend of `agent:<vendor>` (the built-in coding agent lives in a layer above
   /// this one: handlers/agent/agent_backend.h); empty = `agent` is refused as unavailable.
   std::function<std::shared_ptr<CodergenBackend>(const std::string& vendor, const ProviderSettings& settings,

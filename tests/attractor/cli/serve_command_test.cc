@@ -216,6 +216,50 @@ TEST(ServeCommandTest, BadOptionsExitWithUsage) {
   EXPECT_EQ(t.exit_code, 2);
   EXPECT_EQ(t.err,
             "attractor serve: --token-file " + dir.sub("token") + ": the token must be at least 16 characters\n");
+  ProcessResult w = hardening::run_attractor({"serve", "--workdir-root", dir.sub("token")});
+  EXPECT_EQ(w.exit_code, 2);
+  EXPECT_EQ(w.err, "attractor serve: --workdir-root '" + dir.sub("token") + "' is not a directory\n");
+}
+
+TEST(ServeCommandTest, RunsWorkInTheWorkdirRootOrTheDirectoryTheRequestNamesInIt) {
+  ScratchDir dir;
+  const std::filesystem::path root = std::filesystem::canonical(dir.path());
+  std::filesystem::create_directories(root / "project");
+  const std::string log = dir.sub("serve.log");
+  pid_t pid = spawn_program(ATTRACTOR_BINARY_PATH,
+                            {"serve", "--listen", "127.0.0.1:0", "--logs-root", dir.sub("runs"), "--workdir-root",
+                             root.string(), "--allow-commands"},
+                            {"ATTRACTOR_CLI_COMMAND_PWDAGENT=pwd"}, log);
+  const int port = wait_for_port(log);
+  ASSERT_GT(port, 0) << read_file(log);
+  httplib::Client client("127.0.0.1", port);
+  const httplib::Headers auth = {{"Authorization", "Bearer " + token_in(log)}};
+  const std::string dot =
+      "digraph W { start [shape=Mdiamond] exit [shape=Msquare] "
+      "t [shape=parallelogram, tool_command=\"pwd > \\\"$ATTRACTOR_RUN_DIR/pwd.txt\\\"\"] "
+      "ask [prompt=\"where are you?\", llm_provider=\"cli:pwdagent\"] start -> t -> ask -> exit }";
+  auto where = [&](const nlohmann::json& extra) {
+    nlohmann::json body = {{"dot", dot}};
+    if (extra.is_object()) body.update(extra);
+    auto res = client.Post("/pipelines", auth, body.dump(), "application/json");
+    if (!res || res->status != 201) return std::string("refused: ") + (res ? res->body : "no answer");
+    const std::string id = nlohmann::json::parse(res->body)["id"];
+    eventually([&] {
+      auto s = client.Get("/pipelines/" + id, auth);
+      return s && nlohmann::json::parse(s->body)["status"] == "completed";
+    });
+    return read_file(dir.sub("runs/" + id + "/pwd.txt")) + read_file(dir.sub("runs/" + id + "/ask/response.md"));
+  };
+  // The tool stage, then the cli agent.
+  EXPECT_EQ(where({}), root.string() + "\n" + root.string()) << "not the server's current directory";
+  EXPECT_EQ(where({{"workdir", "project"}}), (root / "project").string() + "\n" + (root / "project").string());
+  auto outside = client.Post("/pipelines", auth, nlohmann::json{{"dot", dot}, {"workdir", "/"}}.dump(),
+                             "application/json");
+  ASSERT_TRUE(outside);
+  EXPECT_EQ(outside->status, 403);
+  EXPECT_NE(outside->body.find("--workdir-root"), std::string::npos) << outside->body;
+  ::kill(pid, SIGTERM);
+  EXPECT_EQ(wait_exit(pid), 0) << read_file(log);
 }
 
 }  // namespace

@@ -202,10 +202,21 @@ TEST(ServerApiTest, CancelKillsTheRunningToolAndKeepsTheCheckpoint) {
   EXPECT_EQ(checkpoint["next_node"], "slow");
 }
 
+/// A server with one slot, taken by a run of kHoldDot (its id in `holder`) until released.
+std::unique_ptr<TestServer> one_slot_taken(std::string& holder) {
+  ServerConfig config;
+  config.allow_commands = true;
+  auto server = std::make_unique<TestServer>(1, kTestToken, config);
+  server->add_graph("hold.dot", kHoldDot);
+  holder = server->start({{"graph", "hold.dot"}});
+  EXPECT_TRUE(server->wait_file(holder, "hold.started"));
+  return server;
+}
+
 TEST(ServerApiTest, RunsBeyondTheLimitQueueAndCanBeCancelledThere) {
-  TestServer server(1);
-  const std::string first = server.start({{"graph", "gate.dot"}});
-  ASSERT_TRUE(server.wait_question(first).is_object());
+  std::string first;
+  auto holder = one_slot_taken(first);
+  TestServer& server = *holder;
   auto second = server.post("/pipelines", {{"graph", "gate.dot"}});
   ASSERT_EQ(second->status, 201);
   const std::string queued = body_of(second)["id"];
@@ -218,9 +229,41 @@ TEST(ServerApiTest, RunsBeyondTheLimitQueueAndCanBeCancelledThere) {
 
   const std::string third = server.start({{"graph", "gate.dot"}});
   EXPECT_EQ(body_of(server.get("/pipelines/" + third))["status"], "queued");
-  server.post("/pipelines/" + first + "/questions/q1/answer", {{"answer", "A"}});
+  server.release(first);
   ASSERT_TRUE(server.wait_status(first, "completed"));
   EXPECT_TRUE(server.wait_question(third).is_object()) << "the queued run starts when a slot frees";
+}
+
+TEST(ServerApiTest, EveryViewAnswersARunThatIsQueued) {
+  std::string holder;
+  auto owner = one_slot_taken(holder);
+  TestServer& server = *owner;
+  const std::string id = server.start({{"graph", "gate.dot"}});
+  ASSERT_EQ(body_of(server.get("/pipelines/" + id))["status"], "queued");
+  ASSERT_FALSE(fs::exists(fs::path(server.logs_root()) / id / "manifest.json"));
+  auto graph = server.get("/pipelines/" + id + "/graph");
+  ASSERT_EQ(graph->status, 200) << graph->body;
+  EXPECT_EQ(graph->get_header_value("Content-Type"), "image/svg+xml");
+  EXPECT_NE(graph->body.find("<title>approve</title>"), std::string::npos);
+  EXPECT_EQ(body_of(server.get("/pipelines/" + id + "/questions")), json::array());
+  auto checkpoint = server.get("/pipelines/" + id + "/checkpoint");
+  EXPECT_EQ(checkpoint->status, 404);
+  EXPECT_EQ(body_of(checkpoint)["error"], "run " + id + " has no checkpoint yet");
+  EXPECT_EQ(server.get("/pipelines/" + id + "/stages/start")->status, 404);
+  server.release(holder);
+  EXPECT_TRUE(server.wait_question(id).is_object());
+}
+
+TEST(ServerApiTest, TheGraphIsDrawnRightAfterThePost) {
+  TestServer server;
+  for (int i = 0; i < 3; ++i) {
+    const std::string id = server.start({{"graph", "gate.dot"}});
+    auto graph = server.get("/pipelines/" + id + "/graph");
+    ASSERT_TRUE(graph);
+    EXPECT_EQ(graph->status, 200) << graph->body;
+    ASSERT_TRUE(server.wait_question(id).is_object());
+    EXPECT_EQ(server.post("/pipelines/" + id + "/cancel", json::object())->status, 200);
+  }
 }
 
 TEST(ServerApiTest, AStoppedServerLeavesItsRunsInterruptedAndResumable) {
@@ -241,9 +284,8 @@ TEST(ServerApiTest, AStoppedServerLeavesItsRunsInterruptedAndResumable) {
 }
 
 TEST(ServerApiTest, AQueuedRunLostInARestartShowsInterruptedAndResumeStartsIt) {
-  auto server = std::make_unique<TestServer>(1);
-  const std::string first = server->start({{"graph", "gate.dot"}});
-  ASSERT_TRUE(server->wait_question(first).is_object());
+  std::string first;
+  auto server = one_slot_taken(first);
   const std::string queued = server->start({{"graph", "gate.dot"}, {"context", {{"ticket", "T-9"}}}});
   EXPECT_EQ(body_of(server->get("/pipelines/" + queued))["status"], "queued");
   server->stop();

@@ -211,6 +211,13 @@ TEST(ServerHardeningTest, APostWithoutABodyIsToldWhatToSend) {
               "the request body is empty: send a JSON object (Content-Type: application/json)")
         << path;
   }
+  for (const char* path : {"/pipelines/no-such-run/cancel", "/pipelines/no-such-run/resume"}) {
+    RawConnection c(server.port());
+    c.send(request(server, "POST", path));  // endpoints that take no body: the id decides
+    const std::string response = c.receive_response(milliseconds(3000));
+    EXPECT_EQ(raw_status(response), 404) << path;
+    EXPECT_NE(json::parse(raw_body(response))["error"].get<std::string>().find("no-such-run"), std::string::npos);
+  }
   RawConnection chunked(server.port());
   chunked.send(request(server, "POST", "/validate", "Transfer-Encoding: chunked\r\n") + "2\r\n{}\r\n0\r\n\r\n");
   EXPECT_EQ(raw_status(chunked.receive_response(milliseconds(3000))), 411);

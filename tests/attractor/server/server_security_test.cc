@@ -4,6 +4,7 @@
 
 #include <filesystem>
 #include <fstream>
+#include <tuple>
 
 #include <gtest/gtest.h>
 
@@ -263,6 +264,84 @@ TEST(ServerSecurityTest, ThePageIsServedWithAStrictContentSecurityPolicy) {
   EXPECT_EQ(page->get_header_value("Content-Security-Policy").rfind("default-src 'self'", 0), 0u);
   EXPECT_EQ(page->get_header_value("X-Content-Type-Options"), "nosniff");
   EXPECT_EQ(server.get("/app.js")->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
+}
+
+TEST(ServerSecurityTest, AWorkdirMustBeADirectoryInsideTheWorkdirRoot) {
+  TempDir outside;
+  const fs::path root = fs::path(outside.sub("root"));
+  fs::create_directories(root / "project");
+  std::ofstream(root / "notes.txt") << "x";
+  fs::create_symlink(outside.path(), root / "escape");
+  ServerConfig config;
+  config.workdir_root = root.string();
+  TestServer server(1, kToken, config);
+  const std::string rule = "a request's workdir must be a directory inside the workdir root " +
+                           fs::canonical(root).string() + " (attractor serve --workdir-root)";
+  const std::vector<std::tuple<json, int, std::string>> refused = {
+      {"../", 403, "workdir '../' is outside: " + rule},
+      {"project/../../x", 403, "workdir 'project/../../x' is outside: " + rule},
+      {outside.path(), 403, "workdir '" + outside.path() + "' is outside: " + rule},
+      {"escape", 403, "workdir 'escape' leads outside through a symbolic link: " + rule},
+      {"missing", 400, "workdir 'missing' does not exist; " + rule},
+      {"notes.txt", 400, "workdir 'notes.txt' is not a directory; " + rule},
+      {7, 400, "workdir must be a non-empty string"},
+      {"", 400, "workdir must be a non-empty string"}};
+  for (const auto& [workdir, status, message] : refused) {
+    auto res = server.post("/pipelines", {{"graph", "gate.dot"}, {"workdir", workdir}});
+    ASSERT_TRUE(res);
+    EXPECT_EQ(res->status, status) << workdir;
+    EXPECT_EQ(json::parse(res->body)["error"], message) << workdir;
+  }
+  EXPECT_TRUE(fs::is_empty(server.logs_root())) << "nothing is created for a refused run";
+  for (const std::string& accepted : {std::string("project"), (root / "project").string(), std::string(".")}) {
+    EXPECT_EQ(server.post("/pipelines", {{"graph", "gate.dot"}, {"workdir", accepted}})->status, 201) << accepted;
+  }
+}
+
+TEST(ServerSecurityTest, ToolsRunInTheRequestedWorkdirAlsoAfterAResume) {
+  TempDir dir;
+  const fs::path root = fs::canonical(dir.path());
+  fs::create_directories(root / "project" / "sub");
+  fs::create_directories(root / "sub");
+  ServerConfig config;
+  config.workdir_root = root.string();
+  config.allow_commands = true;
+  TestServer server(1, kToken, config);
+  server.add_graph("where.dot", R"(digraph Where {
+    start [shape=Mdiamond]
+    here [shape=parallelogram, tool_command="pwd > \"$ATTRACTOR_RUN_DIR/$ATTRACTOR_NODE_ID.txt\""]
+    nested [shape=parallelogram, tool_cwd="sub", tool_command="pwd > \"$ATTRACTOR_RUN_DIR/$ATTRACTOR_NODE_ID.txt\""]
+    approve [shape=hexagon, label="Go on?"]
+    later [shape=parallelogram, tool_command="pwd > \"$ATTRACTOR_RUN_DIR/$ATTRACTOR_NODE_ID.txt\""]
+    exit [shape=Msquare]
+    start -> here -> nested -> approve
+    approve -> later [label="[Y] Yes"]
+    later -> exit
+  })");
+  auto read = [&](const std::string& id, const std::string& node) {
+    std::ifstream in(fs::path(server.logs_root()) / id / (node + ".txt"));
+    std::string line;
+    std::getline(in, line);
+    return line;
+  };
+  const std::string id = server.start({{"graph", "where.dot"}, {"workdir", "project"}});
+  ASSERT_TRUE(server.wait_question(id).is_object());
+  EXPECT_EQ(read(id, "here"), (root / "project").string());
+  EXPECT_EQ(read(id, "nested"), (root / "project" / "sub").string()) << "a relative tool_cwd is inside the workdir";
+  EXPECT_EQ(server.post("/pipelines/" + id + "/cancel", json::object())->status, 200);
+  ASSERT_TRUE(server.wait_status(id, "cancelled"));
+  EXPECT_EQ(server.post("/pipelines/" + id + "/resume", json::object())->status, 202);
+  json q = server.wait_question(id);
+  ASSERT_TRUE(q.is_object());
+  EXPECT_EQ(server.post("/pipelines/" + id + "/questions/" + q["id"].get<std::string>() + "/answer", {{"answer", "Y"}})
+                ->status,
+            200);
+  ASSERT_TRUE(server.wait_status(id, "completed"));
+  EXPECT_EQ(read(id, "later"), (root / "project").string()) << "the resumed run works where it started";
+
+  const std::string plain = server.start({{"graph", "where.dot"}});
+  ASSERT_TRUE(server.wait_question(plain).is_object());
+  EXPECT_EQ(read(plain, "here"), root.string()) << "without a workdir a run works in the root";
 }
 
 }  // namespace

@@ -8,6 +8,8 @@ const ACTIVE = ['queued', 'running'];
 const RESUMABLE = ['interrupted', 'cancelled', 'stopped', 'failed'];
 const GRAPH_EVENTS = /^(StageStarted|StageCompleted|StageFailed|Pipeline)/;
 const GATE_EVENTS = ['InterviewStarted', 'InterviewCompleted', 'InterviewTimeout'];
+// Events after which the header's running / queued / at-a-gate counts may have changed.
+const COUNT_EVENTS = /^(Pipeline|Interview)/;
 const MAX_LOG = 5000;
 
 const state = { runs: [], run: null };
@@ -122,7 +124,8 @@ function runRow(run) {
   const gate = run.pending_questions
     ? el('span', { class: 'gate-flag', title: 'waiting for an answer', text: `${run.pending_questions} waiting` }) : null;
   const row = el('tr', { 'data-run-id': run.id, class: selected ? 'selected' : '' },
-    el('td', {}, el('div', { class: 'run-name', text: run.graph || '' }), el('div', { class: 'run-id', text: run.id })),
+    el('td', {}, el('div', { class: 'run-name', text: run.graph || '', title: run.graph || '' }),
+      el('div', { class: 'run-id', text: run.id, title: run.id })),
     el('td', {}, badge(run.status)),
     el('td', { text: fmtShortTime(run.started), title: fmtTime(run.started) }),
     el('td', { text: fmtDuration(run.duration_ms) }),
@@ -132,11 +135,13 @@ function runRow(run) {
   return row;
 }
 
+// The header's counts; refreshed with every poll and on the events that change them.
 async function refreshHealth() {
+  const newest = newestCall(state, 'health');
   const r = await api('GET', '/health');
-  if (r.ok && r.data) {
-    $('#health').textContent = `v${r.data.version}: ${r.data.running} running, ${r.data.queued} queued`;
-  }
+  if (!newest() || !r.ok || !r.data) return;
+  $('#health').textContent = `v${r.data.version}: ${r.data.running} running, ${r.data.queued} queued, ` +
+    `${r.data.at_gate ?? 0} at a gate`;
 }
 
 // ---------------------------------------------------------------- new-run form
@@ -191,6 +196,7 @@ async function startRun(event) {
   if (!r.ok) { showFormError(r.data); return; }
   location.hash = 'run=' + enc(r.data.id);
   refreshRuns();
+  refreshHealth();
 }
 
 function showFormError(data) {
@@ -301,6 +307,7 @@ async function runAction(action) {
   const r = await api('POST', `/pipelines/${enc(run.id)}/${action}`);
   if (state.run !== run) return;
   showRunMessage(r.ok ? null : r.data.error);
+  refreshHealth();
   await refreshRunInfo();
   if (r.ok && action === 'resume' && !run.source && state.run === run) connectEvents(run);
 }
@@ -338,6 +345,7 @@ function onEventMessage(run, message) {
   if (GRAPH_EVENTS.test(event.event)) debounce(run, 'graph', () => refreshGraph(run), 300);
   if (GATE_EVENTS.includes(event.event)) debounce(run, 'questions', refreshQuestions, 100);
   if (event.event.startsWith('Pipeline')) debounce(run, 'info', refreshRunInfo, 300);
+  if (COUNT_EVENTS.test(event.event)) debounce(run, 'health', refreshHealth, 100);
 }
 
 function appendLog(event) {
@@ -638,8 +646,10 @@ function onKeyDown(event) {
 
 // ---------------------------------------------------------------- start-up
 
-// Every 2 s: the runs list, and the open run's status and (while it runs) its questions.
+// Every 2 s: the header's counts, the runs list, and the open run's status and (while it runs)
+// its questions.
 function poll() {
+  refreshHealth();
   refreshRuns();
   if (!state.run) return;
   refreshRunInfo();
@@ -661,7 +671,6 @@ function init() {
   refreshRuns();
   openRunFromHash();
   setInterval(poll, 2000);
-  setInterval(refreshHealth, 10000);
 }
 
 document.addEventListener('DOMContentLoaded', init);
