@@ -20,7 +20,7 @@ inline constexpr char kStageStartedEvent[] = "StageStarted";
 inline constexpr char kStageCompletedEvent[] = "StageCompleted";
 inline constexpr char kStageFailedEvent[] = "StageFailed";
 inline constexpr char kStageRetryingEvent[] = "StageRetrying";
-/// Token usage and fidelity of one LLM call.
+/// Token usage and fidelity of one attempt of an LLM stage (its `requests` model requests).
 inline constexpr char kStageUsageEvent[] = "StageUsage";
 
 inline constexpr char kCheckpointSavedEvent[] = "CheckpointSaved";

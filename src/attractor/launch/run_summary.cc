@@ -7,6 +7,7 @@
 
 #include "attractor/base/json_limits.h"
 #include "attractor/engine/event_names.h"
+#include "attractor/engine/usage_tally.h"
 #include "attractor/run/checkpoint.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/run/run_lock.h"
@@ -45,6 +46,13 @@ nlohmann::json last_event(const std::string& run_dir) {
   std::size_t start = tail.rfind('\n');
   nlohmann::json j = parse_json_or_discarded(start == std::string::npos ? tail : tail.substr(start + 1));
   return j.is_object() ? j : nullptr;
+}
+
+/// The usage of a run stopped in the middle of a stage: its stop event's (which counts the requests
+/// of the stage cut short, docs/llm.md section 1.4) when that counts more than the checkpoint's.
+nlohmann::json stopped_run_usage(const nlohmann::json& event, const nlohmann::json& saved) {
+  const bool has = event.is_object() && event.contains("usage") && event["usage"].is_object();
+  return has && usage_requests(event["usage"]) > usage_requests(saved) ? event["usage"] : saved;
 }
 
 std::string unfinished_status(const nlohmann::json& event, std::string& reason) {
@@ -128,7 +136,9 @@ RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms, Runnin
     s.status = cp.state == "success" ? "completed" : "failed";
     if (cp.final_outcome.is_object()) s.reason = cp.final_outcome.value("failure_reason", std::string());
   } else {
-    s.status = unfinished_status(last_event(run_dir), s.reason);
+    const nlohmann::json event = last_event(run_dir);
+    s.status = unfinished_status(event, s.reason);
+    s.usage = stopped_run_usage(event, s.usage);
   }
   const std::int64_t end = s.status == "running" ? now_ms : cp.timestamp_ms;
   s.duration_ms = s.started_ms > 0 && end >= s.started_ms ? end - s.started_ms : 0;

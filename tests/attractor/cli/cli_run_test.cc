@@ -282,7 +282,7 @@ TEST(CliRunTest, TheTokenSummaryCountsCallsInGoodEnglishAndOnlyWhenThereWereAny)
   std::string log = dir.sub("one.err");
   ASSERT_EQ(run({"run", graph, "--simulate", "--logs-root", dir.sub("one")}, {}, log).code, 0);
   std::string err = read_text_file(log);
-  EXPECT_NE(err.find(" output (1 LLM call)\nresult: success\n"), std::string::npos) << err;
+  EXPECT_NE(err.find(" output (1 request in 1 stage)\nresult: success\n"), std::string::npos) << err;
   std::string tools = dir.sub("tools.dot");
   write_text_file(tools,
                   "digraph tools { start [shape=Mdiamond] t [shape=parallelogram, tool_command=\"true\"] "

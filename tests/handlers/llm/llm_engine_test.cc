@@ -115,7 +115,7 @@ TEST(LlmEngineTest, UsagePerStageAndSummedInTheFinalEvent) {
   auto completed = run.events_named("PipelineCompleted");
   ASSERT_EQ(completed.size(), 1u);
   EXPECT_EQ(completed[0]["usage"],
-            json::parse(R"({"input_tokens": 22, "output_tokens": 14, "total_tokens": 36, "llm_calls": 2})"));
+            json::parse(R"({"input_tokens": 22, "output_tokens": 14, "total_tokens": 36, "llm_requests": 2, "llm_stages": 2})"));
 }
 
 TEST(LlmEngineTest, FullThreadSendsEarlierMessagesAndFreshSessionsCarryThePreamble) {
