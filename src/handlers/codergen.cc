@@ -17,13 +17,31 @@ std::string truncate_utf8(const std::string& text, std::size_t max_chars) {
   return text.substr(0, utf8_prefix_size(text, max_chars));
 }
 
+void write_attempt_file(const StageEnv& env, const std::string& name, const std::string& text) {
+  env.write_file((fs::path(env.stage_dir) / name).string(), text);
+  if (env.attempt_directory) env.write_file((fs::path(env.attempt_directory()) / name).string(), text);
+}
+
+nlohmann::json stage_usage_fields(const NodeData& node, const StageEnv& env, const CodergenResult& result,
+                                  const std::string& backend) {
+  nlohmann::json fields = {{"name", node.id},
+                           {"attempt", env.attempt},
+                           {"backend", backend},
+                           {"model", result.model},
+                           {"input_tokens", result.usage.input_tokens},
+                           {"output_tokens", result.usage.output_tokens},
+                           {"requests", result.usage.requests}};
+  if (!result.fallback_from.empty()) fields["fallback_from"] = result.fallback_from;
+  return fields;
+}
+
 Outcome CodergenHandler::execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) {
   std::string task = node.prompt();
   if (task.empty()) task = node.label();
   task = expand_stage_prompt(task, node, graph, context, env);
   const StageConversation& conversation = env.conversation;
   std::string prompt = conversation.preamble_mode.empty() ? task : conversation.preamble + "\n" + task;
-  env.write_file((fs::path(env.stage_dir) / "prompt.md").string(), prompt);
+  write_attempt_file(env, "prompt.md", prompt);
 
   CodergenRequest request;
   request.node = &node;
@@ -61,20 +79,17 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
                                   {"history_messages", conversation.history.size()}};
   fidelity_info["backend"] = backend_name;
   fidelity_info["model"] = result.model;
-  fidelity_info["usage"] = {{"input_tokens", result.usage.input_tokens}, {"output_tokens", result.usage.output_tokens}};
+  fidelity_info["usage"] = {{"input_tokens", result.usage.input_tokens},
+                            {"output_tokens", result.usage.output_tokens},
+                            {"requests", result.usage.requests}};
   if (!result.fallback_from.empty()) fidelity_info["fallback_from"] = result.fallback_from;
   if (!result.tools.empty()) fidelity_info["tools"] = result.tools;
 
-  env.write_file((fs::path(env.stage_dir) / "response.md").string(), result.response);
-  nlohmann::json usage_fields = {{"name", node.id},
-                                 {"backend", backend_name},
-                                 {"model", result.model},
-                                 {"input_tokens", result.usage.input_tokens},
-                                 {"output_tokens", result.usage.output_tokens},
-                                 {"fidelity", env.fidelity},
-                                 {"thread_id", env.thread_id},
-                                 {"preamble_tokens", fidelity_info["preamble_tokens"]}};
-  if (!result.fallback_from.empty()) usage_fields["fallback_from"] = result.fallback_from;
+  write_attempt_file(env, "response.md", result.response);
+  nlohmann::json usage_fields = stage_usage_fields(node, env, result, backend_name);
+  usage_fields["fidelity"] = env.fidelity;
+  usage_fields["thread_id"] = env.thread_id;
+  usage_fields["preamble_tokens"] = fidelity_info["preamble_tokens"];
   env.emit(kStageUsageEvent, std::move(usage_fields));
 
   Outcome outcome;

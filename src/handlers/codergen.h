@@ -26,6 +26,15 @@ class CodergenHandler : public Handler {
   std::shared_ptr<CodergenBackend> backend_;
 };
 
+/// Writes `name` into the stage folder (the latest attempt's copy) and into the attempt's own
+/// folder `attempt-<K>/` (docs/run-directory.md, section 2.5), so a retry keeps what failed.
+void write_attempt_file(const StageEnv& env, const std::string& name, const std::string& text);
+
+/// The StageUsage fields of one attempt's `result` answered by `backend`: `name`, `attempt`,
+/// `backend`, `model`, `input_tokens`, `output_tokens`, `requests` (docs/llm.md, "Token usage").
+nlohmann::json stage_usage_fields(const NodeData& node, const StageEnv& env, const CodergenResult& result,
+                                  const std::string& backend);
+
 /// At most `max_chars` characters of UTF-8 `text`, never splitting a character.
 std::string truncate_utf8(const std::string& text, std::size_t max_chars);
 

@@ -1,14 +1,11 @@
 #include "handlers/fan_in.h"
 
-#include <filesystem>
-
 #include "attractor/check/transforms.h"
 #include "handlers/codergen.h"
 #include "attractor/model/context_keys.h"
+#include "attractor/engine/event_names.h"
 
 namespace attractor {
-
-namespace fs = std::filesystem;
 
 namespace {
 
@@ -75,7 +72,7 @@ Outcome FanInHandler::execute(const NodeData& node, Context& context, const Grap
   int best = -1;
   if (!node.prompt().empty() && backend_) {
     std::string prompt = expand_goal(node.prompt(), graph.data().goal()) + "\n\nCandidates:\n" + results->dump(2);
-    env.write_file((fs::path(env.stage_dir) / "prompt.md").string(), prompt);
+    write_attempt_file(env, "prompt.md", prompt);
     CodergenRequest request;
     request.node = &node;
     request.graph = &graph;
@@ -88,8 +85,10 @@ Outcome FanInHandler::execute(const NodeData& node, Context& context, const Grap
     request.attempt = env.attempt;
     request.files = env.files();
     if (backend_->acts_outside_process(request)) env.flush_writes();
+    request.attempt_directory = env.attempt_directory;
     CodergenResult r = backend_->run(request);
-    env.write_file((fs::path(env.stage_dir) / "response.md").string(), r.response);
+    write_attempt_file(env, "response.md", r.response);
+    env.emit(kStageUsageEvent, stage_usage_fields(node, env, r, r.backend.empty() ? backend_->name() : r.backend));
     std::size_t earliest = std::string::npos;
     for (int i = 0; i < static_cast<int>(results->size()); ++i) {
       std::string id = (*results)[i].value("id", std::string());

@@ -15,8 +15,9 @@
 //   the console.
 // - `--set KEY=VALUE` stores VALUE as text (`1.10` stays "1.10"); `--set-json KEY=JSON` stores a
 //   typed value. Keys of `--answers`/`--responses` files that name no node are warned about.
-// - The summary at the end adds the run's token usage: `tokens: I input, O output (N LLM calls)`,
-//   counting a resumed run's earlier calls too; a run without LLM calls has no such line.
+// - The summary at the end adds the run's token usage: `tokens: I input, O output (R requests in
+//   S stages)`, every model request that returned usage in every attempt, a resumed run's
+//   earlier ones too (docs/llm.md); a run without such requests has no such line.
 // - The run directory is printed on stderr as `run directory: PATH` at the start and the end
 //   (stdout stays clean for `--json-events`). Progress goes to stderr unless `--quiet`; a quiet
 //   run that succeeds prints nothing at all, one that fails prints the run directory and the
@@ -53,6 +54,7 @@
 #include "attractor/cli/cli_support.h"
 #include "attractor/cli/progress_display.h"
 #include "attractor/cli/run_plan.h"
+#include "attractor/engine/usage_tally.h"
 #include "attractor/launch/existing_run.h"
 #include "attractor/launch/run_flags.h"
 #include "attractor/launch/write_failure.h"
@@ -130,16 +132,14 @@ int print_plan(const Graph& graph, const HandlerServices& services, const RunBud
   return plan_refused(plan) ? kExitRuntime : kExitSuccess;
 }
 
-/// `tokens: I input, O output (N LLM calls)`, or "" for a run that made no LLM call.
+/// `tokens: I input, O output (R requests in S stages)` (usage_text), or "" for a run whose
+/// model requests returned no usage.
 std::string usage_summary(const nlohmann::json& usage) {
-  auto count = [&](const char* key) { return usage.is_object() ? usage.value(key, 0LL) : 0LL; };
-  const long long calls = count("llm_calls");
-  if (calls == 0) return "";
+  if (usage_requests(usage) == 0) return "";
   std::string cost = usage.contains("cost_usd") && usage["cost_usd"].is_number()
                          ? fmt::format(", cost ${:.4f}", usage["cost_usd"].get<double>())
                          : "";
-  return fmt::format("tokens: {} input, {} output ({} LLM call{}){}\n", count("input_tokens"), count("output_tokens"),
-                     calls, calls == 1 ? "" : "s", cost);
+  return "tokens: " + usage_text(usage) + cost + "\n";
 }
 
 int finish(const RunResult& r, const RunFlags& f) {

@@ -16,6 +16,7 @@
 #include "attractor/cli/progress_display.h"
 #include "attractor/launch/run_summary.h"
 #include "attractor/engine/events.h"
+#include "attractor/engine/usage_tally.h"
 
 namespace attractor {
 
@@ -34,11 +35,7 @@ void print_summary(const RunSummary& s) {
     const std::string status = i < s.completed_statuses.size() ? s.completed_statuses[i] : "";
     std::printf("  %s %-24s %s\n", status == "fail" ? "✗" : "✓", s.completed_nodes[i].c_str(), status.c_str());
   }
-  if (s.usage.value("llm_calls", 0) > 0) {
-    const long long calls = s.usage.value("llm_calls", 0LL);
-    std::printf("tokens:   %lld input, %lld output (%lld LLM call%s)\n", s.usage.value("input_tokens", 0LL),
-                s.usage.value("output_tokens", 0LL), calls, calls == 1 ? "" : "s");
-  }
+  if (usage_requests(s.usage) > 0) std::printf("tokens:   %s\n", usage_text(s.usage).c_str());
 }
 
 /// Reads the complete lines appended to `path` since `offset`, advancing it; a partial last

@@ -160,10 +160,12 @@ void Engine::Impl::restore_usage(const std::string& events_path) {
   } catch (const std::exception& e) {
     log().warn("{}: not read for the token usage before the resume: {}", events_path, e.what());
   }
-  nlohmann::json counted = from_events.to_json();
   const nlohmann::json& saved = state_.usage;
-  if (saved.is_object() && saved.value("llm_calls", 0LL) > counted.value("llm_calls", 0LL)) counted = saved;
-  sink_.restore_usage(counted);
+  if (usage_requests(saved) > from_events.requests()) {
+    sink_.restore_usage(saved);
+  } else {
+    sink_.restore_usage(from_events);
+  }
 }
 
 void Engine::Impl::save(bool last) {
@@ -411,7 +413,8 @@ void Engine::Impl::request_interrupt(const std::string& reason) {
 }
 
 RunResult Engine::Impl::interrupted() {
-  nlohmann::json fields = {{"current_node", state_.current_node}, {"next_node", state_.next_node}};
+  nlohmann::json fields = {
+      {"current_node", state_.current_node}, {"next_node", state_.next_node}, {"usage", sink_.usage()}};
   std::string why;
   {
     std::lock_guard lock(branch_mutex_);

@@ -85,7 +85,7 @@ struct RunResult {
   bool budget_exhausted = false;
   Checkpoint checkpoint;  ///< the last checkpoint written
   /// Token usage of every LLM call of the run, including those made before a resume:
-  /// {"input_tokens", "output_tokens", "total_tokens", "llm_calls"} (UsageTally::to_json).
+  /// {"input_tokens", "output_tokens", "total_tokens", "llm_requests", "llm_stages"} (UsageTally::to_json).
   nlohmann::json usage;
 };
 

@@ -41,6 +41,8 @@ class RunEventSink : public EventObserver {
   nlohmann::json usage_with(const nlohmann::json& in_flight) const { return usage_.with_call(in_flight); }
   /// Starts the count from the usage of an earlier part of the run (a resume).
   void restore_usage(const nlohmann::json& usage) { usage_.restore(usage); }
+  /// Starts the count from a tally of the earlier part's events (their stage names kept).
+  void restore_usage(const UsageTally& usage) { usage_.restore(usage); }
   /// Prices StageUsage events: the tally counts their cost and each event gets `cost_usd`.
   void set_prices(const PriceTable& prices) { usage_.set_prices(prices); }
   /// The cost of a stage's `stage_info` (`model`, `usage`), when priced.

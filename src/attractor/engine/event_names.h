@@ -23,7 +23,7 @@ inline constexpr char kStageRetryingEvent[] = "StageRetrying";
 /// A sign of life of a stage still waiting on a model or a command (`name`, `attempt`,
 /// `waiting_on`: "model" or "command", `elapsed_ms`), every EngineOptions::waiting_every_ms.
 inline constexpr char kStageWaitingEvent[] = "StageWaiting";
-/// Token usage and fidelity of one LLM call.
+/// Token usage and fidelity of one attempt of an LLM stage (its `requests` model requests).
 inline constexpr char kStageUsageEvent[] = "StageUsage";
 
 inline constexpr char kCheckpointSavedEvent[] = "CheckpointSaved";

@@ -11,7 +11,30 @@ std::int64_t integer_field(const nlohmann::json& fields, const char* key) {
   return fields[key].get<std::int64_t>();
 }
 
+/// The requests a StageUsage event sums: its `requests`, or 1 for an event written before the
+/// member existed (one event per call then).
+std::int64_t usage_event_requests(const nlohmann::json& fields) {
+  return fields.is_object() && fields.contains("requests") ? integer_field(fields, "requests") : 1;
+}
+
+/// "1 request", "2 stages".
+std::string usage_noun(std::int64_t n, const char* word) {
+  return std::to_string(n) + " " + word + (n == 1 ? "" : "s");
+}
+
 }  // namespace
+
+std::int64_t usage_requests(const nlohmann::json& usage) {
+  return integer_field(usage, usage.is_object() && usage.contains("llm_requests") ? "llm_requests" : "llm_calls");
+}
+
+std::string usage_text(const nlohmann::json& usage) {
+  const bool legacy = usage.is_object() && !usage.contains("llm_stages");
+  const std::int64_t stages = legacy ? usage_requests(usage) : integer_field(usage, "llm_stages");
+  return std::to_string(integer_field(usage, "input_tokens")) + " input, " +
+         std::to_string(integer_field(usage, "output_tokens")) + " output (" +
+         usage_noun(usage_requests(usage), "request") + " in " + usage_noun(stages, "stage") + ")";
+}
 
 void UsageTally::set_prices(PriceTable prices) {
   std::lock_guard lock(mutex_);
@@ -31,7 +54,9 @@ void UsageTally::on_event(const Event& event) {
   std::lock_guard lock(mutex_);
   input_ += integer_field(event.fields, "input_tokens");
   output_ += integer_field(event.fields, "output_tokens");
-  ++calls_;
+  const std::int64_t requests = usage_event_requests(event.fields);
+  requests_ += requests;
+  if (requests > 0) stage_names_.insert(event.fields.value("name", std::string()));
   if (prices_.empty()) return;
   if (std::optional<double> cost = cost_of(event.fields)) {
     cost_ += *cost;
@@ -59,7 +84,11 @@ void UsageTally::restore(const nlohmann::json& counts) {
   std::lock_guard lock(mutex_);
   input_ = integer_field(counts, "input_tokens");
   output_ = integer_field(counts, "output_tokens");
-  calls_ = integer_field(counts, "llm_calls");
+  // Checkpoints written before `llm_requests` counted one call per stage attempt as `llm_calls`.
+  const bool legacy = counts.is_object() && !counts.contains("llm_requests");
+  requests_ = integer_field(counts, legacy ? "llm_calls" : "llm_requests");
+  restored_stages_ = legacy ? requests_ : integer_field(counts, "llm_stages");
+  stage_names_.clear();
   cost_ = counts.is_object() && counts.contains("cost_usd") && counts["cost_usd"].is_number()
               ? counts["cost_usd"].get<double>()
               : 0.0;
@@ -69,6 +98,18 @@ void UsageTally::restore(const nlohmann::json& counts) {
       if (m.is_string()) unpriced_.insert(m.get<std::string>());
     }
   }
+}
+
+void UsageTally::restore(const UsageTally& other) {
+  if (&other == this) return;
+  std::scoped_lock lock(mutex_, other.mutex_);
+  input_ = other.input_;
+  output_ = other.output_;
+  requests_ = other.requests_;
+  stage_names_ = other.stage_names_;
+  restored_stages_ = other.restored_stages_;
+  cost_ = other.cost_;
+  unpriced_ = other.unpriced_;
 }
 
 std::int64_t UsageTally::input_tokens() const {
@@ -81,20 +122,28 @@ std::int64_t UsageTally::output_tokens() const {
   return output_;
 }
 
-std::int64_t UsageTally::calls() const {
+std::int64_t UsageTally::requests() const {
   std::lock_guard lock(mutex_);
-  return calls_;
+  return requests_;
+}
+
+std::int64_t UsageTally::stages() const {
+  std::lock_guard lock(mutex_);
+  return restored_stages_ + static_cast<std::int64_t>(stage_names_.size());
 }
 
 nlohmann::json UsageTally::to_json() const {
   std::lock_guard lock(mutex_);
-  return counts_json(input_, output_, calls_, cost_, unpriced_);
+  return counts_json(input_, output_, requests_, cost_, unpriced_);
 }
 
-nlohmann::json UsageTally::counts_json(std::int64_t input, std::int64_t output, std::int64_t calls, double cost,
+nlohmann::json UsageTally::counts_json(std::int64_t input, std::int64_t output, std::int64_t requests, double cost,
                                        const std::set<std::string>& unpriced) const {
-  nlohmann::json j = {
-      {"input_tokens", input}, {"output_tokens", output}, {"total_tokens", input + output}, {"llm_calls", calls}};
+  nlohmann::json j = {{"input_tokens", input},
+                      {"output_tokens", output},
+                      {"total_tokens", input + output},
+                      {"llm_requests", requests},
+                      {"llm_stages", restored_stages_ + static_cast<std::int64_t>(stage_names_.size())}};
   if (!prices_.empty()) j["cost_usd"] = cost;
   if (!unpriced.empty()) j["unpriced_models"] = unpriced;
   return j;
@@ -112,7 +161,7 @@ nlohmann::json UsageTally::with_call(const nlohmann::json& fields) const {
     }
   }
   return counts_json(input_ + integer_field(fields, "input_tokens"), output_ + integer_field(fields, "output_tokens"),
-                     calls_ + 1, cost, unpriced);
+                     requests_ + usage_event_requests(fields), cost, unpriced);
 }
 
 }  // namespace attractor

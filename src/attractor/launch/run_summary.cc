@@ -10,6 +10,7 @@
 
 #include "attractor/base/json_limits.h"
 #include "attractor/engine/event_names.h"
+#include "attractor/engine/usage_tally.h"
 #include "attractor/run/checkpoint.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/run/run_lock.h"
@@ -50,6 +51,13 @@ nlohmann::json last_event(const std::string& run_dir) {
   return j.is_object() ? j : nullptr;
 }
 
+/// The usage of a run stopped in the middle of a stage: its stop event's (which counts the requests
+/// of the stage cut short, docs/llm.md section 1.4) when that counts more than the checkpoint's.
+nlohmann::json stopped_run_usage(const nlohmann::json& event, const nlohmann::json& saved) {
+  const bool has = event.is_object() && event.contains("usage") && event["usage"].is_object();
+  return has && usage_requests(event["usage"]) > usage_requests(saved) ? event["usage"] : saved;
+}
+
 /// Why an unfinished run stopped when its last event does not say: its directory cannot be
 /// written now (read-only, no permission), or "".
 std::string unwritable_reason(const std::string& run_dir) {
@@ -65,7 +73,8 @@ std::string unfinished_status(const std::string& run_dir, const nlohmann::json& 
   }
   if (name == kPipelineInterruptedEvent) {
     reason = event.value("reason", std::string());
-    return reason == kInterruptedByShutdown ? "interrupted" : "cancelled";
+    const bool not_cancelled = reason == kInterruptedByShutdown || reason.rfind(kInterruptedAtGatePrefix, 0) == 0;
+    return not_cancelled ? "interrupted" : "cancelled";
   }
   if (name == kBudgetExhaustedEvent) {
     reason = event.value("reason", std::string());
@@ -151,6 +160,7 @@ RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms, Runnin
     if (event.is_object() && event.contains("ts") && event["ts"].is_string()) {
       last_ms = std::max(last_ms, parse_utc(event["ts"].get<std::string>()));
     }
+    s.usage = stopped_run_usage(event, s.usage);
   }
   const std::int64_t end = s.status == "running" ? now_ms : last_ms;
   s.duration_ms = s.started_ms > 0 && end >= s.started_ms ? end - s.started_ms : 0;

@@ -7,7 +7,8 @@
 ///  - `running`: a live process holds `run.lock`;
 ///  - `completed` / `failed`: the checkpoint's state is success / fail;
 ///  - `cancelled`: the run ended on SIGINT/SIGTERM or a cancel request (its last event is
-///    PipelineInterrupted), except when the event's reason is kInterruptedByShutdown;
+///    PipelineInterrupted), except when the event's reason is kInterruptedByShutdown or a human
+///    gate's (kInterruptedAtGatePrefix);
 ///  - `stopped`: the run's budget was spent (BudgetExhausted); resumable with a higher budget;
 ///  - `interrupted`: anything else that is unfinished: the process died (a crash, SIGKILL, a
 ///    reboot) and left a stale lock or none, or a write of the run directory failed (the reason
@@ -29,6 +30,9 @@ inline constexpr const char* kInterruptedByShutdown = "server shutdown";
 /// The `reason` of the PipelineInterrupted event recorded when a write of the run directory
 /// failed (disk full, read-only, no permission; record_write_failure): the run shows as
 /// `interrupted`, with the failed write (the event's `error`) as its reason.
+/// How the `reason` of PipelineInterrupted begins when a human gate nobody could ask stopped the
+/// run (``human gate `review` could not ask: ...``): such a run shows as `interrupted`.
+inline constexpr const char* kInterruptedAtGatePrefix = "human gate ";
 inline constexpr const char* kInterruptedByWriteFailure = "run directory write failed";
 
 struct RunSummary {

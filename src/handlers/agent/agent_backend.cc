@@ -64,6 +64,7 @@ std::function<std::string(const AgentRun&)> budget_gate(const CodergenRequest& r
   return [&request, model](const AgentRun& so_far) {
     return request.budget_check({{"input_tokens", so_far.input_tokens},
                                  {"output_tokens", so_far.output_tokens},
+                                 {"requests", so_far.turns},
                                  {"model", so_far.model.empty() ? model : so_far.model}});
   };
 }
@@ -75,6 +76,8 @@ std::vector<std::string> tools_summary(const AgentRun& run) {
   return out;
 }
 
+/// `transcript.jsonl` and `agent.json` of the session, in the stage folder (the latest attempt's)
+/// and in the attempt's own folder (docs/run-directory.md, section 2.5).
 void write_stage_files(const CodergenRequest& request, const AgentRun& run) {
   if (request.stage_dir.empty()) return;
   std::string transcript;
@@ -90,9 +93,27 @@ void write_stage_files(const CodergenRequest& request, const AgentRun& run) {
                         {"input_tokens", run.input_tokens},
                         {"output_tokens", run.output_tokens},
                         {"model", run.model}};
-  const fs::path stage(request.stage_dir);
-  request.files.write((stage / "transcript.jsonl").string(), std::move(transcript));
-  request.files.write((stage / "agent.json").string(), summary.dump(2) + "\n");
+  std::vector<fs::path> folders = {fs::path(request.stage_dir)};
+  if (request.attempt_directory) folders.emplace_back(request.attempt_directory());
+  for (const fs::path& folder : folders) {
+    request.files.write((folder / "transcript.jsonl").string(), transcript);
+    request.files.write((folder / "agent.json").string(), summary.dump(2) + "\n");
+  }
+}
+
+/// The failed outcome of a session whose model request threw after earlier turns answered: the
+/// error's message and category, so the turns' usage is counted and the retry policy still sees
+/// what failed (docs/decisions.md, "Every model request counted").
+Outcome failed_request_outcome(const AgentRun& run) {
+  try {
+    std::rethrow_exception(run.error);
+  } catch (const StageError& e) {
+    Outcome o = Outcome::fail(e.what(), e.category());
+    o.retry_after_ms = e.retry_after_ms();
+    return o;
+  } catch (const std::exception& e) {
+    return Outcome::fail(e.what());
+  }
 }
 
 }  // namespace
@@ -151,11 +172,14 @@ CodergenResult AgentBackend::run(const CodergenRequest& request) {
   const std::vector<AgentMessage> history = from_thread_messages(request.history);
   AgentRun run = session.run(system, history, request.prompt, request.cancel);
   write_stage_files(request, run);
+  // A request that failed before any turn answered is the backend's error (a fallback may follow).
+  if (run.error && run.turns == 0) std::rethrow_exception(run.error);
 
   CodergenResult result;
   result.response = run.final_text;
   result.usage.input_tokens = run.input_tokens;
   result.usage.output_tokens = run.output_tokens;
+  result.usage.requests = run.turns;
   result.model = run.model.empty() ? model : run.model;
   result.backend = name();
   result.tools = tools_summary(run);
@@ -165,6 +189,8 @@ CodergenResult AgentBackend::run(const CodergenRequest& request) {
   }
   if (run.stop == AgentStop::kCompleted) {
     result.outcome = outcome_from_answer(run.final_text);
+  } else if (run.error) {
+    result.outcome = failed_request_outcome(run);
   } else if (run.stop != AgentStop::kCancelled) {
     // A spent budget would stop a retry before its first call, so only the other stops retry.
     result.outcome = Outcome::fail(std::string("agent stopped: ") + agent_stop_name(run.stop) +

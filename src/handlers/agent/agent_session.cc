@@ -18,6 +18,7 @@ const char* agent_stop_name(AgentStop stop) {
     case AgentStop::kLoop: return "loop_detected";
     case AgentStop::kCancelled: return "cancelled";
     case AgentStop::kGate: return "budget";
+    case AgentStop::kError: return "error";
   }
   return "completed";
 }
@@ -49,6 +50,19 @@ std::optional<AgentStop> AgentSession::stop_before_turn(AgentRun& run, int round
     }
   }
   return std::nullopt;
+}
+
+std::optional<ModelTurn> AgentSession::request_turn(const std::string& system, AgentRun& run,
+                                                    const CancelToken& cancel) {
+  try {
+    return model_.complete(system, run.messages, tools_, cancel);
+  } catch (const std::exception& e) {
+    run.stop = AgentStop::kError;
+    run.stop_detail = e.what();
+    run.error = std::current_exception();
+    run.transcript.push_back({{"type", "error"}, {"text", run.stop_detail}});
+    return std::nullopt;
+  }
 }
 
 AgentMessage AgentSession::call_tool(const ModelToolCall& call, AgentRun& run) {
@@ -92,7 +106,9 @@ AgentRun AgentSession::run(const std::string& system, const std::vector<AgentMes
       run.stop = *stop;
       break;
     }
-    ModelTurn turn = model_.complete(system, run.messages, tools_, cancel);
+    std::optional<ModelTurn> answered = request_turn(system, run, cancel);
+    if (!answered) break;
+    ModelTurn& turn = *answered;
     ++run.turns;
     run.input_tokens += turn.input_tokens;
     run.output_tokens += turn.output_tokens;

@@ -4,12 +4,14 @@
 /// the tool calls it makes (each through the hooks, its full output to the events, a truncated
 /// copy back to the model); repeat until the model answers without tool calls or a stop condition
 /// holds (§2.8): the turn limit, the tool-round limit, a repeating loop after its warning (§2.10),
-/// cancellation, or the gate (the run budget) saying no before a model call.
+/// cancellation, the gate (the run budget) saying no before a model call, or a model request
+/// failing (the session keeps what the turns before it did, and the error).
 ///
 /// Events (§2.9, named in attractor/engine/event_names.h): AgentTurn, AgentToolCallStarted,
 /// AgentToolCallCompleted (full output), AgentLoopDetected, AgentTurnLimit, AgentSessionEnded.
 
 #include <cstdint>
+#include <exception>
 #include <functional>
 #include <map>
 #include <optional>
@@ -39,12 +41,12 @@ struct AgentHooks {
 };
 
 /// Why a session ended.
-enum class AgentStop { kCompleted, kTurnLimit, kToolRoundLimit, kLoop, kCancelled, kGate };
+enum class AgentStop { kCompleted, kTurnLimit, kToolRoundLimit, kLoop, kCancelled, kGate, kError };
 const char* agent_stop_name(AgentStop stop);
 
 struct AgentRun {
   AgentStop stop = AgentStop::kCompleted;
-  std::string stop_detail;  ///< the gate's reason, the limit reached
+  std::string stop_detail;  ///< the gate's reason, the limit reached, the request's error
   std::string final_text;   ///< the model's last text
   int turns = 0;
   int tool_calls = 0;
@@ -54,6 +56,7 @@ struct AgentRun {
   std::map<std::string, int> tools_used;                ///< tool name -> calls
   std::vector<AgentMessage> messages;                   ///< the whole conversation, prompt first
   nlohmann::json transcript = nlohmann::json::array();  ///< one entry per message and tool call
+  std::exception_ptr error;                             ///< what the failed request threw (kError)
 };
 
 class AgentSession {
@@ -77,6 +80,8 @@ class AgentSession {
   AgentMessage call_tool(const ModelToolCall& call, AgentRun& run);
   void emit(const std::string& name, const nlohmann::json& fields);
   std::optional<AgentStop> stop_before_turn(AgentRun& run, int rounds, const CancelToken& cancel);
+  /// One model request; nullopt when it threw (recorded in `run` as the kError stop).
+  std::optional<ModelTurn> request_turn(const std::string& system, AgentRun& run, const CancelToken& cancel);
 
   AgentModel& model_;
   ExecutionEnvironment& env_;

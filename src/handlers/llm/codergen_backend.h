@@ -25,9 +25,13 @@
 
 namespace attractor {
 
+/// The tokens of the model requests behind one result (docs/llm.md, "Token usage").
 struct Usage {
   std::int64_t input_tokens = 0;
   std::int64_t output_tokens = 0;
+  /// The model requests that returned usage and are summed here: 1 for a backend that makes one
+  /// request, the turns of the coding agent (including those before an error it reports).
+  std::int64_t requests = 1;
 };
 
 struct CodergenRequest {

@@ -35,7 +35,7 @@ TEST(BudgetTest, ATokenBudgetStopsBeforeTheNextLlmStageAndAResumeWithMoreFinishe
   const std::string run = dir.sub("run");
   ProcessResult stopped = run_attractor({"run", kGraph, "--simulate", "--logs-root", run, "--max-total-tokens", "50"});
   EXPECT_EQ(stopped.exit_code, 4);
-  EXPECT_NE(stopped.err.find("tokens: 42 input, 10 output (1 LLM call)\nstopped: token budget reached: 52 of "
+  EXPECT_NE(stopped.err.find("tokens: 42 input, 10 output (1 request in 1 stage)\nstopped: token budget reached: 52 of "
                              "max_total_tokens=50 used before stage `report`; the checkpoint is intact: attractor "
                              "resume " +
                              run + " with a higher budget\n"),
@@ -73,7 +73,8 @@ TEST(BudgetTest, PricesGiveCostsInStatusEventsAndSummaryAndCapTheRun) {
   const std::string run = dir.sub("run");
   ProcessResult r = run_attractor({"run", kGraph, "--simulate", "--logs-root", run, "--prices", prices});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_NE(r.err.find("tokens: 107 input, 19 output (2 LLM calls), cost $0.1450\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tokens: 107 input, 19 output (2 requests in 2 stages), cost $0.1450\n"), std::string::npos)
+      << r.err;
   nlohmann::json status = nlohmann::json::parse(slurp(run + "/run_tests/status.json"));
   EXPECT_DOUBLE_EQ(status["usage"]["cost_usd"].get<double>(), 0.062);  // 42 x $1000/M + 10 x $2000/M
   EXPECT_NE(slurp(run + "/events.jsonl").find("\"cost_usd\":0.062"), std::string::npos);

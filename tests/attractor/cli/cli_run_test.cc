@@ -134,10 +134,15 @@ TEST(CliRunTest, ALoopKeepsEachVisitsFilesBesideTheStageFolder) {
   TempDir dir;
   std::string run_dir = dir.sub("r");
   ASSERT_EQ(run({"run", kData + "kill_resume.dot", "--simulate", "--logs-root", run_dir, "-q"}).code, 0);
-  EXPECT_EQ(tree_listing(run_dir + "/work"), (std::vector<std::string>{"prompt.md", "response.md", "status.json"}));
-  EXPECT_EQ(tree_listing(run_dir + "/work.visits"),
-            (std::vector<std::string>{"1", "1/prompt.md", "1/response.md", "1/status.json", "2", "2/prompt.md",
-                                      "2/response.md", "2/status.json"}));
+  // An LLM stage keeps each attempt's prompt and response in its attempt folder too.
+  EXPECT_EQ(tree_listing(run_dir + "/work"),
+            (std::vector<std::string>{"attempt-1", "attempt-1/prompt.md", "attempt-1/response.md", "prompt.md",
+                                      "response.md", "status.json"}));
+  EXPECT_EQ(
+      tree_listing(run_dir + "/work.visits"),
+      (std::vector<std::string>{"1", "1/attempt-1", "1/attempt-1/prompt.md", "1/attempt-1/response.md", "1/prompt.md",
+                                "1/response.md", "1/status.json", "2", "2/attempt-1", "2/attempt-1/prompt.md",
+                                "2/attempt-1/response.md", "2/prompt.md", "2/response.md", "2/status.json"}));
   EXPECT_EQ(read_json(run_dir + "/work.visits/1/status.json")["outcome"], "fail");
   EXPECT_EQ(read_json(run_dir + "/work.visits/2/status.json")["outcome"], "fail");
   EXPECT_EQ(read_json(run_dir + "/work/status.json")["outcome"], "success");
@@ -284,7 +289,7 @@ TEST(CliRunTest, TheTokenSummaryCountsCallsInGoodEnglishAndOnlyWhenThereWereAny)
   std::string log = dir.sub("one.err");
   ASSERT_EQ(run({"run", graph, "--simulate", "--logs-root", dir.sub("one")}, {}, log).code, 0);
   std::string err = read_text_file(log);
-  EXPECT_NE(err.find(" output (1 LLM call)\nresult: success\n"), std::string::npos) << err;
+  EXPECT_NE(err.find(" output (1 request in 1 stage)\nresult: success\n"), std::string::npos) << err;
   std::string tools = dir.sub("tools.dot");
   write_text_file(tools,
                   "digraph tools { start [shape=Mdiamond] t [shape=parallelogram, tool_command=\"true\"] "

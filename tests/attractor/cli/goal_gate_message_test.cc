@@ -1,6 +1,6 @@
 // A failed goal-gate stage says it was a goal gate, on the console and in `attractor status`, so
-// the reader can tell why the run could not go on past it; `status` counts one LLM call as one
-// "call". Through the real binary.
+// the reader can tell why the run could not go on past it; `status` counts one model request as
+// "1 request in 1 stage". Through the real binary.
 
 #include <string>
 
@@ -26,7 +26,7 @@ TEST(GoalGateMessageTest, AFailedGoalGateSaysSoOnTheConsoleAndInStatus) {
   ProcessResult status = run_attractor({"status", dir.sub("run")});
   ASSERT_EQ(status.exit_code, 0) << status.err;
   EXPECT_NE(status.out.find("reason:   " + reason), std::string::npos) << status.out;
-  EXPECT_NE(status.out.find(" output (1 LLM call)\n"), std::string::npos) << status.out;
+  EXPECT_NE(status.out.find(" output (1 request in 1 stage)\n"), std::string::npos) << status.out;
 }
 
 }  // namespace

@@ -49,7 +49,7 @@ TEST(CliBackendSelectionTest, BackendOptionRunsAgainstACompatibleServerAndSumsTo
   Ran r = run_binary({"run", dir.sub("g.dot"), "--logs-root", dir.sub("run"), "--backend", "openai"},
                      {{"OPENAI_BASE_URL", server.url() + "/v1"}, {"ANTHROPIC_BASE_URL", server.url()}}, dir);
   EXPECT_EQ(r.code, 0) << r.err;
-  EXPECT_NE(r.err.find("tokens: 22 input, 14 output (2 LLM calls)"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("tokens: 22 input, 14 output (2 requests in 2 stages)"), std::string::npos) << r.err;
   auto requests = server.requests();
   ASSERT_EQ(requests.size(), 2u);
   EXPECT_EQ(requests[0].path, "/v1/chat/completions");

@@ -46,7 +46,7 @@ TEST(LlmEngineTest, RateLimitThenSuccessWaitsForRetryAfter) {
   EXPECT_EQ(failed[0]["will_retry"], true);
   json status = run.status("write");
   EXPECT_EQ(status["outcome"], "success");
-  EXPECT_EQ(status["usage"], json::parse(R"({"input_tokens": 11, "output_tokens": 7})"));
+  EXPECT_EQ(status["usage"], json::parse(R"({"input_tokens": 11, "output_tokens": 7, "requests": 1})"));
   EXPECT_EQ(status["backend"], "openai");
   EXPECT_EQ(status["model"], "gpt-4o");
 }
@@ -114,8 +114,10 @@ TEST(LlmEngineTest, UsagePerStageAndSummedInTheFinalEvent) {
   EXPECT_EQ(usage[1]["output_tokens"], 7);
   auto completed = run.events_named("PipelineCompleted");
   ASSERT_EQ(completed.size(), 1u);
-  EXPECT_EQ(completed[0]["usage"],
-            json::parse(R"({"input_tokens": 22, "output_tokens": 14, "total_tokens": 36, "llm_calls": 2})"));
+  EXPECT_EQ(
+      completed[0]["usage"],
+      json::parse(
+          R"({"input_tokens": 22, "output_tokens": 14, "total_tokens": 36, "llm_requests": 2, "llm_stages": 2})"));
 }
 
 TEST(LlmEngineTest, FullThreadSendsEarlierMessagesAndFreshSessionsCarryThePreamble) {

@@ -49,7 +49,8 @@ TEST(ResumeKeepsBackendTest, AResumedRunStillCallsTheProviderItStartedWith) {
   EXPECT_EQ(read_json(run + "/build/status.json")["backend"], "openai");
   EXPECT_EQ(read_text_file(run + "/build/response.md").find("[Simulated]"), std::string::npos);
   EXPECT_EQ(resumed.err.find("(simulated)"), std::string::npos) << resumed.err;
-  EXPECT_NE(resumed.err.find("tokens: 22 input, 14 output (2 LLM calls)\n"), std::string::npos) << resumed.err;
+  EXPECT_NE(resumed.err.find("tokens: 22 input, 14 output (2 requests in 2 stages)\n"), std::string::npos)
+      << resumed.err;
 }
 
 TEST(ResumeKeepsBackendTest, AnOptionGivenAgainOverridesTheManifest) {
