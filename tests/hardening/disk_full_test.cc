@@ -158,14 +158,14 @@ TEST(DiskFullTest, AFullDiskTellsOneStoryOnTheConsoleInStatusAndInEvents) {
        "digraph fill { start [shape=Mdiamond] done [shape=Msquare]\n"
        "  fill [shape=parallelogram, tool_command=\"head -c 3000000 /dev/zero > big.bin\"]\n"
        "  start -> fill -> done }\n");
+  const std::string script =
+      "mount -t tmpfs -o size=2m tmpfs \"$0\" && cd \"$0\" || exit 99\n"
+      "\"$1\" run \"$2\" --logs-root \"$0/run\" -q; echo \"run exit $?\"\n"
+      "\"$1\" status \"$0/run\"; \"$1\" status --json \"$0/run\" > \"$0/../status.json\"\n"
+      "tail -n 1 \"$0/run/events.jsonl\" > \"$0/../last-event.json\"\n"
+      "rm -f big.bin && mount -o remount,size=16m \"$0\" && \"$1\" resume \"$0/run\" -q; echo \"resume exit $?\"";
   ProcessResult r = run_program(
-      {"unshare", "-m", "sh", "-c",
-       "mount -t tmpfs -o size=2m tmpfs \"$0\" && cd \"$0\" || exit 99\n"
-       "\"$1\" run \"$2\" --logs-root \"$0/run\" -q; echo \"run exit $?\"\n"
-       "\"$1\" status \"$0/run\"; \"$1\" status --json \"$0/run\" > \"$0/../status.json\"\n"
-       "tail -n 1 \"$0/run/events.jsonl\" > \"$0/../last-event.json\"\n"
-       "rm -f big.bin && mount -o remount,size=16m \"$0\" && \"$1\" resume \"$0/run\" -q; echo \"resume exit $?\"",
-       dir.sub("mnt"), ATTRACTOR_BINARY_PATH, dir.sub("fill.dot")});
+      {"unshare", "-m", "sh", "-c", script, dir.sub("mnt"), ATTRACTOR_BINARY_PATH, dir.sub("fill.dot")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   const std::string story = "cannot write " + dir.sub("mnt") + "/run/fill/status.json: No space left on device";
   EXPECT_NE(r.out.find("run exit 3\n"), std::string::npos) << r.out;
@@ -195,10 +195,10 @@ TEST(ReadOnlyRunDirTest, StatusOfARunStoppedByAReadOnlyDirectorySaysSo) {
   ProcessResult killed = run_program(
       {ATTRACTOR_FAULT_BINARY_PATH, "kill", "4", "run", kGraph, "--simulate", "--logs-root", run, "-q"});
   ASSERT_EQ(killed.signal, SIGKILL);
-  ProcessResult ro = run_program({"unshare", "-m", "sh", "-c",
-                                  "mount --bind -o ro \"$0\" \"$0\" || exit 99\n"
-                                  "\"$1\" resume \"$0\" -q; echo \"resume exit $?\"; \"$1\" status \"$0\"",
-                                  run, ATTRACTOR_BINARY_PATH});
+  const std::string script =
+      "mount --bind -o ro \"$0\" \"$0\" || exit 99\n"
+      "\"$1\" resume \"$0\" -q; echo \"resume exit $?\"; \"$1\" status \"$0\"";
+  ProcessResult ro = run_program({"unshare", "-m", "sh", "-c", script, run, ATTRACTOR_BINARY_PATH});
   EXPECT_NE(ro.err.find("Read-only file system"), std::string::npos) << ro.err;
   EXPECT_NE(ro.out.find("resume exit 3\n"), std::string::npos) << ro.out;
   EXPECT_NE(ro.out.find("status:   interrupted\nreason:   the run directory is not writable: Read-only file system\n"),

@@ -24,7 +24,7 @@ using hardening::spit;
 
 /// A pipeline whose third stage copies `checkpoint.json` as it is at that moment.
 std::string write_peeking_graph(const ScratchDir& dir) {
-  const std::string graph = dir.sub("peek.dot");
+  std::string graph = dir.sub("peek.dot");
   spit(graph, R"(digraph peek { start [shape=Mdiamond] done [shape=Msquare]
     first [shape=parallelogram, tool_command="true"]
     second [shape=parallelogram, tool_command="true"]
