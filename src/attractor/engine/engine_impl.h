@@ -17,6 +17,7 @@
 #include "attractor/engine/usage_tally.h"
 #include "attractor/model/fidelity.h"
 #include "attractor/engine/preamble.h"
+#include "attractor/engine/stage_heartbeats.h"
 #include "attractor/engine/thread_sessions.h"
 #include "attractor/run/write_behind.h"
 
@@ -56,8 +57,6 @@ class RunEventSink : public EventObserver {
   std::shared_ptr<EventObserver> file_;
   std::shared_ptr<EventObserver> user_;
 };
-
-class StageHeartbeat;  // engine_stage.cc
 
 class Engine::Impl : public BranchRunner {
  public:
@@ -142,7 +141,7 @@ class Engine::Impl : public BranchRunner {
                              std::int64_t* attempts = nullptr);
   /// The StageWaiting heartbeat of an attempt of `node` when it waits on a model or a command and
   /// options_.waiting_every_ms is positive; nullptr otherwise. It stops when destroyed.
-  std::unique_ptr<StageHeartbeat> start_heartbeat(const NodeData& node, std::int64_t attempt);
+  std::unique_ptr<StageHeartbeats::Handle> start_heartbeat(const NodeData& node, std::int64_t attempt);
   /// Opens the stage directory of `node` for a new visit, archiving the previous visit's files.
   std::string open_stage_directory(const NodeData& node);
   Outcome run_attempt(const NodeData& node, Handler& handler, Context& context, const std::string& stage_dir,
@@ -200,6 +199,9 @@ class Engine::Impl : public BranchRunner {
   /// Why a stage asked to interrupt the run (guarded by branch_mutex_): PipelineInterrupted's
   /// `reason` instead of options_.interrupt_reason's.
   std::string interrupt_request_;
+  /// The StageWaiting beats of the run's waiting stages (one thread, started by the first);
+  /// last, so it stops before anything its beats use goes.
+  StageHeartbeats heartbeats_{options_.waiting_every_ms};
 };
 
 }  // namespace attractor

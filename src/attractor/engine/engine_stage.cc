@@ -25,38 +25,6 @@ namespace attractor {
 
 namespace fs = std::filesystem;
 
-/// Calls `beat` every `every_ms` of real time until stopped: the StageWaiting signs of life of a
-/// stage that waits on a model or a command (real time, so a test's fake clock never spins it).
-class StageHeartbeat {
- public:
-  StageHeartbeat(std::int64_t every_ms, std::function<void()> beat) {
-    thread_ = std::thread([this, every_ms, beat = std::move(beat)] {
-      std::unique_lock lock(mutex_);
-      while (!cv_.wait_for(lock, std::chrono::milliseconds(every_ms), [this] { return stopped_; })) {
-        lock.unlock();
-        beat();
-        lock.lock();
-      }
-    });
-  }
-  StageHeartbeat(const StageHeartbeat&) = delete;
-  StageHeartbeat& operator=(const StageHeartbeat&) = delete;
-  ~StageHeartbeat() {
-    {
-      std::lock_guard lock(mutex_);
-      stopped_ = true;
-    }
-    cv_.notify_all();
-    if (thread_.joinable()) thread_.join();
-  }
-
- private:
-  std::mutex mutex_;
-  std::condition_variable cv_;
-  bool stopped_ = false;
-  std::thread thread_;
-};
-
 namespace {
 
 /// Cancels `token` when `timeout_ms` of real time elapse, unless stopped first.
@@ -200,7 +168,7 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   if (env.timeout_ms && *env.timeout_ms > 0 && !traits.handles_timeout) {
     watchdog = std::make_unique<Watchdog>(*env.timeout_ms, env.cancel);
   }
-  std::unique_ptr<StageHeartbeat> heartbeat = start_heartbeat(node, attempt);
+  std::unique_ptr<StageHeartbeats::Handle> heartbeat = start_heartbeat(node, attempt);
   Outcome outcome;
   try {
     if (traits.llm == HandlerTraits::Llm::kAlways) {
@@ -248,13 +216,12 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   return outcome;
 }
 
-std::unique_ptr<StageHeartbeat> Engine::Impl::start_heartbeat(const NodeData& node, std::int64_t attempt) {
+std::unique_ptr<StageHeartbeats::Handle> Engine::Impl::start_heartbeat(const NodeData& node, std::int64_t attempt) {
   const HandlerTraits& traits = registry_.traits(node);
   if (options_.waiting_every_ms <= 0 || !(traits.runs_tools || uses_llm(traits, node))) return nullptr;
   const char* waiting_on = traits.runs_tools ? "command" : "model";
   const std::int64_t started = clock_->now_ms();
-  return std::make_unique<StageHeartbeat>(options_.waiting_every_ms, [this, id = node.id, attempt, waiting_on,
-                                                                      started] {
+  return heartbeats_.start([this, id = node.id, attempt, waiting_on, started] {
     emit(kStageWaitingEvent,
          {{"name", id}, {"attempt", attempt}, {"waiting_on", waiting_on}, {"elapsed_ms", clock_->now_ms() - started}});
   });
