@@ -41,8 +41,10 @@ void StageHeartbeats::loop() {
     }
     auto next = std::min_element(beats_.begin(), beats_.end(),
                                  [](const auto& a, const auto& b) { return a.second.due < b.second.due; });
-    if (Clock::now() < next->second.due) {
-      changed_.wait_until(lock, next->second.due);
+    // A copy: the beat may be dropped (its node freed) while this thread waits.
+    const Clock::time_point due = next->second.due;
+    if (Clock::now() < due) {
+      changed_.wait_until(lock, due);
       continue;
     }
     const std::uint64_t id = next->first;
