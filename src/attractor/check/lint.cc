@@ -79,17 +79,20 @@ std::string without_digits(const std::string& id) {
 
 }  // namespace
 
-std::string misspelt_node_fix(const Graph& graph, Vertex v) {
+SpellingIndex declared_node_ids(const Graph& graph) {
+  std::vector<std::string> ids;
+  for (Vertex u : graph.nodes()) {
+    if (!graph.node(u).attrs.empty()) ids.push_back(graph.node(u).id);
+  }
+  return SpellingIndex(ids);
+}
+
+std::string misspelt_node_fix(const Graph& graph, Vertex v, SpellingIndex& declared) {
   const NodeData& node = graph.node(v);
   if (!node.attrs.empty() || node.id.size() < 4) return "";
-  std::vector<std::string> declared;
-  for (Vertex u : graph.nodes()) {
-    const NodeData& other = graph.node(u);
-    if (u != v && !other.attrs.empty() && without_digits(other.id) != without_digits(node.id)) {
-      declared.push_back(other.id);
-    }
-  }
-  std::string guess = closest_match(node.id, declared, node.id.size() < 5 ? 1 : 2);
+  const std::string bare = without_digits(node.id);
+  std::string guess = declared.closest(node.id, node.id.size() < 5 ? 1 : 2,
+                                       [&](const std::string& other) { return without_digits(other) != bare; });
   if (guess.empty()) return "";
   return "did you mean '" + guess + "'? An edge naming '" + node.id + "' creates that node: correct the edge";
 }

@@ -87,11 +87,16 @@ class SpellingChecker {
 /// edit_distance and closest_match (attractor/base/closest_match.h).
 using ::attractor::closest_match;
 using ::attractor::edit_distance;
+using ::attractor::SpellingIndex;
 
 /// For a node that sets no attribute, which an edge naming a misspelt id creates: "did you mean 'ID'?"
 /// with the closest node id that sets attributes (edit distance 2, 1 below 5 characters; ids of 4
 /// characters or more, not only differing in digits), else "".
-std::string misspelt_node_fix(const Graph& graph, Vertex v);
+/// The candidates are `declared`, from declared_node_ids.
+std::string misspelt_node_fix(const Graph& graph, Vertex v, SpellingIndex& declared);
+
+/// The ids of the nodes that set attributes, the candidates of misspelt_node_fix.
+SpellingIndex declared_node_ids(const Graph& graph);
 
 /// "'a', 'b' and 'c'"-free joining: "a, b, c".
 std::string join(const std::vector<std::string>& items, std::string_view separator = ", ");

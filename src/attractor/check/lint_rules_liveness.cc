@@ -8,6 +8,7 @@
 // again.
 
 #include <algorithm>
+#include <optional>
 
 #include <boost/graph/breadth_first_search.hpp>
 #include <boost/graph/reverse_graph.hpp>
@@ -102,6 +103,7 @@ LintRulePtr exit_reachable_rule() {
     std::optional<Liveness> l = liveness(in);
     if (!l) return;
     const std::string& exit_id = graph.node(l->exit).id;
+    std::optional<SpellingIndex> declared;
     for (const std::vector<Vertex>& loop : closed_loops(graph, *l)) {
       const NodeData& first = graph.node(loop.front());
       std::string message = loop.size() == 1
@@ -124,10 +126,12 @@ LintRulePtr dead_end_rule() {
     std::optional<Liveness> l = liveness(in);
     if (!l) return;
     const std::string& exit_id = graph.node(l->exit).id;
+    std::optional<SpellingIndex> declared;
     for (Vertex v : graph.nodes()) {
       if (!l->entered[v] || !is_dead_end(graph, v, l->exit)) continue;
       const NodeData& node = graph.node(v);
-      std::string fix = misspelt_node_fix(graph, v);
+      if (!declared) declared = declared_node_ids(graph);
+      std::string fix = misspelt_node_fix(graph, v, *declared);
       if (fix.empty()) fix = "add an edge from '" + node.id + "' to the next stage or to '" + exit_id + "'";
       out.push_back(make_diagnostic("dead_end", Severity::kError,
                                     "node '" + node.id +

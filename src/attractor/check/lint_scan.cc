@@ -214,11 +214,14 @@ class Scanner {
  private:
   void emit(Diagnostic d) { scan_.by_rule[d.rule].push_back(std::move(d)); }
 
-  const std::vector<std::string>& node_ids() {
-    if (node_ids_.empty()) {
-      for (Vertex v : graph_.nodes()) node_ids_.push_back(graph_.node(v).id);
+  /// Every node id, for "did you mean" on references to nodes.
+  SpellingIndex& node_ids() {
+    if (!node_ids_) {
+      std::vector<std::string> ids;
+      for (Vertex v : graph_.nodes()) ids.push_back(graph_.node(v).id);
+      node_ids_.emplace(ids);
     }
-    return node_ids_;
+    return *node_ids_;
   }
 
   void check_spelling(std::string_view key, ValueView value, const Subject& subject) {
@@ -282,11 +285,10 @@ class Scanner {
     const std::string_view text = value.text();
     if (text.empty() || graph_.find(text)) return;
     const std::string name(key);
-    emit(make_diagnostic(
-        "retry_target_exists", Severity::kWarning,
-        who + " " + name + " '" + std::string(text) + "', which is not a node", subject.node_id(),
-        suggestion_or(closest_match(text, node_ids(), 2), "set " + name + " to the id of an existing node"),
-        value_location(value, subject.fallback)));
+    emit(make_diagnostic("retry_target_exists", Severity::kWarning,
+                         who + " " + name + " '" + std::string(text) + "', which is not a node", subject.node_id(),
+                         suggestion_or(node_ids().closest(text, 2), "set " + name + " to the id of an existing node"),
+                         value_location(value, subject.fallback)));
   }
 
   void check_from_settings(std::string_view key, ValueView value, const Subject& subject) {
@@ -309,7 +311,7 @@ class Scanner {
     std::string prefix = "node '" + id + "' has " + std::string(name) + "='" + target + "', but ";
     SourceLocation location = value_location(value, subject.fallback);
     if (!graph_.find(target)) {
-      std::string guess = closest_match(target, node_ids(), 2);
+      std::string guess = node_ids().closest(target, 2);
       emit(make_diagnostic("outgoing_route_targets", Severity::kError, prefix + "there is no node '" + target + "'", id,
                            guess.empty() ? "declare node '" + target + "' and an edge " + id + " -> " + target
                                          : "did you mean '" + guess + "'?",
@@ -464,7 +466,8 @@ class Scanner {
                            value_location(goal_gate, node.location)));
     }
     if (!start_or_exit && !has_prompt && !has_label && is_llm_stage(type, shape)) {
-      std::string fix = misspelt_node_fix(graph_, v);
+      if (!declared_ids_) declared_ids_ = declared_node_ids(graph_);
+      std::string fix = misspelt_node_fix(graph_, v, *declared_ids_);
       emit(make_diagnostic("prompt_on_llm_nodes", Severity::kWarning,
                            "LLM node '" + node.id + "' has no prompt or label", node.id,
                            fix.empty() ? "add prompt=\"...\" to '" + node.id + "'" : fix, node.location));
@@ -512,7 +515,8 @@ class Scanner {
   std::map<std::string, std::vector<std::string>, std::less<>> families_;  ///< family -> its names, sorted
   std::set<std::pair<std::string, std::size_t>> spelling_reported_;
   std::unordered_set<std::string_view> clean_conditions_;  // views into the graph's values
-  std::vector<std::string> node_ids_;
+  std::optional<SpellingIndex> node_ids_;
+  std::optional<SpellingIndex> declared_ids_;
   bool graph_has_retry_ = false;
 };
 
