@@ -18,8 +18,11 @@ std::string truncate_utf8(const std::string& text, std::size_t max_chars) {
 }
 
 void write_attempt_file(const StageEnv& env, const std::string& name, const std::string& text) {
-  env.write_file((fs::path(env.stage_dir) / name).string(), text);
-  if (env.attempt_directory) env.write_file((fs::path(env.attempt_directory()) / name).string(), text);
+  if (env.keep_attempt_file) {
+    env.keep_attempt_file(name, text);
+  } else {
+    env.write_file((fs::path(env.stage_dir) / name).string(), text);
+  }
 }
 
 nlohmann::json stage_usage_fields(const NodeData& node, const StageEnv& env, const CodergenResult& result,
@@ -50,6 +53,7 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   request.prompt = prompt;
   request.stage_dir = env.stage_dir;
   request.attempt_directory = env.attempt_directory;
+  request.keep_attempt_file = env.keep_attempt_file;
   request.record_process = env.record_process;
   request.fidelity = env.fidelity;
   request.thread_id = env.thread_id;

@@ -86,6 +86,7 @@ Outcome FanInHandler::execute(const NodeData& node, Context& context, const Grap
     request.files = env.files();
     if (backend_->acts_outside_process(request)) env.flush_writes();
     request.attempt_directory = env.attempt_directory;
+    request.keep_attempt_file = env.keep_attempt_file;
     CodergenResult r = backend_->run(request);
     write_attempt_file(env, "response.md", r.response);
     env.emit(kStageUsageEvent, stage_usage_fields(node, env, r, r.backend.empty() ? backend_->name() : r.backend));

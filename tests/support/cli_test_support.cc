@@ -7,9 +7,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <mutex>
 #include <sstream>
 
 #include <gtest/gtest.h>
@@ -28,12 +30,38 @@ std::string slurp(const std::string& path) {
 
 }  // namespace
 
+namespace {
+
+/// The directories make_temp_dir made, removed when the test program exits (not when a forked
+/// child of it does).
+struct TempDirs {
+  std::mutex mutex;
+  std::vector<std::filesystem::path> made;
+  pid_t owner = ::getpid();
+  ~TempDirs() {
+    if (::getpid() != owner) return;
+    std::error_code ignored;
+    for (const auto& dir : made) std::filesystem::remove_all(dir, ignored);
+  }
+};
+
+TempDirs& temp_dirs() {
+  static TempDirs dirs;
+  return dirs;
+}
+
+}  // namespace
+
 std::string make_temp_dir() {
   const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
   std::string name = info ? std::string(info->test_suite_name()) + "." + info->name() : "attractor";
+  std::replace(name.begin(), name.end(), '/', '_');
   auto dir = std::filesystem::temp_directory_path() / ("attractor-test-" + std::to_string(::getpid()) + "-" + name);
   std::filesystem::remove_all(dir);
   std::filesystem::create_directories(dir);
+  TempDirs& dirs = temp_dirs();
+  std::lock_guard lock(dirs.mutex);
+  dirs.made.push_back(dir);
   return dir.string();
 }
 

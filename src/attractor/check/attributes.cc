@@ -152,7 +152,8 @@ const std::vector<AttributeSpec>& graph_attributes() {
          "Model fallback chain of LLM stages that set none: provider:model pairs tried in order after a "
          "retryable provider failure."},
         {"max_total_tokens", T::kNonNegativeInteger, "",
-         "Token budget of the run's LLM calls: once reached, the run stops before its next LLM stage (exit 4, "
+         "Token budget of the run's model requests (every attempt and retry): once reached, the run stops before its "
+         "next LLM stage (exit 4, "
          "resumable); --max-total-tokens overrides it."},
         {"max_cost", T::kNumber, "",
          "Cost budget in US dollars (needs --prices): once reached, the run stops before its next LLM stage "

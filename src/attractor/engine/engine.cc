@@ -111,6 +111,12 @@ void Engine::Impl::emit(const std::string& name, nlohmann::json fields) {
 
 void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
   writer_->flush();
+  fresh_run_dir_ = true;
+  if (disk_->is_directory(run_dir_)) {
+    for (const std::string& name : disk_->list_directory(run_dir_)) {
+      if (disk_->is_directory((fs::path(run_dir_) / name).string())) fresh_run_dir_ = false;
+    }
+  }
   if (std::error_code ec = disk_->make_directories(run_dir_)) {
     throw std::runtime_error("cannot create run directory " + run_dir_ + ": " + ec.message());
   }

@@ -13,6 +13,7 @@
 
 #include "attractor/base/log.h"
 #include "attractor/run/artifact_store.h"
+#include "attractor/run/attempt_folders.h"
 #include "attractor/engine/engine.h"
 #include "attractor/engine/usage_tally.h"
 #include "attractor/model/fidelity.h"
@@ -144,9 +145,12 @@ class Engine::Impl : public BranchRunner {
   std::unique_ptr<StageHeartbeats::Handle> start_heartbeat(const NodeData& node, std::int64_t attempt);
   /// Opens the stage directory of `node` for a new visit, archiving the previous visit's files.
   std::string open_stage_directory(const NodeData& node);
+  /// True when only this engine has written into `stage_dir` since it was opened (stage_dir_fresh_):
+  /// its attempt folders are numbered without a look at the disk and made through the writer.
+  bool stage_dir_is_fresh(const std::string& stage_dir);
   Outcome run_attempt(const NodeData& node, Handler& handler, Context& context, const std::string& stage_dir,
                       std::int64_t attempt, const CancelToken& cancel, const StageFidelity& fidelity,
-                      std::int64_t& attempt_folders, StageHistory& history);
+                      AttemptFolders& folders, StageHistory& history);
   /// Routing after a node: jump_to, then failure routing (§3.7 as decided) or §3.3 selection.
   Route route_after(const NodeData& node, const Outcome& outcome, const Context& context) const;
   void emit(const std::string& name, nlohmann::json fields);
@@ -187,6 +191,12 @@ class Engine::Impl : public BranchRunner {
   /// Visits per node whose stage directory was opened in this run directory (guarded by
   /// branch_mutex_): the next visit archives the previous one's files (run/stage_visits.h).
   std::map<std::string, std::int64_t> stage_visits_;
+  /// Stage directories opened by this engine (guarded by branch_mutex_), true when nothing but this
+  /// engine has written into the one now open: it was opened before in this process, or the run
+  /// directory held no folder when the run began. Their attempt folders need no look at the disk.
+  std::map<std::string, bool> stage_dir_fresh_;
+  /// The run directory held no folder when run() began (initialize_run_directory).
+  bool fresh_run_dir_ = false;
   /// Handler attempts per node so far (guarded by branch_mutex_), in-flight stages included; a
   /// node's count reaches `state_.node_attempts` when its execution is recorded.
   std::map<std::string, std::int64_t> attempts_;

@@ -17,6 +17,7 @@
 #include "attractor/model/node_roles.h"
 #include "attractor/engine/inbox.h"
 #include "attractor/run/run_directory.h"
+#include "attractor/run/attempt_folders.h"
 #include "attractor/run/stage_visits.h"
 #include "attractor/model/context_keys.h"
 #include "attractor/engine/event_names.h"
@@ -118,9 +119,8 @@ class Engine::Impl::BranchesFrom : public BranchRunner {
 
 Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Context& context,
                                   const std::string& stage_dir, std::int64_t attempt, const CancelToken& cancel,
-                                  const StageFidelity& fidelity, std::int64_t& attempt_folders, StageHistory& history) {
+                                  const StageFidelity& fidelity, AttemptFolders& folders, StageHistory& history) {
   fs::path status_path = fs::path(stage_dir) / kStageStatusFile;
-  std::string attempt_dir;
   // The first attempt's directory comes without one (open_stage_visit); a retry removes its own.
   if (attempt > 1) writer_->remove_file(status_path.string());
   // A handler that does not queue its writes sees the stage directory as it would without the
@@ -150,16 +150,15 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
   env.previous_node = fidelity.previous_node;
   env.writer = writer_.get();
   env.handlers = &registry_.catalog();
-  auto open_attempt = [this, &attempt_dir, &attempt_folders, &stage_dir]() {
-    if (attempt_dir.empty()) {
-      writer_->flush();
-      attempt_dir = open_attempt_folder(*disk_, stage_dir, attempt_folders);
-    }
-    return attempt_dir;
+  folders.begin(attempt);
+  env.attempt_directory = [&folders] { return folders.folder(); };
+  env.keep_attempt_file = [&folders](const std::string& name, std::string content) {
+    folders.keep(name, std::move(content));
   };
-  env.attempt_directory = open_attempt;
-  env.record_process = [this, open_attempt](const ProcessGroupRecord& record) {
-    record_attempt_process(*disk_, open_attempt(), record);
+  env.record_process = [this, &folders](const ProcessGroupRecord& record) {
+    const std::string dir = folders.folder();
+    writer_->flush();
+    record_attempt_process(*disk_, dir, record);
   };
   env.budget_check = budget_check_for(node.id);
   env.interrupt_run = [this](const std::string& reason) { request_interrupt(reason); };
@@ -194,10 +193,10 @@ Outcome Engine::Impl::run_attempt(const NodeData& node, Handler& handler, Contex
     return Outcome::fail(fmt::format("stage {} timed out after {}ms", node.id, *env.timeout_ms));
   }
 
-  bool outside_effects = !queued || writer_->flush_count() != flushes_before || !attempt_dir.empty();
+  bool outside_effects = !queued || writer_->flush_count() != flushes_before || folders.looked_at_disk();
   if (outside_effects && queued) writer_->flush();
   // A stage with an attempt folder takes an outside status.json from there alone (invariant 17).
-  if (!attempt_dir.empty()) status_path = fs::path(attempt_dir) / kStageStatusFile;
+  if (folders.has_folder()) status_path = fs::path(folders.folder()) / kStageStatusFile;
   if (outside_effects && disk_->exists(status_path.string())) {
     try {
       Outcome external = outcome_from_json(
@@ -227,12 +226,20 @@ std::unique_ptr<StageHeartbeats::Handle> Engine::Impl::start_heartbeat(const Nod
   });
 }
 
+bool Engine::Impl::stage_dir_is_fresh(const std::string& stage_dir) {
+  std::lock_guard lock(branch_mutex_);
+  auto it = stage_dir_fresh_.find(stage_dir);
+  return it != stage_dir_fresh_.end() && it->second;
+}
+
 std::string Engine::Impl::open_stage_directory(const NodeData& node) {
   std::string stage_dir = (fs::path(run_dir_) / node.id).string();
   std::int64_t visit = 0;
   {
     std::lock_guard lock(branch_mutex_);
     visit = ++stage_visits_[node.id];
+    auto [it, first_here] = stage_dir_fresh_.try_emplace(stage_dir, fresh_run_dir_);
+    if (!first_here) it->second = true;
   }
   writer_->open_stage_visit(stage_dir, visit);
   return stage_dir;
@@ -245,7 +252,7 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
   std::string type = registry_.catalog().type_of(node);
   Handler* handler = registry_.resolve(node);
   std::string stage_dir = open_stage_directory(node);
-  std::int64_t attempt_folders = 0;
+  AttemptFolders folders(*writer_, stage_dir, registry_.traits(node).queues_writes && stage_dir_is_fresh(stage_dir));
   std::int64_t first_started = clock_->now_ms();
   for (std::int64_t attempt = 1;; ++attempt) {
     if (attempts) *attempts = attempt;
@@ -253,9 +260,9 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
     std::int64_t started = clock_->now_ms();
     emit(kStageStartedEvent, {{"name", node.id}, {"index", index}, {"attempt", attempt}, {"type", type}});
     log().info("stage {} started: attempt {} of {}, type {}", node.id, attempt, policy.max_attempts, type);
-    Outcome outcome = handler ? run_attempt(node, *handler, context, stage_dir, attempt, cancel, fidelity,
-                                            attempt_folders, history)
-                              : Outcome::fail("no handler for type '" + type + "'", ErrorCategory::kPipeline);
+    Outcome outcome = handler
+                          ? run_attempt(node, *handler, context, stage_dir, attempt, cancel, fidelity, folders, history)
+                          : Outcome::fail("no handler for type '" + type + "'", ErrorCategory::kPipeline);
     if (std::string bad = inbox_messages_error(outcome.messages, graph_, node.id); !bad.empty()) {
       outcome = Outcome::fail(bad, ErrorCategory::kTerminal);
     }

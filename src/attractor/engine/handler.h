@@ -108,6 +108,12 @@ struct StageEnv {
   /// write into a later attempt's files (docs/run-directory.md §2.5, §8). K counts the folders
   /// already there, so a resumed attempt never reuses an interrupted one's. Unset outside the engine.
   std::function<std::string()> attempt_directory;
+  /// Writes `content` as this attempt's file `name` (prompt.md, response.md, the agent's
+  /// transcript): into the stage folder, which holds the latest attempt's, and into the attempt
+  /// folder. A stage's only attempt in a folder this run made keeps it in the stage folder alone;
+  /// a second attempt moves it into `attempt-1/` (attractor/run/attempt_folders.h). Unset outside
+  /// the engine: write `{stage_dir}/name`.
+  std::function<void(const std::string& name, std::string content)> keep_attempt_file;
   /// Records a process group this attempt started in its attempt folder (`process-PGID.json`),
   /// so that a resume that finds the folder first makes sure the group is gone. Unset outside the engine.
   std::function<void(const ProcessGroupRecord&)> record_process;

@@ -69,7 +69,7 @@ void add_common_options(CLI::App& app, RunFlags& f) {
                  "retrieval index directory for retrieval actions (overrides graph attribute index_dir, which is "
                  "relative to the graph file)");
   app.add_option("--max-total-tokens", f.max_total_tokens,
-                 "stop before the next LLM stage once the run's LLM calls used N tokens (exit 4; resume with a "
+                 "stop before the next LLM stage once the run's model requests used N tokens (exit 4; resume with a "
                  "higher budget); overrides graph attribute max_total_tokens")
       ->check(number_at_least(0));
   app.add_option("--max-cost", f.max_cost,

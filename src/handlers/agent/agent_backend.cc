@@ -93,12 +93,13 @@ void write_stage_files(const CodergenRequest& request, const AgentRun& run) {
                         {"input_tokens", run.input_tokens},
                         {"output_tokens", run.output_tokens},
                         {"model", run.model}};
-  std::vector<fs::path> folders = {fs::path(request.stage_dir)};
-  if (request.attempt_directory) folders.emplace_back(request.attempt_directory());
-  for (const fs::path& folder : folders) {
-    request.files.write((folder / "transcript.jsonl").string(), transcript);
-    request.files.write((folder / "agent.json").string(), summary.dump(2) + "\n");
+  if (request.keep_attempt_file) {
+    request.keep_attempt_file("transcript.jsonl", transcript);
+    request.keep_attempt_file("agent.json", summary.dump(2) + "\n");
+    return;
   }
+  request.files.write((fs::path(request.stage_dir) / "transcript.jsonl").string(), transcript);
+  request.files.write((fs::path(request.stage_dir) / "agent.json").string(), summary.dump(2) + "\n");
 }
 
 /// The failed outcome of a session whose model request threw after earlier turns answered: the

@@ -43,6 +43,8 @@ struct CodergenRequest {
   /// The attempt's own folder, made on the first call (StageEnv::attempt_directory): where a
   /// backend that starts a program lets it write. Unset outside the engine: use stage_dir.
   std::function<std::string()> attempt_directory;
+  /// Keeps a file of this attempt (StageEnv::keep_attempt_file); unset outside the engine.
+  std::function<void(const std::string& name, std::string content)> keep_attempt_file;
   /// Records a started process group in the attempt folder (StageEnv::record_process); may be unset.
   std::function<void(const ProcessGroupRecord&)> record_process;
   std::string fidelity;       ///< resolved fidelity mode ("" = backend default)

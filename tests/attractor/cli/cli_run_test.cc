@@ -134,15 +134,11 @@ TEST(CliRunTest, ALoopKeepsEachVisitsFilesBesideTheStageFolder) {
   TempDir dir;
   std::string run_dir = dir.sub("r");
   ASSERT_EQ(run({"run", kData + "kill_resume.dot", "--simulate", "--logs-root", run_dir, "-q"}).code, 0);
-  // An LLM stage keeps each attempt's prompt and response in its attempt folder too.
-  EXPECT_EQ(tree_listing(run_dir + "/work"),
-            (std::vector<std::string>{"attempt-1", "attempt-1/prompt.md", "attempt-1/response.md", "prompt.md",
-                                      "response.md", "status.json"}));
-  EXPECT_EQ(
-      tree_listing(run_dir + "/work.visits"),
-      (std::vector<std::string>{"1", "1/attempt-1", "1/attempt-1/prompt.md", "1/attempt-1/response.md", "1/prompt.md",
-                                "1/response.md", "1/status.json", "2", "2/attempt-1", "2/attempt-1/prompt.md",
-                                "2/attempt-1/response.md", "2/prompt.md", "2/response.md", "2/status.json"}));
+  // A visit with a single attempt that starts no program keeps its files in the stage folder alone.
+  EXPECT_EQ(tree_listing(run_dir + "/work"), (std::vector<std::string>{"prompt.md", "response.md", "status.json"}));
+  EXPECT_EQ(tree_listing(run_dir + "/work.visits"),
+            (std::vector<std::string>{"1", "1/prompt.md", "1/response.md", "1/status.json", "2", "2/prompt.md",
+                                      "2/response.md", "2/status.json"}));
   EXPECT_EQ(read_json(run_dir + "/work.visits/1/status.json")["outcome"], "fail");
   EXPECT_EQ(read_json(run_dir + "/work.visits/2/status.json")["outcome"], "fail");
   EXPECT_EQ(read_json(run_dir + "/work/status.json")["outcome"], "success");

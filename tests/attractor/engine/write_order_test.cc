@@ -6,11 +6,14 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <regex>
 #include <mutex>
 #include <set>
 #include <string>
+#include <thread>
 #include <vector>
 
 #include <gtest/gtest.h>
@@ -21,6 +24,7 @@
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/run_directory.h"
 #include "support/checkpoint_hook_disk.h"
+#include "support/counting_run_disk.h"
 #include "support/engine_test_support.h"
 #include "handlers/llm/codergen_backend.h"
 #include "handlers/registry.h"
@@ -317,6 +321,56 @@ TEST(WriteOrderTest, ARunOnTheMemoryDiskWritesTheSameFilesAsARunOnTheRealDisk) {
   EXPECT_EQ(real_dirs, fake_dirs);
   EXPECT_EQ(real.size(), fake.size());
   for (const auto& [name, content] : real) EXPECT_EQ(content, fake[name]) << name;
+}
+
+/// Records, for every attempt folder made, whether the engine's own thread made it.
+class AttemptFolderDisk : public testing::CountingRunDisk {
+ public:
+  std::error_code make_directories(const std::string& path) override {
+    note(path);
+    return CountingRunDisk::make_directories(path);
+  }
+  std::error_code make_directories(const std::string& path, bool& created) override {
+    note(path);
+    return CountingRunDisk::make_directories(path, created);
+  }
+  std::thread::id engine_thread = std::this_thread::get_id();
+  std::mutex mutex;
+  std::vector<std::string> made_by_engine, made_by_writer;
+
+ private:
+  void note(const std::string& path) {
+    if (fs::path(path).filename().string().rfind("attempt-", 0) != 0) return;
+    std::lock_guard lock(mutex);
+    (std::this_thread::get_id() == engine_thread ? made_by_engine : made_by_writer).push_back(path);
+  }
+};
+
+TEST(WriteOrderTest, StagesWithOneAttemptMakeNoAttemptFolders) {
+  TestRun t;
+  AttemptFolderDisk disk;
+  t.disk = &disk;
+  RunResult r = t.run(twelve_stages());
+  EXPECT_EQ(r.outcome.status, StageStatus::kSuccess);
+  EXPECT_TRUE(disk.made_by_engine.empty()) << disk.made_by_engine.front();
+  EXPECT_TRUE(disk.made_by_writer.empty()) << disk.made_by_writer.front();
+  EXPECT_TRUE(fs::exists(t.run_dir() + "/s7/response.md"));
+}
+
+TEST(WriteOrderTest, AFreshRunMakesTheFoldersOfARetriedStageBehindTheEngineWithoutWaiting) {
+  TestRun t;
+  AttemptFolderDisk disk;
+  t.disk = &disk;
+  Graph g = testing::linear_graph({"flaky"});
+  g.node("flaky")->set("max_retries", "2");
+  g.node("flaky")->set("simulate.outcome", "fail,fail,success");
+  RunResult r = t.run(g);
+  EXPECT_EQ(r.outcome.status, StageStatus::kSuccess);
+  EXPECT_TRUE(disk.made_by_engine.empty()) << disk.made_by_engine.front();
+  EXPECT_EQ(disk.made_by_writer.size(), 3u);
+  for (int k = 1; k <= 3; ++k) {
+    EXPECT_TRUE(fs::exists(t.run_dir() + "/flaky/attempt-" + std::to_string(k) + "/prompt.md")) << k;
+  }
 }
 
 }  // namespace
