@@ -84,7 +84,7 @@ void add_common_options(CLI::App& app, RunFlags& f) {
                  "journal outgrows it and 64 KiB)")
       ->check(number_at_least(0));
   app.add_option("--checkpoint-rewrite-below", f.checkpoint_rewrite_below,
-                 "rewrite checkpoint.json after every stage while it is at most BYTES (default 32768; 0: "
+                 "rewrite checkpoint.json after every stage while it is at most BYTES (default 4096; 0: "
                  "append to the checkpoint journal instead)")
       ->check(number_at_least(0));
 }

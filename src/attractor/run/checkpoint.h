@@ -128,7 +128,7 @@ class CheckpointWriter {
   /// While the last snapshot was at most this big, every save is a snapshot: rewriting a small
   /// checkpoint is cheap, and `checkpoint.json` then holds the state after every stage for the
   /// tools that read it without the journal (the common case; docs/run-directory.md 2.2.1).
-  static constexpr std::size_t kRewriteBelowBytes = 32 * 1024;
+  static constexpr std::size_t kRewriteBelowBytes = 4 * 1024;
   /// Also makes every `records`-th save after a snapshot a snapshot (0: only the size policy).
   /// `run --snapshot-every N`; the crash tests use it to put kills inside compactions.
   void set_snapshot_every(std::size_t records) { snapshot_every_ = records; }
