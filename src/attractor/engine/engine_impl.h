@@ -7,6 +7,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <string>
 #include <utility>
 #include <vector>
@@ -144,10 +145,9 @@ class Engine::Impl : public BranchRunner {
   /// options_.waiting_every_ms is positive; nullptr otherwise. It stops when destroyed.
   std::unique_ptr<StageHeartbeats::Handle> start_heartbeat(const NodeData& node, std::int64_t attempt);
   /// Opens the stage directory of `node` for a new visit, archiving the previous visit's files.
-  std::string open_stage_directory(const NodeData& node);
-  /// True when only this engine has written into `stage_dir` since it was opened (stage_dir_fresh_):
-  /// its attempt folders are numbered without a look at the disk and made through the writer.
-  bool stage_dir_is_fresh(const std::string& stage_dir);
+  /// Sets `numbered_here` when only this engine has written into it (opened before in this
+  /// process, or a run directory that held no folder): its attempt folders need no look at the disk.
+  std::string open_stage_directory(const NodeData& node, bool& numbered_here);
   Outcome run_attempt(const NodeData& node, Handler& handler, Context& context, const std::string& stage_dir,
                       std::int64_t attempt, const CancelToken& cancel, const StageFidelity& fidelity,
                       AttemptFolders& folders, StageHistory& history);
@@ -191,10 +191,8 @@ class Engine::Impl : public BranchRunner {
   /// Visits per node whose stage directory was opened in this run directory (guarded by
   /// branch_mutex_): the next visit archives the previous one's files (run/stage_visits.h).
   std::map<std::string, std::int64_t> stage_visits_;
-  /// Stage directories opened by this engine (guarded by branch_mutex_), true when nothing but this
-  /// engine has written into the one now open: it was opened before in this process, or the run
-  /// directory held no folder when the run began. Their attempt folders need no look at the disk.
-  std::map<std::string, bool> stage_dir_fresh_;
+  /// Stage directories this engine has opened (guarded by branch_mutex_).
+  std::set<std::string> opened_stage_dirs_;
   /// The run directory held no folder when run() began (initialize_run_directory).
   bool fresh_run_dir_ = false;
   /// Handler attempts per node so far (guarded by branch_mutex_), in-flight stages included; a

@@ -226,20 +226,13 @@ std::unique_ptr<StageHeartbeats::Handle> Engine::Impl::start_heartbeat(const Nod
   });
 }
 
-bool Engine::Impl::stage_dir_is_fresh(const std::string& stage_dir) {
-  std::lock_guard lock(branch_mutex_);
-  auto it = stage_dir_fresh_.find(stage_dir);
-  return it != stage_dir_fresh_.end() && it->second;
-}
-
-std::string Engine::Impl::open_stage_directory(const NodeData& node) {
+std::string Engine::Impl::open_stage_directory(const NodeData& node, bool& numbered_here) {
   std::string stage_dir = (fs::path(run_dir_) / node.id).string();
   std::int64_t visit = 0;
   {
     std::lock_guard lock(branch_mutex_);
     visit = ++stage_visits_[node.id];
-    auto [it, first_here] = stage_dir_fresh_.try_emplace(stage_dir, fresh_run_dir_);
-    if (!first_here) it->second = true;
+    numbered_here = !opened_stage_dirs_.insert(stage_dir).second || fresh_run_dir_;
   }
   writer_->open_stage_visit(stage_dir, visit);
   return stage_dir;
@@ -251,8 +244,9 @@ Outcome Engine::Impl::execute_with_retry(const NodeData& node, Context& context,
   RetryPolicy policy = build_retry_policy(node, graph_.data());
   std::string type = registry_.catalog().type_of(node);
   Handler* handler = registry_.resolve(node);
-  std::string stage_dir = open_stage_directory(node);
-  AttemptFolders folders(*writer_, stage_dir, registry_.traits(node).queues_writes && stage_dir_is_fresh(stage_dir));
+  bool numbered_here = false;
+  std::string stage_dir = open_stage_directory(node, numbered_here);
+  AttemptFolders folders(*writer_, stage_dir, registry_.traits(node).queues_writes && numbered_here);
   std::int64_t first_started = clock_->now_ms();
   for (std::int64_t attempt = 1;; ++attempt) {
     if (attempts) *attempts = attempt;
