@@ -52,6 +52,8 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
   request.context = &context;
   request.prompt = prompt;
   request.stage_dir = env.stage_dir;
+  request.run_dir = env.run_dir;
+  request.sandbox = sandbox_;
   request.attempt_directory = env.attempt_directory;
   request.keep_attempt_file = env.keep_attempt_file;
   request.record_process = env.record_process;
@@ -88,6 +90,7 @@ Outcome CodergenHandler::execute(const NodeData& node, Context& context, const G
                             {"requests", result.usage.requests}};
   if (!result.fallback_from.empty()) fidelity_info["fallback_from"] = result.fallback_from;
   if (!result.tools.empty()) fidelity_info["tools"] = result.tools;
+  if (!result.sandbox.is_null()) fidelity_info["sandbox"] = result.sandbox;
 
   write_attempt_file(env, "response.md", result.response);
   nlohmann::json usage_fields = stage_usage_fields(node, env, result, backend_name);

@@ -17,13 +17,16 @@ namespace attractor {
 
 class CodergenHandler : public Handler {
  public:
-  explicit CodergenHandler(std::shared_ptr<CodergenBackend> backend) : backend_(std::move(backend)) {}
+  /// `sandbox` reaches the backend's requests (CodergenRequest::sandbox).
+  explicit CodergenHandler(std::shared_ptr<CodergenBackend> backend, SandboxOptions sandbox = {})
+      : backend_(std::move(backend)), sandbox_(sandbox) {}
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
   /// prompt.md and response.md are queued; the queue is flushed before a backend that acts
   /// outside the process is called.
 
  private:
   std::shared_ptr<CodergenBackend> backend_;
+  SandboxOptions sandbox_;
 };
 
 /// Writes `name` into the stage folder (the latest attempt's copy) and into the attempt's own

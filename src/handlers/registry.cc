@@ -32,6 +32,7 @@ struct HandlerParts {
   std::shared_ptr<RetrievalBackendProvider> retrieval;
   ProcessRunner* process_runner = nullptr;
   std::string workdir;             ///< HandlerServices::workdir
+  SandboxOptions sandbox;          ///< HandlerServices::sandbox
   HandlerServices child_services;  ///< a manager loop's child runs
 };
 
@@ -49,9 +50,10 @@ const std::vector<BuiltinHandler>& builtin_handlers() {
       {start_description, [](P) -> HandlerPtr { return std::make_shared<StartHandler>(); }},
       {exit_description, [](P) -> HandlerPtr { return std::make_shared<ExitHandler>(); }},
       {conditional_description, [](P) -> HandlerPtr { return std::make_shared<ConditionalHandler>(); }},
-      {codergen_description, [](P p) -> HandlerPtr { return std::make_shared<CodergenHandler>(p.backend); }},
+      {codergen_description, [](P p) -> HandlerPtr { return std::make_shared<CodergenHandler>(p.backend, p.sandbox); }},
       {wait_human_description, [](P p) -> HandlerPtr { return std::make_shared<WaitHumanHandler>(p.interviewer); }},
-      {tool_description, [](P p) -> HandlerPtr { return std::make_shared<ToolHandler>(p.process_runner, p.workdir); }},
+      {tool_description,
+       [](P p) -> HandlerPtr { return std::make_shared<ToolHandler>(p.process_runner, p.workdir, p.sandbox); }},
       {parallel_description, [](P) -> HandlerPtr { return std::make_shared<ParallelHandler>(); }},
       {fan_in_description, [](P p) -> HandlerPtr { return std::make_shared<FanInHandler>(p.backend); }},
       {manager_loop_description,
@@ -84,6 +86,7 @@ HandlerRegistry make_default_registry(const HandlerServices& services) {
   parts.retrieval = services.retrieval ? services.retrieval : std::make_shared<GraphRetrievalProvider>();
   parts.process_runner = services.process_runner;
   parts.workdir = services.workdir;
+  parts.sandbox = services.sandbox;
   parts.child_services = services;
   parts.child_services.backend = parts.backend;
   parts.child_services.interviewer = parts.interviewer;

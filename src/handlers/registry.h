@@ -26,6 +26,9 @@ struct HandlerServices {
   /// Where tool commands run when their node has no `tool_cwd` (a relative `tool_cwd` is taken
   /// from here); "" = the process's current directory.
   std::string workdir;
+  /// How the commands of tool stages, hooks and the coding agent are confined: `--sandbox` and
+  /// the server's floor (handlers/services/sandbox.h).
+  SandboxOptions sandbox;
 };
 
 /// A registry with every built-in handler; custom handlers can be added afterwards.

@@ -92,6 +92,7 @@ Outcome command_outcome(const ProcessSpec& spec, const ProcessResult& r) {
 /// The outcome of a command that never ran: a `tool_cwd` that cannot be entered names the node
 /// and the attribute; anything else is "tool could not start".
 Outcome start_failure(const NodeData& node, const ProcessSpec& spec, const ProcessResult& r) {
+  if (r.sandbox_unavailable) return Outcome::fail("node '" + node.id + "': " + r.error, ErrorCategory::kTerminal);
   if (!r.cwd_missing) return Outcome::fail("tool could not start: " + r.error);
   std::string reason = r.error.substr(r.error.rfind(": ") == std::string::npos ? 0 : r.error.rfind(": ") + 2);
   return Outcome::fail(fmt::format("node '{}': tool_cwd \"{}\" cannot be entered ({}); create the directory before "
@@ -113,6 +114,22 @@ ToolCall shell_call(const NodeData& node, const ProcessSpec& spec, const StageEn
   call.files = env.files();
   call.on_started = spec.on_started;
   return call;
+}
+
+/// The tree a confined command may write: `workdir` ("" = the current directory), or `cwd` when
+/// that lies outside it.
+std::string command_workspace(const std::string& workdir, const std::string& cwd) {
+  fs::path root = fs::absolute(workdir.empty() ? fs::current_path() : fs::path(workdir)).lexically_normal();
+  if (cwd.empty()) return root.string();
+  fs::path dir = fs::absolute(cwd).lexically_normal();
+  auto rel = dir.lexically_relative(root);
+  return rel.empty() || *rel.begin() == ".." ? dir.string() : root.string();
+}
+
+nlohmann::json sandbox_record(const ProcessSpec& spec, const ProcessResult& r) {
+  nlohmann::json j = spec.sandbox.to_json();
+  j["denied"] = r.sandbox_denials;
+  return j;
 }
 
 }  // namespace
@@ -142,10 +159,14 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
   spec.timeout_ms = env.timeout_ms;
   spec.cancel = env.cancel;
   spec.on_started = env.record_process;
+  spec.sandbox = resolve_sandbox(&node, graph, CommandKind::kToolStage, sandbox_);
+  place_sandbox(spec.sandbox, command_workspace(workdir_, spec.cwd), env.stage_dir, env.run_dir);
 
   ProcessRunner& runner = runner_ ? *runner_ : default_process_runner();
   ToolHookCommands hooks = tool_hook_commands(node, graph);
   ToolCall call = shell_call(node, spec, env);
+  call.sandbox = resolve_sandbox(&node, graph, CommandKind::kHook, sandbox_);
+  place_sandbox(call.sandbox, spec.sandbox.workspace, env.stage_dir, env.run_dir);
   nlohmann::json hook_runs = nlohmann::json::object();
   if (!hooks.pre.empty()) {
     HookRun pre = run_tool_hook(runner, "pre", hooks.pre, call);
@@ -159,6 +180,7 @@ Outcome ToolHandler::execute(const NodeData& node, Context& context, const Graph
   env.flush_writes();
   ProcessResult r = runner.run(spec);
   Outcome o = r.error.empty() ? command_outcome(spec, r) : start_failure(node, spec, r);
+  o.stage_info["sandbox"] = sandbox_record(spec, r);
   if (!hooks.post.empty()) {
     HookRun post = run_tool_hook(runner, "post", hooks.post, call, r.exit_code);
     hook_runs["post"] = post.to_json(hooks.post);

@@ -23,6 +23,10 @@
 /// can never set a later attempt's outcome. A `tool_cwd` that cannot be entered fails the stage
 /// with a message naming the node and the attribute.
 ///
+/// `stage_info.sandbox` records the command's confinement (level, network, extra paths) and the
+/// lines of stderr that say the sandbox denied something (`denied`); a sandbox that cannot be set
+/// up fails the stage before the command runs.
+///
 /// A failed command's outcome carries `stage_info.stderr_tail` and `stage_info.stdout_tail`, the
 /// last kFailureTailLines lines of each stream, so the StageFailed event (and the progress display
 /// under the failed stage's line) shows why it failed.
@@ -46,13 +50,16 @@ class ToolHandler : public Handler {
  public:
   /// Commands run in `workdir` ("" = the process's current directory) unless `tool_cwd` says
   /// otherwise; a relative `tool_cwd` is relative to `workdir`.
-  explicit ToolHandler(ProcessRunner* runner = nullptr, std::string workdir = "")
-      : runner_(runner), workdir_(std::move(workdir)) {}
+  /// The command and its hooks run confined as `sandbox` and the node's `sandbox` attributes say
+  /// (handlers/services/sandbox.h); the workspace is `workdir`, or `tool_cwd` when it lies outside.
+  explicit ToolHandler(ProcessRunner* runner = nullptr, std::string workdir = "", SandboxOptions sandbox = {})
+      : runner_(runner), workdir_(std::move(workdir)), sandbox_(sandbox) {}
   Outcome execute(const NodeData& node, Context& context, const Graph& graph, const StageEnv& env) override;
 
  private:
   ProcessRunner* runner_;
   std::string workdir_;
+  SandboxOptions sandbox_;
 };
 
 /// The last `count` lines of `text` (trailing newlines ignored; each line cut to its last 400 bytes).

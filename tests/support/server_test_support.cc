@@ -25,13 +25,13 @@ const char* const kGateDot = R"(digraph Gate {
 )";
 
 std::string holding_stage(const std::string& name) {
-  return name + R"( [shape=parallelogram, tool_command="touch \"$ATTRACTOR_RUN_DIR/)" + name +
-         R"(.started\"; while [ ! -f \"$ATTRACTOR_RUN_DIR/go\" ]; do sleep 0.02; done"])";
+  return name +
+         R"( [shape=parallelogram, tool_command="touch \"$ATTRACTOR_NODE_DIR/started\"; while [ ! -f \"$ATTRACTOR_NODE_DIR/go\" ]; do sleep 0.02; done"])";
 }
 
 const char* const kHoldDot = R"(digraph Hold {
   start [shape=Mdiamond]
-  hold [shape=parallelogram, tool_command="touch \"$ATTRACTOR_RUN_DIR/hold.started\"; while [ ! -f \"$ATTRACTOR_RUN_DIR/go\" ]; do sleep 0.02; done"]
+  hold [shape=parallelogram, tool_command="touch \"$ATTRACTOR_NODE_DIR/started\"; while [ ! -f \"$ATTRACTOR_NODE_DIR/go\" ]; do sleep 0.02; done"]
   exit [shape=Msquare]
   start -> hold -> exit
 }
@@ -42,7 +42,9 @@ bool TestServer::wait_file(const std::string& id, const std::string& name, doubl
 }
 
 void TestServer::release(const std::string& id) const {
-  std::ofstream(std::filesystem::path(logs_root_) / id / "go") << "";
+  for (const auto& stage : std::filesystem::directory_iterator(std::filesystem::path(logs_root_) / id)) {
+    if (stage.is_directory()) std::ofstream(stage.path() / "go") << "";
+  }
 }
 
 bool has_ipv6_loopback() {

@@ -51,7 +51,7 @@ class TestServer {
   nlohmann::json wait_question(const std::string& id, double seconds = 20) const;
   /// Waits until run `id` has the file `name` in its run directory (true) or `seconds` pass.
   bool wait_file(const std::string& id, const std::string& name, double seconds = 20) const;
-  /// Lets the holding stages (holding_stage) of run `id` end.
+  /// Lets the holding stages (holding_stage) of run `id` end: writes `go` into every stage folder.
   void release(const std::string& id) const;
 
   RunRegistry& runs() { return *runs_; }
@@ -76,10 +76,11 @@ class TestServer {
 /// The gate pipeline of `gate.dot`: start -> work -> approve ([A] Approve -> exit, [R] Revise -> work).
 extern const char* const kGateDot;
 
-/// A pipeline whose tool stage `hold` touches `$ATTRACTOR_RUN_DIR/hold.started` and then keeps
+/// A pipeline whose tool stage `hold` touches `hold/started` in its stage folder (where a command
+/// at the server's default sandbox may write) and then keeps
 /// its run's slot until `TestServer::release` (needs `allow_commands`).
 extern const char* const kHoldDot;
-/// The tool stage `NAME` of kHoldDot: marks `NAME.started`, waits for the run directory's `go`.
+/// The tool stage `NAME` of kHoldDot: marks `NAME/started`, waits for `NAME/go` (TestServer::release).
 std::string holding_stage(const std::string& name);
 
 /// True when this machine can listen on ::1.

@@ -1,4 +1,5 @@
 #include "attractor/check/attributes.h"
+#include "attractor/model/sandbox_level.h"
 #include "attractor/model/visit_limit.h"
 
 #include <algorithm>
@@ -33,6 +34,30 @@ std::vector<AttributeSpec> retry_settings(const std::string& note) {
       spec("retry_backoff_factor", T::kNumber, "2.0", "Factor by which each retry delay grows"),
       spec("retry_max_delay", T::kDurationOrMillis, "60s", "Longest delay between two attempts"),
       spec("retry_jitter", T::kBoolean, "true", "Multiplies each retry delay by a random factor between 0.5 and 1.5"),
+  };
+}
+
+/// The sandbox settings (docs/security.md): a node sets them for the commands it starts, the graph
+/// for nodes that set none. `level_note` says what the level overrides.
+std::vector<AttributeSpec> sandbox_settings(const std::string& level_note, const std::string& note) {
+  return {
+      AttributeSpec{"sandbox", T::kEnum, "",
+                    "Sandbox of the commands started (tool_command, tool hooks, the coding agent's shell): none, "
+                    "workspace (system read-only, workspace and stage folder writable, home and logs hidden) or "
+                    "strict (also no network, resource limits); " +
+                        level_note + "; a server's --sandbox floor raises it.",
+                    sandbox_level_names()},
+      AttributeSpec{"sandbox.network", T::kEnum, "",
+                    "Network of confined commands: none (an empty network namespace) or all; default all under "
+                    "workspace, none under strict (" +
+                        note + ").",
+                    sandbox_network_names()},
+      AttributeSpec{"sandbox.read", T::kString, "",
+                    "Comma-separated extra paths confined commands may read (`~/` is the home directory; relative "
+                    "paths are in the workspace); taken as written, never from context (" +
+                        note + ")."},
+      AttributeSpec{"sandbox.write", T::kString, "",
+                    "Comma-separated extra paths confined commands may write, as sandbox.read (" + note + ")."},
   };
 }
 
@@ -90,6 +115,9 @@ const std::vector<AttributeSpec>& node_attributes() {
              std::to_string(kDefaultMaxVisits) + "."},
     };
     for (AttributeSpec& s : retry_settings("default: the graph's")) list.push_back(std::move(s));
+    for (AttributeSpec& s : sandbox_settings("overrides --sandbox and the graph's", "node over graph")) {
+      list.push_back(std::move(s));
+    }
     return list;
   }();
   return specs;
@@ -167,6 +195,10 @@ const std::vector<AttributeSpec>& graph_attributes() {
          "Shell command run after every tool call of nodes that set none; failures are recorded only."},
     };
     for (AttributeSpec& s : retry_settings("for every node that sets none")) list.push_back(std::move(s));
+    for (AttributeSpec& s :
+         sandbox_settings("for nodes that set none; --sandbox overrides it", "for nodes that set none")) {
+      list.push_back(std::move(s));
+    }
     return list;
   }();
   return specs;

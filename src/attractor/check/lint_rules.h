@@ -37,6 +37,7 @@ LintRulePtr dead_end_rule();
 /// never run with fidelity `full` (node: its own fidelity / the graph default is not `full` and
 /// no incoming edge sets `fidelity=full`; edge: its fidelity, else the target's, is not `full`).
 LintRulePtr thread_id_fidelity_rule();
+LintRulePtr sandbox_literal_rule();
 
 /// stylesheet_syntax (lint_scan.cc).
 LintRulePtr stylesheet_syntax_rule();

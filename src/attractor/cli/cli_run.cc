@@ -127,6 +127,11 @@ int print_plan(const Graph& graph, const HandlerServices& services, const RunBud
   const SimulationBackend simulation;
   const CodergenBackend* backend = services.backend ? services.backend.get() : &simulation;
   std::vector<PlannedStage> plan = plan_run(graph, builtin_handler_catalog(), *backend);
+  for (CommandUse& use : command_uses(graph, services)) {
+    for (PlannedStage& s : plan) {
+      if (s.id == use.node) s.commands.push_back(std::move(use));
+    }
+  }
   std::string text = json ? plan_json(graph, plan, budget).dump(2) + "\n" : format_plan(graph, plan, budget);
   std::fwrite(text.data(), 1, text.size(), stdout);
   return plan_refused(plan) ? kExitRuntime : kExitSuccess;

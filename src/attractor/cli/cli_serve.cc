@@ -29,6 +29,7 @@
 #include "attractor/base/module_loader.h"
 #include "attractor/cli/cli.h"
 #include "attractor/cli/cli_support.h"
+#include "attractor/model/sandbox_level.h"
 #include "attractor/server/http_server.h"
 
 namespace attractor {
@@ -148,6 +149,11 @@ int run_serve_command(int argc, char** argv) {
   app.add_flag("--allow-commands", config.allow_commands,
                "let pipelines run commands on this machine (tool stages, tool hooks, cli and agent backends, "
                "manager loops)");
+  app.add_option("--sandbox", config.sandbox_floor,
+                 "the weakest sandbox any command of a submitted pipeline runs under: none, workspace or strict "
+                 "(docs/security.md); a request cannot lower it")
+      ->check(CLI::IsMember(sandbox_level_names()))
+      ->capture_default_str();
   app.add_option("--keepalive", keepalive, "seconds between keep-alive comments on event streams")
       ->check(number_between(0.05, 3600.0))
       ->capture_default_str();

@@ -91,6 +91,10 @@ std::string format_plan(const Graph& graph, const std::vector<PlannedStage>& pla
     while (!out.empty() && out.back() == ' ') out.pop_back();
     out += "\n";
     if (!s.not_run.empty()) out += fmt::format("  {:<20} not run: {}\n", "", s.not_run);
+    std::string commands;
+    for (const CommandUse& c : s.commands)
+      commands += (commands.empty() ? "" : ", ") + c.what + " [sandbox " + c.sandbox + "]";
+    if (!commands.empty()) out += fmt::format("  {:<20} commands: {}\n", "", commands);
   }
   out += "budget: " + budget_text(budget) + "\n";
   if (plan_refused(plan)) out += "the run would be refused (exit 3): a stage above has no backend that can run it\n";
@@ -109,6 +113,10 @@ nlohmann::json plan_json(const Graph& graph, const std::vector<PlannedStage>& pl
       j["fidelity"] = s.fidelity;
       j["thread_id"] = s.thread;
       j["not_run"] = s.not_run.empty() ? nlohmann::json() : nlohmann::json(s.not_run);
+    }
+    if (!s.commands.empty()) {
+      j["commands"] = nlohmann::json::array();
+      for (const CommandUse& c : s.commands) j["commands"].push_back({{"what", c.what}, {"sandbox", c.sandbox}});
     }
     stages.push_back(std::move(j));
   }

@@ -11,6 +11,7 @@
 #include "attractor/check/handler_catalog.h"
 #include "attractor/engine/run_budget.h"
 #include "attractor/model/graph.h"
+#include "attractor/launch/command_use.h"
 #include "handlers/llm/backend_router.h"
 
 namespace attractor {
@@ -28,6 +29,8 @@ struct PlannedStage {
   std::string reached_from;            ///< the node a breadth-first walk from the start reaches it from
   bool reachable = true;
   std::string not_run;  ///< LLM stages: why no backend would run it ("" when one would)
+  /// The commands it would start and the sandbox level of each (launch/command_use.h).
+  std::vector<CommandUse> commands;
 };
 
 /// The stages in breadth-first order from the start (edges in declaration order), then the nodes

@@ -1,6 +1,7 @@
 #include "attractor/launch/command_use.h"
 
 #include "handlers/llm/backend_router.h"
+#include "handlers/services/sandbox.h"
 #include "handlers/services/tool_hooks.h"
 
 namespace attractor {
@@ -11,17 +12,23 @@ std::vector<CommandUse> command_uses(const Graph& graph, const HandlerServices& 
   for (auto v : graph.nodes()) {
     const NodeData& node = graph.node(v);
     const std::string type = handlers.type_of(node);
-    if (handlers.traits(node).runs_tools) uses.push_back({node.id, "tool_command"});
+    auto level = [&](CommandKind kind) {
+      return std::string(sandbox_level_name(resolve_sandbox(&node, graph, kind, services.sandbox).level));
+    };
+    if (handlers.traits(node).runs_tools) uses.push_back({node.id, "tool_command", level(CommandKind::kToolStage)});
     if (type == "stack.manager_loop") uses.push_back({node.id, "stack.manager_loop (a child pipeline)"});
     const std::string llm = node_uses_llm(node, handlers) && services.backend
                                 ? services.backend->plan(node, graph).runs_commands
                                 : "";
-    if (!llm.empty()) uses.push_back({node.id, llm});
+    if (!llm.empty()) {
+      const bool cli = llm.find("cli:") != std::string::npos;
+      uses.push_back({node.id, llm, cli ? "none" : level(CommandKind::kAgentShell), cli});
+    }
     // Hooks run around the calls of tool stages and of the agents.
     const ToolHookCommands hooks = tool_hook_commands(node, graph);
     const bool hooked = handlers.traits(node).runs_tools || !llm.empty();
-    if (hooked && !hooks.pre.empty()) uses.push_back({node.id, "tool_hooks.pre"});
-    if (hooked && !hooks.post.empty()) uses.push_back({node.id, "tool_hooks.post"});
+    if (hooked && !hooks.pre.empty()) uses.push_back({node.id, "tool_hooks.pre", level(CommandKind::kHook)});
+    if (hooked && !hooks.post.empty()) uses.push_back({node.id, "tool_hooks.post", level(CommandKind::kHook)});
   }
   return uses;
 }

@@ -8,6 +8,7 @@
 
 #include "attractor/base/input_file.h"
 #include "attractor/base/json_limits.h"
+#include "attractor/model/sandbox_level.h"
 #include "handlers/llm/provider_table.h"
 
 namespace attractor {
@@ -79,6 +80,10 @@ void add_common_options(CLI::App& app, RunFlags& f) {
   app.add_option("--prices", f.prices,
                  "price table JSON: {\"MODEL\": {\"input\": USD, \"output\": USD}} per million tokens (\"*\" for "
                  "any other model); costs appear in status files, events and the summary");
+  app.add_option("--sandbox", f.sandbox,
+                 "confine the commands of tool stages, hooks and the coding agent whose node sets no `sandbox`: "
+                 "none, workspace or strict (docs/security.md); overrides graph attribute sandbox")
+      ->check(CLI::IsMember(sandbox_level_names()));
   app.add_option("--snapshot-every", f.snapshot_every,
                  "rewrite checkpoint.json whole at least every N stages (default 0: only when the checkpoint "
                  "journal outgrows it and 64 KiB)")
@@ -149,7 +154,9 @@ nlohmann::json manifest_options(const RunFlags& f) {
           {"max_cost", f.max_cost ? nlohmann::json(*f.max_cost) : nlohmann::json()},
           {"prices", absolute(f.prices)},
           {"snapshot_every", f.snapshot_every},
-          {"checkpoint_rewrite_below", f.checkpoint_rewrite_below}};
+          {"checkpoint_rewrite_below", f.checkpoint_rewrite_below},
+          {"sandbox", f.sandbox},
+          {"sandbox_floor", f.sandbox_floor}};
 }
 
 std::vector<std::string> restore_manifest_options(const nlohmann::json& options, const CLI::App& app, RunFlags& f) {
@@ -203,6 +210,11 @@ std::vector<std::string> restore_manifest_options(const nlohmann::json& options,
     f.prices = string_option(options, "prices");
     if (!f.prices.empty()) restored.push_back("--prices " + f.prices);
   }
+  if (!given(app, "--sandbox")) {
+    f.sandbox = string_option(options, "sandbox");
+    if (!f.sandbox.empty()) restored.push_back("--sandbox " + f.sandbox);
+  }
+  f.sandbox_floor = string_option(options, "sandbox_floor");
   return restored;
 }
 

@@ -42,6 +42,12 @@ struct RunFlags {
   bool dry_run = false;     ///< `run --dry-run`: print the plan, run nothing
   bool plan_json = false;   ///< `run --dry-run --json`
   bool move_aside = false;  ///< `run --move-aside`: move a run the run directory holds to DIR.old-N
+  /// `--sandbox LEVEL`: the level of the run's commands whose node sets none ("" = each kind's
+  /// default; docs/security.md).
+  std::string sandbox;
+  /// The weakest level any command of the run may have ("" = none): the server's `--sandbox`.
+  /// Not a command-line option; kept in the manifest, so a resume cannot lower it.
+  std::string sandbox_floor;
 };
 
 /// Adds the options both commands take to `app`, bound to `flags`.

@@ -87,6 +87,8 @@ HandlerServices make_services(const LaunchRequest& r, const Graph& graph, std::v
   }
   services.interviewer = make_interviewer(r, graph, warnings);
   services.workdir = r.workdir;
+  services.sandbox.run_level = parse_sandbox_level(f.sandbox);
+  services.sandbox.floor = parse_sandbox_level(f.sandbox_floor).value_or(SandboxLevel::kNone);
   services.retrieval = std::make_shared<GraphRetrievalProvider>(
       f.index_dir, fs::absolute(r.graph_path).parent_path().lexically_normal().string());
   return with_child_runs(std::move(services));
@@ -154,6 +156,17 @@ std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, 
                           "; start attractor serve with --allow-commands to allow them");
       lf.commands = std::move(uses);
       return lf;
+    }
+  }
+  if (prepared.services.sandbox.floor != SandboxLevel::kNone) {
+    for (const CommandUse& use : command_uses(prepared.graph(), prepared.services)) {
+      if (!use.cli_agent) continue;
+      return failure(kExitUsage, "node '" + use.node + "' (" + use.what +
+                                     ") runs an external agent program, which no " +
+                                     "sandbox confines, and this run's commands must run at sandbox `" +
+                                     std::string(sandbox_level_name(prepared.services.sandbox.floor)) +
+                                     "` or stronger; use llm_provider=agent (whose shell the sandbox confines) or "
+                                     "start the server with --sandbox none");
     }
   }
   // A dry run explains the same problems stage by stage in its plan (attractor run --dry-run).

@@ -10,6 +10,7 @@
 #include "attractor/base/log.h"
 #include "attractor/engine/event_names.h"
 #include "attractor/launch/run_summary.h"
+#include "attractor/model/sandbox_level.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/server/gate_slot_interviewer.h"
@@ -25,7 +26,7 @@ namespace fs = std::filesystem;
 const std::set<std::string>& start_fields() {
   static const std::set<std::string> fields = {"dot",          "graph",   "context",   "backend",          "simulate",
                                                "auto_approve", "answers", "responses", "max_total_tokens", "max_cost",
-                                               "prices",       "strict",  "workdir"};
+                                               "prices",       "strict",  "workdir",   "sandbox"};
   return fields;
 }
 
@@ -144,6 +145,11 @@ std::optional<std::string> read_flags(const nlohmann::json& body, RunFlags& flag
     if (!body["max_cost"].is_number() || body["max_cost"].get<double>() <= 0)
       return "max_cost must be a positive number";
     flags.max_cost = body["max_cost"].get<double>();
+  }
+  if (body.contains("sandbox")) {
+    if (!body["sandbox"].is_string() || !parse_sandbox_level(body["sandbox"].get<std::string>()))
+      return "sandbox must be \"none\", \"workspace\" or \"strict\" (the server's --sandbox floor raises it)";
+    flags.sandbox = body["sandbox"].get<std::string>();
   }
   if (body.contains("context") && !body["context"].is_object()) return "context must be an object";
   if (body.contains("prices") && !body["prices"].is_object()) return "prices must be an object";
@@ -355,6 +361,7 @@ std::variant<std::shared_ptr<ServedRun>, ApiReply> RunRegistry::make_run(const s
         run->interviewer, [this, raw] { gate_waiting(*raw); }, [this, raw] { gate_answered(*raw); });
   }
   request.allow_commands = config_.allow_commands;
+  request.flags.sandbox_floor = config_.sandbox_floor;
   auto prepared = prepare_run(request);
   if (auto* failure = std::get_if<LaunchFailure>(&prepared)) return launch_failure_reply(*failure);
   run->request = std::move(request);

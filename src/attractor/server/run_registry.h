@@ -55,6 +55,9 @@ struct ServerConfig {
   /// `--workdir-root`: the directory runs work in (agents, cli agents, tool commands) and the
   /// only tree a request's `workdir` may name a directory in; "" = the current directory.
   std::string workdir_root;
+  /// `--sandbox`: the weakest sandbox level any command of a run of this server gets (RunFlags::
+  /// sandbox_floor); a request can ask for a stronger one, never a weaker one.
+  std::string sandbox_floor = "workspace";
 };
 
 /// An HTTP answer in the making: status and JSON body.

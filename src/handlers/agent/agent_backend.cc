@@ -29,6 +29,19 @@ int int_attribute(const NodeData& node, const char* name, int fallback) {
   }
 }
 
+/// The confinement of the agent's `shell` commands for `request`, in `workdir`.
+SandboxSpec shell_sandbox(const CodergenRequest& request, const std::string& workdir) {
+  SandboxSpec spec;
+  if (request.graph) {
+    spec = resolve_sandbox(request.node, *request.graph, CommandKind::kAgentShell, request.sandbox);
+  } else {
+    spec.level = std::max(request.sandbox.run_level.value_or(default_sandbox_level(CommandKind::kAgentShell)),
+                          request.sandbox.floor);
+  }
+  place_sandbox(spec, workdir, request.stage_dir, request.run_dir);
+  return spec;
+}
+
 /// The hooks of `request`'s node, run through `runner` with the tool's name and arguments.
 AgentHooks hooks_for(const CodergenRequest& request, ProcessRunner& runner, const std::string& workdir) {
   ToolHookCommands commands = tool_hook_commands(*request.node, *request.graph);
@@ -41,6 +54,9 @@ AgentHooks hooks_for(const CodergenRequest& request, ProcessRunner& runner, cons
     call.cwd = workdir;
     call.cancel = request.cancel;
     call.files = request.files;
+    call.sandbox = request.graph ? resolve_sandbox(request.node, *request.graph, CommandKind::kHook, request.sandbox)
+                                 : SandboxSpec{};
+    place_sandbox(call.sandbox, workdir, request.stage_dir, request.run_dir);
     return call;
   };
   AgentHooks hooks;
@@ -149,6 +165,7 @@ CodergenResult AgentBackend::run(const CodergenRequest& request) {
   const std::string model = node_model(request, settings_.default_model);
   LocalExecutionEnvironment env(dir.string(), runner_, request.cancel);
   env.set_process_recorder(request.record_process);
+  env.set_sandbox(shell_sandbox(request, env.working_directory()));
   HttpAgentModel llm(vendor_, model, settings_, request.clock);
   AgentLimits limits;
   if (request.node) {
@@ -184,6 +201,8 @@ CodergenResult AgentBackend::run(const CodergenRequest& request) {
   result.model = run.model.empty() ? model : run.model;
   result.backend = name();
   result.tools = tools_summary(run);
+  result.sandbox = env.sandbox().to_json();
+  result.sandbox["denied"] = env.sandbox_denials();
   if (request.fidelity == "full") {
     result.exchange = to_thread_messages(std::vector<AgentMessage>(
         run.messages.begin() + static_cast<std::ptrdiff_t>(history.size()), run.messages.end()));

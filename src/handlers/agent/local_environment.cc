@@ -174,6 +174,7 @@ ExecResult LocalExecutionEnvironment::exec_command(const std::string& command, s
   spec.timeout_ms = timeout_ms;
   spec.cancel = cancel_;
   spec.on_started = recorder_;
+  spec.sandbox = sandbox_;
   spec.inherit_env = false;
   for (char** e = environ; *e; ++e) {
     const std::string entry = *e;
@@ -183,6 +184,8 @@ ExecResult LocalExecutionEnvironment::exec_command(const std::string& command, s
   for (const auto& [k, v] : env) spec.env.emplace_back(k, v);
   ProcessResult r = runner_->run(spec);
   if (!r.error.empty()) throw ToolError("cannot run the command: " + r.error);
+  if (!r.sandbox_denials.empty())
+    last_denials_.insert(last_denials_.end(), r.sandbox_denials.begin(), r.sandbox_denials.end());
   ExecResult result;
   result.stdout_text = slurp(out.path());
   result.stderr_text = slurp(err.path());

@@ -44,6 +44,12 @@ class LocalExecutionEnvironment : public ExecutionEnvironment {
 
   /// Called with the process group of each command as it starts, so the stage's attempt records
   /// it and a resume stops it if the run was killed (StageEnv::record_process).
+  /// Confines every command exec_command runs (level `none`, the default, runs them as they are).
+  void set_sandbox(SandboxSpec sandbox) { sandbox_ = std::move(sandbox); }
+  const SandboxSpec& sandbox() const { return sandbox_; }
+  /// What the sandbox denied the commands run so far (ProcessResult::sandbox_denials), in order.
+  const std::vector<std::string>& sandbox_denials() const { return last_denials_; }
+
   void set_process_recorder(std::function<void(const ProcessGroupRecord&)> recorder) {
     recorder_ = std::move(recorder);
   }
@@ -58,6 +64,8 @@ class LocalExecutionEnvironment : public ExecutionEnvironment {
   ProcessRunner* runner_;
   CancelToken cancel_;
   std::function<void(const ProcessGroupRecord&)> recorder_;
+  SandboxSpec sandbox_;
+  std::vector<std::string> last_denials_;
 };
 
 /// True for the environment variable names withheld from agent commands.

@@ -22,6 +22,7 @@
 #include "attractor/model/graph.h"
 #include "attractor/model/outcome.h"
 #include "attractor/run/stage_files.h"
+#include "handlers/services/sandbox.h"
 
 namespace attractor {
 
@@ -40,6 +41,9 @@ struct CodergenRequest {
   const Context* context = nullptr;
   std::string prompt;
   std::string stage_dir;
+  std::string run_dir;  ///< the run directory (StageEnv::run_dir), hidden from confined commands
+  /// The run's sandbox choices, for backends that start commands (the agent's `shell`).
+  SandboxOptions sandbox;
   /// The attempt's own folder, made on the first call (StageEnv::attempt_directory): where a
   /// backend that starts a program lets it write. Unset outside the engine: use stage_dir.
   std::function<std::string()> attempt_directory;
@@ -87,6 +91,9 @@ struct CodergenResult {
   std::vector<ChatMessage> exchange;
   /// Tool use to show in later stages' preambles (`stage_info.tools`), e.g. "read_file x2".
   std::vector<std::string> tools;
+  /// How the commands the backend ran were confined (`stage_info.sandbox`: SandboxSpec::to_json
+  /// and `denied`); null when it ran none of its own.
+  nlohmann::json sandbox;
 };
 
 /// What a backend would use for one node, as `run --dry-run` shows it.

@@ -8,9 +8,12 @@
 #include <cerrno>
 #include <chrono>
 #include <cstring>
+#include <fstream>
+#include <memory>
 #include <thread>
 
 #include "attractor/base/supervised_process.h"
+#include "handlers/services/pids_cgroup.h"
 
 extern char** environ;
 
@@ -39,6 +42,41 @@ std::vector<std::string> environment_of(const ProcessSpec& spec) {
   return env_strings;
 }
 
+/// The first 64 KiB of `path`.
+std::string head_of(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::string text(64 * 1024, '\0');
+  in.read(text.data(), static_cast<std::streamsize>(text.size()));
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
+
+/// Points `spawn` at `/bin/sh -c` under the sandbox of `spec`; the sentence saying why it cannot
+/// when the sandbox cannot be set up. A root `strict` command gets a pids cgroup in `cgroup`.
+std::optional<std::string> confine(const ProcessSpec& spec, SpawnSpec& spawn, std::unique_ptr<PidsCgroup>& cgroup) {
+  if (spec.sandbox.level == SandboxLevel::kNone) {
+    spawn.program = "/bin/sh";
+    spawn.argv = {"/bin/sh", "-c", spec.command};
+    return std::nullopt;
+  }
+  if (auto why = sandbox_unavailable(spec.sandbox)) return why;
+  spawn.argv = sandbox_argv(spec.sandbox, spec.cwd, spec.command);
+  spawn.program = spawn.argv.front();
+  if (spec.sandbox.level != SandboxLevel::kStrict || spec.sandbox.limits.processes <= 0 || ::geteuid() != 0) {
+    return std::nullopt;
+  }
+  cgroup = std::make_unique<PidsCgroup>();
+  if (!cgroup->create(spec.sandbox.limits.processes + 3)) {
+    return "sandbox `strict` limits processes, but attractor runs as root, whom RLIMIT_NPROC does not bind, and " +
+           cgroup->error() + "; fix: run attractor as another user, or give it a writable pids cgroup";
+  }
+  spawn.on_started = [raw = cgroup.get(), inner = spec.on_started](const ProcessGroupRecord& record) {
+    if (!raw->add(static_cast<pid_t>(record.pgid))) throw std::runtime_error(raw->error());
+    if (inner) inner(record);
+  };
+  return std::nullopt;
+}
+
 }  // namespace
 
 ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
@@ -46,11 +84,15 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
   auto started = std::chrono::steady_clock::now();
 
   SpawnSpec spawn;
-  spawn.program = "/bin/sh";
-  spawn.argv = {"/bin/sh", "-c", spec.command};
   spawn.env = environment_of(spec);
   spawn.cwd = spec.cwd;
   spawn.on_started = spec.on_started;
+  std::unique_ptr<PidsCgroup> cgroup;
+  if (auto why = confine(spec, spawn, cgroup)) {
+    result.error = *why;
+    result.sandbox_unavailable = true;
+    return result;
+  }
   int out_fd = open_output(spec.stdout_path);
   int err_fd = open_output(spec.stderr_path);
   int in_fd = ::open(spec.stdin_path.empty() ? "/dev/null" : spec.stdin_path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -74,8 +116,12 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
     return result;
   }
 
-  auto deadline = spec.timeout_ms ? started + std::chrono::milliseconds(*spec.timeout_ms)
-                                  : std::chrono::steady_clock::time_point::max();
+  std::optional<std::int64_t> timeout_ms = spec.timeout_ms;
+  if (spec.sandbox.level == SandboxLevel::kStrict && spec.sandbox.limits.wall_ms > 0) {
+    timeout_ms = std::min(timeout_ms.value_or(spec.sandbox.limits.wall_ms), spec.sandbox.limits.wall_ms);
+  }
+  auto deadline = timeout_ms ? started + std::chrono::milliseconds(*timeout_ms)
+                             : std::chrono::steady_clock::time_point::max();
   bool killing = false;
   std::chrono::steady_clock::time_point kill_at{};
   while (!process.wait_for(10)) {
@@ -100,6 +146,9 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
   if (WIFSIGNALED(status)) result.term_signal = WTERMSIG(status);
   result.duration_ms =
       std::chrono::duration_cast<std::chrono::milliseconds>(std::chrono::steady_clock::now() - started).count();
+  if (spec.sandbox.level != SandboxLevel::kNone && !spec.stderr_path.empty()) {
+    result.sandbox_denials = sandbox_denials(head_of(spec.stderr_path));
+  }
   return result;
 }
 

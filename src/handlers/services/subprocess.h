@@ -1,8 +1,8 @@
 #pragma once
 /// \file
 /// Running shell commands as a side effect behind an interface. The POSIX runner starts
-/// `/bin/sh -c COMMAND` in its own process group under a supervisor (SupervisedProcess): the
-/// group dies with attractor, even on SIGKILL, and when the command ends the rest of its group
+/// `/bin/sh -c COMMAND` (under bubblewrap when the spec asks for a sandbox) in its own process group under a supervisor
+/// (SupervisedProcess): the group dies with attractor, even on SIGKILL, and when the command ends the rest of its group
 /// (background children) is killed too. stdout/stderr go to files; on timeout or cancellation the
 /// whole group gets SIGTERM, then SIGKILL after a grace period. No descriptor of attractor's
 /// reaches the command besides its three standard streams (docs/run-directory.md §8).
@@ -16,6 +16,7 @@
 
 #include "attractor/base/clock.h"
 #include "attractor/base/supervised_process.h"
+#include "handlers/services/sandbox.h"
 
 namespace attractor {
 
@@ -34,6 +35,8 @@ struct ProcessSpec {
   /// Called with the command's process group before the command runs (a stage records it so a
   /// resume can check that it is gone); an exception from it fails the start.
   std::function<void(const ProcessGroupRecord&)> on_started;
+  /// The confinement of the command (sandbox.h); level `none` runs it as it is.
+  SandboxSpec sandbox;
 };
 
 struct ProcessResult {
@@ -42,8 +45,11 @@ struct ProcessResult {
   bool timed_out = false;
   bool cancelled = false;
   std::int64_t duration_ms = 0;
-  std::string error;         ///< set when the process could not be started
-  bool cwd_missing = false;  ///< `cwd` could not be entered (error says why)
+  std::string error;                 ///< set when the process could not be started
+  bool cwd_missing = false;          ///< `cwd` could not be entered (error says why)
+  bool sandbox_unavailable = false;  ///< the sandbox could not be set up: nothing ran (error says why)
+  /// Lines of stderr that say the sandbox denied something (sandbox_denials()).
+  std::vector<std::string> sandbox_denials;
 };
 
 class ProcessRunner {

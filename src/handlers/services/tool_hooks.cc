@@ -38,7 +38,10 @@ ToolHookCommands tool_hook_commands(const NodeData& node, const Graph& graph) {
 }
 
 nlohmann::json HookRun::to_json(const std::string& command) const {
-  return {{"command", command}, {"exit_code", exit_code}, {"ok", ok}, {"message", message}};
+  nlohmann::json j = {
+      {"command", command}, {"exit_code", exit_code}, {"ok", ok}, {"message", message}, {"sandbox", sandbox}};
+  if (!denied.empty()) j["denied"] = denied;
+  return j;
 }
 
 HookRun run_tool_hook(ProcessRunner& runner, const std::string& phase, const std::string& command, const ToolCall& call,
@@ -63,6 +66,7 @@ HookRun run_tool_hook(ProcessRunner& runner, const std::string& phase, const std
   spec.timeout_ms = call.timeout_ms;
   spec.cancel = call.cancel;
   spec.on_started = call.on_started;
+  spec.sandbox = call.sandbox;
   if (!spec.stdin_path.empty()) {
     call.files.write(spec.stdin_path, description.dump() + "\n");
     call.files.flush();
@@ -71,6 +75,8 @@ HookRun run_tool_hook(ProcessRunner& runner, const std::string& phase, const std
   ProcessResult r = runner.run(spec);
   HookRun run;
   run.exit_code = r.exit_code;
+  run.sandbox = sandbox_level_name(spec.sandbox.level);
+  run.denied = r.sandbox_denials;
   if (!r.error.empty()) {
     run.ok = false;
     run.message = "could not start: " + r.error;

@@ -49,14 +49,18 @@ struct ToolCall {
   /// Writes `hook-<phase>.json` (and flushes the run's queue before the hook starts).
   StageFiles files;
   std::function<void(const ProcessGroupRecord&)> on_started;  ///< passed to the hook's ProcessSpec
+  SandboxSpec sandbox;  ///< the hook's confinement (the node's, with the hook kind's default)
 };
 
 /// How one hook ran.
 struct HookRun {
   bool ok = true;
   int exit_code = 0;
-  std::string message;  ///< first line of stderr, else of stdout, else "exit code N"
-  /// `{"command", "exit_code", "ok", "message"}` for status.json and events.
+  std::string message;              ///< first line of stderr, else of stdout, else "exit code N"
+  std::string sandbox = "none";     ///< the hook's sandbox level
+  std::vector<std::string> denied;  ///< what the sandbox denied (ProcessResult::sandbox_denials)
+  /// `{"command", "exit_code", "ok", "message", "sandbox"}` (and `denied` when not empty) for
+  /// status.json and events.
   nlohmann::json to_json(const std::string& command) const;
 };
 

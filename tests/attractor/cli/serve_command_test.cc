@@ -228,7 +228,7 @@ TEST(ServeCommandTest, RunsWorkInTheWorkdirRootOrTheDirectoryTheRequestNamesInIt
   const std::string log = dir.sub("serve.log");
   pid_t pid = spawn_program(ATTRACTOR_BINARY_PATH,
                             {"serve", "--listen", "127.0.0.1:0", "--logs-root", dir.sub("runs"), "--workdir-root",
-                             root.string(), "--allow-commands"},
+                             root.string(), "--allow-commands", "--sandbox", "none"},
                             {"ATTRACTOR_CLI_COMMAND_PWDAGENT=pwd"}, log);
   const int port = wait_for_port(log);
   ASSERT_GT(port, 0) << read_file(log);

@@ -65,7 +65,7 @@ TEST(GateSlotInterviewerTest, AnAnsweredRunWaitsForASlotAheadOfRunsNotStarted) {
   const std::string reviewed = server.start({{"graph", "review.dot"}});
   ASSERT_TRUE(server.wait_question(reviewed).is_object());
   const std::string holder = server.start({{"graph", "hold.dot"}});
-  ASSERT_TRUE(server.wait_file(holder, "hold.started"));
+  ASSERT_TRUE(server.wait_file(holder, "hold/started"));
 
   EXPECT_EQ(server.post("/pipelines/" + reviewed + "/questions/q1/answer", {{"answer", "A"}})->status, 200);
   ASSERT_TRUE(server.wait_status(reviewed, "queued")) << "answered, it waits for the slot the holder has";
@@ -74,7 +74,7 @@ TEST(GateSlotInterviewerTest, AnAnsweredRunWaitsForASlotAheadOfRunsNotStarted) {
 
   server.release(holder);
   ASSERT_TRUE(server.wait_status(holder, "completed"));
-  ASSERT_TRUE(server.wait_file(reviewed, "finish.started"));
+  ASSERT_TRUE(server.wait_file(reviewed, "finish/started"));
   EXPECT_EQ(body_of(server.get("/pipelines/" + fresh))["status"], "queued") << "the answered run went first";
   EXPECT_EQ(health(server), counts(1, 1, 0));
   server.release(reviewed);
@@ -88,13 +88,13 @@ TEST(GateSlotInterviewerTest, ARunWaitingForItsSlotAgainCanBeCancelled) {
   const std::string reviewed = server.start({{"graph", "review.dot"}});
   ASSERT_TRUE(server.wait_question(reviewed).is_object());
   const std::string holder = server.start({{"graph", "hold.dot"}});
-  ASSERT_TRUE(server.wait_file(holder, "hold.started"));
+  ASSERT_TRUE(server.wait_file(holder, "hold/started"));
   EXPECT_EQ(server.post("/pipelines/" + reviewed + "/questions/q1/answer", {{"answer", "A"}})->status, 200);
   ASSERT_TRUE(server.wait_status(reviewed, "queued"));
 
   EXPECT_EQ(server.post("/pipelines/" + reviewed + "/cancel", json::object())->status, 200);
   ASSERT_TRUE(server.wait_status(reviewed, "cancelled", 10));
-  EXPECT_FALSE(fs::exists(fs::path(server.logs_root()) / reviewed / "finish.started")) << "it never took a slot";
+  EXPECT_FALSE(fs::exists(fs::path(server.logs_root()) / reviewed / "finish/started")) << "it never took a slot";
   EXPECT_EQ(health(server), counts(1, 0, 0));
   json checkpoint = body_of(server.get("/pipelines/" + reviewed + "/checkpoint"));
   EXPECT_EQ(checkpoint["completed_nodes"], json::parse(R"(["start"])")) << "stopped before the gate completed";

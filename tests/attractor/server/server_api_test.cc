@@ -179,6 +179,7 @@ TEST(ServerApiTest, CancelKeepsTheCheckpointAndResumeAsksTheGateAgain) {
 TEST(ServerApiTest, CancelKillsTheRunningToolAndKeepsTheCheckpoint) {
   ServerConfig config;
   config.allow_commands = true;
+  config.sandbox_floor = "none";  // the tool's pid, as this process sees it, goes into the run directory
   TestServer server(2, kTestToken, config);
   server.add_graph("slow.dot", R"(digraph Slow {
     start [shape=Mdiamond]
@@ -209,7 +210,7 @@ std::unique_ptr<TestServer> one_slot_taken(std::string& holder) {
   auto server = std::make_unique<TestServer>(1, kTestToken, config);
   server->add_graph("hold.dot", kHoldDot);
   holder = server->start({{"graph", "hold.dot"}});
-  EXPECT_TRUE(server->wait_file(holder, "hold.started"));
+  EXPECT_TRUE(server->wait_file(holder, "hold/started"));
   return server;
 }
 

@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include "attractor/run/run_directory.h"
 #include "support/server_test_support.h"
 
 namespace attractor::testing {
@@ -204,14 +205,46 @@ TEST(ServerSecurityTest, PipelinesThatRunCommandsAreRefusedWithoutAllowCommands)
   EXPECT_FALSE(fs::exists(marker));
 }
 
-TEST(ServerSecurityTest, AllowCommandsLetsThemRun) {
+TEST(ServerSecurityTest, AllowCommandsLetsThemRunInTheirWorkspace) {
+  TempDir work;
   ServerConfig config;
   config.allow_commands = true;
+  config.workdir_root = work.path();
   TestServer server(1, kToken, config);
-  const std::string marker = (fs::path(server.logs_root()).parent_path() / "ran").string();
+  const std::string marker = work.sub("ran");
   const std::string id = server.start({{"dot", tool_dot(marker)}});
   ASSERT_TRUE(server.wait_status(id, "completed"));
   EXPECT_TRUE(fs::exists(marker));
+}
+
+// docs/server.md 2.3.1: the default floor `workspace` holds whatever the pipeline or the request
+// asks for; the command sees its workspace, not the files beside it.
+TEST(ServerSecurityTest, ASubmittedPipelineCannotReadOutsideItsWorkspaceWhateverItAsks) {
+  TempDir dir;
+  const fs::path root = fs::canonical(dir.path());
+  fs::create_directories(root / "work");
+  std::ofstream(root / "secret.txt") << "TOP-SECRET\n";
+  ServerConfig config;
+  config.allow_commands = true;
+  config.workdir_root = (root / "work").string();
+  TestServer server(1, kToken, config);
+  const std::string dot =
+      "digraph Peek { start [shape=Mdiamond] exit [shape=Msquare]\n"
+      "  peek [shape=parallelogram, sandbox=none, tool_command=\"cat " +
+      (root / "secret.txt").string() + " > copied.txt; echo done > mine.txt\"]\n  start -> peek -> exit }";
+  const std::string id = server.start({{"dot", dot}, {"sandbox", "none"}});
+  ASSERT_TRUE(server.wait_status(id, "completed"));
+  EXPECT_EQ(read_text_file((root / "work" / "mine.txt").string()), "done\n");
+  EXPECT_EQ(read_text_file((root / "work" / "copied.txt").string()), "");
+  json status = json::parse(read_text_file((fs::path(server.logs_root()) / id / "peek" / "status.json").string()));
+  EXPECT_EQ(status["sandbox"]["level"], "workspace");
+  EXPECT_EQ(json::parse(read_text_file(
+                (fs::path(server.logs_root()) / id / "manifest.json").string()))["options"]["sandbox_floor"],
+            "workspace");
+  auto bad = server.post("/pipelines", {{"dot", dot}, {"sandbox", "loose"}});
+  EXPECT_EQ(bad->status, 400);
+  EXPECT_EQ(json::parse(bad->body)["error"],
+            "sandbox must be \"none\", \"workspace\" or \"strict\" (the server's --sandbox floor raises it)");
 }
 
 TEST(ServerSecurityTest, BodiesAndDotSourcesHaveSizeLimits) {
@@ -309,17 +342,17 @@ TEST(ServerSecurityTest, ToolsRunInTheRequestedWorkdirAlsoAfterAResume) {
   TestServer server(1, kToken, config);
   server.add_graph("where.dot", R"(digraph Where {
     start [shape=Mdiamond]
-    here [shape=parallelogram, tool_command="pwd > \"$ATTRACTOR_RUN_DIR/$ATTRACTOR_NODE_ID.txt\""]
-    nested [shape=parallelogram, tool_cwd="sub", tool_command="pwd > \"$ATTRACTOR_RUN_DIR/$ATTRACTOR_NODE_ID.txt\""]
+    here [shape=parallelogram, tool_command="pwd > \"$ATTRACTOR_NODE_DIR/pwd.txt\""]
+    nested [shape=parallelogram, tool_cwd="sub", tool_command="pwd > \"$ATTRACTOR_NODE_DIR/pwd.txt\""]
     approve [shape=hexagon, label="Go on?"]
-    later [shape=parallelogram, tool_command="pwd > \"$ATTRACTOR_RUN_DIR/$ATTRACTOR_NODE_ID.txt\""]
+    later [shape=parallelogram, tool_command="pwd > \"$ATTRACTOR_NODE_DIR/pwd.txt\""]
     exit [shape=Msquare]
     start -> here -> nested -> approve
     approve -> later [label="[Y] Yes"]
     later -> exit
   })");
   auto read = [&](const std::string& id, const std::string& node) {
-    std::ifstream in(fs::path(server.logs_root()) / id / (node + ".txt"));
+    std::ifstream in(fs::path(server.logs_root()) / id / node / "pwd.txt");
     std::string line;
     std::getline(in, line);
     return line;
