@@ -206,9 +206,9 @@ void place_sandbox(SandboxSpec& spec, const std::string& workspace, const std::s
   spec.hidden.clear();
   if (run_dir.empty()) return;
   fs::path run = absolute_of(run_dir, "");
-  spec.hidden.push_back(run.string());
   fs::path runs = run.parent_path();
-  if (!runs.empty() && runs != run && !is_under(spec.workspace, runs)) spec.hidden.push_back(runs.string());
+  const bool hide_runs = !runs.empty() && runs != run && !is_under(spec.workspace, runs);
+  spec.hidden.push_back(hide_runs ? runs.string() : run.string());
 }
 
 std::optional<std::string> sandbox_unavailable(const SandboxSpec& spec) {

@@ -75,7 +75,7 @@ struct SandboxSpec {
 SandboxSpec resolve_sandbox(const NodeData* node, const Graph& graph, CommandKind kind, const SandboxOptions& run);
 
 /// Fills the paths of `spec`: `workspace` ("" = the current directory) and `stage_dir` writable;
-/// `run_dir` hidden, and the folder holding it (other runs) too unless that folder is the
+/// the folder holding `run_dir` (the other runs) hidden, or `run_dir` alone when that folder is the
 /// workspace or holds it.
 void place_sandbox(SandboxSpec& spec, const std::string& workspace, const std::string& stage_dir,
                    const std::string& run_dir);
