@@ -30,6 +30,10 @@ EXEMPT = {
         "std::ofstream",
         "the coding agent's write_file tool writes into the project's working directory, which is "
         "not the run directory"),
+    "src/handlers/services/pids_cgroup.cc": (
+        "std::ofstream",
+        "writes a pids cgroup's control files (pids.max, cgroup.procs) under /sys/fs/cgroup, which "
+        "are kernel settings, not files of a run"),
 }
 
 

@@ -53,6 +53,19 @@ std::string ProgressDisplay::output_tail(const nlohmann::json& fields) {
   return "";
 }
 
+namespace {
+
+/// "  (sandbox workspace)" for a stage whose commands ran confined, with how many operations the
+/// sandbox denied ("  (sandbox strict, 2 denied)"); "" for none.
+std::string sandbox_note(const nlohmann::json& fields) {
+  auto it = fields.find("sandbox");
+  if (it == fields.end() || !it->is_object() || it->value("level", "none") == "none") return "";
+  std::size_t denied = it->contains("denied") && (*it)["denied"].is_array() ? (*it)["denied"].size() : 0;
+  return fmt::format("  (sandbox {}{})", it->value("level", ""), denied ? fmt::format(", {} denied", denied) : "");
+}
+
+}  // namespace
+
 void ProgressDisplay::on_event(const Event& e) {
   std::lock_guard lock(mutex_);
   const nlohmann::json& f = e.fields;
@@ -84,13 +97,13 @@ void ProgressDisplay::on_event(const Event& e) {
     if (s("backend") == "simulation") simulated_.insert(s("name"));
   } else if (e.name == kStageCompletedEvent) {
     bool simulated = simulated_.erase(s("name")) > 0;
-    line = fmt::format("  ✓ {:<24} {:<16} {}{}", s("name"), s("status"), format_duration(ms("duration_ms")),
-                       simulated ? "  (simulated)" : "");
+    line = fmt::format("  ✓ {:<24} {:<16} {}{}{}", s("name"), s("status"), format_duration(ms("duration_ms")),
+                       simulated ? "  (simulated)" : "", sandbox_note(f));
   } else if (e.name == kStageFailedEvent) {
     bool simulated = simulated_.erase(s("name")) > 0;
-    line = fmt::format("  ✗ {:<24} {:<16} {}  {}{}{}", s("name"), s("status"), format_duration(ms("duration_ms")),
-                       s("error"), f.value("will_retry", false) ? " (will retry)" : "",
-                       simulated ? " (simulated)" : "");
+    line = fmt::format("  ✗ {:<24} {:<16} {}  {}{}{}{}", s("name"), s("status"), format_duration(ms("duration_ms")),
+                       s("error"), f.value("will_retry", false) ? " (will retry)" : "", simulated ? " (simulated)" : "",
+                       sandbox_note(f));
     line += output_tail(f);
   } else if (e.name == kStageRetryingEvent) {
     line = fmt::format("  ↻ {} retrying in {} (attempt {})", s("name"), format_duration(ms("delay_ms")), ms("attempt"));

@@ -22,7 +22,7 @@ std::vector<CommandUse> command_uses(const Graph& graph, const HandlerServices& 
                                 : "";
     if (!llm.empty()) {
       const bool cli = llm.find("cli:") != std::string::npos;
-      uses.push_back({node.id, llm, cli ? "none" : level(CommandKind::kAgentShell), cli});
+      uses.push_back({node.id, llm, level(cli ? CommandKind::kCliAgent : CommandKind::kAgentShell), cli});
     }
     // Hooks run around the calls of tool stages and of the agents.
     const ToolHookCommands hooks = tool_hook_commands(node, graph);

@@ -19,8 +19,9 @@ namespace attractor {
 struct CommandUse {
   std::string node;
   std::string what;  ///< e.g. "tool_command", "tool_hooks.pre", "llm_provider cli:claude"
-  /// The sandbox level it runs at (handlers/services/sandbox.h); "none" for a cli agent, which
-  /// attractor does not confine, and for a manager loop (its child pipeline's commands have their own).
+  /// The sandbox level it runs at (handlers/services/sandbox.h); for a cli agent the level asked
+  /// for, which the launch refuses unless it is "none"; "none" for a manager loop (its child
+  /// pipeline's commands have their own).
   std::string sandbox = "none";
   bool cli_agent = false;  ///< an external agent program (`cli:*`), which no sandbox level confines
 };

@@ -158,16 +158,14 @@ std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, 
       return lf;
     }
   }
-  if (prepared.services.sandbox.floor != SandboxLevel::kNone) {
-    for (const CommandUse& use : command_uses(prepared.graph(), prepared.services)) {
-      if (!use.cli_agent) continue;
-      return failure(kExitUsage, "node '" + use.node + "' (" + use.what +
-                                     ") runs an external agent program, which no " +
-                                     "sandbox confines, and this run's commands must run at sandbox `" +
-                                     std::string(sandbox_level_name(prepared.services.sandbox.floor)) +
-                                     "` or stronger; use llm_provider=agent (whose shell the sandbox confines) or "
-                                     "start the server with --sandbox none");
-    }
+  for (const CommandUse& use : command_uses(prepared.graph(), prepared.services)) {
+    if (!use.cli_agent || use.sandbox == "none") continue;
+    return failure(kExitUsage, "node '" + use.node + "' (" + use.what +
+                                   ") runs an external agent program, which no sandbox confines, but its commands "
+                                   "must run at sandbox `" +
+                                   use.sandbox +
+                                   "`; use llm_provider=agent (whose shell the sandbox confines), or sandbox=none on "
+                                   "the node (a server needs --sandbox none for it)");
   }
   // A dry run explains the same problems stage by stage in its plan (attractor run --dry-run).
   if (std::vector<std::string> problems = backend_problems(prepared.services, prepared.graph());

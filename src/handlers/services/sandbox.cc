@@ -159,6 +159,7 @@ std::string_view command_kind_name(CommandKind kind) {
     case CommandKind::kToolStage: return "tool stage";
     case CommandKind::kHook: return "hook";
     case CommandKind::kAgentShell: return "agent shell";
+    case CommandKind::kCliAgent: return "cli agent";
   }
   return "tool stage";
 }

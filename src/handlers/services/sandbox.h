@@ -27,10 +27,12 @@ namespace attractor {
 /// Which network a confined command has: its own empty namespace, or the machine's.
 enum class SandboxNetwork { kNone, kAll };
 
-/// The kinds of command a run starts; each has its own default level (docs/decisions.md).
-enum class CommandKind { kToolStage, kHook, kAgentShell };
+/// The kinds of command a run starts; each has its own default level (docs/decisions.md). A CLI
+/// agent (`cli:*`) is an external program no level above `none` can confine: a run that asks for
+/// one is refused (launch/run_launch.h).
+enum class CommandKind { kToolStage, kHook, kAgentShell, kCliAgent };
 
-/// "tool stage", "hook" or "agent shell".
+/// "tool stage", "hook", "agent shell" or "cli agent".
 std::string_view command_kind_name(CommandKind kind);
 /// The level a command of `kind` gets when neither node, graph nor run chose one.
 SandboxLevel default_sandbox_level(CommandKind kind);

@@ -117,29 +117,29 @@ TEST(AttributeTables, LintReadsACustomCatalog) {
   EXPECT_EQ(only(validate(g, builtin_handler_catalog()), "attribute_type").size(), 0u);
 }
 
-// A new attribute needs only its record: its values are checked and its family (here a `sandbox.*`
-// that no built-in code reads yet) flags the other names of the family.
+// A new attribute needs only its record: its values are checked and its family (here a `quota.*`
+// that no built-in code reads) flags the other names of the family.
 TEST(AttributeTables, AnEnumRecordAndItsFamilyAreCheckedFromTheRecordAlone) {
   HandlerCatalog catalog = builtin_handler_catalog();
   HandlerDescription custom;
   custom.type = "boxed";
-  custom.summary = "Runs in a sandbox.";
-  custom.attributes = {{"sandbox.network", AttributeType::kEnum, "none", "Network access.", {"none", "loopback"}}};
+  custom.summary = "Runs within a quota.";
+  custom.attributes = {{"quota.mode", AttributeType::kEnum, "soft", "How the quota holds.", {"soft", "hard"}}};
   catalog.add(custom);
   Graph g = valid_pipeline();
-  g.node("work")->set("sandbox.network", "loopbak");
-  g.node("work")->set("sandbox.mounts", "/tmp");
+  g.node("work")->set("quota.mode", "hrad");
+  g.node("work")->set("quota.mounts", "/tmp");
   std::vector<Diagnostic> all = validate(g, catalog);
   auto types = only(all, "attribute_type");
   ASSERT_EQ(types.size(), 1u);
   EXPECT_EQ(types[0].severity, Severity::kError);
-  EXPECT_EQ(types[0].message, "node 'work': sandbox.network must be none or loopback, got 'loopbak'");
-  EXPECT_EQ(types[0].fix, "did you mean 'loopback'?");
+  EXPECT_EQ(types[0].message, "node 'work': quota.mode must be soft or hard, got 'hrad'");
+  EXPECT_EQ(types[0].fix, "did you mean 'hard'?");
   auto family = only(all, "attribute_spelling");
   ASSERT_EQ(family.size(), 1u);
   EXPECT_EQ(family[0].severity, Severity::kWarning);
   EXPECT_EQ(family[0].message,
-            "unknown attribute 'sandbox.mounts': nothing reads it, and the sandbox.* attributes are sandbox.network");
+            "unknown attribute 'quota.mounts': nothing reads it, and the quota.* attributes are quota.mode");
   EXPECT_TRUE(only(validate(g, builtin_handler_catalog()), "attribute_spelling").empty());
   LintOptions strict;
   strict.strict = true;

@@ -47,6 +47,27 @@ TEST(ProgressDisplayTest, OneLinePerStageWithRetriesAndQuestions) {
   EXPECT_EQ(live, "  … plan running (attempt 2)\r\033[2K  ✓ plan                     success          1m05s\n");
 }
 
+TEST(ProgressDisplayTest, AStageWhoseCommandsRanInASandboxSaysSoWithWhatWasDenied) {
+  nlohmann::json confined = {{"level", "workspace"},
+                             {"denied", {"touch: cannot touch '/etc/x': Read-only file system"}}};
+  std::string plain = render(
+      false,
+      {ev("StageCompleted", {{"name", "build"}, {"status", "success"}, {"duration_ms", 20}, {"sandbox", confined}}),
+       ev("StageFailed", {{"name", "deploy"},
+                          {"status", "fail"},
+                          {"duration_ms", 30},
+                          {"error", "tool exited with code 1"},
+                          {"sandbox", {{"level", "strict"}, {"denied", nlohmann::json::array()}}}}),
+       ev("StageCompleted", {{"name", "fetch"},
+                             {"status", "success"},
+                             {"duration_ms", 40},
+                             {"sandbox", {{"level", "none"}, {"denied", nlohmann::json::array()}}}})});
+  EXPECT_EQ(plain,
+            "  ✓ build                    success          20ms  (sandbox workspace, 1 denied)\n"
+            "  ✗ deploy                   fail             30ms  tool exited with code 1  (sandbox strict)\n"
+            "  ✓ fetch                    success          40ms\n");
+}
+
 TEST(ProgressDisplayTest, AWaitingStageShowsItsElapsedTimeAndAGateItsAnswer) {
   std::vector<Event> events = {
       ev("StageStarted", {{"name", "plan"}, {"attempt", 1}}),
