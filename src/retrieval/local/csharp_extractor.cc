@@ -404,21 +404,18 @@ class Extractor {
         if (!local_type.empty()) locals[std::string(tree_.text(field(d, "name")))] = local_type;
       }
     }
-    uint32_t n = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < n; ++i) {
-      scan_body(ts_node_named_child(node, i), calls, news, locals, idents, literals, to_table);
-    }
+    for (auto child : named_children(node)) scan_body(child, calls, news, locals, idents, literals, to_table);
   }
 
   static bool is_plus(TSNode node) {
     if (ts_node_is_null(node) || node_type(node) != "binary_expression") return false;
-    TSNode op = ts_node_child_by_field_name(node, "operator", 8);
+    TSNode op = field(node, "operator");
     return !ts_node_is_null(op) && node_type(op) == "+";
   }
 
   /// The outermost `a + b + ...` that has a string operand: one SQL text built by concatenation.
   bool is_concatenation_top(TSNode node) const {
-    if (!is_plus(node) || is_plus(ts_node_parent(node))) return false;
+    if (!is_plus(node) || is_plus(parent(node))) return false;
     std::function<bool(TSNode)> has_string = [&](TSNode n) {
       if (is_string_node(node_type(n))) return true;
       return is_plus(n) && (has_string(field(n, "left")) || has_string(field(n, "right")));
@@ -432,8 +429,8 @@ class Extractor {
     auto t = node_type(node);
     if (is_plus(node)) return folded_string(field(node, "left")) + folded_string(field(node, "right"));
     if (is_string_node(t)) return literal_content(tree_, node);
-    if (t == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
-      return folded_string(ts_node_named_child(node, 0));
+    if (t == "parenthesized_expression" && named_children(node).size() == 1) {
+      return folded_string(named_child(node, 0));
     }
     if (t == "identifier") return "{" + std::string(tree_.text(node)) + "}";
     if (t == "member_access_expression") return "{" + std::string(tree_.text(field(node, "name"))) + "}";
@@ -446,7 +443,7 @@ class Extractor {
     static const std::regex entity_re(R"(Entity\s*<\s*([\w\.]+)\s*>)");
     static const std::regex builder_re(R"(EntityTypeBuilder\s*<\s*([\w\.]+)\s*>)");
     std::smatch m;
-    for (TSNode p = ts_node_parent(node); !ts_node_is_null(p); p = ts_node_parent(p)) {
+    for (TSNode p = parent(node); !ts_node_is_null(p); p = parent(p)) {
       auto pt = node_type(p);
       if (pt == "invocation_expression") {
         std::string fn(tree_.text(field(p, "function")));
@@ -468,11 +465,10 @@ class Extractor {
     if (ft == "identifier") {
       name = tree_.text(fn);
     } else if (ft == "generic_name") {
-      name = tree_.text(ts_node_named_child(fn, 0));
+      name = tree_.text(named_child(fn, 0));
     } else if (ft == "member_access_expression") {
       TSNode n = field(fn, "name");
-      name = node_type(n) == "generic_name" ? std::string(tree_.text(ts_node_named_child(n, 0)))
-                                            : std::string(tree_.text(n));
+      name = node_type(n) == "generic_name" ? std::string(tree_.text(named_child(n, 0))) : std::string(tree_.text(n));
       TSNode e = field(fn, "expression");
       auto et = node_type(e);
       if (et == "identifier") recv = tree_.text(e);
@@ -522,12 +518,12 @@ class Extractor {
   /// The comments directly above a declaration (`///` doc comments and others), in source order.
   std::string leading_comments(TSNode node) const {
     std::vector<std::string_view> parts;
-    TSNode prev = ts_node_prev_sibling(node);
+    TSNode prev = prev_sibling(node);
     uint32_t row = ts_node_start_point(node).row;
     while (!ts_node_is_null(prev) && node_type(prev) == "comment" && ts_node_end_point(prev).row + 1 >= row) {
       parts.push_back(tree_.text(prev));
       row = ts_node_start_point(prev).row;
-      prev = ts_node_prev_sibling(prev);
+      prev = prev_sibling(prev);
     }
     std::string out;
     for (auto it = parts.rbegin(); it != parts.rend(); ++it) out += std::string(*it) + "\n";
