@@ -83,8 +83,11 @@ std::string error_snippet(std::string_view text) {
   return escape_control_bytes(snippet);
 }
 
-void collect_issues(const SyntaxTree& tree, TSNode node, size_t limit, std::vector<ParseIssue>& out) {
-  if (out.size() >= limit || !ts_node_has_error(node)) return;
+/// How deep collect_issues looks for errors (the C# extractor reports deeper nesting itself).
+constexpr int kMaxIssueDepth = 1000;
+
+void collect_issues(const SyntaxTree& tree, TSNode node, size_t limit, std::vector<ParseIssue>& out, int depth) {
+  if (out.size() >= limit || depth > kMaxIssueDepth || !ts_node_has_error(node)) return;
   if (ts_node_is_missing(node)) {
     TSPoint p = ts_node_start_point(node);
     out.push_back(
@@ -98,14 +101,14 @@ void collect_issues(const SyntaxTree& tree, TSNode node, size_t limit, std::vect
     return;
   }
   uint32_t n = ts_node_child_count(node);
-  for (uint32_t i = 0; i < n; ++i) collect_issues(tree, ts_node_child(node, i), limit, out);
+  for (uint32_t i = 0; i < n; ++i) collect_issues(tree, ts_node_child(node, i), limit, out, depth + 1);
 }
 
 }  // namespace
 
 std::vector<ParseIssue> parse_issues(const SyntaxTree& tree, size_t limit) {
   std::vector<ParseIssue> out;
-  collect_issues(tree, tree.root(), limit, out);
+  collect_issues(tree, tree.root(), limit, out, 0);
   return out;
 }
 
