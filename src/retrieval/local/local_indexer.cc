@@ -234,7 +234,6 @@ StoredNode stored_node(ExtractedNode& n, const std::string& path, const std::str
   return node;
 }
 
-/// Extracts the nodes of one new or changed file and stores them with the file's hash.
 /// The nodes and issues of decoded `source`: an encoding warning first, then the parse issues. An
 /// extractor that throws leaves the file without nodes and with that as its issue.
 ExtractedFile extract_file(const std::string& language, const SourceText& source) {
@@ -249,6 +248,7 @@ ExtractedFile extract_file(const std::string& language, const SourceText& source
   return extracted;
 }
 
+/// Extracts the nodes of one new or changed file and stores them with the file's hash.
 void index_file(IndexPass& pass, const std::string& path, const SourceText& source, const std::string& hash,
                 const AclDecision& decision) {
   std::string language = language_of(path);
