@@ -18,7 +18,7 @@ std::string format_summary(const IndexSummary& s) {
   for (const auto& [k, v] : s.nodes_by_kind) nodes += v;
   for (const auto& [k, v] : s.edges_by_type) edges += v;
   out << "files: " << s.files_seen << " seen, " << s.files_indexed << " indexed, " << s.files_unchanged
-      << " unchanged, " << s.files_removed << " removed\n";
+      << " unchanged, " << s.files_removed << " removed, " << s.files_skipped << " skipped\n";
   out << "nodes: " << nodes << " (+" << s.nodes_added << " -" << s.nodes_removed << ")";
   for (const auto& [k, v] : s.nodes_by_kind) out << "  " << k << "=" << v;
   out << "\nedges: " << edges;

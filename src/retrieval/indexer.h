@@ -19,6 +19,9 @@
 
 namespace attractor::retrieval {
 
+/// The default of IndexOptions::max_file_bytes (`attractor index --max-file-bytes`): 2 MiB.
+inline constexpr int64_t kDefaultMaxFileBytes = int64_t{2} << 20;
+
 struct IndexOptions {
   std::string src_dir;
   std::string index_dir;
@@ -29,9 +32,13 @@ struct IndexOptions {
   std::string active_index = "default";
   EmbedderSpec embedder;             ///< provider for node vectors (default: lexical)
   std::string vector_kind = "flat";  ///< "flat" (exact) or "hnsw"
+  /// A larger file is skipped with a warning (docs/decisions.md, "A 2 MiB limit per source file").
+  int64_t max_file_bytes = kDefaultMaxFileBytes;
 };
 
-/// A syntax error reported for a file (the rest of the file is still indexed).
+/// A problem with one file: a syntax error (the rest of the file is still indexed), or with line 0
+/// a problem with the whole file (its encoding was guessed, or it was skipped: binary, too large,
+/// unreadable). The message never holds raw control or invalid bytes.
 struct FileIssue {
   std::string path;
   int line = 0;
@@ -44,6 +51,7 @@ struct IndexSummary {
   int64_t files_indexed = 0;
   int64_t files_unchanged = 0;
   int64_t files_removed = 0;
+  int64_t files_skipped = 0;  ///< binary, larger than max_file_bytes or unreadable; each has an issue
   int64_t nodes_added = 0;
   int64_t nodes_removed = 0;
   int64_t vectors_embedded = 0;
@@ -56,7 +64,9 @@ struct IndexSummary {
 };
 
 /// Indexes `options.src_dir`. `progress` (may be null) receives a one-line progress bar redrawn with
-/// '\r' when `interactive`, and the parse issues as `path:line:col: warning: message` lines.
+/// '\r' when `interactive`, and the issues as `path:line:col: warning: message` lines
+/// (`path: warning: message` for a whole-file issue). One bad file never fails the run: it is
+/// skipped, listed in `issues` and counted in `files_skipped`.
 /// Throws RetrievalError or std::invalid_argument (bad ACL file) on failure. The work is done by the
 /// retrieval module (retrieval_module.h), loaded on first use: RetrievalModuleError when it is missing.
 IndexSummary index_repository(const IndexOptions& options, std::ostream* progress = nullptr, bool interactive = false);

@@ -19,6 +19,7 @@ mkdir -p "$log_dir"
 seed_dirs() {
   case "$1" in
     fuzz_dot) echo "graphs tests/data/parse tests/data/engine tests/data/bad" ;;
+    fuzz_retrieval) echo "tests/data/csharp_sql_repo tests/data/ssdt_repo tests/data/encodings_repo" ;;
     *) echo "tests/fuzz/seeds/${1#fuzz_}" ;;
   esac
 }
@@ -28,9 +29,12 @@ for target in "${targets[@]}"; do
   corpus="$build/corpus/$target"
   artifacts="$build/artifacts/$target"
   mkdir -p "$corpus" "$artifacts"
+  # The retrieval seeds are the .cs and .sql files of whole fixture repositories, at any depth.
+  select=(-maxdepth 1 -type f ! -name '*.expected' ! -name '*.sh')
+  [ "$target" = fuzz_retrieval ] && select=(-type f \( -name '*.cs' -o -name '*.sql' \))
   for dir in $(seed_dirs "$target"); do
     [ -d "$dir" ] || continue
-    find "$dir" -maxdepth 1 -type f ! -name '*.expected' ! -name '*.sh' -size -64k -exec cp -n {} "$corpus/" \;
+    find "$dir" "${select[@]}" -size -64k -exec cp -n {} "$corpus/" \;
   done
   extra=()
   [ "$target" = fuzz_dot ] && extra+=(-dict=tests/fuzz/dot.dict -max_len=16384)

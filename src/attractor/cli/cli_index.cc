@@ -35,13 +35,24 @@ std::optional<std::string> index_input_problem(const rt::IndexOptions& o) {
   return std::nullopt;
 }
 
+/// True (after saying so on stderr) when the tree had files but every one was skipped.
+bool nothing_read(const rt::IndexSummary& s) {
+  if (s.files_seen == 0 || s.files_skipped < s.files_seen) return false;
+  std::fprintf(stderr,
+               "attractor index: error: none of the %lld source files could be read (each was skipped; the "
+               "warnings name them, run without --quiet to see them)\n",
+               static_cast<long long>(s.files_seen));
+  return true;
+}
+
 }  // namespace
 
 int run_index_command(int argc, char** argv) {
   CLI::App app{
       "Index a C# + SQL source tree (tree-sitter symbols, unified dependency graph, BM25 and vectors) "
       "into a local index directory. Re-running skips unchanged files and drops deleted ones. "
-      "Exit 2 on usage errors (bad options, unreadable ACL file), 3 on index or embedding failures."};
+      "A binary, too large or unreadable file is skipped with a warning; exit 2 on usage errors (bad "
+      "options, unreadable ACL file), 3 on index or embedding failures or when no file could be read."};
   app.name("attractor index");
   rt::IndexOptions o;
   o.embedder = rt::EmbedderSpec::from_environment();
@@ -62,7 +73,10 @@ int run_index_command(int argc, char** argv) {
                  "ATTRACTOR_EMBEDDINGS_API_KEY or OPENAI_API_KEY)");
   app.add_option("--embedding-dimensions", o.embedder.dimension, "vector dimension (lexical default 256)");
   app.add_option("--vector-index", o.vector_kind, "flat (exact, default) or hnsw (approximate, for large indexes)");
-  app.add_flag("--quiet,-q", quiet, "no progress bar, no parse warnings; summary only");
+  app.add_option("--max-file-bytes", o.max_file_bytes,
+                 "skip (with a warning) any source file larger than this many bytes (default 2097152, 2 MiB)")
+      ->check(CLI::PositiveNumber);
+  app.add_flag("--quiet,-q", quiet, "no progress bar, no warnings; summary only");
   if (auto code = parse_cli(app, argc, argv)) return *code;
   if (auto problem = index_input_problem(o)) {
     std::fprintf(stderr, "attractor index: %s\n", problem->c_str());
@@ -73,7 +87,7 @@ int run_index_command(int argc, char** argv) {
     bool interactive = !quiet && isatty(STDERR_FILENO);
     auto summary = rt::index_repository(o, quiet ? nullptr : &std::cerr, interactive);
     std::cout << rt::format_summary(summary);
-    return kExitSuccess;
+    return nothing_read(summary) ? kExitRuntime : kExitSuccess;
   } catch (const rt::RetrievalError& e) {
     std::fprintf(stderr, "attractor index: error: %s\n", e.what());
     return e.kind() == rt::RetrievalError::Kind::kInvalidArgument ? kExitUsage : kExitRuntime;

@@ -1,8 +1,11 @@
 #include "retrieval/local/csharp_extractor.h"
 
-#include <functional>
+#include <algorithm>
 #include <regex>
 #include <set>
+#include <tuple>
+
+#include <fmt/format.h>
 
 #include "retrieval/local/csharp_preprocessor.h"
 #include "retrieval/local/sql_extractor.h"
@@ -102,6 +105,12 @@ int argument_count(TSNode args) {
   return n;
 }
 
+/// How deep the extractor follows nested syntax (namespaces, blocks, expressions) before it stops
+/// with a parse issue: far beyond real code, well within a thread's stack.
+constexpr int kMaxSyntaxNesting = 1000;
+/// How deep types may nest: the text of a type holds the text of every type inside it again.
+constexpr int kMaxTypeNesting = 32;
+
 class Extractor {
  public:
   Extractor(const SyntaxTree& tree, ExtractedFile& out) : tree_(tree), out_(out) {}
@@ -113,9 +122,38 @@ class Extractor {
     std::string id;     // with "cs:" prefix
     std::string qname;  // qualified name
     std::string simple;
+    int depth = 1;  // 1 for a type directly in a namespace
   };
 
+  /// One level of recursion, counted while it lives; the first level past kMaxSyntaxNesting
+  /// becomes a parse issue.
+  class Level {
+   public:
+    Level(Extractor& e, TSNode node) : e_(e) {
+      if (++e_.depth_ == kMaxSyntaxNesting + 1) {
+        e_.too_deep(node, fmt::format("nesting deeper than {} levels; the code inside is not read", kMaxSyntaxNesting));
+      }
+    }
+    ~Level() { --e_.depth_; }
+    Level(const Level&) = delete;
+    Level& operator=(const Level&) = delete;
+    bool too_deep() const { return e_.depth_ > kMaxSyntaxNesting; }
+
+   private:
+    Extractor& e_;
+  };
+
+  /// Records `message` at `node` once per file.
+  void too_deep(TSNode node, const std::string& message) {
+    if (reported_depth_) return;
+    reported_depth_ = true;
+    TSPoint p = ts_node_start_point(node);
+    out_.issues.push_back({static_cast<int>(p.row) + 1, static_cast<int>(p.column) + 1, message});
+  }
+
   void walk_scope(TSNode node, std::string ns, const TypeCtx* outer) {
+    Level level(*this, node);
+    if (level.too_deep()) return;
     for (auto child : named_children(node)) {
       auto t = node_type(child);
       if (t == "namespace_declaration") {
@@ -151,6 +189,11 @@ class Extractor {
     TSNode tparams = field(node, "type_parameters");
     if (!ts_node_is_null(tparams)) display += strip_spaces(tree_.text(tparams));
     TypeCtx ctx;
+    ctx.depth = outer ? outer->depth + 1 : 1;
+    if (ctx.depth > kMaxTypeNesting) {
+      return too_deep(node,
+                      fmt::format("types nested deeper than {} levels; the inner ones are not read", kMaxTypeNesting));
+    }
     ctx.qname = outer ? outer->qname + "." + display : (ns.empty() ? display : ns + "." + display);
     ctx.id = "cs:" + ctx.qname;
     ctx.simple = simple;
@@ -370,6 +413,8 @@ class Extractor {
 
   void scan_body(TSNode node, json& calls, json& news, json& locals, std::set<std::string>& idents,
                  std::vector<std::string>& literals, json& to_table) {
+    Level level(*this, node);
+    if (level.too_deep()) return;
     auto t = node_type(node);
     if (t == "identifier") {
       idents.insert(std::string(tree_.text(node)));
@@ -404,36 +449,37 @@ class Extractor {
         if (!local_type.empty()) locals[std::string(tree_.text(field(d, "name")))] = local_type;
       }
     }
-    uint32_t n = ts_node_named_child_count(node);
-    for (uint32_t i = 0; i < n; ++i) {
-      scan_body(ts_node_named_child(node, i), calls, news, locals, idents, literals, to_table);
-    }
+    for (auto child : named_children(node)) scan_body(child, calls, news, locals, idents, literals, to_table);
   }
 
   static bool is_plus(TSNode node) {
     if (ts_node_is_null(node) || node_type(node) != "binary_expression") return false;
-    TSNode op = ts_node_child_by_field_name(node, "operator", 8);
+    TSNode op = field(node, "operator");
     return !ts_node_is_null(op) && node_type(op) == "+";
   }
 
   /// The outermost `a + b + ...` that has a string operand: one SQL text built by concatenation.
   bool is_concatenation_top(TSNode node) const {
-    if (!is_plus(node) || is_plus(ts_node_parent(node))) return false;
-    std::function<bool(TSNode)> has_string = [&](TSNode n) {
-      if (is_string_node(node_type(n))) return true;
-      return is_plus(n) && (has_string(field(n, "left")) || has_string(field(n, "right")));
-    };
-    return has_string(node);
+    return is_plus(node) && !is_plus(parent(node)) && has_string_operand(node, 0);
+  }
+
+  static bool has_string_operand(TSNode n, int depth) {
+    if (is_string_node(node_type(n))) return true;
+    return depth < kMaxSyntaxNesting && is_plus(n) &&
+           (has_string_operand(field(n, "left"), depth + 1) || has_string_operand(field(n, "right"), depth + 1));
   }
 
   /// A concatenation as one string: literals as written, a named operand as a `{Name}` hole the
   /// graph linker fills from string members (constants, initialized fields and properties).
-  std::string folded_string(TSNode node) const {
+  std::string folded_string(TSNode node, int depth = 0) const {
     auto t = node_type(node);
-    if (is_plus(node)) return folded_string(field(node, "left")) + folded_string(field(node, "right"));
+    if (depth >= kMaxSyntaxNesting) return "{?}";
+    if (is_plus(node)) {
+      return folded_string(field(node, "left"), depth + 1) + folded_string(field(node, "right"), depth + 1);
+    }
     if (is_string_node(t)) return literal_content(tree_, node);
-    if (t == "parenthesized_expression" && ts_node_named_child_count(node) == 1) {
-      return folded_string(ts_node_named_child(node, 0));
+    if (t == "parenthesized_expression" && named_children(node).size() == 1) {
+      return folded_string(named_child(node, 0), depth + 1);
     }
     if (t == "identifier") return "{" + std::string(tree_.text(node)) + "}";
     if (t == "member_access_expression") return "{" + std::string(tree_.text(field(node, "name"))) + "}";
@@ -446,7 +492,7 @@ class Extractor {
     static const std::regex entity_re(R"(Entity\s*<\s*([\w\.]+)\s*>)");
     static const std::regex builder_re(R"(EntityTypeBuilder\s*<\s*([\w\.]+)\s*>)");
     std::smatch m;
-    for (TSNode p = ts_node_parent(node); !ts_node_is_null(p); p = ts_node_parent(p)) {
+    for (TSNode p = parent(node); !ts_node_is_null(p); p = parent(p)) {
       auto pt = node_type(p);
       if (pt == "invocation_expression") {
         std::string fn(tree_.text(field(p, "function")));
@@ -468,11 +514,10 @@ class Extractor {
     if (ft == "identifier") {
       name = tree_.text(fn);
     } else if (ft == "generic_name") {
-      name = tree_.text(ts_node_named_child(fn, 0));
+      name = tree_.text(named_child(fn, 0));
     } else if (ft == "member_access_expression") {
       TSNode n = field(fn, "name");
-      name = node_type(n) == "generic_name" ? std::string(tree_.text(ts_node_named_child(n, 0)))
-                                            : std::string(tree_.text(n));
+      name = node_type(n) == "generic_name" ? std::string(tree_.text(named_child(n, 0))) : std::string(tree_.text(n));
       TSNode e = field(fn, "expression");
       auto et = node_type(e);
       if (et == "identifier") recv = tree_.text(e);
@@ -522,12 +567,12 @@ class Extractor {
   /// The comments directly above a declaration (`///` doc comments and others), in source order.
   std::string leading_comments(TSNode node) const {
     std::vector<std::string_view> parts;
-    TSNode prev = ts_node_prev_sibling(node);
+    TSNode prev = prev_sibling(node);
     uint32_t row = ts_node_start_point(node).row;
     while (!ts_node_is_null(prev) && node_type(prev) == "comment" && ts_node_end_point(prev).row + 1 >= row) {
       parts.push_back(tree_.text(prev));
       row = ts_node_start_point(prev).row;
-      prev = ts_node_prev_sibling(prev);
+      prev = prev_sibling(prev);
     }
     std::string out;
     for (auto it = parts.rbegin(); it != parts.rend(); ++it) out += std::string(*it) + "\n";
@@ -536,6 +581,8 @@ class Extractor {
 
   const SyntaxTree& tree_;
   ExtractedFile& out_;
+  int depth_ = 0;
+  bool reported_depth_ = false;
 };
 
 }  // namespace
@@ -545,7 +592,12 @@ ExtractedFile extract_csharp(std::string_view source) {
   std::string masked = mask_csharp_preprocessor(source);
   SyntaxTree tree(Grammar::kCSharp, source, masked);
   Extractor(tree, file).run();
-  file.issues = parse_issues(tree);
+  auto issues = parse_issues(tree);
+  issues.insert(issues.end(), file.issues.begin(), file.issues.end());
+  std::stable_sort(issues.begin(), issues.end(), [](const ParseIssue& a, const ParseIssue& b) {
+    return std::tie(a.line, a.column) < std::tie(b.line, b.column);
+  });
+  file.issues = std::move(issues);
   return file;
 }
 

@@ -6,17 +6,20 @@
 #include <fstream>
 #include <functional>
 #include <iomanip>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "attractor/base/input_file.h"
 #include "attractor/base/log.h"
 #include "retrieval/local/acl_rules.h"
 #include "retrieval/local/csharp_extractor.h"
 #include "retrieval/local/gitignore.h"
 #include "retrieval/local/graph_linker.h"
 #include "retrieval/local/index_store.h"
+#include "retrieval/local/source_text.h"
 #include "retrieval/local/sql_extractor.h"
 #include "retrieval/local/vector_sync.h"
 
@@ -35,7 +38,7 @@ std::string read_file(const fs::path& p) {
 
 /// Part of every file's hash: raised whenever extraction changes, so that re-indexing an index
 /// written by an older attractor re-reads every file instead of keeping its old nodes.
-constexpr const char* kExtractorVersion = "extractors-2 (T-SQL recognizer)";
+constexpr const char* kExtractorVersion = "extractors-3 (decoded text, null-safe C#)";
 
 std::string content_hash(const std::string& content, const std::string& extra) {
   uint64_t h = 1469598103934665603ULL;
@@ -115,6 +118,10 @@ void check_index_options(const IndexOptions& o) {
   if (o.vector_kind != "flat" && o.vector_kind != "hnsw") {
     throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "vector index kind must be flat or hnsw");
   }
+  if (o.max_file_bytes < 1) {
+    throw RetrievalError(RetrievalError::Kind::kInvalidArgument,
+                         fmt::format("--max-file-bytes must be at least 1 (got {})", o.max_file_bytes));
+  }
 }
 
 AclRules load_acl(const IndexOptions& o) {
@@ -149,14 +156,51 @@ void remove_gone_files(IndexPass& pass, const std::map<std::string, std::string>
   }
 }
 
+/// `path:line:col: warning: message`, or `path: warning: message` for a whole-file issue (line 0).
+std::string issue_line(const std::string& path, const ParseIssue& issue) {
+  std::string where = escape_control_bytes(path);
+  if (issue.line > 0) where += fmt::format(":{}:{}", issue.line, issue.column);
+  return where + ": warning: " + escape_control_bytes(issue.message);
+}
+
 void report_issues(IndexPass& pass, const std::string& path, const std::vector<ParseIssue>& issues) {
   for (const auto& issue : issues) {
-    pass.summary.issues.push_back({path, issue.line, issue.column, issue.message});
-    log().debug("index: {}:{}:{}: {}", path, issue.line, issue.column, issue.message);
+    pass.summary.issues.push_back({path, issue.line, issue.column, escape_control_bytes(issue.message)});
+    std::string line = issue_line(path, issue);
+    log().debug("index: {}", line);
     if (!pass.progress) continue;
     if (pass.interactive) *pass.progress << "\r\033[K";
-    *pass.progress << path << ":" << issue.line << ":" << issue.column << ": warning: " << issue.message << "\n";
+    *pass.progress << line << "\n";
   }
+}
+
+/// Drops what the index holds of `path`, reports `why` and counts the file as skipped.
+void skip_file(IndexPass& pass, const std::string& path, bool known, const std::string& why) {
+  if (known) {
+    auto gone = pass.store.delete_file(pass.scope, path);
+    pass.removed.insert(pass.removed.end(), gone.begin(), gone.end());
+  }
+  report_issues(pass, path, {{0, 0, why + "; skipped"}});
+  ++pass.summary.files_skipped;
+}
+
+/// The bytes of `path`, or nullopt after skipping it (larger than the limit, unreadable).
+std::optional<std::string> read_source(IndexPass& pass, const std::string& path, bool known) {
+  fs::path full = fs::path(pass.options.src_dir) / path;
+  std::error_code ec;
+  auto size = fs::file_size(full, ec);
+  if (!ec && static_cast<int64_t>(size) > pass.options.max_file_bytes) {
+    skip_file(pass, path, known,
+              fmt::format("file is {} bytes, more than --max-file-bytes {}", size, pass.options.max_file_bytes));
+    return std::nullopt;
+  }
+  std::ifstream in(full, std::ios::binary);
+  std::ostringstream bytes;
+  if (ec || !in || !(bytes << in.rdbuf())) {
+    skip_file(pass, path, known, "cannot read: " + (ec ? ec.message() : std::string("read failed")));
+    return std::nullopt;
+  }
+  return bytes.str();
 }
 
 /// `id`, else `id@path`, else `id@path#k` for the first k >= 2 that no node of the file or scope has.
@@ -190,15 +234,30 @@ StoredNode stored_node(ExtractedNode& n, const std::string& path, const std::str
   return node;
 }
 
+/// The nodes and issues of decoded `source`: an encoding warning first, then the parse issues. An
+/// extractor that throws leaves the file without nodes and with that as its issue.
+ExtractedFile extract_file(const std::string& language, const SourceText& source) {
+  ExtractedFile extracted;
+  try {
+    extracted = language == "csharp" ? extract_csharp(source.text) : extract_sql(source.text);
+  } catch (const std::exception& e) {
+    extracted = {};
+    extracted.issues.push_back({0, 0, std::string("cannot extract symbols: ") + e.what()});
+  }
+  if (!source.warning.empty()) extracted.issues.insert(extracted.issues.begin(), {0, 0, source.warning});
+  return extracted;
+}
+
 /// Extracts the nodes of one new or changed file and stores them with the file's hash.
-void index_file(IndexPass& pass, const std::string& path, const std::string& content, const std::string& hash,
+void index_file(IndexPass& pass, const std::string& path, const SourceText& source, const std::string& hash,
                 const AclDecision& decision) {
   std::string language = language_of(path);
-  ExtractedFile extracted = language == "csharp" ? extract_csharp(content) : extract_sql(content);
+  ExtractedFile extracted = extract_file(language, source);
   report_issues(pass, path, extracted.issues);
   nlohmann::json recorded = nlohmann::json::array();
   for (const auto& issue : extracted.issues) {
-    recorded.push_back({{"line", issue.line}, {"column", issue.column}, {"message", issue.message}});
+    recorded.push_back(
+        {{"line", issue.line}, {"column", issue.column}, {"message", escape_control_bytes(issue.message)}});
   }
   pass.store.put_file_issues(pass.scope, path, recorded);
   std::set<std::string> ids_in_file;
@@ -224,24 +283,38 @@ void count_recorded_issues(IndexPass& pass, const std::string& path) {
   }
 }
 
+/// Indexes `path` when it is new or changed; skips it (binary, too large, unreadable) otherwise.
+void scan_file(IndexPass& pass, const std::string& path, const std::map<std::string, std::string>& known) {
+  auto it = known.find(path);
+  auto bytes = read_source(pass, path, it != known.end());
+  if (!bytes) return;
+  auto decision = pass.acl.decide(path);
+  std::string hash = content_hash(*bytes, decision.fingerprint());
+  if (it != known.end() && it->second == hash) {
+    ++pass.summary.files_unchanged;
+    count_recorded_issues(pass, path);
+    return;
+  }
+  SourceText source = decode_source(*bytes);
+  if (source.binary()) return skip_file(pass, path, it != known.end(), source.warning);
+  if (it != known.end()) {
+    auto gone = pass.store.delete_file(pass.scope, path);
+    pass.removed.insert(pass.removed.end(), gone.begin(), gone.end());
+  }
+  index_file(pass, path, source, hash, decision);
+}
+
 /// Indexes every new or changed file of `files`, drawing the progress bar as it goes.
 void scan_files(IndexPass& pass, const std::vector<std::string>& files, const std::map<std::string, std::string>& known,
                 const std::function<double()>& elapsed) {
   for (size_t i = 0; i < files.size(); ++i) {
-    const auto& path = files[i];
-    std::string content = read_file(fs::path(pass.options.src_dir) / path);
-    auto decision = pass.acl.decide(path);
-    std::string hash = content_hash(content, decision.fingerprint());
-    auto it = known.find(path);
-    if (it != known.end() && it->second == hash) {
-      ++pass.summary.files_unchanged;
-      count_recorded_issues(pass, path);
-    } else {
-      if (it != known.end()) {
-        auto gone = pass.store.delete_file(pass.scope, path);
-        pass.removed.insert(pass.removed.end(), gone.begin(), gone.end());
-      }
-      index_file(pass, path, content, hash, decision);
+    try {
+      scan_file(pass, files[i], known);
+    } catch (const RetrievalError&) {
+      throw;
+    } catch (const std::exception& e) {
+      throw RetrievalError(RetrievalError::Kind::kUnavailable,
+                           fmt::format("{}: cannot store its nodes: {}", escape_control_bytes(files[i]), e.what()));
     }
     if (pass.progress && pass.interactive && (i % 25 == 0 || i + 1 == files.size())) {
       draw_progress(*pass.progress, i + 1, files.size(), static_cast<int64_t>(pass.added.size()), elapsed());

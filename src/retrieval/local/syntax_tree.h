@@ -29,7 +29,7 @@ class SyntaxTree {
 
   TSNode root() const;
   std::string_view source() const { return source_; }
-  /// Source text of a node.
+  /// Source text of a node; "" for a null node or a span outside the source.
   std::string_view text(TSNode node) const;
 
  private:
@@ -38,15 +38,25 @@ class SyntaxTree {
   TSTree* tree_ = nullptr;
 };
 
-/// The node's grammar type name.
-inline std::string_view node_type(TSNode node) { return ts_node_type(node); }
-/// Child by field name, possibly null (check with ts_node_is_null).
+// Every accessor below takes a null node (a missing field, a parent of the root), which the
+// tree-sitter C API would dereference: text and type are empty, children none, lines 0. The
+// extractors read nodes only through them (docs/retrieval.md, "Parse issues").
+
+/// The node's grammar type name; "" for a null node.
+std::string_view node_type(TSNode node);
+/// Child by field name; a null node when absent or when `node` is null.
 TSNode field(TSNode node, const char* name);
-/// Named children of a node.
+/// Named children of a node; none for a null node.
 std::vector<TSNode> named_children(TSNode node);
-/// 1-based line of the node's first byte.
-inline int start_line(TSNode node) { return static_cast<int>(ts_node_start_point(node).row) + 1; }
-/// 1-based line of the node's last byte.
+/// Named child `i`; a null node when there is none.
+TSNode named_child(TSNode node, uint32_t i);
+/// The parent; a null node for the root or a null node.
+TSNode parent(TSNode node);
+/// The previous sibling (named or not); a null node when there is none.
+TSNode prev_sibling(TSNode node);
+/// 1-based line of the node's first byte; 0 for a null node.
+int start_line(TSNode node);
+/// 1-based line of the node's last byte; 0 for a null node.
 int end_line(TSNode node);
 
 /// A syntax error found in a tree: 1-based line and column.
@@ -56,7 +66,8 @@ struct ParseIssue {
   std::string message;
 };
 
-/// ERROR and MISSING nodes of a tree, in source order, at most `limit`.
+/// ERROR and MISSING nodes of a tree, in source order, at most `limit`. A message quotes at most 40
+/// characters of the source, with control and invalid bytes escaped (`\x01`).
 std::vector<ParseIssue> parse_issues(const SyntaxTree& tree, size_t limit = 20);
 
 }  // namespace attractor::retrieval

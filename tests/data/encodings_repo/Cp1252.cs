@@ -1,0 +1,3 @@
+namespace Enc;
+// Grüße – “quoted” …
+public class Cp1252 { string Euro() => "€"; }

@@ -1,0 +1,6 @@
+public partial class Foo {
+{
+    Name: x,
+    Kind: y,
+    Call(a);
+}

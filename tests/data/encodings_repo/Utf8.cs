@@ -1,0 +1,3 @@
+namespace Enc;
+// Grüße
+public class Utf8 { public string Hi() => "€"; }

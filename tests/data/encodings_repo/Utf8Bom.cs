@@ -1,0 +1,2 @@
+﻿namespace Enc;
+public class Utf8Bom { }
