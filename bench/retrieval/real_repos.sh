@@ -4,14 +4,16 @@
 # exported from local mirrors (the `fetch` tool of the development sandbox puts them under
 # $ATTRACTOR_MIRROR/<owner>+<name>/repo) into bench/retrieval/data/, which .gitignore excludes.
 #
-# Usage: bench/retrieval/real_repos.sh [BINARY] [OUT_DIR]
+# Usage: bench/retrieval/real_repos.sh [BINARY] [OUT_DIR] [NAME...]
 #   BINARY   attractor binary to measure (default build/attractor)
 #   OUT_DIR  where indexes and reports go (default /tmp/attractor-real-repos)
+#   NAME     only these repositories (bitwarden eshop maintenance mmddd efcore; default: all)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 bin="$(realpath "${1:-$root/build/attractor}")"
 out="${2:-/tmp/attractor-real-repos}"
+only=("${@:3}")  # names to run (default: all)
 mirror="${ATTRACTOR_MIRROR:-/work/.mirror}"
 data="$here/data"
 
@@ -21,6 +23,7 @@ repos=(
   "eshop|dotnet+eShop|5624ad564d1602a927879df32a79b94522eb6101|src"
   "maintenance|olahallengren+sql-server-maintenance-solution|be63a5e57887b4b2bd388621dfd7acb5ef6a6564|."
   "mmddd|kgrzybek+modular-monolith-with-ddd|91c8ef24b4cb6ef558c95d8267fa07d68c7059f8|src"
+  "efcore|dotnet+efcore|ecd0ba4c23377e479ce94c74119c499f1339351c|."
 )
 
 export_repo() {
@@ -31,7 +34,7 @@ export_repo() {
   [[ -d "$git_dir" ]] || { echo "missing mirror $git_dir (fetch github:${mirror_name/+//} first)" >&2; return 1; }
   rm -rf "$dest" && mkdir -p "$dest"
   # shellcheck disable=SC2086
-  git --git-dir="$git_dir" archive "$commit" -- $paths | tar -x -C "$dest"
+  python3 "$here/export_tree.py" "$git_dir" "$commit" "$dest" $paths
   echo "$commit" > "$dest/.commit"
 }
 
@@ -48,6 +51,7 @@ report() {
 mkdir -p "$out"
 for line in "${repos[@]}"; do
   IFS='|' read -r name mirror_name commit paths <<< "$line"
+  if [[ ${#only[@]} -gt 0 && ! " ${only[*]} " =~ " $name " ]]; then continue; fi
   export_repo "$name" "$mirror_name" "$commit" "$paths" || continue
   echo "== $name ($mirror_name @ ${commit:0:12})"
   echo "files: $(find "$data/$name" -type f \( -name '*.cs' -o -name '*.sql' \) | wc -l) (.cs and .sql)"
