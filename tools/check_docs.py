@@ -2,7 +2,8 @@
 """Checks that the Markdown documentation cites only things that exist.
 
 Reads README.md, CONTRIBUTING.md, docs/*.md and every README.md / RESULTS.md under src/, tests/
-(without tests/data), bench/, checkpoints/ and tools/, and checks each reference it finds:
+(without tests/data), bench/, checkpoints/ and tools/ (without the folders git ignores), and checks
+each reference it finds:
 
 - repository paths (`src/...`, `tests/...`, `docs/...`, `tools/...`, `bench/...`, `graphs/...`,
   `cmake/...`, `.ci/...`, `checkpoints/...`) in code spans, code blocks and links exist; `<name>`,
@@ -71,11 +72,24 @@ class Problems:
         self.items.append(f"{os.path.relpath(path, self.root)}:{line}: {kind} {what}: {why}")
 
 
+def ignored_directories(root):
+    """The plain paths the top-level .gitignore names (what scripts create, such as
+    bench/retrieval/data), relative to root."""
+    try:
+        with open(os.path.join(root, ".gitignore"), encoding="utf-8") as f:
+            lines = [line.strip() for line in f]
+    except OSError:
+        return set()
+    return {line.strip("/") for line in lines
+            if line and not line.startswith(("#", "!")) and not any(c in line for c in "*?[")}
+
+
 def markdown_files(root):
     names = ["README.md", "CONTRIBUTING.md"] + sorted(glob.glob("docs/*.md", root_dir=root))
+    skipped = ignored_directories(root) | {"tests/data"}
     for top in ("src", "tests", "bench", "checkpoints", "tools"):
         for dirpath, dirs, files in os.walk(os.path.join(root, top)):
-            dirs[:] = sorted(d for d in dirs if os.path.relpath(os.path.join(dirpath, d), root) != "tests/data")
+            dirs[:] = sorted(d for d in dirs if os.path.relpath(os.path.join(dirpath, d), root) not in skipped)
             names += [os.path.relpath(os.path.join(dirpath, f), root) for f in sorted(files)
                       if f in ("README.md", "RESULTS.md")]
     return [os.path.join(root, n) for n in names if os.path.exists(os.path.join(root, n))]

@@ -74,6 +74,13 @@ std::vector<std::string> home_directories() {
   return out;
 }
 
+/// The folder of the running attractor binary ("" when it cannot be read).
+std::string own_binary_folder() {
+  std::error_code ec;
+  fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  return ec ? std::string() : exe.parent_path().string();
+}
+
 void push(std::vector<std::string>& argv, std::initializer_list<std::string> args) {
   argv.insert(argv.end(), args.begin(), args.end());
 }
@@ -231,6 +238,9 @@ std::vector<std::string> sandbox_argv(const SandboxSpec& spec, const std::string
   for (const std::string& p : spec.read)
     push(argv, {"--ro-bind-try", absolute_of(p, workspace), absolute_of(p, workspace)});
   push(argv, {"--bind", workspace, workspace});
+  static const std::string binary_folder = own_binary_folder();
+  if (!binary_folder.empty() && is_under(binary_folder, workspace))
+    push(argv, {"--ro-bind", binary_folder, binary_folder});
   for (const std::string& hidden : spec.hidden) {
     std::string h = absolute_of(hidden, "");
     if (is_under(h, workspace)) push(argv, {"--tmpfs", h});

@@ -88,7 +88,8 @@ void place_sandbox(SandboxSpec& spec, const std::string& workspace, const std::s
 std::optional<std::string> sandbox_unavailable(const SandboxSpec& spec);
 
 /// The program and arguments that run `/bin/sh -c command` in `cwd` confined by `spec` (level above
-/// `none`): bubblewrap's, then prlimit's under `strict`.
+/// `none`): bubblewrap's, then prlimit's under `strict`. The running attractor binary's folder
+/// stays read-only also when it lies inside the workspace.
 std::vector<std::string> sandbox_argv(const SandboxSpec& spec, const std::string& cwd, const std::string& command);
 
 /// Lines of a confined command's standard error that say the sandbox denied something (a

@@ -93,9 +93,9 @@ TEST_F(SandboxTest, NoneRunsTheCommandAsItIs) {
 
 TEST_F(SandboxTest, WorkspaceWritesTheWorkspaceAndTheStageFolder) {
   std::string out, err;
-  ProcessResult r = run(spec(SandboxLevel::kWorkspace),
-                        "echo built > src/out.txt && echo kept > \"" + stage_.string() + "/note.txt\" && cat src/main.c",
-                        out, err);
+  ProcessResult r = run(
+      spec(SandboxLevel::kWorkspace),
+      "echo built > src/out.txt && echo kept > \"" + stage_.string() + "/note.txt\" && cat src/main.c", out, err);
   EXPECT_EQ(r.exit_code, 0) << err;
   EXPECT_EQ(out, "int main(void) { return 0; }\n");
   EXPECT_EQ(slurp_file(workspace_ / "src" / "out.txt"), "built\n");
@@ -134,9 +134,9 @@ TEST_F(SandboxTest, WorkspaceHidesTheRunDirectoryAndOtherRunsButNotTheStageFolde
 TEST_F(SandboxTest, SymbolicLinksAndProcRootDoNotLeadOut) {
   fs::create_symlink(home_ / ".ssh" / "id_ed25519", workspace_ / "key");
   std::string out, err;
-  ProcessResult r = run(spec(SandboxLevel::kWorkspace),
-                        "cat key; cat /proc/self/root\"$HOME\"/.ssh/id_ed25519; cat /proc/1/root\"$HOME\"/.ssh/id_ed25519",
-                        out, err);
+  ProcessResult r = run(
+      spec(SandboxLevel::kWorkspace),
+      "cat key; cat /proc/self/root\"$HOME\"/.ssh/id_ed25519; cat /proc/1/root\"$HOME\"/.ssh/id_ed25519", out, err);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(out, "");
   EXPECT_EQ(err.find("SECRET"), std::string::npos);
@@ -144,10 +144,28 @@ TEST_F(SandboxTest, SymbolicLinksAndProcRootDoNotLeadOut) {
 
 TEST_F(SandboxTest, WorkspaceCannotSeeOrSignalAttractor) {
   std::string out, err;
-  ProcessResult r =
-      run(spec(SandboxLevel::kWorkspace), "kill -0 " + std::to_string(::getpid()) + " && echo reached", out, err);
+  ProcessResult r = run(spec(SandboxLevel::kWorkspace), "kill -0 " + std::to_string(::getpid()) + " && echo reached",
+                        out, err);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(out, "");
+}
+
+TEST_F(SandboxTest, TheBinarysFolderStaysReadOnlyInsideAWritableWorkspace) {
+  const fs::path binary_folder = fs::read_symlink("/proc/self/exe").parent_path();
+  const fs::path probe = binary_folder / ("attractor-sandbox-probe-" + std::to_string(::getpid()));
+  SandboxSpec s = spec(SandboxLevel::kWorkspace);
+  place_sandbox(s, binary_folder.parent_path().string(), stage_.string(), run_dir_.string());
+  ProcessSpec p;
+  p.command = "touch '" + probe.string() + "'";
+  p.cwd = s.workspace;
+  p.stderr_path = (root_ / "err.txt").string();
+  p.sandbox = s;
+  ProcessResult r = PosixProcessRunner().run(p);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_FALSE(fs::exists(probe));
+  fs::remove(probe);
+  ASSERT_EQ(r.sandbox_denials.size(), 1u) << slurp_file(root_ / "err.txt");
+  EXPECT_NE(r.sandbox_denials[0].find("Read-only file system"), std::string::npos);
 }
 
 TEST_F(SandboxTest, TmpIsPrivate) {
@@ -169,8 +187,9 @@ TEST_F(SandboxTest, ExtraPathsAreVisibleAsAsked) {
   s.write = {cache.string()};
   place_sandbox(s, workspace_.string(), stage_.string(), run_dir_.string());
   std::string out, err;
-  ProcessResult r = run(s, "cat \"" + (shared / "data.txt").string() + "\" && echo c > \"" + cache.string() +
-                               "/c.txt\"; echo d > \"" + shared.string() + "/d.txt\"",
+  ProcessResult r = run(s,
+                        "cat \"" + (shared / "data.txt").string() + "\" && echo c > \"" + cache.string() +
+                            "/c.txt\"; echo d > \"" + shared.string() + "/d.txt\"",
                         out, err);
   EXPECT_EQ(out, "DATA\n");
   EXPECT_EQ(slurp_file(cache / "c.txt"), "c\n");
@@ -256,9 +275,10 @@ TEST(SandboxResolveTest, AMissingBubblewrapFailsBeforeAnythingRunsWithTheFix) {
   SandboxSpec s;
   s.level = SandboxLevel::kWorkspace;
   s.bubblewrap = "/nonexistent/bwrap";
-  EXPECT_EQ(sandbox_unavailable(s), "sandbox `workspace` needs bubblewrap (/nonexistent/bwrap), which is not "
-                                    "installed; fix: install Debian's `bubblewrap` package (make deps does), or "
-                                    "choose sandbox=none explicitly");
+  EXPECT_EQ(sandbox_unavailable(s),
+            "sandbox `workspace` needs bubblewrap (/nonexistent/bwrap), which is not "
+            "installed; fix: install Debian's `bubblewrap` package (make deps does), or "
+            "choose sandbox=none explicitly");
   ProcessSpec p;
   p.command = "echo ran";
   p.sandbox = s;
