@@ -12,6 +12,7 @@
 /// record it (ProcessGroupRecord) for a later `attractor resume` to check.
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <sys/types.h>
@@ -65,7 +66,21 @@ enum class SpawnFailure { kNone, kCwd, kExec, kSystem };
 /// One supervised program. Not copyable; the destructor kills a group still running and reaps it.
 class SupervisedProcess {
  public:
-  SupervisedProcess() = default;
+  /// What the supervisor and the program's process read: owned here until the supervisor is
+  /// reaped, since a supervisor that shares attractor's memory reads it in place.
+  struct Launch {
+    std::string program;  ///< resolved path
+    std::string cwd;
+    std::vector<std::string> argv_strings, env_strings;
+    std::vector<char*> argv, envp;  ///< null-terminated views of the strings
+    const char* cwd_arg = nullptr;  ///< nullptr: stay in attractor's directory
+    int fds[5] = {-1, -1, -1, -1, -1};  ///< stdin, stdout, stderr, report and go-ahead descriptors
+    pid_t parent = 0;
+    void* stacks = nullptr;  ///< the children's stacks when they share attractor's memory, else nullptr
+    ~Launch();
+  };
+
+  SupervisedProcess();
   ~SupervisedProcess();
   SupervisedProcess(const SupervisedProcess&) = delete;
   SupervisedProcess& operator=(const SupervisedProcess&) = delete;
@@ -89,9 +104,13 @@ class SupervisedProcess {
   pid_t pgid() const { return pid_; }
 
  private:
+  void prepare_launch(const SpawnSpec& spec);
+  bool fail_start(const std::string& what);
+  bool let_program_run(const SpawnSpec& spec, int go_fd);
   void read_reports(bool block);
   void reap();
 
+  std::unique_ptr<Launch> launch_;
   pid_t pid_ = -1;
   int report_fd_ = -1;
   bool ended_ = false;
