@@ -25,13 +25,14 @@ rounds=${3:-5}
 bench_root=${BENCH_DIR:-/var/tmp}
 peer_cli=${PEER_CLI:-${XDG_CACHE_HOME:-$HOME/.cache}/attractor-bench/peer/src/packages/attractor-pi/dist/attractor.mjs}
 cmake --build "$build" -j 2 --target attractor spawn_floor >/dev/null
+build=$(cd "$build" && pwd)  # the loop runs in a directory of its own
 work=$(mktemp -d "$bench_root/attractor-spawn-bench.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 bash bench/engine/gen_graph.sh tool "$stages" > "$work/tool.dot"
 bash bench/engine/gen_graph.sh toolloop "$stages" > "$work/toolloop.dot"
 
 engines=("new:$build/attractor")
-[ -n "${OLD_ATTRACTOR:-}" ] && engines+=("old:$OLD_ATTRACTOR")
+[ -n "${OLD_ATTRACTOR:-}" ] && engines+=("old:$(cd "$(dirname "$OLD_ATTRACTOR")" && pwd)/$(basename "$OLD_ATTRACTOR")")
 [ -f "$peer_cli" ] && command -v node >/dev/null && have_peer=1 || have_peer=0
 
 # wall_ms CMD...: runs CMD (output discarded, must succeed) and prints its wall milliseconds.
