@@ -1,8 +1,12 @@
 #!/usr/bin/env bash
-# Prints a benchmark pipeline. Usage: gen_graph.sh linear N | parallel BLOCKS | loop N
+# Prints a benchmark pipeline. Usage: gen_graph.sh linear N | parallel BLOCKS | loop N | tool N | toolloop N
 # `parallel B` makes B blocks of 10 nodes: a parallel node, 8 branches and a fan-in node.
 # `loop N` is a review loop of N iterations: `work` then `review`, whose simulated outcome is
 # `fail` N-1 times (back to work) and then `success` (to done): 2N stages on two nodes.
+# `tool N` is a chain of N tool stages running `true`. `toolloop N` is a review loop whose `work`
+# is a tool stage adding one to the number in the file `counter` of the working directory
+# (missing = 0; shell built-ins only) and printing `more` until it reaches N, then `done`; `review` (a conditional)
+# routes on that output: 2N stages, N of them commands.
 set -euo pipefail
 kind=$1
 n=$2
@@ -29,6 +33,22 @@ elif [ "$kind" = loop ]; then
     printf "  start -> work\n  work -> review\n"
     printf "  review -> work [condition=\"outcome=fail\"]\n  review -> done [condition=\"outcome=success\"]\n"
   }'
+elif [ "$kind" = tool ]; then
+  awk -v n="$n" 'BEGIN {
+    prev = "start"
+    for (i = 1; i <= n; i++) {
+      printf "  n%d [shape=parallelogram, tool_command=\"true\"]\n  %s -> n%d\n", i, prev, i
+      prev = "n" i
+    }
+    printf "  %s -> done\n", prev
+  }'
+elif [ "$kind" = toolloop ]; then
+  printf '  graph [default_max_visits=%d]\n' $((n + 1))
+  printf '  work [shape=parallelogram, tool_command="c=0; [ -f counter ] && read c < counter; c=$((c + 1)); '
+  printf 'echo $c > counter; if [ $c -lt %d ]; then printf more; else printf done; fi"]\n' "$n"
+  printf '  review [shape=diamond]\n  start -> work\n  work -> review\n'
+  printf '  review -> work [condition="context.tool.output=more"]\n'
+  printf '  review -> done [condition="context.tool.output=done"]\n'
 else
   awk -v n="$n" 'BEGIN {
     prev = "start"

@@ -142,12 +142,14 @@ TEST(ProcessModelTest, AKilledRunsEscapedWriterCannotSupplyTheResumedOutcome) {
 TEST(ProcessModelTest, ResumeStopsTheKilledAttemptsProcessGroupBeforeRunningTheStageAgain) {
   ScratchDir dir;
   const std::string first = dir.sub("first-started");
-  spit(dir.sub("p.dot"),
-       one_tool("if [ ! -e " + first + " ]; then echo $$ > " + first + "; sleep 30; else echo second; fi"));
+  const std::string shell_file = dir.sub("first-shell");
+  spit(dir.sub("p.dot"), one_tool("if [ ! -e " + first + " ]; then echo $$ > " + shell_file +
+                                  "; sleep 30 & echo $! > " + first + "; wait; else echo second; fi"));
   const std::string run = dir.sub("run");
   pid_t engine = start_run(dir.sub("p.dot"), run, dir.sub("log"));
   ASSERT_TRUE(eventually(10000, [&] { return pid_in(first) > 0; })) << slurp(dir.sub("log"));
-  const long shell = pid_in(first);
+  const long child = pid_in(first);
+  const long shell = pid_in(shell_file);
   std::string record;
   ASSERT_TRUE(eventually(2000, [&] {
     for (const auto& e : fs::directory_iterator(run + "/work/attempt-1")) {
@@ -164,12 +166,14 @@ TEST(ProcessModelTest, ResumeStopsTheKilledAttemptsProcessGroupBeforeRunningTheS
   ::kill(static_cast<pid_t>(pgid), SIGKILL);
   ASSERT_TRUE(eventually(2000, [&] { return !running(pgid); }));
   kill_and_reap(engine);
+  // The program itself dies with its supervisor (its own parent-death signal); its child does not.
+  ASSERT_TRUE(eventually(2000, [&] { return !running(shell); })) << "the tool's shell outlived its supervisor";
   std::this_thread::sleep_for(std::chrono::milliseconds(50));
-  ASSERT_TRUE(running(shell)) << "the killed attempt's tool should still be there before the resume";
+  ASSERT_TRUE(running(child)) << "the killed attempt's tool's child should still be there before the resume";
 
   ProcessResult r = run_attractor({"resume", run, "-q"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
-  EXPECT_FALSE(running(shell)) << "the resume ran the stage beside the killed attempt's tool";
+  EXPECT_FALSE(running(child)) << "the resume ran the stage beside the killed attempt's tool";
   EXPECT_EQ(slurp(run + "/work/attempt-2/stdout.txt"), "second\n");
   ::kill(static_cast<pid_t>(-pgid), SIGKILL);
 }

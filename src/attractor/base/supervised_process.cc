@@ -5,11 +5,15 @@
 #include <poll.h>
 #include <pthread.h>
 #include <signal.h>
+#include <sched.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cstdlib>
@@ -18,6 +22,8 @@
 #include <sstream>
 #include <stdexcept>
 #include <thread>
+
+#include "attractor/base/raw_syscall.h"
 
 namespace attractor {
 
@@ -41,78 +47,149 @@ constexpr int kParentDeathSignal = SIGUSR1;
 constexpr int kReportFd = 3;
 constexpr int kGoFd = 4;
 
+/// The stacks of a supervisor that shares attractor's memory and of the program's process it
+/// starts (which runs until its exec while the supervisor waits): one mapping, a guard page
+/// below each.
+constexpr std::size_t kGuardBytes = 4096;
+constexpr std::size_t kStackBytes = 60 * 1024;
+constexpr std::size_t kStacksMapping = 2 * (kGuardBytes + kStackBytes);
+
+/// The kernel's `struct sigaction` (rt_sigaction takes it, not the C library's).
+struct KernelSigaction {
+  unsigned long handler;
+  unsigned long flags;
+  unsigned long restorer;
+  unsigned long mask;
+};
+
+unsigned long signal_bit(int sig) { return 1UL << (sig - 1); }
+
 void send_report(int kind, int value) {
   Report r{kind, value};
-  [[maybe_unused]] ssize_t n = ::write(kReportFd, &r, sizeof r);
+  raw::call(SYS_write, kReportFd, reinterpret_cast<long>(&r), sizeof r);
 }
 
-/// The program's process: default signal handling, the working directory, exec. Only
-/// async-signal-safe calls (it runs in a fork of a multithreaded process).
-[[noreturn]] void exec_program(const char* path, char* const argv[], char* const envp[], const char* cwd) {
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  for (int s = 1; s < NSIG; ++s) ::sigaction(s, &dfl, nullptr);
-  sigset_t none;
-  sigemptyset(&none);
-  ::sigprocmask(SIG_SETMASK, &none, nullptr);
-  ::fcntl(kReportFd, F_SETFD, FD_CLOEXEC);
-  if (cwd && ::chdir(cwd) != 0) {
-    send_report(kReportCwd, errno);
-    ::_exit(127);
+[[noreturn]] void exit_now(int code) {
+  for (;;) raw::call(SYS_exit_group, code);
+}
+
+/// The program's process: default signal handling, death with its supervisor, the working
+/// directory, exec. Raw system calls only (it may share attractor's memory and thread pointer).
+[[noreturn]] void exec_program(const SupervisedProcess::Launch& launch) {
+  const KernelSigaction dfl{};
+  for (int s = 1; s <= 64; ++s) raw::call(SYS_rt_sigaction, s, reinterpret_cast<long>(&dfl), 0, 8);
+  raw::call(SYS_prctl, PR_SET_PDEATHSIG, SIGKILL);
+  const unsigned long none = 0;
+  raw::call(SYS_rt_sigprocmask, SIG_SETMASK, reinterpret_cast<long>(&none), 0, 8);
+  raw::call(SYS_fcntl, kReportFd, F_SETFD, FD_CLOEXEC);
+  if (launch.cwd_arg) {
+    long r = raw::call(SYS_chdir, reinterpret_cast<long>(launch.cwd_arg));
+    if (r < 0) {
+      send_report(kReportCwd, static_cast<int>(-r));
+      exit_now(127);
+    }
   }
-  ::execve(path, argv, envp);
-  send_report(kReportExec, errno);
-  ::_exit(127);
+  long r = raw::call(SYS_execve, reinterpret_cast<long>(launch.program.c_str()),
+                     reinterpret_cast<long>(launch.argv.data()), reinterpret_cast<long>(launch.envp.data()));
+  send_report(kReportExec, static_cast<int>(-r));
+  exit_now(127);
 }
 
-/// The supervisor (section comment in the header). `fds` are the parent's stdin, stdout, stderr,
-/// report and go descriptors. Only async-signal-safe calls; every signal is blocked on entry.
-[[noreturn]] void supervise(const int fds[5], pid_t parent, const char* path, char* const argv[], char* const envp[],
-                            const char* cwd) {
-  int high[5];
+int program_entry(void* launch) { exec_program(*static_cast<const SupervisedProcess::Launch*>(launch)); }
+
+/// Starts the program's process: sharing the supervisor's memory and stopping the supervisor
+/// until the exec (no page tables copied) when the supervisor shares attractor's memory, a fork
+/// otherwise. The pid, or -errno.
+long start_program(const SupervisedProcess::Launch& launch) {
+  if (launch.stacks == nullptr) {
+    pid_t child = ::fork();
+    if (child == 0) exec_program(launch);
+    return child < 0 ? -errno : child;
+  }
+  char* top = static_cast<char*>(launch.stacks) + kGuardBytes + kStackBytes;
+  return raw::clone_on_stack(CLONE_VM | CLONE_VFORK | SIGCHLD, top, program_entry,
+                             const_cast<SupervisedProcess::Launch*>(&launch));
+}
+
+/// Moves the parent's stdin, stdout, stderr, report and go descriptors to 0 to 4 and closes
+/// every other one. False when a descriptor could not be duplicated.
+bool take_descriptors(const int fds[5]) {
+  long high[5];
   for (int i = 0; i < 5; ++i) {
-    high[i] = ::fcntl(fds[i], F_DUPFD, 16);
-    if (high[i] < 0) ::_exit(127);
+    high[i] = raw::call(SYS_fcntl, fds[i], F_DUPFD, 16);
+    if (high[i] < 0) return false;
   }
-  for (int i = 0; i < 5; ++i) ::dup2(high[i], i);
-  ::close_range(5, ~0U, 0);
-  ::setpgid(0, 0);
-  ::prctl(PR_SET_NAME, "attractor-guard");
-  struct sigaction dfl {};
-  dfl.sa_handler = SIG_DFL;
-  ::sigaction(SIGCHLD, &dfl, nullptr);
-  ::prctl(PR_SET_PDEATHSIG, kParentDeathSignal);
-  if (::getppid() != parent) ::_exit(1);
-  char go = 0;
-  ssize_t n;
-  do n = ::read(kGoFd, &go, 1);
-  while (n < 0 && errno == EINTR);
-  if (n != 1) ::_exit(1);
-  ::close(kGoFd);
-  pid_t child = ::fork();
-  if (child < 0) {
-    send_report(kReportFork, errno);
-    ::_exit(127);
-  }
-  if (child == 0) exec_program(path, argv, envp, cwd);
-  for (int fd = 0; fd < 3; ++fd) ::close(fd);
-  sigset_t wanted;
-  sigemptyset(&wanted);
-  sigaddset(&wanted, SIGCHLD);
-  sigaddset(&wanted, kParentDeathSignal);
+  for (int i = 0; i < 5; ++i) raw::call(SYS_dup3, high[i], i, 0);
+  raw::call(SYS_close_range, 5, ~0U, 0);
+  return true;
+}
+
+/// Waits for the program or attractor's death, reports, and kills the group (itself included).
+[[noreturn]] void watch_program(long child, pid_t parent) {
+  const unsigned long wanted = signal_bit(SIGCHLD) | signal_bit(kParentDeathSignal);
   for (;;) {
-    int sig = ::sigwaitinfo(&wanted, nullptr);
-    if (sig == kParentDeathSignal && ::getppid() != parent) {
-      ::kill(0, SIGKILL);
-      ::_exit(1);
+    long sig = raw::call(SYS_rt_sigtimedwait, reinterpret_cast<long>(&wanted), 0, 0, 8);
+    if (sig == kParentDeathSignal && raw::call(SYS_getppid) != parent) {
+      raw::call(SYS_kill, 0, SIGKILL);
+      exit_now(1);
     }
     int status = 0;
-    if (sig == SIGCHLD && ::waitpid(child, &status, WNOHANG) == child) {
+    if (sig == SIGCHLD && raw::call(SYS_wait4, child, reinterpret_cast<long>(&status), WNOHANG, 0) == child) {
       send_report(kReportStatus, status);
-      ::kill(0, SIGKILL);
-      ::_exit(0);
+      raw::call(SYS_kill, 0, SIGKILL);
+      exit_now(0);
     }
   }
+}
+
+/// The supervisor (section comment in the header). Raw system calls only: it may share
+/// attractor's memory and thread pointer. Every signal is blocked on entry.
+[[noreturn]] void supervise(const SupervisedProcess::Launch& launch) {
+  if (!take_descriptors(launch.fds)) exit_now(127);
+  raw::call(SYS_setpgid, 0, 0);
+  raw::call(SYS_prctl, PR_SET_NAME, reinterpret_cast<long>("attractor-guard"));
+  const KernelSigaction dfl{};
+  raw::call(SYS_rt_sigaction, SIGCHLD, reinterpret_cast<long>(&dfl), 0, 8);
+  raw::call(SYS_prctl, PR_SET_PDEATHSIG, kParentDeathSignal);
+  if (raw::call(SYS_getppid) != launch.parent) exit_now(1);
+  char go = 0;
+  long n;
+  do n = raw::call(SYS_read, kGoFd, reinterpret_cast<long>(&go), 1);
+  while (n == -EINTR);
+  if (n != 1) exit_now(1);
+  raw::call(SYS_close, kGoFd);
+  long child = start_program(launch);
+  if (child < 0) {
+    send_report(kReportFork, static_cast<int>(-child));
+    exit_now(127);
+  }
+  for (int fd = 0; fd < 3; ++fd) raw::call(SYS_close, fd);
+  watch_program(child, launch.parent);
+}
+
+int supervisor_entry(void* launch) { supervise(*static_cast<const SupervisedProcess::Launch*>(launch)); }
+
+/// Starts the supervisor: in attractor's memory (raw::kSharedMemoryChild; docs/decisions.md) or
+/// as a fork. The pid, or -errno. Every signal must be blocked.
+long start_supervisor(SupervisedProcess::Launch& launch) {
+  if (launch.stacks == nullptr) {
+    pid_t pid = ::fork();
+    if (pid == 0) supervise(launch);
+    return pid < 0 ? -errno : pid;
+  }
+  char* top = static_cast<char*>(launch.stacks) + kStacksMapping;
+  return raw::clone_on_stack(CLONE_VM | SIGCHLD, top, supervisor_entry, &launch);
+}
+
+/// The two stacks of a supervisor in attractor's memory, or nullptr (fork instead).
+void* map_stacks() {
+  if (!raw::kSharedMemoryChild) return nullptr;
+  void* p = ::mmap(nullptr, kStacksMapping, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (p == MAP_FAILED) return nullptr;
+  char* base = static_cast<char*>(p);
+  ::mprotect(base, kGuardBytes, PROT_NONE);
+  ::mprotect(base + kGuardBytes + kStackBytes, kGuardBytes, PROT_NONE);
+  return p;
 }
 
 /// `program` when it names a path, else its first match on PATH (or itself, for exec to refuse).
@@ -225,75 +302,90 @@ bool stop_process_group(const ProcessGroupRecord& record, int wait_ms) {
   return true;
 }
 
+SupervisedProcess::Launch::~Launch() {
+  if (stacks) ::munmap(stacks, kStacksMapping);
+}
+
+SupervisedProcess::SupervisedProcess() = default;
+
 SupervisedProcess::~SupervisedProcess() {
   if (pid_ <= 0 || ended_) return;
   signal_group(SIGKILL);
   while (!ended_) read_reports(true);
 }
 
-bool SupervisedProcess::start(const SpawnSpec& spec) {
-  program_ = resolve_program(spec.program);
-  cwd_ = spec.cwd;
-  std::vector<std::string> argv_strings = spec.argv;
-  std::vector<std::string> env_strings = spec.env;
-  std::vector<char*> argv, envp;
-  for (auto& s : argv_strings) argv.push_back(s.data());
-  argv.push_back(nullptr);
-  for (auto& s : env_strings) envp.push_back(s.data());
-  envp.push_back(nullptr);
+void SupervisedProcess::prepare_launch(const SpawnSpec& spec) {
+  launch_ = std::make_unique<Launch>();
+  Launch& l = *launch_;
+  l.program = resolve_program(spec.program);
+  l.cwd = spec.cwd;
+  l.argv_strings = spec.argv;
+  l.env_strings = spec.env;
+  for (auto& s : l.argv_strings) l.argv.push_back(s.data());
+  l.argv.push_back(nullptr);
+  for (auto& s : l.env_strings) l.envp.push_back(s.data());
+  l.envp.push_back(nullptr);
+  l.cwd_arg = l.cwd.empty() ? nullptr : l.cwd.c_str();
+  l.parent = ::getpid();
+  l.stacks = map_stacks();
+  program_ = l.program;
+  cwd_ = l.cwd;
+}
 
+bool SupervisedProcess::fail_start(const std::string& what) {
+  error_ = what + ": " + std::strerror(errno);
+  failure_ = SpawnFailure::kSystem;
+  return false;
+}
+
+bool SupervisedProcess::start(const SpawnSpec& spec) {
+  prepare_launch(spec);
   int report[2];
   int go[2];
-  if (::pipe2(report, O_CLOEXEC) != 0) {
-    error_ = std::string("cannot create pipe: ") + std::strerror(errno);
-    failure_ = SpawnFailure::kSystem;
-    return false;
-  }
+  if (::pipe2(report, O_CLOEXEC) != 0) return fail_start("cannot create pipe");
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, go) != 0) {
-    error_ = std::string("cannot create socket pair: ") + std::strerror(errno);
-    failure_ = SpawnFailure::kSystem;
     ::close(report[0]);
     ::close(report[1]);
-    return false;
+    return fail_start("cannot create socket pair");
   }
   const int fds[5] = {spec.stdin_fd, spec.stdout_fd, spec.stderr_fd, report[1], go[0]};
-  const char* cwd = spec.cwd.empty() ? nullptr : spec.cwd.c_str();
+  std::copy(fds, fds + 5, launch_->fds);
   sigset_t all, old;
   sigfillset(&all);
   ::pthread_sigmask(SIG_SETMASK, &all, &old);
-  const pid_t parent = ::getpid();
-  pid_t pid = ::fork();
-  if (pid == 0) supervise(fds, parent, program_.c_str(), argv.data(), envp.data(), cwd);
-  int fork_errno = errno;
+  long pid = start_supervisor(*launch_);
   ::pthread_sigmask(SIG_SETMASK, &old, nullptr);
   ::close(report[1]);
   ::close(go[0]);
   if (pid < 0) {
     ::close(report[0]);
     ::close(go[1]);
-    error_ = std::string("fork failed: ") + std::strerror(fork_errno);
-    failure_ = SpawnFailure::kSystem;
-    return false;
+    errno = static_cast<int>(-pid);
+    return fail_start("fork failed");
   }
-  ::setpgid(pid, pid);
-  pid_ = pid;
+  pid_ = static_cast<pid_t>(pid);
+  ::setpgid(pid_, pid_);
   report_fd_ = report[0];
+  return let_program_run(spec, go[1]);
+}
+
+bool SupervisedProcess::let_program_run(const SpawnSpec& spec, int go_fd) {
   try {
     if (spec.on_started) {
-      std::optional<ProcessGroupRecord> record = process_group_record(pid);
+      std::optional<ProcessGroupRecord> record = process_group_record(pid_);
       if (!record) throw std::runtime_error("the supervisor process ended before the program started");
       spec.on_started(*record);
     }
   } catch (const std::exception& e) {
-    ::close(go[1]);
+    ::close(go_fd);
     signal_group(SIGKILL);
     while (!ended_) read_reports(true);
     error_ = e.what();
     failure_ = SpawnFailure::kSystem;
     return false;
   }
-  [[maybe_unused]] ssize_t sent = ::send(go[1], "g", 1, MSG_NOSIGNAL);
-  ::close(go[1]);
+  [[maybe_unused]] ssize_t sent = ::send(go_fd, "g", 1, MSG_NOSIGNAL);
+  ::close(go_fd);
   return true;
 }
 

@@ -2,16 +2,24 @@
 /// \file
 /// Starting a program so that nothing it starts outlives attractor (docs/run-directory.md §8).
 ///
-/// `SupervisedProcess::start` forks a small supervisor that closes every descriptor attractor had
+/// `SupervisedProcess::start` starts a small supervisor that closes every descriptor attractor had
 /// open, makes itself the leader of a new process group, asks the kernel for a signal when
-/// attractor dies (PR_SET_PDEATHSIG), waits for attractor's go-ahead, and then forks and execs the
-/// program inside that group. The supervisor reports the program's exit status through a pipe and
-/// then SIGKILLs its whole group, itself included: when the program ends, its background children
-/// end with it; when attractor dies (SIGKILL included), the supervisor kills the group at once.
-/// The group's id is the supervisor's pid, so attractor knows it before the program runs and can
-/// record it (ProcessGroupRecord) for a later `attractor resume` to check.
+/// attractor dies (PR_SET_PDEATHSIG), waits for attractor's go-ahead, and then starts and execs
+/// the program inside that group. The supervisor reports the program's exit status through a pipe
+/// and then SIGKILLs its whole group, itself included: when the program ends, its background
+/// children end with it; when attractor dies (SIGKILL included), the supervisor kills the group at
+/// once, and the program also has PR_SET_PDEATHSIG for its supervisor. The group's id is the
+/// supervisor's pid, so attractor knows it before the program runs and can record it
+/// (ProcessGroupRecord) for a later `attractor resume` to check.
+///
+/// On x86-64 (raw::kSharedMemoryChild) neither child copies attractor's memory: the supervisor is
+/// a process that shares it (clone with CLONE_VM, on a stack of its own) and the program's process
+/// shares it until its exec (CLONE_VM | CLONE_VFORK), so a start costs about what posix_spawn
+/// does whatever attractor's size (docs/decisions.md, "The supervisor shares attractor's
+/// memory"). Elsewhere, and in sanitizer builds, both are forks.
 
 #include <functional>
+#include <memory>
 #include <optional>
 #include <string>
 #include <sys/types.h>
@@ -65,7 +73,21 @@ enum class SpawnFailure { kNone, kCwd, kExec, kSystem };
 /// One supervised program. Not copyable; the destructor kills a group still running and reaps it.
 class SupervisedProcess {
  public:
-  SupervisedProcess() = default;
+  /// What the supervisor and the program's process read: owned here until the supervisor is
+  /// reaped, since a supervisor that shares attractor's memory reads it in place.
+  struct Launch {
+    std::string program;  ///< resolved path
+    std::string cwd;
+    std::vector<std::string> argv_strings, env_strings;
+    std::vector<char*> argv, envp;      ///< null-terminated views of the strings
+    const char* cwd_arg = nullptr;      ///< nullptr: stay in attractor's directory
+    int fds[5] = {-1, -1, -1, -1, -1};  ///< stdin, stdout, stderr, report and go-ahead descriptors
+    pid_t parent = 0;
+    void* stacks = nullptr;  ///< the children's stacks when they share attractor's memory, else nullptr
+    ~Launch();
+  };
+
+  SupervisedProcess();
   ~SupervisedProcess();
   SupervisedProcess(const SupervisedProcess&) = delete;
   SupervisedProcess& operator=(const SupervisedProcess&) = delete;
@@ -89,9 +111,13 @@ class SupervisedProcess {
   pid_t pgid() const { return pid_; }
 
  private:
+  void prepare_launch(const SpawnSpec& spec);
+  bool fail_start(const std::string& what);
+  bool let_program_run(const SpawnSpec& spec, int go_fd);
   void read_reports(bool block);
   void reap();
 
+  std::unique_ptr<Launch> launch_;
   pid_t pid_ = -1;
   int report_fd_ = -1;
   bool ended_ = false;

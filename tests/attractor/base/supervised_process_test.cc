@@ -139,5 +139,62 @@ TEST(SupervisedProcessTest, AFailingStartHookStopsTheGroupBeforeTheProgramRuns) 
   EXPECT_FALSE(fs::exists(marker));
 }
 
+TEST(SupervisedProcessTest, ArgumentsAndEnvironmentReachTheProgramAfterTheSpecIsGone) {
+  const std::string out = temp_file("args");
+  SupervisedProcess p;
+  {
+    SpawnSpec spec;
+    spec.program = "sh";
+    spec.argv = {"sh", "-c", "printf '%s|%s|%s' \"$0\" \"$1\" \"$ATTRACTOR_TEST_VALUE\" > " + out, "first", "second"};
+    spec.env = {"ATTRACTOR_TEST_VALUE=from the spec", "PATH=/usr/bin:/bin"};
+    int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+    spec.stdin_fd = spec.stdout_fd = spec.stderr_fd = null_fd;
+    ASSERT_TRUE(p.start(spec)) << p.error();
+    ::close(null_fd);
+    spec.argv.assign(3, std::string(64, 'x'));
+    spec.env.assign(2, std::string(64, 'y'));
+  }
+  while (!p.wait_for(-1)) {
+  }
+  ASSERT_TRUE(WIFEXITED(p.wait_status()));
+  EXPECT_EQ(WEXITSTATUS(p.wait_status()), 0);
+  std::ifstream in(out);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  EXPECT_EQ(text, "first|second|from the spec");
+  fs::remove(out);
+}
+
+TEST(SupervisedProcessTest, TheProgramDiesWithItsSupervisor) {
+  const std::string pid_file = temp_file("program");
+  SupervisedProcess p;
+  SpawnSpec spec;
+  spec.program = "/bin/sh";
+  spec.argv = {"sh", "-c", "echo $$ > " + pid_file + "; exec sleep 30"};
+  int null_fd = ::open("/dev/null", O_RDWR | O_CLOEXEC);
+  spec.stdin_fd = spec.stdout_fd = spec.stderr_fd = null_fd;
+  ASSERT_TRUE(p.start(spec)) << p.error();
+  ::close(null_fd);
+  pid_t program = 0;
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(5);
+  while (program <= 0 && std::chrono::steady_clock::now() < deadline) {
+    std::ifstream in(pid_file);
+    in >> program;
+    if (program <= 0) std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  ASSERT_GT(program, 0);
+  ASSERT_TRUE(alive(program));
+  ::kill(p.pgid(), SIGKILL);  // the supervisor alone, as the OOM killer would
+  deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
+  while (alive(program) && std::chrono::steady_clock::now() < deadline)
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  EXPECT_FALSE(alive(program));
+  while (!p.wait_for(-1)) {
+  }
+  ASSERT_TRUE(WIFSIGNALED(p.wait_status()));
+  EXPECT_EQ(WTERMSIG(p.wait_status()), SIGKILL);
+  EXPECT_EQ(p.failure(), SpawnFailure::kNone);
+  fs::remove(pid_file);
+}
+
 }  // namespace
 }  // namespace attractor
