@@ -93,9 +93,9 @@ TEST_F(SandboxTest, NoneRunsTheCommandAsItIs) {
 
 TEST_F(SandboxTest, WorkspaceWritesTheWorkspaceAndTheStageFolder) {
   std::string out, err;
-  ProcessResult r = run(spec(SandboxLevel::kWorkspace),
-                        "echo built > src/out.txt && echo kept > \"" + stage_.string() + "/note.txt\" && cat src/main.c",
-                        out, err);
+  ProcessResult r = run(
+      spec(SandboxLevel::kWorkspace),
+      "echo built > src/out.txt && echo kept > \"" + stage_.string() + "/note.txt\" && cat src/main.c", out, err);
   EXPECT_EQ(r.exit_code, 0) << err;
   EXPECT_EQ(out, "int main(void) { return 0; }\n");
   EXPECT_EQ(slurp_file(workspace_ / "src" / "out.txt"), "built\n");
@@ -120,6 +120,17 @@ TEST_F(SandboxTest, WorkspaceHidesTheHomeDirectoryAndItsSecrets) {
   EXPECT_NE(err.find("No such file or directory"), std::string::npos) << err;
 }
 
+TEST_F(SandboxTest, AHomeDirectoryInsideTheWorkspaceStaysHidden) {
+  fs::path inner_home = workspace_ / "home";
+  spit(inner_home / ".aws" / "credentials", "INNER-SECRET\n");
+  ::setenv("HOME", inner_home.c_str(), 1);
+  std::string out, err;
+  ProcessResult r = run(spec(SandboxLevel::kWorkspace), "ls -A home; cat home/.aws/credentials", out, err);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(err, "cat: home/.aws/credentials: No such file or directory\n");
+}
+
 TEST_F(SandboxTest, WorkspaceHidesTheRunDirectoryAndOtherRunsButNotTheStageFolder) {
   std::string out, err;
   ProcessResult r = run(spec(SandboxLevel::kWorkspace),
@@ -134,9 +145,9 @@ TEST_F(SandboxTest, WorkspaceHidesTheRunDirectoryAndOtherRunsButNotTheStageFolde
 TEST_F(SandboxTest, SymbolicLinksAndProcRootDoNotLeadOut) {
   fs::create_symlink(home_ / ".ssh" / "id_ed25519", workspace_ / "key");
   std::string out, err;
-  ProcessResult r = run(spec(SandboxLevel::kWorkspace),
-                        "cat key; cat /proc/self/root\"$HOME\"/.ssh/id_ed25519; cat /proc/1/root\"$HOME\"/.ssh/id_ed25519",
-                        out, err);
+  ProcessResult r = run(
+      spec(SandboxLevel::kWorkspace),
+      "cat key; cat /proc/self/root\"$HOME\"/.ssh/id_ed25519; cat /proc/1/root\"$HOME\"/.ssh/id_ed25519", out, err);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(out, "");
   EXPECT_EQ(err.find("SECRET"), std::string::npos);
@@ -144,8 +155,8 @@ TEST_F(SandboxTest, SymbolicLinksAndProcRootDoNotLeadOut) {
 
 TEST_F(SandboxTest, WorkspaceCannotSeeOrSignalAttractor) {
   std::string out, err;
-  ProcessResult r =
-      run(spec(SandboxLevel::kWorkspace), "kill -0 " + std::to_string(::getpid()) + " && echo reached", out, err);
+  ProcessResult r = run(spec(SandboxLevel::kWorkspace), "kill -0 " + std::to_string(::getpid()) + " && echo reached",
+                        out, err);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(out, "");
 }
@@ -169,8 +180,9 @@ TEST_F(SandboxTest, ExtraPathsAreVisibleAsAsked) {
   s.write = {cache.string()};
   place_sandbox(s, workspace_.string(), stage_.string(), run_dir_.string());
   std::string out, err;
-  ProcessResult r = run(s, "cat \"" + (shared / "data.txt").string() + "\" && echo c > \"" + cache.string() +
-                               "/c.txt\"; echo d > \"" + shared.string() + "/d.txt\"",
+  ProcessResult r = run(s,
+                        "cat \"" + (shared / "data.txt").string() + "\" && echo c > \"" + cache.string() +
+                            "/c.txt\"; echo d > \"" + shared.string() + "/d.txt\"",
                         out, err);
   EXPECT_EQ(out, "DATA\n");
   EXPECT_EQ(slurp_file(cache / "c.txt"), "c\n");
@@ -256,9 +268,10 @@ TEST(SandboxResolveTest, AMissingBubblewrapFailsBeforeAnythingRunsWithTheFix) {
   SandboxSpec s;
   s.level = SandboxLevel::kWorkspace;
   s.bubblewrap = "/nonexistent/bwrap";
-  EXPECT_EQ(sandbox_unavailable(s), "sandbox `workspace` needs bubblewrap (/nonexistent/bwrap), which is not "
-                                    "installed; fix: install Debian's `bubblewrap` package (make deps does), or "
-                                    "choose sandbox=none explicitly");
+  EXPECT_EQ(sandbox_unavailable(s),
+            "sandbox `workspace` needs bubblewrap (/nonexistent/bwrap), which is not "
+            "installed; fix: install Debian's `bubblewrap` package (make deps does), or "
+            "choose sandbox=none explicitly");
   ProcessSpec p;
   p.command = "echo ran";
   p.sandbox = s;
@@ -272,6 +285,14 @@ TEST(SandboxDenialsTest, KeepsTheLinesThatSayWhatWasDenied) {
                             "curl: (6) Could not resolve host: example.com\n"),
             (std::vector<std::string>{"mkdir: cannot create directory '/etc/x': Read-only file system",
                                       "curl: (6) Could not resolve host: example.com"}));
+}
+
+TEST(SandboxDenialsTest, KeepsDashsForkFailureAndCurlsRefusedConnection) {
+  EXPECT_EQ(sandbox_denials("/bin/sh: 0: Cannot fork\nstarted\n"
+                            "curl: (7) Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server\n"),
+            (std::vector<std::string>{
+                "/bin/sh: 0: Cannot fork",
+                "curl: (7) Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server"}));
 }
 
 }  // namespace
