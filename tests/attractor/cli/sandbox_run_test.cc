@@ -38,13 +38,14 @@ TEST(SandboxRunTest, ANodesSandboxConfinesItsCommandAndHooksAndStatusSaysWhatWas
   ProcessResult r = run_attractor({"run", dir.sub("g.dot"), "-q", "--logs-root", dir.sub("run")});
   EXPECT_EQ(r.exit_code, 1) << r.err;
   EXPECT_FALSE(fs::exists("/etc/attractor-cli-probe"));
-  EXPECT_EQ(slurp(dir.sub("run/peek/stdout.txt")), "context-ok\n");
+  EXPECT_EQ(slurp(dir.sub("run/peek/attempt-1/stdout.txt")), "context-ok\n");
   nlohmann::json status = json_file(dir.sub("run/peek/status.json"));
   EXPECT_EQ(status["sandbox"]["level"], "workspace");
   EXPECT_EQ(status["sandbox"]["network"], "all");
   EXPECT_EQ(status["sandbox"]["denied"],
             nlohmann::json::array({"touch: cannot touch '/etc/attractor-cli-probe': Read-only file system"}));
-  EXPECT_NE(slurp(dir.sub("run/peek/stderr.txt")).find("manifest.json: No such file or directory"), std::string::npos);
+  EXPECT_NE(slurp(dir.sub("run/peek/attempt-1/stderr.txt")).find("manifest.json: No such file or directory"),
+            std::string::npos);
   EXPECT_EQ(status["hooks"]["pre"]["sandbox"], "workspace");
   EXPECT_EQ(status["hooks"]["pre"]["ok"], true);  // the hook did not see the manifest either
   const std::string events = slurp(dir.sub("run/events.jsonl"));
@@ -91,7 +92,7 @@ TEST(SandboxRunTest, SandboxPathsWithContextSyntaxAndUnknownLevelsAreLintErrors)
 )");
   ProcessResult r = run_attractor({"validate", dir.sub("g.dot")});
   EXPECT_EQ(r.exit_code, 2);
-  EXPECT_NE(r.err.find("error[sandbox_literal]: node 'a' sets sandbox.write=\"$goal\": sandbox paths are never "
+  EXPECT_NE(r.err.find("error: [sandbox_literal] node 'a' sets sandbox.write=\"$goal\": sandbox paths are never "
                        "expanded from context, so `$` cannot be used"),
             std::string::npos)
       << r.err;
