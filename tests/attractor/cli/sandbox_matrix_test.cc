@@ -153,23 +153,39 @@ class SandboxMatrixTest : public ::testing::Test {
 
 std::vector<std::string> one(const std::string& line) { return {literal(line)}; }
 
-std::vector<Operation> SandboxMatrixTest::operations(const std::string& level) const {
-  const std::string other = root_.sub("runs/other"), bin = bin_dir(), run = run_dir(level);
-  const std::string rofs = ": Read-only file system";
-  auto no_denial = [](const std::string&) { return std::vector<std::string>{}; };
-  const std::vector<std::string> confined = {"workspace", "strict"}, all = {"none", "workspace", "strict"};
-  std::vector<Operation> ops;
-  ops.push_back(
-      {"etc",
-       [](const std::string& t) { return "touch /etc/attractor-sbx-" + t; },
-       confined,
-       {},
-       {},
-       [rofs](const std::string& t) { return one("touch: cannot touch '/etc/attractor-sbx-" + t + "'" + rofs); }});
+const std::vector<std::string> kConfined = {"workspace", "strict"};
+const std::vector<std::string> kAllLevels = {"none", "workspace", "strict"};
+const char kReadOnly[] = ": Read-only file system";
+
+std::vector<std::string> no_denial(const std::string&) { return {}; }
+
+/// `touch PREFIX<tag>`, which the confined levels refuse as a write to a read-only file system.
+Operation touch_refused(const std::string& name, const std::string& prefix) {
+  return {name,
+          [prefix](const std::string& t) { return "touch " + prefix + t; },
+          kConfined,
+          {},
+          {},
+          [prefix](const std::string& t) { return one("touch: cannot touch '" + prefix + t + "'" + kReadOnly); }};
+}
+
+/// `command` reads `secrets`, which the confined levels hide and `none` shows.
+Operation read_hidden(const std::string& name, const std::string& command, std::vector<std::string> secrets,
+                      std::vector<std::string> levels = kAllLevels) {
+  return {name,     [command](const std::string&) { return command; }, std::move(levels), {}, std::move(secrets),
+          no_denial};
+}
+
+/// Writes outside the workspace: the system, the home directory, the logs root, the binary's folder.
+std::vector<Operation> write_operations(const std::string& run, const std::string& bin) {
+  std::vector<Operation> ops = {touch_refused("etc", "/etc/attractor-sbx-"),
+                                touch_refused("bin", bin + "/attractor-sbx-"),
+                                touch_refused("symlink_write", "etc-link/attractor-sbx-link-"),
+                                touch_refused("proc_write", "/proc/self/root/etc/attractor-sbx-proc-")};
   ops.push_back(
       {"home",
        [](const std::string& t) { return "rm -rf ~/.ssh; echo pwned > ~/planted-" + t + "; cat ~/planted-" + t; },
-       confined,
+       kConfined,
        {"pwned"},
        {},
        no_denial});
@@ -177,65 +193,31 @@ std::vector<Operation> SandboxMatrixTest::operations(const std::string& level) c
                  [run](const std::string& t) {
                    return "echo pwned > " + run + "/planted-" + t + "; echo broken > " + run + "/checkpoint.json";
                  },
-                 confined,
+                 kConfined,
                  {},
                  {},
-                 [run, rofs](const std::string& t) {
+                 [run](const std::string& t) {
                    return std::vector<std::string>{
-                       literal("/bin/sh: 1: cannot create " + run + "/planted-" + t + rofs),
-                       literal("/bin/sh: 1: cannot create " + run + "/checkpoint.json" + rofs)};
+                       literal("/bin/sh: 1: cannot create " + run + "/planted-" + t + kReadOnly),
+                       literal("/bin/sh: 1: cannot create " + run + "/checkpoint.json" + kReadOnly)};
                  }});
-  ops.push_back({"bin",
-                 [bin](const std::string& t) { return "touch " + bin + "/attractor-sbx-" + t; },
-                 confined,
-                 {},
-                 {},
-                 [bin, rofs](const std::string& t) {
-                   return one("touch: cannot touch '" + bin + "/attractor-sbx-" + t + "'" + rofs);
-                 }});
-  ops.push_back({"secrets",
-                 [](const std::string&) { return "cat ~/.ssh/id_rsa ~/.aws/credentials ~/.config/gh/hosts.yml"; },
-                 all,
-                 {},
-                 {"SSH-SECRET", "AWS-SECRET", "CONFIG-SECRET"},
-                 no_denial});
-  ops.push_back({"others",
-                 [other](const std::string&) { return "cat " + other + "/secret.txt"; },
-                 all,
-                 {},
-                 {"OTHER-RUN-SECRET"},
-                 no_denial});
-  ops.push_back({"symlink",
-                 [](const std::string&) { return "cat key other-link/secret.txt"; },
-                 all,
-                 {},
-                 {"SSH-SECRET", "OTHER-RUN-SECRET"},
-                 no_denial});
-  ops.push_back({"symlink_write",
-                 [](const std::string& t) { return "touch etc-link/attractor-sbx-link-" + t; },
-                 confined,
-                 {},
-                 {},
-                 [rofs](const std::string& t) {
-                   return one("touch: cannot touch 'etc-link/attractor-sbx-link-" + t + "'" + rofs);
-                 }});
-  ops.push_back({"proc",
-                 [](const std::string&) {
-                   return "cat /proc/self/root$HOME/.aws/credentials /proc/1/root$HOME/.aws/credentials";
-                 },
-                 confined,
-                 {},
-                 {"AWS-SECRET"},
-                 no_denial});
-  ops.push_back({"proc_write",
-                 [](const std::string& t) { return "touch /proc/self/root/etc/attractor-sbx-proc-" + t; },
-                 confined,
-                 {},
-                 {},
-                 [rofs](const std::string& t) {
-                   return one("touch: cannot touch '/proc/self/root/etc/attractor-sbx-proc-" + t + "'" + rofs);
-                 }});
-  const std::string url = host_service_.url();
+  return ops;
+}
+
+/// Reads of secrets: the home directory's, another run's, through symbolic links and /proc.
+std::vector<Operation> read_operations(const std::string& other) {
+  return {read_hidden("secrets", "cat ~/.ssh/id_rsa ~/.aws/credentials ~/.config/gh/hosts.yml",
+                      {"SSH-SECRET", "AWS-SECRET", "CONFIG-SECRET"}),
+          read_hidden("others", "cat " + other + "/secret.txt", {"OTHER-RUN-SECRET"}),
+          read_hidden("symlink", "cat key other-link/secret.txt", {"SSH-SECRET", "OTHER-RUN-SECRET"}),
+          read_hidden("proc", "cat /proc/self/root$HOME/.aws/credentials /proc/1/root$HOME/.aws/credentials",
+                      {"AWS-SECRET"}, kConfined)};
+}
+
+/// What only `strict` stops (the host's loopback and the network, a fork bomb, a huge file), and
+/// a command that ignores SIGTERM, stopped at every level.
+std::vector<Operation> limit_operations(const std::string& url) {
+  std::vector<Operation> ops;
   ops.push_back(
       {"network",
        [url](const std::string&) {
@@ -265,10 +247,19 @@ std::vector<Operation> SandboxMatrixTest::operations(const std::string& level) c
        {},
        {},
        [](const std::string&) { return one("File size limit exceeded"); }});
-  ops.push_back({"sigterm", [](const std::string&) { return "trap '' TERM; sleep 30"; }, all, {}, {}, no_denial});
+  ops.push_back(
+      {"sigterm", [](const std::string&) { return "trap '' TERM; sleep 30"; }, kAllLevels, {}, {}, no_denial});
+  return ops;
+}
+
+std::vector<Operation> SandboxMatrixTest::operations(const std::string& level) const {
   std::vector<Operation> here;
-  for (Operation& op : ops) {
-    if (runs_at(op, level)) here.push_back(std::move(op));
+  for (std::vector<Operation> group :
+       {write_operations(run_dir(level), bin_dir()), read_operations(root_.sub("runs/other")),
+        limit_operations(host_service_.url())}) {
+    for (Operation& op : group) {
+      if (runs_at(op, level)) here.push_back(std::move(op));
+    }
   }
   return here;
 }
