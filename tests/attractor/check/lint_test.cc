@@ -40,6 +40,7 @@ TEST(Lint, BuiltinRuleNamesInOrder) {
                                                                  "shape_known",
                                                                  "fidelity_valid",
                                                                  "thread_id_fidelity",
+                                                                 "sandbox_literal",
                                                                  "retry_target_exists",
                                                                  "goal_gate_has_retry",
                                                                  "prompt_on_llm_nodes",

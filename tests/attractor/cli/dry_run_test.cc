@@ -31,6 +31,7 @@ TEST(DryRunTest, PrintsEveryNodesHandlerBackendFidelityAndThreadAndRunsNothing) 
             "plan of engine_demo: 11 nodes (dry run: nothing was called, no run directory made)\n"
             "  start                start\n"
             "  prepare              tool\n"
+            "                       commands: tool_command [sandbox none]\n"
             "  implement            codergen               simulate:simulation  fidelity compact  thread prepare\n"
             "  check                conditional\n"
             "  reviews              parallel\n"
@@ -39,6 +40,7 @@ TEST(DryRunTest, PrintsEveryNodesHandlerBackendFidelityAndThreadAndRunsNothing) 
             "  join                 parallel.fan_in\n"
             "  approve              wait.human\n"
             "  publish              tool\n"
+            "                       commands: tool_command [sandbox none]\n"
             "  done                 exit\n"
             "budget: none\n");
   EXPECT_EQ(r.err, "");
