@@ -26,14 +26,14 @@ EXEMPT = {
         "folder the caller first writes a file there through the run disk (context.json, "
         "agent_prompt.md, hook-PHASE.json), so a failing disk stops the run before the child "
         "starts; the coding agent's shell tool uses temporary files"),
+    "src/handlers/services/pids_cgroup.cc": (
+        "std::ofstream",
+        "writes the control files of a cgroup under /sys/fs/cgroup (pids.max, cgroup.procs), which "
+        "are kernel settings, not files of the run"),
     "src/handlers/agent/local_environment.cc": (
         "std::ofstream",
         "the coding agent's write_file tool writes into the project's working directory, which is "
         "not the run directory"),
-    "src/handlers/services/pids_cgroup.cc": (
-        "std::ofstream",
-        "writes a pids cgroup's control files (pids.max, cgroup.procs) under /sys/fs/cgroup, which "
-        "are kernel settings, not files of a run"),
 }
 
 

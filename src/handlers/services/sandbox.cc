@@ -241,9 +241,10 @@ std::vector<std::string> sandbox_argv(const SandboxSpec& spec, const std::string
   static const std::string binary_folder = own_binary_folder();
   if (!binary_folder.empty() && is_under(binary_folder, workspace))
     push(argv, {"--ro-bind", binary_folder, binary_folder});
-  for (const std::string& hidden : spec.hidden) {
-    std::string h = absolute_of(hidden, "");
-    if (is_under(h, workspace)) push(argv, {"--tmpfs", h});
+  std::vector<std::string> masked = home_directories();
+  for (const std::string& hidden : spec.hidden) masked.push_back(absolute_of(hidden, ""));
+  for (const std::string& h : masked) {
+    if (is_under(h, workspace) && !is_under(workspace, h)) push(argv, {"--tmpfs", h});
   }
   if (!spec.stage_dir.empty()) {
     std::string stage = absolute_of(spec.stage_dir, "");
@@ -265,7 +266,7 @@ std::vector<std::string> sandbox_denials(const std::string& stderr_text, std::si
   static const std::regex denied(
       "Read-only file system|Permission denied|Operation not permitted|Network is unreachable|"
       "Could not resolve host|Temporary failure in name resolution|Resource temporarily unavailable|"
-      "File size limit exceeded|Cannot allocate memory",
+      "Couldn't connect to server|File size limit exceeded|Cannot allocate memory|Cannot fork",
       std::regex::icase);
   std::vector<std::string> out;
   std::stringstream in(stderr_text);

@@ -93,7 +93,8 @@ std::optional<std::string> sandbox_unavailable(const SandboxSpec& spec);
 std::vector<std::string> sandbox_argv(const SandboxSpec& spec, const std::string& cwd, const std::string& command);
 
 /// Lines of a confined command's standard error that say the sandbox denied something (a
-/// read-only file system, a missing permission, an unreachable network), at most `max` of them.
+/// read-only file system, a missing permission, an unreachable network, a refused connection, a
+/// process or file-size limit), at most `max` of them.
 std::vector<std::string> sandbox_denials(const std::string& stderr_text, std::size_t max = 10);
 
 }  // namespace attractor

@@ -120,6 +120,17 @@ TEST_F(SandboxTest, WorkspaceHidesTheHomeDirectoryAndItsSecrets) {
   EXPECT_NE(err.find("No such file or directory"), std::string::npos) << err;
 }
 
+TEST_F(SandboxTest, AHomeDirectoryInsideTheWorkspaceStaysHidden) {
+  fs::path inner_home = workspace_ / "home";
+  spit(inner_home / ".aws" / "credentials", "INNER-SECRET\n");
+  ::setenv("HOME", inner_home.c_str(), 1);
+  std::string out, err;
+  ProcessResult r = run(spec(SandboxLevel::kWorkspace), "ls -A home; cat home/.aws/credentials", out, err);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(err, "cat: home/.aws/credentials: No such file or directory\n");
+}
+
 TEST_F(SandboxTest, WorkspaceHidesTheRunDirectoryAndOtherRunsButNotTheStageFolder) {
   std::string out, err;
   ProcessResult r = run(spec(SandboxLevel::kWorkspace),
@@ -292,6 +303,14 @@ TEST(SandboxDenialsTest, KeepsTheLinesThatSayWhatWasDenied) {
                             "curl: (6) Could not resolve host: example.com\n"),
             (std::vector<std::string>{"mkdir: cannot create directory '/etc/x': Read-only file system",
                                       "curl: (6) Could not resolve host: example.com"}));
+}
+
+TEST(SandboxDenialsTest, KeepsDashsForkFailureAndCurlsRefusedConnection) {
+  EXPECT_EQ(sandbox_denials("/bin/sh: 0: Cannot fork\nstarted\n"
+                            "curl: (7) Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server\n"),
+            (std::vector<std::string>{
+                "/bin/sh: 0: Cannot fork",
+                "curl: (7) Failed to connect to 127.0.0.1 port 9 after 0 ms: Couldn't connect to server"}));
 }
 
 }  // namespace
