@@ -1,7 +1,6 @@
 // Node roles and --include/--exclude on tests/data/roles_repo (docs/retrieval.md section 8.3).
 #include <gtest/gtest.h>
 
-#include <filesystem>
 #include <fstream>
 #include <map>
 #include <string>
@@ -15,7 +14,6 @@
 namespace attractor::retrieval {
 namespace {
 
-namespace fs = std::filesystem;
 using nlohmann::json;
 using testing::TempDir;
 
