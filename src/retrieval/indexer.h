@@ -34,6 +34,10 @@ struct IndexOptions {
   std::string vector_kind = "flat";  ///< "flat" (exact) or "hnsw"
   /// A larger file is skipped with a warning (docs/decisions.md, "A 2 MiB limit per source file").
   int64_t max_file_bytes = kDefaultMaxFileBytes;
+  /// `--include GLOB`: when any, only files matching one are indexed (docs/retrieval.md 8.3).
+  std::vector<std::string> include_globs;
+  /// `--exclude GLOB`: files and directories matching one are never indexed (docs/retrieval.md 8.3).
+  std::vector<std::string> exclude_globs;
 };
 
 /// A problem with one file: a syntax error (the rest of the file is still indexed), or with line 0

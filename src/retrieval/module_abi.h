@@ -26,7 +26,7 @@ namespace attractor::retrieval {
 
 /// Bump whenever backend.h, indexer.h, embedder_spec.h or RetrievalModuleTable change in a way that
 /// a module built before the change could misread.
-inline constexpr std::uint32_t kRetrievalModuleAbiVersion = 3;
+inline constexpr std::uint32_t kRetrievalModuleAbiVersion = 4;
 
 /// The module's file name, looked for next to the executable and in ../lib/attractor/.
 inline constexpr const char* kRetrievalModuleFileName = "libattractor_retrieval.so";

@@ -76,6 +76,15 @@ int run_index_command(int argc, char** argv) {
   app.add_option("--max-file-bytes", o.max_file_bytes,
                  "skip (with a warning) any source file larger than this many bytes (default 2097152, 2 MiB)")
       ->check(CLI::PositiveNumber);
+  app.add_option("--include", o.include_globs,
+                 "index only files matching GLOB (repeatable; a match on a parent directory counts; "
+                 ".gitignore still applies)")
+      ->type_name("GLOB")
+      ->allow_extra_args(false);
+  app.add_option("--exclude", o.exclude_globs,
+                 "never index files or directories matching GLOB (repeatable; wins over --include)")
+      ->type_name("GLOB")
+      ->allow_extra_args(false);
   app.add_flag("--quiet,-q", quiet, "no progress bar, no warnings; summary only");
   if (auto code = parse_cli(app, argc, argv)) return *code;
   if (auto problem = index_input_problem(o)) {

@@ -75,8 +75,10 @@ AclRules AclRules::parse(const std::string& text) {
   return rules;
 }
 
-AclDecision AclRules::decide(const std::string& path) const {
+AclDecision AclRules::decide(const std::string& path, const nlohmann::json& metadata) const {
   AclDecision d = default_;
+  d.metadata = metadata;
+  for (const auto& [k, v] : default_.metadata.items()) d.metadata[k] = v;
   for (const auto& r : rules_) {
     if (!glob_match(r.pattern, path)) continue;
     if (r.replace) {

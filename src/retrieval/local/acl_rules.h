@@ -13,8 +13,8 @@
 /// }
 /// ```
 /// The default applies first, then every matching rule in order: tags and labels accumulate (a rule
-/// with `"replace": true` discards what came before), metadata keys overwrite. Metadata values are
-/// stored as strings.
+/// with `"replace": true` discards what came before), metadata keys overwrite (the indexer's `role`
+/// too, so a rule can set `"metadata": {"role": "source"}`). Metadata values are stored as strings.
 
 #include <string>
 #include <vector>
@@ -38,8 +38,9 @@ class AclRules {
   AclRules() = default;
   /// Parses the JSON text of an ACL file; throws std::invalid_argument with a message.
   static AclRules parse(const std::string& text);
-  /// The decision for a relative path.
-  AclDecision decide(const std::string& path) const;
+  /// The decision for a relative path. `metadata` (the node role, node_role.h) comes first: the
+  /// default's and the matching rules' metadata overwrite its keys.
+  AclDecision decide(const std::string& path, const nlohmann::json& metadata = nlohmann::json::object()) const;
 
  private:
   struct Rule {

@@ -387,6 +387,21 @@ std::map<std::string, std::string> IndexStore::texts(const Scope& scope, const N
   return out;
 }
 
+std::map<std::string, std::string> IndexStore::metadata_values(const Scope& scope, const std::vector<std::string>& ids,
+                                                               const std::string& key) {
+  auto s = db_->prepare("SELECT CAST(json_extract(n.metadata, ?) AS TEXT) FROM nodes n WHERE " +
+                        std::string(kScopeWhere) + " AND n.id = ?");
+  std::map<std::string, std::string> out;
+  for (const auto& id : ids) {
+    s.bind(1, "$.\"" + key + "\"");
+    int i = bind_scope(s, 2, scope);
+    s.bind(i, id);
+    if (s.step() && !s.is_null(0)) out[id] = s.text(0);
+    s.reset();
+  }
+  return out;
+}
+
 std::map<std::string, NodeInfo> IndexStore::describe(const Scope& scope, const NodeFilter& filter,
                                                      const std::vector<std::string>& ids) {
   std::vector<std::string> binds;

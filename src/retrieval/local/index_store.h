@@ -131,6 +131,10 @@ class IndexStore {
   /// id -> text for the visible ids among `ids`.
   std::map<std::string, std::string> texts(const Scope& scope, const NodeFilter& filter,
                                            const std::vector<std::string>& ids);
+  /// id -> the string value of metadata key `key` for the nodes among `ids` that have it (no filter:
+  /// callers pass ids a filtered search already returned).
+  std::map<std::string, std::string> metadata_values(const Scope& scope, const std::vector<std::string>& ids,
+                                                     const std::string& key);
   /// Visible nodes among `ids` (text omitted), keyed by id.
   std::map<std::string, NodeInfo> describe(const Scope& scope, const NodeFilter& filter,
                                            const std::vector<std::string>& ids);

@@ -6,6 +6,8 @@
 #include <unordered_map>
 
 #include "retrieval/local/code_tokens.h"
+#include "retrieval/local/node_role.h"
+#include "retrieval/local/role_ranking.h"
 #include "retrieval/local/rrf.h"
 
 namespace attractor::retrieval {
@@ -91,8 +93,18 @@ const VectorIndex& LocalBackend::vectors(const std::string& index_name) {
   return *slot;
 }
 
+std::vector<SearchHit> LocalBackend::prefer_source(const Scope& scope, const std::string& query,
+                                                   std::vector<SearchHit> hits, int top_k) {
+  auto demoted = demoted_roles(query);
+  if (demoted.empty()) return prefer_roles(hits, {}, demoted, top_k);
+  std::vector<std::string> ids;
+  for (const auto& h : hits) ids.push_back(h.id);
+  return prefer_roles(hits, store_->metadata_values(scope, ids, kRoleKey), demoted, top_k);
+}
+
 std::vector<SearchHit> LocalBackend::semantic_hits(const Scope& scope, const NodeFilter& filter,
                                                    const std::string& query, int top_k) {
+  const int candidates = role_candidates(top_k);
   auto& embedder = query_embedder(scope.index_name);
   auto qv = embedder.embed({query});
   const auto& index = vectors(scope.index_name);
@@ -103,7 +115,7 @@ std::vector<SearchHit> LocalBackend::semantic_hits(const Scope& scope, const Nod
   // When every vector of the named index is visible the selector is skipped (same result, faster).
   bool everything = static_cast<int64_t>(allowed.size()) == index.size();
   // A few extra candidates so equal scores at the cut are decided by id, not by FAISS order.
-  auto found = index.search(qv[0], top_k + 8, everything ? nullptr : &allowed);
+  auto found = index.search(qv[0], candidates + 8, everything ? nullptr : &allowed);
   std::vector<int64_t> rowids;
   for (const auto& f : found) rowids.push_back(f.first);
   auto ids = store_->ids_of(rowids);
@@ -112,13 +124,14 @@ std::vector<SearchHit> LocalBackend::semantic_hits(const Scope& scope, const Nod
     auto it = ids.find(rowid);
     if (it != ids.end()) scored.emplace_back(it->second, static_cast<double>(score));
   }
-  return rank_hits(std::move(scored), top_k);
+  return prefer_source(scope, query, rank_hits(std::move(scored), candidates), top_k);
 }
 
 std::vector<SearchHit> LocalBackend::bm25_hits(const Scope& scope, const NodeFilter& filter, const std::string& query,
                                                int top_k, MatchOperator op) {
   auto expr = fts_match_expression(query, op);
-  return rank_hits(store_->bm25(scope, filter, expr, top_k), top_k);
+  const int candidates = role_candidates(top_k);
+  return prefer_source(scope, query, rank_hits(store_->bm25(scope, filter, expr, candidates), candidates), top_k);
 }
 
 SearchResponse LocalBackend::search(const SearchRequest& request) {
@@ -135,6 +148,7 @@ SearchResponse LocalBackend::search(const SearchRequest& request) {
   response.debug["search_type"] = std::string(to_string(request.search_type));
   response.debug["active_index"] = scope.index_name;
   response.debug["snapshot"] = scope.snapshot;
+  response.debug["demoted_roles"] = demoted_roles(query);
   switch (request.search_type) {
     case SearchType::kBm25:
       response.hits = bm25_hits(scope, filter, query, request.top_k, op);

@@ -40,10 +40,11 @@ class LocalBackend : public IRetrievalBackend {
                                  const std::string& branch, const nlohmann::json& retrieval_filters,
                                  const std::optional<std::string>& active_index) override;
 
-  /// Ranked semantic hits (used by search for semantic and hybrid).
+  /// Ranked semantic hits (used by search for semantic and hybrid), `source` nodes first
+  /// (role_ranking.h).
   std::vector<SearchHit> semantic_hits(const Scope& scope, const NodeFilter& filter, const std::string& query,
                                        int top_k);
-  /// Ranked bm25 hits.
+  /// Ranked bm25 hits, `source` nodes first (role_ranking.h).
   std::vector<SearchHit> bm25_hits(const Scope& scope, const NodeFilter& filter, const std::string& query, int top_k,
                                    MatchOperator op);
 
@@ -52,6 +53,9 @@ class LocalBackend : public IRetrievalBackend {
                   const std::optional<std::string>& active_index);
   IEmbedder& query_embedder(const std::string& index_name);
   const VectorIndex& vectors(const std::string& index_name);
+  /// The role_candidates(top_k) best `hits` cut to `top_k` with the roles `query` does not ask for last.
+  std::vector<SearchHit> prefer_source(const Scope& scope, const std::string& query, std::vector<SearchHit> hits,
+                                       int top_k);
 
   std::string dir_;
   LocalBackendOptions options_;

@@ -19,6 +19,8 @@
 #include "retrieval/local/gitignore.h"
 #include "retrieval/local/graph_linker.h"
 #include "retrieval/local/index_store.h"
+#include "retrieval/local/node_role.h"
+#include "retrieval/local/path_scope.h"
 #include "retrieval/local/source_text.h"
 #include "retrieval/local/sql_extractor.h"
 #include "retrieval/local/vector_sync.h"
@@ -63,8 +65,8 @@ std::string language_of(const fs::path& p) {
   return "";
 }
 
-/// Relative paths of indexable files, sorted.
-std::vector<std::string> walk(const fs::path& root) {
+/// Relative paths of indexable files that .gitignore and `scope` let through, sorted.
+std::vector<std::string> walk(const fs::path& root, const PathScope& scope) {
   std::vector<std::string> files;
   GitIgnore ignore;
   std::vector<std::string> stack{""};
@@ -82,8 +84,11 @@ std::vector<std::string> walk(const fs::path& root) {
       std::string child = rel.empty() ? name : rel + "/" + name;
       bool is_dir = e.is_directory() && !e.is_symlink();
       if (ignore.ignored(child, is_dir)) continue;
-      if (is_dir) subdirs.push_back(child);
-      else if (e.is_regular_file() && !language_of(e.path()).empty()) files.push_back(child);
+      if (is_dir) {
+        if (scope.enters(child)) subdirs.push_back(child);
+      } else if (e.is_regular_file() && !language_of(e.path()).empty() && scope.selects(child)) {
+        files.push_back(child);
+      }
     }
     for (auto it = subdirs.rbegin(); it != subdirs.rend(); ++it) stack.push_back(*it);
   }
@@ -288,7 +293,7 @@ void scan_file(IndexPass& pass, const std::string& path, const std::map<std::str
   auto it = known.find(path);
   auto bytes = read_source(pass, path, it != known.end());
   if (!bytes) return;
-  auto decision = pass.acl.decide(path);
+  auto decision = pass.acl.decide(path, nlohmann::json::object({{kRoleKey, node_role(path, *bytes)}}));
   std::string hash = content_hash(*bytes, decision.fingerprint());
   if (it != known.end() && it->second == hash) {
     ++pass.summary.files_unchanged;
@@ -355,7 +360,7 @@ IndexSummary run_local_indexer(const IndexOptions& o, std::ostream* progress, bo
   auto embedder = make_embedder(o.embedder);
 
   IndexSummary summary;
-  auto files = walk(o.src_dir);
+  auto files = walk(o.src_dir, PathScope(o.include_globs, o.exclude_globs));
   summary.files_seen = static_cast<int64_t>(files.size());
 
   IndexStore store(o.index_dir, true);

@@ -61,5 +61,16 @@ TEST(AclRulesTest, DefaultThenMatchingRulesInOrder) {
   EXPECT_THROW(AclRules::parse(R"({"default": {"metadata": {"a": [1]}}})"), std::invalid_argument);
 }
 
+TEST(AclRulesTest, RulesOverrideTheMetadataGivenFirst) {
+  auto rules = AclRules::parse(R"({
+    "default": {"metadata": {"tenant": "acme"}},
+    "rules": [{"pattern": "test/**", "metadata": {"role": "source"}}]})");
+  nlohmann::json test_role = {{"role", "test"}};
+  EXPECT_EQ(rules.decide("test/Fixtures.cs", test_role).metadata,
+            (nlohmann::json{{"role", "source"}, {"tenant", "acme"}}));
+  EXPECT_EQ(rules.decide("tests/A.cs", test_role).metadata, (nlohmann::json{{"role", "test"}, {"tenant", "acme"}}));
+  EXPECT_NE(rules.decide("tests/A.cs", test_role).fingerprint(), rules.decide("tests/A.cs").fingerprint());
+}
+
 }  // namespace
 }  // namespace attractor::retrieval

@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <set>
 #include <sstream>
 #include <string>
 #include <sys/wait.h>
@@ -176,6 +177,33 @@ TEST(CliIndexSearchTest, MaxFileBytesSkipsLargerFilesWithOneWarningEach) {
   EXPECT_EQ(
       run("index " + src + " --index " + dir.str() + "/idx --repository acme --branch main --max-file-bytes 0").code,
       2);
+}
+
+TEST(CliIndexSearchTest, IncludeAndExcludeRepeatAndSearchPrefersSourceRoles) {
+  testing::TempDir dir;
+  std::string repo = std::string(ATTRACTOR_SOURCE_DIR) + "/tests/data/roles_repo";
+  std::string idx_dir = dir.str() + "/idx";
+  auto idx = run("index " + repo + " --index " + idx_dir +
+                 " --repository shop --branch main --include src --include 'tests/**' --include ignored"
+                 " --exclude src/Legacy --exclude '**/*.g.cs' --exclude '**/*.Designer.cs'");
+  ASSERT_EQ(idx.code, 0) << idx.out;
+  EXPECT_NE(idx.out.find("files: 7 seen, 7 indexed, 0 unchanged, 0 removed, 0 skipped\n"), std::string::npos)
+      << idx.out;
+  std::set<std::string> paths;
+  for (const auto& node : index_nodes(idx_dir)) paths.insert(std::get<1>(node));
+  EXPECT_EQ(paths, (std::set<std::string>{"src/Shop.UnitTests/FakeClock.cs", "src/Shop/Banner.cs",
+                                          "src/Shop/InvoiceService.cs", "src/Shop/Migrations/AddInvoices.cs",
+                                          "src/Shop/OrderTest.cs", "src/Sql/dbo/Tables/Invoice.sql",
+                                          "tests/Shop.Tests/InvoiceServiceTests.cs"}));
+
+  auto s = run("search --index " + idx_dir +
+               " --repository shop --branch main --type bm25 --top-k 1 --json ComputeTotal");
+  ASSERT_EQ(s.code, 0);
+  auto j = nlohmann::json::parse(s.out);
+  ASSERT_EQ(j["hits"].size(), 1u);
+  EXPECT_EQ(j["hits"][0]["id"], "cs:Shop.InvoiceService.ComputeTotal(decimal,decimal,string)");
+  EXPECT_EQ(j["debug"]["demoted_roles"], nlohmann::json({"generated", "migration", "test"}));
+  EXPECT_EQ(run("index " + repo + " --index " + idx_dir + " --repository shop --branch main --include").code, 2);
 }
 
 }  // namespace

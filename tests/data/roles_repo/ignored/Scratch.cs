@@ -1,0 +1,3 @@
+namespace Shop;
+
+public class Scratch { }

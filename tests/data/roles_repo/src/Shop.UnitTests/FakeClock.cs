@@ -1,0 +1,6 @@
+namespace Shop.UnitTests;
+
+public class FakeClock
+{
+    public int Now() { return 0; }
+}

@@ -1,0 +1,6 @@
+namespace Shop;
+
+public partial class InvoiceMapper
+{
+    public void MapInvoice() { }
+}

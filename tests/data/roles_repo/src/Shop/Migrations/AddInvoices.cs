@@ -1,0 +1,6 @@
+namespace Shop.Migrations;
+
+public class AddInvoices
+{
+    public void Up() { }
+}

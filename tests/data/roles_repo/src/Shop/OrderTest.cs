@@ -1,0 +1,6 @@
+namespace Shop;
+
+public class OrderTest
+{
+    public void Ships() { }
+}

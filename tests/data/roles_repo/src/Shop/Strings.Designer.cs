@@ -1,0 +1,6 @@
+namespace Shop;
+
+internal class Strings
+{
+    internal static string Title => "Shop";
+}

@@ -1,0 +1,2 @@
+CREATE TABLE [dbo].[Invoice] ([Id] INT NOT NULL);
+GO
