@@ -39,6 +39,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdlib>
 #include <optional>
@@ -127,10 +128,9 @@ int print_plan(const Graph& graph, const HandlerServices& services, const RunBud
   const SimulationBackend simulation;
   const CodergenBackend* backend = services.backend ? services.backend.get() : &simulation;
   std::vector<PlannedStage> plan = plan_run(graph, builtin_handler_catalog(), *backend);
-  for (CommandUse& use : command_uses(graph, services)) {
-    for (PlannedStage& s : plan) {
-      if (s.id == use.node) s.commands.push_back(std::move(use));
-    }
+  for (const CommandUse& use : command_uses(graph, services)) {
+    auto stage = std::find_if(plan.begin(), plan.end(), [&use](const PlannedStage& s) { return s.id == use.node; });
+    if (stage != plan.end()) stage->commands.push_back(use);
   }
   std::string text = json ? plan_json(graph, plan, budget).dump(2) + "\n" : format_plan(graph, plan, budget);
   std::fwrite(text.data(), 1, text.size(), stdout);
