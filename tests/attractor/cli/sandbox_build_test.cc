@@ -47,10 +47,12 @@ TEST(SandboxBuildTest, MakeTestOfACProjectWorksUnderWorkspaceAndStrict) {
   write_project(dir.sub("ws-strict"));
   spit(dir.sub("g.dot"),
        "digraph build {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n"
-       "  build_workspace [shape=parallelogram, sandbox=workspace, tool_command=\"make test\", tool_cwd=\"" +
+       "  build_workspace [shape=parallelogram, sandbox=workspace, tool_command=\"make --no-print-directory test\", "
+       "tool_cwd=\"" +
            dir.sub("ws-workspace") +
            "\"]\n"
-           "  build_strict [shape=parallelogram, sandbox=strict, tool_command=\"make test\", tool_cwd=\"" +
+           "  build_strict [shape=parallelogram, sandbox=strict, tool_command=\"make --no-print-directory test\", "
+           "tool_cwd=\"" +
            dir.sub("ws-strict") + "\"]\n  start -> build_workspace -> build_strict -> exit\n}\n");
   ProcessResult r = run_attractor({"run", dir.sub("g.dot"), "-q", "--logs-root", dir.sub("run")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
