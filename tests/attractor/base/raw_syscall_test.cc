@@ -27,17 +27,13 @@ int write_and_exit(void* cell) {
 }
 
 TEST(RawSyscallTest, ACloneOnItsOwnStackSharesTheMemoryAndExitsWithTheFunctionsResult) {
+  if (!raw::kSharedMemoryChild) GTEST_SKIP() << "no child shares memory in this build (raw_syscall.h)";
   constexpr std::size_t kBytes = 64 * 1024;
   void* stack = ::mmap(nullptr, kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   ASSERT_NE(stack, MAP_FAILED);
   volatile int cell = 0;
   long pid = raw::clone_on_stack(CLONE_VM | CLONE_VFORK | SIGCHLD, static_cast<char*>(stack) + kBytes, write_and_exit,
                                  const_cast<int*>(&cell));
-  if (!raw::kSharedMemoryChild) {
-    EXPECT_EQ(pid, -ENOSYS);
-    ::munmap(stack, kBytes);
-    return;
-  }
   ASSERT_GT(pid, 0);
   int status = 0;
   ASSERT_EQ(::waitpid(static_cast<pid_t>(pid), &status, 0), pid);
