@@ -112,4 +112,13 @@ BackendConfig config_with_env(std::map<std::string, std::string> vars) {
   return config;
 }
 
+std::string anthropic_message(const nlohmann::json& content, int input_tokens, int output_tokens) {
+  return nlohmann::json{{"id", "m"},
+                        {"type", "message"},
+                        {"model", "claude-test"},
+                        {"content", content},
+                        {"usage", {{"input_tokens", input_tokens}, {"output_tokens", output_tokens}}}}
+      .dump();
+}
+
 }  // namespace attractor::testing

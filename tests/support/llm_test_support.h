@@ -64,4 +64,8 @@ BinaryRun run_binary(const std::vector<std::string>& args, const std::vector<std
 /// in its transport retries (uniform 0.5 → factor 1.0).
 BackendConfig config_with_env(std::map<std::string, std::string> vars);
 
+/// The body of an Anthropic Messages response (model `claude-test`) with `content` and the usage
+/// it reports, as a fake provider answers a turn.
+std::string anthropic_message(const nlohmann::json& content, int input_tokens, int output_tokens);
+
 }  // namespace attractor::testing

@@ -87,14 +87,7 @@ std::string literal(const std::string& text) {
   return std::regex_replace(text, special, R"(\$&)");
 }
 
-std::string reply_turn(const json& content) {
-  return json{{"id", "m"},
-              {"type", "message"},
-              {"model", "claude-test"},
-              {"content", content},
-              {"usage", {{"input_tokens", 10}, {"output_tokens", 5}}}}
-      .dump();
-}
+std::string reply_turn(const json& content) { return testing::anthropic_message(content, 10, 5); }
 
 bool runs_at(const Operation& op, const std::string& level) {
   return std::find(op.levels.begin(), op.levels.end(), level) != op.levels.end();

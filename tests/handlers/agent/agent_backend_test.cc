@@ -37,14 +37,7 @@ std::string openai_call(const std::string& id, const std::string& name, const js
   return openai_turn({{"role", "assistant"}, {"content", nullptr}, {"tool_calls", json::array({call})}});
 }
 
-std::string anthropic_turn(json content) {
-  return json{{"id", "m"},
-              {"type", "message"},
-              {"model", "claude-test"},
-              {"content", content},
-              {"usage", {{"input_tokens", 100}, {"output_tokens", 10}}}}
-      .dump();
-}
+std::string anthropic_turn(const json& content) { return testing::anthropic_message(content, 100, 10); }
 
 std::string anthropic_call(const std::string& id, const std::string& name, const json& args) {
   return anthropic_turn(json::array({{{"type", "tool_use"}, {"id", id}, {"name", name}, {"input", args}}}));

@@ -22,14 +22,7 @@ using testing::FakeLlmServer;
 using testing::run_binary;
 using testing::ScriptedReply;
 
-std::string turn(json content) {
-  return json{{"id", "m"},
-              {"type", "message"},
-              {"model", "claude-test"},
-              {"content", content},
-              {"usage", {{"input_tokens", 10}, {"output_tokens", 5}}}}
-      .dump();
-}
+std::string turn(const json& content) { return testing::anthropic_message(content, 10, 5); }
 
 std::string shell_call(const std::string& id, const std::string& command) {
   return turn(json::array({{{"type", "tool_use"}, {"id", id}, {"name", "shell"}, {"input", {{"command", command}}}}}));
