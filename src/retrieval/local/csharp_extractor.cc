@@ -35,6 +35,28 @@ std::string simple_type_name(std::string_view type) {
   return s;
 }
 
+/// How a base type is written: its qualifier (`A.B` of `A.B.Repository<T, TId>`, `global::` dropped)
+/// and its generic arity (2 there; `Foo` and `Foo<T>` are different types).
+json written_type_name(std::string_view type) {
+  std::string s = strip_spaces(type);
+  if (s.rfind("global::", 0) == 0) s = s.substr(8);
+  int arity = 0;
+  auto lt = s.find('<');
+  if (lt != std::string::npos) {
+    arity = 1;
+    int depth = 0;
+    for (size_t i = lt; i < s.size(); ++i) {
+      if (s[i] == '<') ++depth;
+      else if (s[i] == '>') --depth;
+      else if (s[i] == ',' && depth == 1) ++arity;
+    }
+    s = s.substr(0, lt);
+  }
+  auto dot = s.rfind('.');
+  std::string qual = dot == std::string::npos ? std::string() : s.substr(0, dot);
+  return {{"qual", qual}, {"arity", arity}};
+}
+
 /// The expression of an interpolation hole (`{Table}` -> `Table`), without alignment or format.
 std::string interpolated_expression(const SyntaxTree& tree, TSNode hole) {
   for (auto part : named_children(hole)) {
@@ -115,9 +137,18 @@ class Extractor {
  public:
   Extractor(const SyntaxTree& tree, ExtractedFile& out) : tree_(tree), out_(out) {}
 
-  void run() { walk_scope(tree_.root(), "", nullptr); }
+  void run() { walk_scope(tree_.root(), "", nullptr, Usings{}); }
 
  private:
+  /// The `using` directives in force at a point of the file (those of the file and of every
+  /// enclosing namespace declaration written so far).
+  struct Usings {
+    json namespaces = json::array();
+    json aliases = json::object();  // alias -> qualified name as written
+    json statics = json::array();
+    json globals = json::array();
+  };
+
   struct TypeCtx {
     std::string id;     // with "cs:" prefix
     std::string qname;  // qualified name
@@ -151,32 +182,54 @@ class Extractor {
     out_.issues.push_back({static_cast<int>(p.row) + 1, static_cast<int>(p.column) + 1, message});
   }
 
-  void walk_scope(TSNode node, std::string ns, const TypeCtx* outer) {
+  void walk_scope(TSNode node, std::string ns, const TypeCtx* outer, Usings usings) {
     Level level(*this, node);
     if (level.too_deep()) return;
     for (auto child : named_children(node)) {
       auto t = node_type(child);
-      if (t == "namespace_declaration") {
+      if (t == "using_directive") {
+        using_directive(child, usings);
+      } else if (t == "namespace_declaration") {
         std::string name = strip_spaces(tree_.text(field(child, "name")));
         TSNode body = field(child, "body");
-        if (!ts_node_is_null(body)) walk_scope(body, ns.empty() ? name : ns + "." + name, outer);
+        if (!ts_node_is_null(body)) walk_scope(body, ns.empty() ? name : ns + "." + name, outer, usings);
       } else if (t == "file_scoped_namespace_declaration") {
         std::string name = strip_spaces(tree_.text(field(child, "name")));
         ns = ns.empty() ? name : ns + "." + name;
-        walk_scope(child, ns, outer);  // older grammars nest the declarations inside
+        walk_scope(child, ns, outer, usings);  // older grammars nest the declarations inside
       } else if (t == "class_declaration" || t == "struct_declaration" || t == "interface_declaration" ||
                  t == "record_declaration" || t == "record_struct_declaration" || t == "enum_declaration") {
-        type_declaration(child, ns, outer);
+        type_declaration(child, ns, outer, usings);
       } else if (outer &&
                  (t == "method_declaration" || t == "constructor_declaration" || t == "property_declaration")) {
         member_declaration(child, *outer);
       } else if (t == "declaration_list") {
-        walk_scope(child, ns, outer);
+        walk_scope(child, ns, outer, usings);
       }
     }
   }
 
-  void type_declaration(TSNode node, const std::string& ns, const TypeCtx* outer) {
+  /// `using A.B;`, `global using A.B;`, `using static A.B.C;`, `using X = A.B.C<D>;`.
+  void using_directive(TSNode node, Usings& usings) const {
+    std::string text = strip_spaces(tree_.text(node));
+    bool global = text.rfind("global", 0) == 0 && text.size() > 6 && text[6] == 'u';
+    TSNode alias = field(node, "name");
+    std::string target;
+    for (auto c : named_children(node)) {
+      if (!ts_node_eq(c, alias)) target = strip_spaces(tree_.text(c));
+    }
+    if (target.empty()) return;
+    if (!ts_node_is_null(alias)) {
+      usings.aliases[std::string(tree_.text(alias))] = target;
+    } else if (text.find("usingstatic") != std::string::npos) {
+      usings.statics.push_back(target);
+    } else {
+      usings.namespaces.push_back(target);
+      if (global) usings.globals.push_back(target);
+    }
+  }
+
+  void type_declaration(TSNode node, const std::string& ns, const TypeCtx* outer, const Usings& usings) {
     auto t = node_type(node);
     std::string kind = t == "class_declaration"       ? "class"
                        : t == "struct_declaration"    ? "struct"
@@ -198,9 +251,11 @@ class Extractor {
     ctx.id = "cs:" + ctx.qname;
     ctx.simple = simple;
 
-    json facts = {{"ns", ns}, {"simple", simple}};
+    json facts = {{"ns", ns}, {"simple", simple}, {"arity", type_arity(node)}};
     if (outer) facts["outer"] = outer->id;
-    json bases = json::array(), base_args = json::array(), fields = json::object(), base_generics = json::object();
+    add_usings(usings, facts);
+    json bases = json::array(), base_args = json::array(), fields = json::object(), base_generics = json::object(),
+         base_names = json::array();
     for (auto child : named_children(node)) {
       auto ct = node_type(child);
       if (ct == "base_list") {
@@ -212,6 +267,7 @@ class Extractor {
             else if (node_type(b) == "argument_list") continue;
           }
           bases.push_back(simple_type_name(text));
+          base_names.push_back(written_type_name(text));
           if (auto args = generic_arguments(text); !args.empty()) base_generics[simple_type_name(text)] = args;
           static const std::regex generic_arg(R"(<\s*([A-Za-z_][\w\.]*)\s*>)");
           std::smatch m;
@@ -235,6 +291,7 @@ class Extractor {
       }
     }
     facts["bases"] = bases;
+    facts["base_names"] = base_names;
     facts["base_args"] = base_args;
     facts["fields"] = fields;
     if (!base_generics.empty()) facts["base_generics"] = base_generics;
@@ -246,7 +303,24 @@ class Extractor {
       db_sets(node, body, facts);
     }
     emit(node, ctx.id, kind, ctx.qname, std::move(facts));
-    if (!ts_node_is_null(body)) walk_scope(body, ns, &ctx);
+    if (!ts_node_is_null(body)) walk_scope(body, ns, &ctx, usings);
+  }
+
+  /// The number of type parameters of a type declaration (its `type_parameter_list` child).
+  static int type_arity(TSNode type) {
+    int n = 0;
+    for (auto list : named_children(type)) {
+      if (node_type(list) != "type_parameter_list") continue;
+      for (auto p : named_children(list)) n += node_type(p) == "type_parameter" ? 1 : 0;
+    }
+    return n;
+  }
+
+  static void add_usings(const Usings& usings, json& facts) {
+    if (!usings.namespaces.empty()) facts["usings"] = usings.namespaces;
+    if (!usings.aliases.empty()) facts["aliases"] = usings.aliases;
+    if (!usings.statics.empty()) facts["static_usings"] = usings.statics;
+    if (!usings.globals.empty()) facts["global_usings"] = usings.globals;
   }
 
   /// EF Core's convention: `DbSet<Order> Orders` maps Order to table Orders, in the schema of

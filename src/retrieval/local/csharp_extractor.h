@@ -8,7 +8,9 @@
 /// `Repository<T>`), `cs:Namespace.Type.Method(int,string)` with parameter types as written,
 /// constructors as `cs:Namespace.Type.Type(...)`, properties as `cs:Namespace.Type.Name`.
 ///
-/// Facts for the linker. Types: `ns`, `simple`, `outer` (enclosing type id), `bases` (simple names),
+/// Facts for the linker. Types: `ns`, `simple`, `arity` (type parameters), `outer` (enclosing type
+/// id), `usings` / `aliases` / `static_usings` / `global_usings` (the `using` directives in force),
+/// `bases` (simple names), `base_names` ([{qual, arity}] as written),
 /// `base_args` (generic arguments of the bases), `fields` (name -> type), `table` / `schema` from a
 /// `[Table]` attribute. Members: `type` (containing type id), `simple`, `arity`, `required`, `calls`
 /// ([{name, arity, recv}]), `news` ([{type, arity}]), `locals` (name -> type, parameters included),

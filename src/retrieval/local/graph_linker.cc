@@ -32,6 +32,13 @@ bool is_type_kind(const std::string& k) {
   return k == "class" || k == "struct" || k == "interface" || k == "record" || k == "enum";
 }
 
+/// How a type name is written where it is used: its generic arity (-1 when unknown) and its
+/// qualifier (`A.B` of `A.B.Foo`).
+struct Written {
+  int arity = -1;
+  std::string qual;
+};
+
 class Linker {
  public:
   Linker(const std::vector<StoredNode>& nodes, CanonicalSql canonical) : canonical_(std::move(canonical)) {
@@ -57,9 +64,11 @@ class Linker {
     }
     for (const auto& n : nodes) {
       if (!is_type_kind(n.kind)) continue;
-      for (const auto& b : n.facts.value("bases", json::array())) {
-        if (auto t = resolve_type(b.get<std::string>(), str(n.facts, "ns"))) bases_of_[n.id].push_back(*t);
-      }
+      for (const auto& g : n.facts.value("global_usings", json::array())) global_usings_.insert(g.get<std::string>());
+    }
+    for (const auto& n : nodes) {
+      if (!is_type_kind(n.kind)) continue;
+      for (const auto& t : resolved_bases(n)) bases_of_[n.id].push_back(t);
     }
     for (const auto& [type, bases] : bases_of_) {
       if (auto base = class_base(type)) derived_of_[*base].push_back(type);
@@ -89,11 +98,73 @@ class Linker {
     return it == canonical_.duplicate_of.end() ? n.id : it->second;
   }
 
-  std::optional<std::string> resolve_type(const std::string& simple, const std::string& ns) const {
+  /// The type `simple` means inside `scope` (the facts of the type it is written in, or null), by
+  /// the rules of docs/retrieval.md: aliases, then the one type of that name and arity, then the
+  /// enclosing namespaces (innermost first), then the `using` and `global using` namespaces when
+  /// exactly one of them declares it.
+  std::optional<std::string> resolve_type(const std::string& simple, const std::string& ns, const json* scope = nullptr,
+                                          Written written = {}) const {
+    if (scope && written.qual.empty()) {
+      if (auto target = alias_target(*scope, simple)) return resolve_written(*target);
+    }
+    if (scope && !written.qual.empty()) written.qual = expand_alias(*scope, written.qual);
     auto it = types_by_simple_.find(simple);
     if (it == types_by_simple_.end()) return std::nullopt;
-    const auto& c = it->second;
+    std::vector<const StoredNode*> c;
+    for (const auto* t : it->second) {
+      if (fits_written(*t, simple, written)) c.push_back(t);
+    }
     if (c.size() == 1) return c[0]->id;
+    if (c.empty()) return std::nullopt;
+    if (auto best = innermost_enclosing(c, ns)) return best;
+    return only_imported(c, scope);
+  }
+
+  static std::optional<std::string> alias_target(const json& scope, const std::string& name) {
+    auto aliases = scope.find("aliases");
+    if (aliases == scope.end() || !aliases->contains(name)) return std::nullopt;
+    return (*aliases)[name].get<std::string>();
+  }
+
+  /// `Alias.Rest` with the alias replaced by what it names.
+  static std::string expand_alias(const json& scope, const std::string& qual) {
+    auto dot = qual.find('.');
+    auto target = alias_target(scope, qual.substr(0, dot));
+    if (!target) return qual;
+    return dot == std::string::npos ? *target : *target + qual.substr(dot);
+  }
+
+  /// An alias target as written (`A.B.Foo<int, string>`), resolved from the global namespace.
+  std::optional<std::string> resolve_written(const std::string& text) const {
+    std::string base = text.substr(0, text.find('<'));
+    auto dot = base.rfind('.');
+    Written w;
+    w.arity = 0;
+    if (auto lt = text.find('<'); lt != std::string::npos) {
+      int depth = 0;
+      w.arity = 1;
+      for (size_t i = lt; i < text.size(); ++i) {
+        if (text[i] == '<') ++depth;
+        else if (text[i] == '>') --depth;
+        else if (text[i] == ',' && depth == 1) ++w.arity;
+      }
+    }
+    if (dot != std::string::npos) w.qual = base.substr(0, dot);
+    return resolve_type(dot == std::string::npos ? base : base.substr(dot + 1), "", nullptr, w);
+  }
+
+  /// Whether type node `t` can be the one written: same generic arity (when both are known) and,
+  /// for a qualified name, a container (namespace or outer types) ending in the qualifier.
+  static bool fits_written(const StoredNode& t, const std::string& simple, const Written& w) {
+    if (w.arity >= 0 && t.facts.contains("arity") && num(t.facts, "arity", 0) != w.arity) return false;
+    if (w.qual.empty()) return true;
+    auto cut = t.name.rfind("." + simple);
+    std::string container = cut == std::string::npos ? std::string() : t.name.substr(0, cut);
+    return container == w.qual || container.ends_with("." + w.qual);
+  }
+
+  static std::optional<std::string> innermost_enclosing(const std::vector<const StoredNode*>& c,
+                                                        const std::string& ns) {
     std::optional<std::string> best;
     size_t best_len = 0;
     for (const auto* t : c) {
@@ -105,6 +176,42 @@ class Linker {
       }
     }
     return best;
+  }
+
+  /// The one candidate whose namespace a `using` of the scope (or any file's `global using`)
+  /// imports; none when no namespace or several do (the compiler would call that ambiguous).
+  std::optional<std::string> only_imported(const std::vector<const StoredNode*>& c, const json* scope) const {
+    std::set<std::string> imported = global_usings_;
+    if (scope) {
+      for (const auto& u : scope->value("usings", json::array())) imported.insert(u.get<std::string>());
+    }
+    std::optional<std::string> found;
+    for (const auto* t : c) {
+      if (!imported.count(str(t->facts, "ns"))) continue;
+      if (found) return std::nullopt;
+      found = t->id;
+    }
+    return found;
+  }
+
+  /// The types of `n`'s base list that are in the index, in the order written.
+  std::vector<std::string> resolved_bases(const StoredNode& n) const {
+    std::vector<std::string> out;
+    const json bases = n.facts.value("bases", json::array());
+    const json names = n.facts.value("base_names", json::array());
+    for (size_t i = 0; i < bases.size(); ++i) {
+      Written w;
+      if (i < names.size()) w = {num(names[i], "arity", -1), str(names[i], "qual")};
+      if (auto t = resolve_type(bases[i].get<std::string>(), str(n.facts, "ns"), &n.facts, w)) out.push_back(*t);
+    }
+    return out;
+  }
+
+  /// The facts of type `type_id` (an empty object when it is not indexed).
+  const json& facts_of(const std::string& type_id) const {
+    static const json kNone = json::object();
+    auto it = by_id_.find(type_id);
+    return it == by_id_.end() ? kNone : it->second->facts;
   }
 
   std::string ns_of_type(const std::string& type_id) const {
@@ -172,8 +279,9 @@ class Linker {
     for (const auto& n : nodes) {
       if (is_type_kind(n.kind) && !str(n.facts, "table").empty()) explicitly_mapped_.insert(n.id);
       std::string ns = ns_of_type(str(n.facts, "type"));
+      const json& scope = facts_of(str(n.facts, "type"));
       for (const auto& map : n.facts.value("to_table", json::array())) {
-        if (auto e = resolve_type(str(map, "entity"), ns)) explicitly_mapped_.insert(*e);
+        if (auto e = resolve_type(str(map, "entity"), ns, &scope)) explicitly_mapped_.insert(*e);
       }
     }
   }
@@ -259,18 +367,16 @@ class Linker {
   void link_type(const StoredNode& n) {
     std::string ns = str(n.facts, "ns");
     if (auto outer = str(n.facts, "outer"); !outer.empty()) add(outer, n.id, edge_type::kContains);
-    for (const auto& b : n.facts.value("bases", json::array())) {
-      auto target = resolve_type(b.get<std::string>(), ns);
-      if (!target) continue;
-      bool iface = by_id_.at(*target)->kind == "interface";
-      add(n.id, *target, iface && n.kind != "interface" ? edge_type::kImplements : edge_type::kInherits);
+    for (const auto& target : resolved_bases(n)) {
+      bool iface = by_id_.at(target)->kind == "interface";
+      add(n.id, target, iface && n.kind != "interface" ? edge_type::kImplements : edge_type::kInherits);
     }
     for (const auto& a : n.facts.value("base_args", json::array())) {
-      if (auto t = resolve_type(a.get<std::string>(), ns)) add(n.id, *t, edge_type::kUsesType);
+      if (auto t = resolve_type(a.get<std::string>(), ns, &n.facts)) add(n.id, *t, edge_type::kUsesType);
     }
     const json fields = n.facts.value("fields", json::object());
     for (const auto& [name, type] : fields.items()) {
-      if (auto t = resolve_type(type.get<std::string>(), ns)) add(n.id, *t, edge_type::kUsesType);
+      if (auto t = resolve_type(type.get<std::string>(), ns, &n.facts)) add(n.id, *t, edge_type::kUsesType);
     }
     if (auto table = str(n.facts, "table"); !table.empty()) {
       std::string schema = str(n.facts, "schema");
@@ -283,6 +389,7 @@ class Linker {
   void link_member(const StoredNode& n) {
     std::string owner = str(n.facts, "type");
     std::string ns = ns_of_type(owner);
+    const json& scope = facts_of(owner);
     add(owner, n.id, edge_type::kContains);
     const auto& locals = n.facts.value("locals", json::object());
     for (const auto& call : n.facts.value("calls", json::array())) {
@@ -307,7 +414,7 @@ class Linker {
         else if (auto f = field_type(owner, recv)) type_name = f;
         else if (types_by_simple_.count(recv)) type_name = recv;
         if (type_name) {
-          if (auto t = resolve_type(*type_name, ns)) {
+          if (auto t = resolve_type(*type_name, ns, &scope)) {
             targets = type_chain(*t);
             typed = true;
           }
@@ -336,7 +443,7 @@ class Linker {
       }
     }
     for (const auto& created : n.facts.value("news", json::array())) {
-      auto t = resolve_type(str(created, "type"), ns);
+      auto t = resolve_type(str(created, "type"), ns, &scope);
       if (!t) continue;
       if (auto it = ctors_of_.find(*t); it != ctors_of_.end()) {
         for (const auto* c : it->second) {
@@ -345,7 +452,7 @@ class Linker {
       }
     }
     for (const auto& ident : n.facts.value("idents", json::array())) {
-      auto t = resolve_type(ident.get<std::string>(), ns);
+      auto t = resolve_type(ident.get<std::string>(), ns, &scope);
       if (t && *t != owner) add(n.id, *t, edge_type::kUsesType);
     }
     for (const auto& ref : n.facts.value("sql", json::array()))
@@ -357,12 +464,12 @@ class Linker {
       const auto* t = resolve_sql(schema.empty() ? table : schema + "." + table);
       if (!t) continue;
       std::optional<std::string> from;
-      if (auto entity = str(map, "entity"); !entity.empty()) from = resolve_type(entity, ns);
+      if (auto entity = str(map, "entity"); !entity.empty()) from = resolve_type(entity, ns, &scope);
       if (!from) {
         auto it = by_id_.find(owner);
         if (it != by_id_.end()) {
           for (const auto& a : it->second->facts.value("base_args", json::array())) {
-            if ((from = resolve_type(a.get<std::string>(), ns))) break;
+            if ((from = resolve_type(a.get<std::string>(), ns, &scope))) break;
           }
         }
       }
@@ -370,26 +477,39 @@ class Linker {
     }
   }
 
+  /// `n` (and, for a base member that runs one object per derived type, that derived type: it
+  /// inherits the member) uses SQL object `target`.
   void link_sql_ref(const StoredNode& n, const std::string& owner, const std::string& role, const std::string& target) {
-    for (const auto* t : resolve_sql_all(target, owner)) {
-      if (is_routine(t)) add(n.id, t->id, edge_type::kExecutes);
-      else if (role == "writes") add(n.id, t->id, edge_type::kWrites);
-      else add(n.id, t->id, edge_type::kReads);
+    for (const auto& [t, via] : resolve_sql_all(target, owner)) {
+      const char* type = is_routine(t)      ? edge_type::kExecutes
+                         : role == "writes" ? edge_type::kWrites
+                                            : edge_type::kReads;
+      add(n.id, t->id, type);
+      if (!via.empty()) add(via, t->id, type);
     }
   }
 
   void link_proc(const StoredNode& n, const std::string& owner, const std::string& name) {
-    for (const auto* t : resolve_sql_all(name, owner)) {
-      if (is_routine(t)) add(n.id, t->id, edge_type::kExecutes);
+    for (const auto& [t, via] : resolve_sql_all(name, owner)) {
+      if (!is_routine(t)) continue;
+      add(n.id, t->id, edge_type::kExecutes);
+      if (!via.empty()) add(via, t->id, edge_type::kExecutes);
     }
   }
 
+  /// A SQL object a name means, and the derived type it is meant for (empty when the name resolves
+  /// in the owner itself).
+  struct SqlTarget {
+    const StoredNode* node;
+    std::string via;
+  };
+
   /// The objects a name with holes means from `owner`: one when the holes resolve there; in a
   /// generic base class (`{Table}` = `typeof(T).Name`), one per derived class that binds T.
-  std::vector<const StoredNode*> resolve_sql_all(const std::string& name, const std::string& owner) const {
+  std::vector<SqlTarget> resolve_sql_all(const std::string& name, const std::string& owner) const {
     std::string filled = substitute(name, owner);
-    if (const auto* t = resolve_sql(filled)) return {t};
-    std::vector<const StoredNode*> out;
+    if (const auto* t = resolve_sql(filled)) return {{t, ""}};
+    std::vector<SqlTarget> out;
     if (filled.find('{') == std::string::npos) return out;
     std::set<std::string> seen;
     std::deque<std::string> queue{owner};
@@ -400,7 +520,7 @@ class Linker {
       if (it == derived_of_.end()) continue;
       for (const auto& d : it->second) {
         if (!seen.insert(d).second) continue;
-        if (const auto* t = resolve_sql(substitute(name, d))) out.push_back(t);
+        if (const auto* t = resolve_sql(substitute(name, d))) out.push_back({t, d});
         queue.push_back(d);
       }
     }
@@ -432,7 +552,7 @@ class Linker {
     std::string schema = str(context.facts, "default_schema");
     std::string ns = str(context.facts, "ns");
     for (const auto& set : context.facts.value("db_sets", json::array())) {
-      auto entity = resolve_type(str(set, "entity"), ns);
+      auto entity = resolve_type(str(set, "entity"), ns, &context.facts);
       if (!entity || explicitly_mapped_.count(*entity)) continue;
       std::string table = str(set, "table");
       if (const auto* t = resolve_sql(schema.empty() ? table : schema + "." + table))
@@ -457,6 +577,7 @@ class Linker {
 
   CanonicalSql canonical_;
   std::set<std::string> explicitly_mapped_;
+  std::set<std::string> global_usings_;
   std::map<std::string, std::vector<std::string>> derived_of_;
   std::map<std::string, const StoredNode*> by_id_;
   std::map<std::string, const StoredNode*> sql_by_name_;

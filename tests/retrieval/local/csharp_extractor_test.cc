@@ -80,5 +80,32 @@ TEST(CSharpExtractorTest, TypesNestedDeeperThan32LevelsAreNotRead) {
             (std::vector<std::string>{"33:1 types nested deeper than 32 levels; the inner ones are not read"}));
 }
 
+// What the linker resolves names with (docs/retrieval.md section 5.2): the directives in force at
+// each type (a namespace block's own `using` only inside it), aliases, `using static`, `global
+// using`, the type's arity and each base as written.
+TEST(CSharpExtractorTest, TypesRecordTheUsingsInForceAndTheirBasesAsWritten) {
+  auto file = extract_csharp(
+      "global using Shop.Core;\n"
+      "using System;\n"
+      "using static Shop.Math;\n"
+      "using Repo = Shop.Data.Repository<Shop.Order, int>;\n"
+      "namespace Shop.A { using Shop.Data; public class Orders<T, U> : global::Shop.Data.Repository<T, U>, IOrders { } "
+      "}\n"
+      "namespace Shop.B { class Plain : Repo { } }\n");
+  ASSERT_EQ(ids(file), (std::vector<std::string>{"cs:Shop.A.Orders", "cs:Shop.B.Plain"}));
+  const auto& a = file.nodes[0].facts;
+  EXPECT_EQ(a["arity"], 2);
+  EXPECT_EQ(a["usings"], (nlohmann::json{"Shop.Core", "System", "Shop.Data"}));
+  EXPECT_EQ(a["global_usings"], (nlohmann::json{"Shop.Core"}));
+  EXPECT_EQ(a["static_usings"], (nlohmann::json{"Shop.Math"}));
+  EXPECT_EQ(a["aliases"], (nlohmann::json{{"Repo", "Shop.Data.Repository<Shop.Order,int>"}}));
+  EXPECT_EQ(a["bases"], (nlohmann::json{"Repository", "IOrders"}));
+  EXPECT_EQ(a["base_names"], nlohmann::json::parse(R"([{"qual":"Shop.Data","arity":2},{"qual":"","arity":0}])"));
+  const auto& b = file.nodes[1].facts;
+  EXPECT_EQ(b["arity"], 0);
+  EXPECT_EQ(b["usings"], (nlohmann::json{"Shop.Core", "System"}));
+  EXPECT_EQ(b["bases"], (nlohmann::json{"Repo"}));
+}
+
 }  // namespace
 }  // namespace attractor::retrieval

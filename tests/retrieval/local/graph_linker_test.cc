@@ -110,6 +110,7 @@ TEST(GraphLinkerTest, DapperNamesFromInterpolationConstantsConcatenationAndRawSt
   EXPECT_EQ(
       edges(nodes, "executes"),
       (std::set<std::string>{"cs:Shop.Data.Repository.GetByIdAsync(TId) -> sql:dbo.User_ReadById",
+                             "cs:Shop.Data.UserRepository -> sql:dbo.User_ReadById",
                              "cs:Shop.Data.UserRepository.DeleteAsync(Guid) -> sql:dbo.User_DeleteById",
                              "cs:Shop.Data.UserRepository.GetByEmailAsync(string) -> sql:dbo.User_ReadByEmail",
                              "cs:Shop.Data.UserRepository.GetByEmailConstantAsync(string) -> sql:dbo.User_ReadByEmail",
@@ -132,6 +133,65 @@ TEST(GraphLinkerTest, AnAlterTableElsewhereAddsItsForeignKeysToTheTable) {
        {"Tables/Customers.sql", "CREATE TABLE [Sales].[Customers] ([Id] INT NOT NULL)"}});
   ASSERT_EQ(nodes[0].facts.value("partial", false), true);
   EXPECT_EQ(edges(nodes, "references"), (std::set<std::string>{"sql:Sales.Orders -> sql:Sales.Customers"}));
+}
+
+// The names a C# file brings into scope: a generic base in another namespace reached by `using`,
+// by an alias, by a qualified name and by another file's `global using`; `Repository` and
+// `Repository<T, TId>` are two types; two imported namespaces declaring the same name resolve to
+// neither, as the compiler would refuse it.
+const char* kBase = R"(
+namespace Vault.Infrastructure.Repositories
+{
+    public abstract class Repository<T, TId> where T : class
+    {
+        protected string Table { get; } = typeof(T).Name;
+        public virtual async Task DeleteAsync(TId id)
+        {
+            await Connection.ExecuteAsync($"[dbo].[{Table}_DeleteById]", new { Id = id }, commandType: CommandType.StoredProcedure);
+        }
+    }
+    public class Repository { }
+    public interface IAudited { }
+}
+namespace Vault.Other { public interface IAudited { } }
+)";
+
+TEST(GraphLinkerTest, TypesResolveThroughUsingsAliasesQualifiersAndGlobalUsingsByArity) {
+  auto nodes = nodes_of({
+      {"Base.cs", kBase},
+      {"Globals.cs", "global using Vault.Infrastructure.Repositories;\nnamespace Vault.Setup { class Marker { } }"},
+      {"Cipher.cs",
+       "using Vault.Infrastructure.Repositories;\nusing Vault.Other;\n"
+       "namespace Vault.Ciphers.Repositories;\n"
+       "public class CipherRepository : Repository<Cipher, Guid>, IAudited { }\n"},
+      {"Folder.cs",
+       "using Repo = Vault.Infrastructure.Repositories.Repository<Vault.Folder, System.Guid>;\n"
+       "namespace Vault.Folders { public class FolderRepository : Repo { } }\n"},
+      {"Send.cs",
+       "namespace Vault.Sends { public class SendRepository : "
+       "Vault.Infrastructure.Repositories.Repository<Send, Guid> { } }\n"},
+      {"Device.cs", "namespace Vault.Devices { public class DeviceRepository : Repository<Device, Guid> { } }\n"},
+      {"Plain.cs",
+       "using Vault.Infrastructure.Repositories;\nnamespace Vault.Plain { public class Plain : Repository { } }"},
+      {"Cipher_DeleteById.sql", "CREATE PROCEDURE [dbo].[Cipher_DeleteById] @Id UNIQUEIDENTIFIER AS SELECT 1"},
+      {"Send_DeleteById.sql", "CREATE PROCEDURE [dbo].[Send_DeleteById] @Id UNIQUEIDENTIFIER AS SELECT 1"},
+  });
+  EXPECT_EQ(edges(nodes, "inherits"),
+            (std::set<std::string>{
+                "cs:Vault.Ciphers.Repositories.CipherRepository -> cs:Vault.Infrastructure.Repositories.Repository",
+                "cs:Vault.Devices.DeviceRepository -> cs:Vault.Infrastructure.Repositories.Repository",
+                "cs:Vault.Folders.FolderRepository -> cs:Vault.Infrastructure.Repositories.Repository",
+                "cs:Vault.Plain.Plain -> cs:Vault.Infrastructure.Repositories.Repository@Base.cs",
+                "cs:Vault.Sends.SendRepository -> cs:Vault.Infrastructure.Repositories.Repository",
+            }));
+  EXPECT_EQ(edges(nodes, "implements"), (std::set<std::string>{}));
+  EXPECT_EQ(edges(nodes, "executes"),
+            (std::set<std::string>{
+                "cs:Vault.Ciphers.Repositories.CipherRepository -> sql:dbo.Cipher_DeleteById",
+                "cs:Vault.Infrastructure.Repositories.Repository.DeleteAsync(TId) -> sql:dbo.Cipher_DeleteById",
+                "cs:Vault.Infrastructure.Repositories.Repository.DeleteAsync(TId) -> sql:dbo.Send_DeleteById",
+                "cs:Vault.Sends.SendRepository -> sql:dbo.Send_DeleteById",
+            }));
 }
 
 }  // namespace
