@@ -29,4 +29,8 @@ inline constexpr const char* kReferences = "references";
 inline constexpr const char* kExecutes = "executes";
 inline constexpr const char* kMapsTo = "maps_to";
 
+/// Every edge type, in the order above (what edge allowlists are checked against).
+inline constexpr const char* kAll[] = {kContains, kInherits, kImplements, kCalls,    kUsesType,
+                                       kReads,    kWrites,   kReferences, kExecutes, kMapsTo};
+
 }  // namespace attractor::retrieval::edge_type

@@ -22,6 +22,7 @@ const std::vector<CliCommand>& cli_commands() {
       {"render", "draw a pipeline (and optionally a run) with Graphviz", run_render_command},
       {"index", "index a C# + SQL repository for retrieval (tree-sitter, FTS5, FAISS)", run_index_command},
       {"search", "search a code index (bm25, semantic, hybrid) as the pipeline will", run_search_command},
+      {"graph", "who calls what: callers, callees, deps and paths in a code index", run_graph_command},
       {"tokens", "count tokens exactly (o200k_base, cl100k_base) in files or stdin", run_tokens_command},
   };
   return commands;

@@ -43,6 +43,8 @@ int run_resume_command(int argc, char** argv, RunDisk& disk, InputFileReader& fi
 int run_render_command(int argc, char** argv);
 int run_index_command(int argc, char** argv);
 int run_search_command(int argc, char** argv);
+/// `attractor graph callers|callees|deps|path ...` (cli_graph.cc).
+int run_graph_command(int argc, char** argv);
 int run_tokens_command(int argc, char** argv);
 int run_runs_command(int argc, char** argv);
 int run_status_command(int argc, char** argv);

@@ -22,28 +22,6 @@ namespace attractor {
 
 namespace rt = ::attractor::retrieval;
 
-namespace {
-
-/// The problem with `DIR/index.sqlite` of an existing index directory: missing, unreadable, empty
-/// or not an SQLite database. These are environment errors (exit 3), like a missing `--index`
-/// directory: the index needs building or rebuilding. A file given as `--index` is exit 2.
-std::optional<std::string> index_database_problem(const std::string& index_dir) {
-  const std::string path = (std::filesystem::path(index_dir) / "index.sqlite").string();
-  const std::string rebuild = " (build it with `attractor index`)";
-  InputFile db = read_input_file(path, {"an index database", false, /*allow_binary=*/true, /*read_limit=*/16});
-  if (db.problem == InputFileProblem::kMissing)
-    return escape_control_bytes(index_dir) + ": no index database" + rebuild;
-  if (db.problem == InputFileProblem::kEmpty) return escape_control_bytes(path) + ": file is empty" + rebuild;
-  if (!db.ok()) return db.message;
-  static constexpr std::string_view kSqliteHeader{"SQLite format 3\0", 16};
-  if (db.text.compare(0, kSqliteHeader.size(), kSqliteHeader) != 0) {
-    return escape_control_bytes(path) + ": not an index database" + rebuild;
-  }
-  return std::nullopt;
-}
-
-}  // namespace
-
 int run_search_command(int argc, char** argv) {
   CLI::App app{
       "Search a local code index: prints ranked node ids, scores, paths and line ranges "
@@ -70,19 +48,7 @@ int run_search_command(int argc, char** argv) {
   app.add_flag("--json", as_json, "print JSON");
   app.add_option("QUERY", words, "query text")->required();
   if (auto code = parse_cli(app, argc, argv)) return *code;
-  if (!std::filesystem::exists(index_dir)) {
-    std::fprintf(stderr, "attractor search: %s: no such directory (build the index with `attractor index`)\n",
-                 escape_control_bytes(index_dir).c_str());
-    return kExitRuntime;
-  }
-  if (auto problem = input_directory_problem(index_dir, "an index directory")) {
-    std::fprintf(stderr, "attractor search: %s\n", problem->c_str());
-    return kExitUsage;
-  }
-  if (auto problem = index_database_problem(index_dir)) {
-    std::fprintf(stderr, "attractor search: %s\n", problem->c_str());
-    return kExitRuntime;
-  }
+  if (auto code = check_index_directory("attractor search", index_dir)) return *code;
 
   rt::SearchRequest request;
   request.search_type = *rt::parse_search_type(type);

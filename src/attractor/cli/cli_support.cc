@@ -85,4 +85,37 @@ std::optional<std::string> run_directory_problem(const std::string& run_dir, boo
   return std::nullopt;
 }
 
+std::optional<std::string> index_database_problem(const std::string& index_dir) {
+  const std::string path = (std::filesystem::path(index_dir) / "index.sqlite").string();
+  const std::string rebuild = " (build it with `attractor index`)";
+  InputFile db = read_input_file(path, {"an index database", false, /*allow_binary=*/true, /*read_limit=*/16});
+  if (db.problem == InputFileProblem::kMissing)
+    return escape_control_bytes(index_dir) + ": no index database" + rebuild;
+  if (db.problem == InputFileProblem::kEmpty) return escape_control_bytes(path) + ": file is empty" + rebuild;
+  if (!db.ok()) return db.message;
+  static constexpr std::string_view kSqliteHeader{"SQLite format 3\0", 16};
+  if (db.text.compare(0, kSqliteHeader.size(), kSqliteHeader) != 0) {
+    return escape_control_bytes(path) + ": not an index database" + rebuild;
+  }
+  return std::nullopt;
+}
+
+std::optional<int> check_index_directory(std::string_view command, const std::string& index_dir) {
+  std::string prefix(command);
+  if (!std::filesystem::exists(index_dir)) {
+    std::fprintf(stderr, "%s: %s: no such directory (build the index with `attractor index`)\n", prefix.c_str(),
+                 escape_control_bytes(index_dir).c_str());
+    return kExitRuntime;
+  }
+  if (auto problem = input_directory_problem(index_dir, "an index directory")) {
+    std::fprintf(stderr, "%s: %s\n", prefix.c_str(), problem->c_str());
+    return kExitUsage;
+  }
+  if (auto problem = index_database_problem(index_dir)) {
+    std::fprintf(stderr, "%s: %s\n", prefix.c_str(), problem->c_str());
+    return kExitRuntime;
+  }
+  return std::nullopt;
+}
+
 }  // namespace attractor

@@ -4,6 +4,7 @@
 /// diagnostic printing.
 
 #include <optional>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -37,5 +38,14 @@ std::optional<std::string> read_input_or_report(std::string_view command, const 
 /// `needs_manifest`), or a `manifest.json` / `checkpoint.json` that is a directory, unreadable,
 /// empty or binary. One line without the command prefix; nullopt when none of these applies.
 std::optional<std::string> run_directory_problem(const std::string& run_dir, bool needs_manifest);
+
+/// The problem with `DIR/index.sqlite` of an existing index directory: missing, unreadable, empty
+/// or not an SQLite database. These are environment errors (exit 3), like a missing `--index`
+/// directory: the index needs building or rebuilding. A file given as `--index` is exit 2.
+std::optional<std::string> index_database_problem(const std::string& index_dir);
+
+/// Checks `--index DIR` of a command that reads an index: prints `COMMAND: problem` on stderr and
+/// returns the exit code (3 missing or not an index database, 2 not a directory), or nullopt.
+std::optional<int> check_index_directory(std::string_view command, const std::string& index_dir);
 
 }  // namespace attractor

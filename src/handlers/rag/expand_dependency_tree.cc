@@ -17,18 +17,15 @@ namespace {
 
 namespace et = retrieval::edge_type;
 
-constexpr const char* kEdgeTypes[] = {et::kContains, et::kInherits, et::kImplements, et::kCalls,    et::kUsesType,
-                                      et::kReads,    et::kWrites,   et::kReferences, et::kExecutes, et::kMapsTo};
-
 std::string allowed_edge_types() {
   std::string out;
-  for (const char* type : kEdgeTypes) out += (out.empty() ? "" : " | ") + std::string(type);
+  for (const char* type : et::kAll) out += (out.empty() ? "" : " | ") + std::string(type);
   return out + " (prefix ~ to follow backwards)";
 }
 
 bool known_edge_type(std::string_view entry) {
   if (!entry.empty() && entry.front() == '~') entry.remove_prefix(1);
-  for (const char* type : kEdgeTypes) {
+  for (const char* type : et::kAll) {
     if (entry == type) return true;
   }
   return false;
