@@ -15,7 +15,11 @@
 #include <stdexcept>
 #include <thread>
 
+#include "support/child_image.h"
+
 namespace attractor::hardening {
+
+using testing::ChildImage;
 
 namespace fs = std::filesystem;
 
@@ -43,6 +47,7 @@ ProcessResult run_program(const std::vector<std::string>& argv, const ProcessOpt
   std::vector<std::string> full = options.prefix;
   full.insert(full.end(), argv.begin(), argv.end());
 
+  const ChildImage image(std::move(full), options.env);
   pid_t pid = ::fork();
   if (pid < 0) throw std::runtime_error("fork failed");
   if (pid == 0) {
@@ -55,17 +60,12 @@ ProcessResult run_program(const std::vector<std::string>& argv, const ProcessOpt
     ::dup2(in, 0);
     ::dup2(out, 1);
     ::dup2(err, 2);
-    for (const std::string& entry : options.env) ::putenv(const_cast<char*>(entry.c_str()));
     if (options.file_size_limit >= 0) {
       ::signal(SIGXFSZ, SIG_IGN);
       rlimit limit{static_cast<rlim_t>(options.file_size_limit), static_cast<rlim_t>(options.file_size_limit)};
       ::setrlimit(RLIMIT_FSIZE, &limit);
     }
-    std::vector<char*> args;
-    for (const std::string& a : full) args.push_back(const_cast<char*>(a.c_str()));
-    args.push_back(nullptr);
-    ::execvp(args[0], args.data());
-    ::_exit(127);
+    image.exec();
   }
   ProcessResult result;
   int status = 0;
@@ -95,21 +95,17 @@ ProcessResult run_program(const std::vector<std::string>& argv, const ProcessOpt
 
 pid_t spawn_program(const std::string& program, const std::vector<std::string>& args,
                     const std::vector<std::string>& env, const std::string& log) {
+  std::vector<std::string> argv{program};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const ChildImage image(std::move(argv), env);
   pid_t pid = ::fork();
   if (pid == 0) {
-    for (const auto& e : env) ::putenv(const_cast<char*>(e.c_str()));
     int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(fd, 1);
     ::dup2(fd, 2);
     int null_in = ::open("/dev/null", O_RDONLY);
     ::dup2(null_in, 0);
-    std::vector<char*> argv;
-    std::string bin = program;
-    argv.push_back(bin.data());
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(bin.c_str(), argv.data());
-    ::_exit(127);
+    image.exec();
   }
   return pid;
 }

@@ -14,6 +14,7 @@
 #include "attractor/check/pipeline_loader.h"
 #include "attractor/run/run_directory.h"
 #include "handlers/registry.h"
+#include "support/child_image.h"
 
 namespace attractor::testing {
 
@@ -72,26 +73,20 @@ std::vector<nlohmann::json> LlmRun::events_named(const std::string& name) const 
 
 BinaryRun run_binary(const std::vector<std::string>& args, const std::vector<std::pair<std::string, std::string>>& set,
                      const ScratchDir& dir, const std::string& program) {
-  std::string log = dir.sub("stderr.txt");
+  const std::string log = dir.sub("stderr.txt");
+  std::vector<std::string> argv{program};
+  argv.insert(argv.end(), args.begin(), args.end());
+  const ChildImage image(std::move(argv), ChildImage::entries(set),
+                         {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
+                          "ATTRACTOR_CLI_AGENT"});
   pid_t pid = ::fork();
   if (pid == 0) {
-    for (const char* v :
-         {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ATTRACTOR_CLI_AGENT"}) {
-      ::unsetenv(v);
-    }
-    for (const auto& [k, v] : set) ::setenv(k.c_str(), v.c_str(), 1);
     int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
     ::dup2(fd, 2);
     int null_fd = ::open("/dev/null", O_RDWR);
     ::dup2(null_fd, 0);
     ::dup2(null_fd, 1);
-    std::vector<char*> argv;
-    std::string bin = program;
-    argv.push_back(bin.data());
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    ::execv(bin.c_str(), argv.data());
-    ::_exit(127);
+    image.exec();
   }
   int status = 0;
   ::waitpid(pid, &status, 0);
