@@ -2,10 +2,12 @@
 // dependency chains) against an index of a real repository, through the backend API the pipeline uses
 // (make_local_backend("local", ...) -> search / expand). See CMakeLists.txt and recall.sh.
 //
-// Usage: recall_bench [--verbose] [--json] INDEX_DIR REPOSITORY QUESTIONS.json [CHAINS.json]
-//   QUESTIONS.json  [{"query": "...", "relevant": ["<node id>", ...], "style": "plain"|"named"}]
+// Usage: recall_bench [--verbose] [--json] [--split NAME] INDEX_DIR REPOSITORY QUESTIONS.json [CHAINS.json]
+//   QUESTIONS.json  [{"query": "...", "relevant": ["<node id>", ...], "style": "plain"|"named",
+//                     "split": "dev"|"test"}]   (--split keeps only the questions of that split)
 //   CHAINS.json     [{"seed": "<id>", "reachable": ["<id>", ...], "note": "..."}]
-// Prints Recall@10 per search type (bm25, semantic, hybrid), overall and split by style; for chains,
+// Prints Recall@10 per search type (bm25, semantic, hybrid), overall and split by style, and the hit
+// rates at 5 and 10 (a question is a hit when any of its relevant ids is in the top k); for chains,
 // the recall of `reachable` from expand (all edge types, outgoing, depth 3). --verbose lists the
 // misses of every question and chain. --json adds one machine-readable line at the end ("JSON {...}").
 
@@ -35,6 +37,7 @@ struct Question {
   std::string query;
   std::vector<std::string> relevant;
   std::string style;
+  std::string split;
 };
 
 struct Chain {
@@ -52,7 +55,7 @@ nlohmann::json load_json(const std::string& path) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: recall_bench [--verbose] [--json] INDEX_DIR REPOSITORY QUESTIONS.json [CHAINS.json]\n");
+  std::fprintf(stderr, "usage: recall_bench [--verbose] [--json] [--split NAME] INDEX_DIR REPOSITORY QUESTIONS.json [CHAINS.json]\n");
   return 2;
 }
 
@@ -70,11 +73,13 @@ struct Mean {
 
 int main(int argc, char** argv) {
   bool verbose = false, json_out = false;
+  std::string only_split;
   std::vector<std::string> args;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--verbose" || a == "-v") verbose = true;
     else if (a == "--json") json_out = true;
+    else if (a == "--split" && i + 1 < argc) only_split = argv[++i];
     else if (!a.empty() && a[0] == '-') return usage();
     else args.push_back(a);
   }
@@ -87,9 +92,9 @@ int main(int argc, char** argv) {
     std::vector<Question> questions;
     for (const auto& q : load_json(args[2])) {
       Question question{q.at("query").get<std::string>(), q.at("relevant").get<std::vector<std::string>>(),
-                        q.value("style", std::string("named"))};
+                        q.value("style", std::string("named")), q.value("split", std::string())};
       if (question.relevant.empty()) throw std::runtime_error("question without relevant ids: " + question.query);
-      questions.push_back(std::move(question));
+      if (only_split.empty() || question.split == only_split) questions.push_back(std::move(question));
     }
 
     // Labels must name nodes that exist in the index, otherwise the recall is meaningless.
@@ -120,6 +125,7 @@ int main(int argc, char** argv) {
     const SearchType types[] = {SearchType::kBm25, SearchType::kSemantic, SearchType::kHybrid};
     // type -> style ("all", "plain", "named") -> mean recall
     std::map<std::string, std::map<std::string, Mean>> recall;
+    std::map<std::string, Mean> hit5, hit10;  // type -> share of questions with a relevant id in the top k
     std::map<std::string, std::vector<std::string>> miss_lines;  // type -> lines
     for (auto type : types) {
       std::string tname(to_string(type));
@@ -135,6 +141,12 @@ int main(int argc, char** argv) {
         std::set<std::string> top;
         for (const auto& hit : response.hits) top.insert(hit.id);
         std::set<std::string> relevant(q.relevant.begin(), q.relevant.end());
+        int first = 0;  // 1-based rank of the first relevant hit, 0 for none
+        for (size_t h = 0; h < response.hits.size() && first == 0; ++h) {
+          if (relevant.count(response.hits[h].id)) first = static_cast<int>(h) + 1;
+        }
+        hit5[tname].add(first >= 1 && first <= 5 ? 1.0 : 0.0);
+        hit10[tname].add(first >= 1 ? 1.0 : 0.0);
         size_t found = 0;
         std::vector<std::string> missed;
         for (const auto& id : relevant) {
@@ -161,15 +173,16 @@ int main(int argc, char** argv) {
     std::printf("recall_bench: %s (repository %s), %zu questions (%d plain, %d named)%s\n", index_dir.c_str(),
                 repository.c_str(), questions.size(), plain, named,
                 unknown ? (", " + std::to_string(unknown) + " labelled ids NOT in the index").c_str() : "");
-    std::printf("Recall@%d      all   plain   named\n", kTopK);
+    std::printf("Recall@%d      all   plain   named   hit@5  hit@10\n", kTopK);
     nlohmann::json summary = {{"repository", repository}, {"questions", questions.size()}};
     for (auto type : types) {
       std::string tname(to_string(type));
       auto& m = recall[tname];
-      std::printf("  %-8s  %.3f   %.3f   %.3f\n", tname.c_str(), m["all"].value(), m["plain"].value(),
-                  m["named"].value());
+      std::printf("  %-8s  %.3f   %.3f   %.3f   %.3f  %.3f\n", tname.c_str(), m["all"].value(), m["plain"].value(),
+                  m["named"].value(), hit5[tname].value(), hit10[tname].value());
       summary["recall"][tname] = {
           {"all", m["all"].value()}, {"plain", m["plain"].value()}, {"named", m["named"].value()}};
+      summary["hit"][tname] = {{"at5", hit5[tname].value()}, {"at10", hit10[tname].value()}};
     }
 
     if (!chains.empty()) {
