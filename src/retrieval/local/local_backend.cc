@@ -35,6 +35,38 @@ std::vector<SearchHit> rank_hits(std::vector<std::pair<std::string, double>> sco
   return hits;
 }
 
+/// The roles `query` does not ask for, less those it names.
+std::set<std::string> demoted_for(const std::string& query, const QueryAnalysis& analysis) {
+  std::set<std::string> demoted;
+  for (const auto& role : demoted_roles(query)) {
+    if (!analysis.roles.count(role)) demoted.insert(role);
+  }
+  return demoted;
+}
+
+/// `filter` narrowed to nodes of `kinds`, or nothing when no kind is named.
+std::optional<NodeFilter> with_kinds(const NodeFilter& filter, const std::set<std::string>& kinds) {
+  if (kinds.empty()) return std::nullopt;
+  NodeFilter narrowed = filter;
+  narrowed.column_equals.emplace_back("kind", std::vector<std::string>(kinds.begin(), kinds.end()));
+  return narrowed;
+}
+
+/// The best hits of the named kinds (`first`), then the hits of `rest` (every kind) not already
+/// placed; ranks renumbered. When the query names an identifier the named kinds get only the first
+/// half of the `top_k` places.
+std::vector<SearchHit> kinds_first(std::vector<SearchHit> first, const std::vector<SearchHit>& rest,
+                                   const QueryAnalysis& analysis, int top_k) {
+  if (analysis.names_identifier) first.resize(std::min(first.size(), static_cast<size_t>((top_k + 1) / 2)));
+  std::set<std::string> seen;
+  for (const auto& h : first) seen.insert(h.id);
+  for (const auto& h : rest) {
+    if (seen.insert(h.id).second) first.push_back(h);
+  }
+  for (size_t i = 0; i < first.size(); ++i) first[i].rank = static_cast<int>(i) + 1;
+  return first;
+}
+
 }  // namespace
 
 LocalBackend::LocalBackend(const std::string& index_dir, LocalBackendOptions options)
@@ -94,19 +126,19 @@ const VectorIndex& LocalBackend::vectors(const std::string& index_name) {
 }
 
 std::vector<SearchHit> LocalBackend::prefer_source(const Scope& scope, const std::string& query,
-                                                   std::vector<SearchHit> hits, int top_k) {
-  auto demoted = demoted_roles(query);
-  if (demoted.empty()) return prefer_roles(hits, {}, demoted, top_k);
+                                                   const QueryAnalysis& analysis, std::vector<SearchHit> hits,
+                                                   int top_k) {
+  const std::set<std::string> demoted = demoted_for(query, analysis);
+  if (demoted.empty() && analysis.roles.empty()) return prefer_roles(hits, {}, demoted, analysis.roles, top_k);
   std::vector<std::string> ids;
   for (const auto& h : hits) ids.push_back(h.id);
-  return prefer_roles(hits, store_->metadata_values(scope, ids, kRoleKey), demoted, top_k);
+  return prefer_roles(hits, store_->metadata_values(scope, ids, kRoleKey), demoted, analysis.roles, top_k);
 }
 
-std::vector<SearchHit> LocalBackend::semantic_hits(const Scope& scope, const NodeFilter& filter,
-                                                   const std::string& query, int top_k) {
-  const int candidates = role_candidates(top_k);
+std::vector<SearchHit> LocalBackend::semantic_list(const Scope& scope, const NodeFilter& filter,
+                                                   const std::string& text, int candidates) {
   auto& embedder = query_embedder(scope.index_name);
-  auto qv = embedder.embed({query});
+  auto qv = embedder.embed({text});
   const auto& index = vectors(scope.index_name);
   if (qv.size() != 1 || static_cast<int>(qv[0].size()) != index.dimension()) {
     throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "query embedding dimension does not match the index");
@@ -124,14 +156,32 @@ std::vector<SearchHit> LocalBackend::semantic_hits(const Scope& scope, const Nod
     auto it = ids.find(rowid);
     if (it != ids.end()) scored.emplace_back(it->second, static_cast<double>(score));
   }
-  return prefer_source(scope, query, rank_hits(std::move(scored), candidates), top_k);
+  return rank_hits(std::move(scored), candidates);
+}
+
+std::vector<SearchHit> LocalBackend::semantic_hits(const Scope& scope, const NodeFilter& filter,
+                                                   const std::string& query, const QueryAnalysis& analysis,
+                                                   int top_k) {
+  const int candidates = role_candidates(top_k);
+  // The embedder reads the query as written: dropping stop words made the offline one's vectors
+  // worse on the tracked questions (docs/decisions.md), and a model reads sentences.
+  const std::string& text = query;
+  auto hits = semantic_list(scope, filter, text, candidates);
+  if (auto kind_filter = with_kinds(filter, analysis.kinds)) {
+    hits = kinds_first(semantic_list(scope, *kind_filter, text, candidates), hits, analysis, top_k);
+  }
+  return prefer_source(scope, query, analysis, std::move(hits), top_k);
 }
 
 std::vector<SearchHit> LocalBackend::bm25_hits(const Scope& scope, const NodeFilter& filter, const std::string& query,
-                                               int top_k, MatchOperator op) {
-  auto expr = fts_match_expression(query, op);
+                                               const QueryAnalysis& analysis, int top_k, MatchOperator op) {
+  auto expr = fts_match_expression(analysis.search_text, op);
   const int candidates = role_candidates(top_k);
-  return prefer_source(scope, query, rank_hits(store_->bm25(scope, filter, expr, candidates), candidates), top_k);
+  auto hits = rank_hits(store_->bm25(scope, filter, expr, candidates), candidates);
+  if (auto kind_filter = with_kinds(filter, analysis.kinds)) {
+    hits = kinds_first(rank_hits(store_->bm25(scope, *kind_filter, expr, candidates), candidates), hits, analysis, top_k);
+  }
+  return prefer_source(scope, query, analysis, std::move(hits), top_k);
 }
 
 SearchResponse LocalBackend::search(const SearchRequest& request) {
@@ -148,16 +198,20 @@ SearchResponse LocalBackend::search(const SearchRequest& request) {
   response.debug["search_type"] = std::string(to_string(request.search_type));
   response.debug["active_index"] = scope.index_name;
   response.debug["snapshot"] = scope.snapshot;
-  response.debug["demoted_roles"] = demoted_roles(query);
+  const QueryAnalysis analysis = analyze_query(query);
+  response.debug["demoted_roles"] = demoted_for(query, analysis);
+  response.debug["query_terms"] = analysis.search_text;
+  response.debug["preferred_kinds"] = analysis.kinds;
+  response.debug["preferred_roles"] = analysis.roles;
   switch (request.search_type) {
     case SearchType::kBm25:
-      response.hits = bm25_hits(scope, filter, query, request.top_k, op);
+      response.hits = bm25_hits(scope, filter, query, analysis, request.top_k, op);
       response.debug["match_operator"] = op == MatchOperator::kAnd ? "and" : "or";
       break;
-    case SearchType::kSemantic: response.hits = semantic_hits(scope, filter, query, request.top_k); break;
+    case SearchType::kSemantic: response.hits = semantic_hits(scope, filter, query, analysis, request.top_k); break;
     case SearchType::kHybrid: {
-      auto semantic = semantic_hits(scope, filter, query, request.top_k);
-      auto bm25 = bm25_hits(scope, filter, query, request.top_k, op);
+      auto semantic = semantic_hits(scope, filter, query, analysis, request.top_k);
+      auto bm25 = bm25_hits(scope, filter, query, analysis, request.top_k, op);
       response.debug["semantic_count"] = semantic.size();
       response.debug["bm25_count"] = bm25.size();
       response.debug["rrf_k"] = request.rrf_k;

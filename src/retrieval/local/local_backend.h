@@ -12,6 +12,7 @@
 #include "retrieval/backend.h"
 #include "retrieval/local/embedder.h"
 #include "retrieval/local/index_store.h"
+#include "retrieval/local/query_analysis.h"
 #include "retrieval/local/vector_index.h"
 
 namespace attractor::retrieval {
@@ -40,22 +41,25 @@ class LocalBackend : public IRetrievalBackend {
                                  const std::string& branch, const nlohmann::json& retrieval_filters,
                                  const std::optional<std::string>& active_index) override;
 
-  /// Ranked semantic hits (used by search for semantic and hybrid), `source` nodes first
-  /// (role_ranking.h).
-  std::vector<SearchHit> semantic_hits(const Scope& scope, const NodeFilter& filter, const std::string& query,
-                                       int top_k);
-  /// Ranked bm25 hits, `source` nodes first (role_ranking.h).
-  std::vector<SearchHit> bm25_hits(const Scope& scope, const NodeFilter& filter, const std::string& query, int top_k,
-                                   MatchOperator op);
-
  private:
   Scope scope_for(const std::string& repository, const std::string& branch, const NodeFilter& filter,
                   const std::optional<std::string>& active_index);
   IEmbedder& query_embedder(const std::string& index_name);
   const VectorIndex& vectors(const std::string& index_name);
-  /// The role_candidates(top_k) best `hits` cut to `top_k` with the roles `query` does not ask for last.
-  std::vector<SearchHit> prefer_source(const Scope& scope, const std::string& query, std::vector<SearchHit> hits,
-                                       int top_k);
+  /// Ranked semantic hits (search for semantic and hybrid): the named kinds first, then roles
+  /// (prefer_roles).
+  std::vector<SearchHit> semantic_hits(const Scope& scope, const NodeFilter& filter, const std::string& query,
+                                       const QueryAnalysis& analysis, int top_k);
+  /// One semantic candidate list under `filter`, best first.
+  std::vector<SearchHit> semantic_list(const Scope& scope, const NodeFilter& filter, const std::string& text,
+                                       int candidates);
+  /// Ranked bm25 hits, as semantic_hits.
+  std::vector<SearchHit> bm25_hits(const Scope& scope, const NodeFilter& filter, const std::string& query,
+                                   const QueryAnalysis& analysis, int top_k, MatchOperator op);
+  /// The role_candidates(top_k) best `hits` cut to `top_k`: the roles the query names first, the
+  /// roles it does not ask for last.
+  std::vector<SearchHit> prefer_source(const Scope& scope, const std::string& query, const QueryAnalysis& analysis,
+                                       std::vector<SearchHit> hits, int top_k);
 
   std::string dir_;
   LocalBackendOptions options_;

@@ -18,10 +18,10 @@ const std::map<std::string, std::set<std::string>>& role_words() {
   return words;
 }
 
-bool is_demoted(const SearchHit& hit, const std::map<std::string, std::string>& roles,
-                const std::set<std::string>& demoted) {
+bool has_role_in(const SearchHit& hit, const std::map<std::string, std::string>& roles,
+                 const std::set<std::string>& wanted) {
   auto it = roles.find(hit.id);
-  return it != roles.end() && demoted.count(it->second) > 0;
+  return wanted.count(it == roles.end() ? std::string(kRoleSource) : it->second) > 0;
 }
 
 }  // namespace
@@ -42,9 +42,12 @@ std::set<std::string> demoted_roles(std::string_view query) {
 }
 
 std::vector<SearchHit> prefer_roles(const std::vector<SearchHit>& hits, const std::map<std::string, std::string>& roles,
-                                    const std::set<std::string>& demoted, int top_k) {
+                                    const std::set<std::string>& demoted, const std::set<std::string>& promoted,
+                                    int top_k) {
   std::vector<SearchHit> out = hits;
-  std::stable_partition(out.begin(), out.end(), [&](const SearchHit& h) { return !is_demoted(h, roles, demoted); });
+  auto rest = std::stable_partition(out.begin(), out.end(),
+                                    [&](const SearchHit& h) { return has_role_in(h, roles, promoted); });
+  std::stable_partition(rest, out.end(), [&](const SearchHit& h) { return !has_role_in(h, roles, demoted); });
   if (static_cast<int>(out.size()) > top_k) out.resize(static_cast<size_t>(top_k));
   for (size_t i = 0; i < out.size(); ++i) out[i].rank = static_cast<int>(i) + 1;
   return out;

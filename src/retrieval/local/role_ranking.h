@@ -25,9 +25,10 @@ int role_candidates(int top_k);
 std::set<std::string> demoted_roles(std::string_view query);
 
 /// `hits` (best first) with the hits whose role (`roles`, id -> role; absent means source) is in
-/// `demoted` moved after the others, each group in its order; cut to `top_k`, ranks renumbered
-/// from 1, scores unchanged.
+/// `promoted` moved before the others and those whose role is in `demoted` after them, each group
+/// in its order; cut to `top_k`, ranks renumbered from 1, scores unchanged.
 std::vector<SearchHit> prefer_roles(const std::vector<SearchHit>& hits, const std::map<std::string, std::string>& roles,
-                                    const std::set<std::string>& demoted, int top_k);
+                                    const std::set<std::string>& demoted, const std::set<std::string>& promoted,
+                                    int top_k);
 
 }  // namespace attractor::retrieval
