@@ -16,6 +16,8 @@
 /// | executes     | C# member -> stored procedure named with CommandType.StoredProcedure or EXEC    |
 /// | maps_to      | C# entity type (EF `ToTable`, `[Table]`) -> table                               |
 
+#include <string_view>
+
 namespace attractor::retrieval::edge_type {
 
 inline constexpr const char* kContains = "contains";
@@ -32,5 +34,15 @@ inline constexpr const char* kMapsTo = "maps_to";
 /// Every edge type, in the order above (what edge allowlists are checked against).
 inline constexpr const char* kAll[] = {kContains, kInherits, kImplements, kCalls,    kUsesType,
                                        kReads,    kWrites,   kReferences, kExecutes, kMapsTo};
+
+/// True when `entry` is an edge type of kAll, optionally prefixed with `~` (followed backwards),
+/// the form edge allowlists are written in.
+constexpr bool is_allowlist_entry(std::string_view entry) {
+  if (!entry.empty() && entry.front() == '~') entry.remove_prefix(1);
+  for (const char* type : kAll) {
+    if (entry == type) return true;
+  }
+  return false;
+}
 
 }  // namespace attractor::retrieval::edge_type

@@ -58,9 +58,7 @@ std::vector<std::string> default_edge_types(const std::string& question) {
 
 std::optional<std::string> bad_edge_type(const std::vector<std::string>& types) {
   for (const auto& t : types) {
-    std::string_view name = t;
-    if (!name.empty() && name.front() == '~') name.remove_prefix(1);
-    if (std::none_of(std::begin(et::kAll), std::end(et::kAll), [&](const char* k) { return name == k; })) return t;
+    if (!et::is_allowlist_entry(t)) return t;
   }
   return std::nullopt;
 }

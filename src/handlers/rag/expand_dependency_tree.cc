@@ -23,14 +23,6 @@ std::string allowed_edge_types() {
   return out + " (prefix ~ to follow backwards)";
 }
 
-bool known_edge_type(std::string_view entry) {
-  if (!entry.empty() && entry.front() == '~') entry.remove_prefix(1);
-  for (const char* type : et::kAll) {
-    if (entry == type) return true;
-  }
-  return false;
-}
-
 std::string_view trim_blanks(std::string_view s) {
   while (!s.empty() && (s.front() == ' ' || s.front() == '\t' || s.front() == '\n' || s.front() == '\r'))
     s.remove_prefix(1);
@@ -121,7 +113,7 @@ std::optional<std::vector<std::string>> parse_edge_allowlist(std::string_view te
     return std::nullopt;
   }
   for (const auto& entry : entries) {
-    if (!known_edge_type(entry)) {
+    if (!et::is_allowlist_entry(entry)) {
       if (error) *error = fmt::format("has unknown edge type '{}'", entry);
       return std::nullopt;
     }

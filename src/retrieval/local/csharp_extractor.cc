@@ -40,18 +40,8 @@ std::string simple_type_name(std::string_view type) {
 json written_type_name(std::string_view type) {
   std::string s = strip_spaces(type);
   if (s.rfind("global::", 0) == 0) s = s.substr(8);
-  int arity = 0;
-  auto lt = s.find('<');
-  if (lt != std::string::npos) {
-    arity = 1;
-    int depth = 0;
-    for (size_t i = lt; i < s.size(); ++i) {
-      if (s[i] == '<') ++depth;
-      else if (s[i] == '>') --depth;
-      else if (s[i] == ',' && depth == 1) ++arity;
-    }
-    s = s.substr(0, lt);
-  }
+  const int arity = generic_arity(s);
+  s = s.substr(0, s.find('<'));
   auto dot = s.rfind('.');
   std::string qual = dot == std::string::npos ? std::string() : s.substr(0, dot);
   return {{"qual", qual}, {"arity", arity}};
@@ -673,6 +663,18 @@ ExtractedFile extract_csharp(std::string_view source) {
   });
   file.issues = std::move(issues);
   return file;
+}
+
+int generic_arity(std::string_view written) {
+  auto lt = written.find('<');
+  if (lt == std::string_view::npos) return 0;
+  int arity = 1, depth = 0;
+  for (size_t i = lt; i < written.size(); ++i) {
+    if (written[i] == '<') ++depth;
+    else if (written[i] == '>') --depth;
+    else if (written[i] == ',' && depth == 1) ++arity;
+  }
+  return arity;
 }
 
 }  // namespace attractor::retrieval

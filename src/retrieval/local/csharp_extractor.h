@@ -27,4 +27,7 @@ namespace attractor::retrieval {
 /// Types and members of a C# file.
 ExtractedFile extract_csharp(std::string_view source);
 
+/// How many type arguments a type name as written has: `Foo<A, Dictionary<B, C>>` -> 2, `Foo` -> 0.
+int generic_arity(std::string_view written);
+
 }  // namespace attractor::retrieval

@@ -10,6 +10,7 @@
 
 #include "attractor/base/ascii.h"
 #include "retrieval/edge_types.h"
+#include "retrieval/local/csharp_extractor.h"
 #include "retrieval/local/sql_extractor.h"
 
 namespace attractor::retrieval {
@@ -139,16 +140,7 @@ class Linker {
     std::string base = text.substr(0, text.find('<'));
     auto dot = base.rfind('.');
     Written w;
-    w.arity = 0;
-    if (auto lt = text.find('<'); lt != std::string::npos) {
-      int depth = 0;
-      w.arity = 1;
-      for (size_t i = lt; i < text.size(); ++i) {
-        if (text[i] == '<') ++depth;
-        else if (text[i] == '>') --depth;
-        else if (text[i] == ',' && depth == 1) ++w.arity;
-      }
-    }
+    w.arity = generic_arity(text);
     if (dot != std::string::npos) w.qual = base.substr(0, dot);
     return resolve_type(dot == std::string::npos ? base : base.substr(dot + 1), "", nullptr, w);
   }

@@ -24,6 +24,13 @@ std::vector<std::string> issues(const ExtractedFile& file) {
 
 // The six lines that crashed `attractor index` on dotnet/efcore (issue 37): the stray `{` makes
 // tree-sitter read `Name: x,` as a field declaration without a type, a null node.
+TEST(CSharpExtractorTest, GenericArityCountsOnlyTheOutermostArguments) {
+  EXPECT_EQ(generic_arity("Repository"), 0);
+  EXPECT_EQ(generic_arity("Repository<T>"), 1);
+  EXPECT_EQ(generic_arity("A.B.Repository<Cipher, Guid>"), 2);
+  EXPECT_EQ(generic_arity("Map<Dictionary<string, int>, List<Tuple<int, int>>>"), 2);
+}
+
 TEST(CSharpExtractorTest, StrayBraceInPartialClassIsAParseIssueNotACrash) {
   auto file = extract_csharp(
       "public partial class Foo {\n"
