@@ -52,11 +52,22 @@ std::optional<NodeFilter> with_kinds(const NodeFilter& filter, const std::set<st
   return narrowed;
 }
 
-/// The best hits of the named kinds (`first`), then the hits of `rest` (every kind) not already
-/// placed; ranks renumbered. When the query names an identifier the named kinds get only the first
-/// half of the `top_k` places.
+// How close to the best hit of any kind a hit of a named kind must score to be placed first
+// (docs/retrieval.md section 4.1.1): bm25 scores spread widely, the offline embedder's cosines
+// sit in a narrow band.
+constexpr double kKindShareBm25 = 0.3;
+constexpr double kKindShareSemantic = 0.8;
+
+/// The hits of the named kinds (`first`) that score at least `share` of the best hit of any kind,
+/// then the hits of `rest` (every kind) not already placed; ranks renumbered. When the query names
+/// an identifier the named kinds get only the first half of the `top_k` places.
 std::vector<SearchHit> kinds_first(std::vector<SearchHit> first, const std::vector<SearchHit>& rest,
-                                   const QueryAnalysis& analysis, int top_k) {
+                                   const QueryAnalysis& analysis, int top_k, double share) {
+  if (!rest.empty() && rest.front().score > 0) {
+    const double floor = share * rest.front().score;
+    first.erase(std::find_if(first.begin(), first.end(), [&](const SearchHit& h) { return h.score < floor; }),
+                first.end());
+  }
   if (analysis.names_identifier) first.resize(std::min(first.size(), static_cast<size_t>((top_k + 1) / 2)));
   std::set<std::string> seen;
   for (const auto& h : first) seen.insert(h.id);
@@ -168,7 +179,7 @@ std::vector<SearchHit> LocalBackend::semantic_hits(const Scope& scope, const Nod
   const std::string& text = query;
   auto hits = semantic_list(scope, filter, text, candidates);
   if (auto kind_filter = with_kinds(filter, analysis.kinds)) {
-    hits = kinds_first(semantic_list(scope, *kind_filter, text, candidates), hits, analysis, top_k);
+    hits = kinds_first(semantic_list(scope, *kind_filter, text, candidates), hits, analysis, top_k, kKindShareSemantic);
   }
   return prefer_source(scope, query, analysis, std::move(hits), top_k);
 }
@@ -179,7 +190,7 @@ std::vector<SearchHit> LocalBackend::bm25_hits(const Scope& scope, const NodeFil
   const int candidates = role_candidates(top_k);
   auto hits = rank_hits(store_->bm25(scope, filter, expr, candidates), candidates);
   if (auto kind_filter = with_kinds(filter, analysis.kinds)) {
-    hits = kinds_first(rank_hits(store_->bm25(scope, *kind_filter, expr, candidates), candidates), hits, analysis, top_k);
+    hits = kinds_first(rank_hits(store_->bm25(scope, *kind_filter, expr, candidates), candidates), hits, analysis, top_k, kKindShareBm25);
   }
   return prefer_source(scope, query, analysis, std::move(hits), top_k);
 }

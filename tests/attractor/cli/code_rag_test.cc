@@ -79,13 +79,13 @@ TEST_F(CodeRagTest, AnswersFromRetrievedEvidenceOffline) {
   const json& ctx = cp["context"];
   EXPECT_EQ(
       ctx["retrieval_seed_nodes"],
-      (json{"cs:Acme.Meetings.Data.MeetingRepository.Cancel(int,string)", "sql:dbo.CancelMeeting",
+      (json{"sql:dbo.CancelMeeting", "cs:Acme.Meetings.Data.MeetingRepository.Cancel(int,string)",
             "cs:Acme.Meetings.Data.IMeetingRepository.Cancel(int,string)", "cs:Acme.Meetings.Domain.MeetingStatus"}));
   EXPECT_EQ(
       ctx["graph_expanded_nodes"],
-      (json{"cs:Acme.Meetings.Data.MeetingRepository.Cancel(int,string)", "sql:dbo.CancelMeeting",
+      (json{"sql:dbo.CancelMeeting", "cs:Acme.Meetings.Data.MeetingRepository.Cancel(int,string)",
             "cs:Acme.Meetings.Data.IMeetingRepository.Cancel(int,string)", "cs:Acme.Meetings.Domain.MeetingStatus",
-            "cs:Acme.Meetings.Data.IConnectionFactory.Open()", "sql:dbo.Meetings"}));
+            "sql:dbo.Meetings", "cs:Acme.Meetings.Data.IConnectionFactory.Open()"}));
   EXPECT_EQ(ctx["node_texts"], json::array());  // consumed by manage_budget (on_ok)
   ASSERT_TRUE(ctx["context_blocks"].is_array());
   EXPECT_EQ(ctx["context_blocks"].size(), 7u);  // divider + 6 nodes
@@ -101,8 +101,8 @@ TEST_F(CodeRagTest, AnswersFromRetrievedEvidenceOffline) {
   std::string prompt = slurp(run_dir + "/answer/prompt.md");
   for (const std::string& part : {
            std::string("### Question:\nHow is a meeting cancelled, and which stored procedure does the code call to do "
-                       "it?\n\n### Evidence:\n<<<New content\n\n--- NODE ---\nid: "
-                       "cs:Acme.Meetings.Data.MeetingRepository.Cancel(int,string)\n"),
+                       "it?\n\n### Evidence:\n<<<New content\n\n--- NODE ---\nid: sql:dbo.CancelMeeting\n"),
+           std::string("--- NODE ---\nid: cs:Acme.Meetings.Data.MeetingRepository.Cancel(int,string)\n"),
            std::string("connection.Execute(\"dbo.CancelMeeting\""),
            std::string("--- NODE ---\nid: sql:dbo.CancelMeeting\npath: db/procedures/CancelMeeting.sql\nlanguage: "
                        "sql\ncompact: true\ntext:\nCREATE OR ALTER PROCEDURE dbo.CancelMeeting"),
