@@ -138,7 +138,7 @@ SvgResult run_graph_svg(const std::string& run_dir, const std::string& current_n
   try {
     manifest = read_manifest(run_dir);
   } catch (const std::exception& e) {
-    if (graph_path.empty() || fs::exists(fs::path(run_dir) / "manifest.json")) {
+    if (graph_path.empty()) {
       result.error = e.what();
       return result;
     }
