@@ -265,6 +265,8 @@ class Extractor {
         }
       } else if (ct == "attribute_list") {
         table_attribute(child, facts);
+      } else if (ct == "modifier" && tree_.text(child) == "partial") {
+        facts["partial_type"] = true;
       }
     }
     TSNode body = field(node, "body");

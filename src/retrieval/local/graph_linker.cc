@@ -43,10 +43,15 @@ struct Written {
 class Linker {
  public:
   Linker(const std::vector<StoredNode>& nodes, CanonicalSql canonical) : canonical_(std::move(canonical)) {
+    for (const auto& n : nodes) by_id_[n.id] = &n;
     for (const auto& n : nodes) {
-      by_id_[n.id] = &n;
       if (n.language == "sql") continue;
       if (is_type_kind(n.kind)) {
+        if (auto whole = whole_of_part(n)) {
+          whole_of_[n.id] = *whole;
+          parts_of_[*whole].push_back(&n);
+          continue;
+        }
         types_by_simple_[str(n.facts, "simple")].push_back(&n);
       } else {
         std::string type = str(n.facts, "type");
@@ -69,7 +74,10 @@ class Linker {
     }
     for (const auto& n : nodes) {
       if (!is_type_kind(n.kind)) continue;
-      for (const auto& t : resolved_bases(n)) bases_of_[n.id].push_back(t);
+      auto& bases = bases_of_[whole(n.id)];
+      for (const auto& t : resolved_bases(n)) {
+        if (std::find(bases.begin(), bases.end(), t) == bases.end()) bases.push_back(t);
+      }
     }
     for (const auto& [type, bases] : bases_of_) {
       if (auto base = class_base(type)) derived_of_[*base].push_back(type);
@@ -88,9 +96,30 @@ class Linker {
   }
 
  private:
-  void add(const std::string& from, const std::string& to, const char* type) {
+  void add(const std::string& from_id, const std::string& to_id, const char* type) {
+    const std::string& from = whole(from_id);
+    const std::string& to = whole(to_id);
     if (from == to || !by_id_.count(from) || !by_id_.count(to)) return;
     edges_.insert({from, to, type});
+  }
+
+  /// The type a declaration of a partial C# type belongs to: `cs:X` for the part stored as
+  /// `cs:X@path`, when both are partial declarations of a type of the same kind.
+  std::optional<std::string> whole_of_part(const StoredNode& n) const {
+    if (!n.facts.value("partial_type", false)) return std::nullopt;
+    auto at = n.id.find('@');
+    if (at == std::string::npos) return std::nullopt;
+    auto it = by_id_.find(n.id.substr(0, at));
+    if (it == by_id_.end() || it->second->kind != n.kind || !it->second->facts.value("partial_type", false)) {
+      return std::nullopt;
+    }
+    return it->first;
+  }
+
+  /// The id edges use for `id`: the whole type for a part of a partial type, else `id`.
+  const std::string& whole(const std::string& id) const {
+    auto it = whole_of_.find(id);
+    return it == whole_of_.end() ? id : it->second;
   }
 
   /// The node that answers for `n`'s name (itself unless another file defines it too).
@@ -206,6 +235,17 @@ class Linker {
     return it == by_id_.end() ? kNone : it->second->facts;
   }
 
+  /// The facts (usings, aliases) in force for a member of `type_id` declared in `path`: those of
+  /// the declaration of the type in that file when the type is partial.
+  const json& facts_in_file(const std::string& type_id, const std::string& path) const {
+    if (auto it = parts_of_.find(type_id); it != parts_of_.end()) {
+      for (const StoredNode* part : it->second) {
+        if (part->path == path) return part->facts;
+      }
+    }
+    return facts_of(type_id);
+  }
+
   std::string ns_of_type(const std::string& type_id) const {
     auto it = by_id_.find(type_id);
     return it == by_id_.end() ? std::string() : str(it->second->facts, "ns");
@@ -269,9 +309,9 @@ class Linker {
   /// Entities mapped by `[Table]` or by a `ToTable`/`ToView` call that names them.
   void collect_explicit_mappings(const std::vector<StoredNode>& nodes) {
     for (const auto& n : nodes) {
-      if (is_type_kind(n.kind) && !str(n.facts, "table").empty()) explicitly_mapped_.insert(n.id);
+      if (is_type_kind(n.kind) && !str(n.facts, "table").empty()) explicitly_mapped_.insert(whole(n.id));
       std::string ns = ns_of_type(str(n.facts, "type"));
-      const json& scope = facts_of(str(n.facts, "type"));
+      const json& scope = facts_in_file(str(n.facts, "type"), n.path);
       for (const auto& map : n.facts.value("to_table", json::array())) {
         if (auto e = resolve_type(str(map, "entity"), ns, &scope)) explicitly_mapped_.insert(*e);
       }
@@ -381,7 +421,7 @@ class Linker {
   void link_member(const StoredNode& n) {
     std::string owner = str(n.facts, "type");
     std::string ns = ns_of_type(owner);
-    const json& scope = facts_of(owner);
+    const json& scope = facts_in_file(owner, n.path);
     add(owner, n.id, edge_type::kContains);
     const auto& locals = n.facts.value("locals", json::object());
     for (const auto& call : n.facts.value("calls", json::array())) {
@@ -579,6 +619,8 @@ class Linker {
   std::map<std::string, std::vector<const StoredNode*>> ctors_of_;
   std::map<std::string, std::vector<const StoredNode*>> methods_by_name_;
   std::map<std::string, std::vector<std::string>> bases_of_;
+  std::map<std::string, std::string> whole_of_;                         ///< part id -> whole type id
+  std::map<std::string, std::vector<const StoredNode*>> parts_of_;      ///< whole type id -> its other parts
   struct EdgeLess {
     bool operator()(const GraphEdge& a, const GraphEdge& b) const {
       return std::tie(a.from_id, a.edge_type, a.to_id) < std::tie(b.from_id, b.edge_type, b.to_id);

@@ -40,7 +40,7 @@ std::string read_file(const fs::path& p) {
 
 /// Part of every file's hash: raised whenever extraction changes, so that re-indexing an index
 /// written by an older attractor re-reads every file instead of keeping its old nodes.
-constexpr const char* kExtractorVersion = "extractors-4 (C# usings, aliases, generic arity)";
+constexpr const char* kExtractorVersion = "extractors-5 (C# partial types)";
 
 std::string content_hash(const std::string& content, const std::string& extra) {
   uint64_t h = 1469598103934665603ULL;

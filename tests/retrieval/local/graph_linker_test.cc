@@ -194,5 +194,25 @@ TEST(GraphLinkerTest, TypesResolveThroughUsingsAliasesQualifiersAndGlobalUsingsB
             }));
 }
 
+TEST(GraphLinkerTest, ThePartsOfAPartialTypeAreOneNodeForEdgesAndLookup) {
+  auto nodes = nodes_of({
+      {"Order.cs", "namespace Shop;\npublic partial class Order : EntityBase { public int Id { get; set; } }\n"},
+      {"Order.Logic.cs",
+       "using Shop.Contracts;\nnamespace Shop;\npublic partial class Order : IAuditable\n"
+       "{ public void Ship(Clock c) { } }\n"},
+      {"Contracts.cs", "namespace Shop.Contracts { public interface IAuditable { } public class Clock { } }\n"},
+      {"EntityBase.cs", "namespace Shop;\npublic abstract class EntityBase { }\n"},
+      {"Web.cs", "using Shop;\nnamespace Shop.Web;\npublic class Page { private Order order; }\n"},
+      {"Other.cs", "namespace Shop { public class Invoice { } }\nnamespace Shop.Old { public class Invoice { } }\n"},
+  });
+  EXPECT_EQ(edges(nodes, "inherits"), (std::set<std::string>{"cs:Shop.Order -> cs:Shop.EntityBase"}));
+  EXPECT_EQ(edges(nodes, "implements"), (std::set<std::string>{"cs:Shop.Order -> cs:Shop.Contracts.IAuditable"}));
+  // Ship is declared in the part that imports Shop.Contracts, so Clock resolves there.
+  EXPECT_EQ(edges(nodes, "uses_type"), (std::set<std::string>{"cs:Shop.Order.Ship(Clock) -> cs:Shop.Contracts.Clock",
+                                                              "cs:Shop.Web.Page -> cs:Shop.Order"}));
+  EXPECT_EQ(edges(nodes, "contains"),
+            (std::set<std::string>{"cs:Shop.Order -> cs:Shop.Order.Id", "cs:Shop.Order -> cs:Shop.Order.Ship(Clock)"}));
+}
+
 }  // namespace
 }  // namespace attractor::retrieval
