@@ -215,7 +215,10 @@ class Extractor {
       usings.statics.push_back(target);
     } else {
       usings.namespaces.push_back(target);
-      if (global) usings.globals.push_back(target);
+      if (global) {
+        usings.globals.push_back(target);
+        out_.global_usings.push_back(target);
+      }
     }
   }
 

@@ -27,6 +27,7 @@ struct ExtractedNode {
 struct ExtractedFile {
   std::vector<ExtractedNode> nodes;
   std::vector<ParseIssue> issues;
+  std::vector<std::string> global_usings;  ///< namespaces of the file's `global using` directives (C#)
 };
 
 }  // namespace attractor::retrieval

@@ -42,7 +42,8 @@ struct Written {
 
 class Linker {
  public:
-  Linker(const std::vector<StoredNode>& nodes, CanonicalSql canonical) : canonical_(std::move(canonical)) {
+  Linker(const std::vector<StoredNode>& nodes, CanonicalSql canonical, const std::set<std::string>& global_usings)
+      : canonical_(std::move(canonical)), global_usings_(global_usings) {
     for (const auto& n : nodes) by_id_[n.id] = &n;
     for (const auto& n : nodes) {
       if (n.language == "sql") continue;
@@ -635,8 +636,9 @@ std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes) {
   return link_graph(nodes, choose_canonical_sql(nodes));
 }
 
-std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes, CanonicalSql canonical) {
-  return Linker(nodes, std::move(canonical)).run(nodes);
+std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes, CanonicalSql canonical,
+                                  const std::set<std::string>& global_usings) {
+  return Linker(nodes, std::move(canonical), global_usings).run(nodes);
 }
 
 }  // namespace attractor::retrieval

@@ -4,6 +4,8 @@
 /// (see edge_types.h). Runs over every node of a scope after each indexing run, so edges into
 /// changed files are always current. Deterministic: output sorted by (from, type, to).
 
+#include <set>
+#include <string>
 #include <vector>
 
 #include "retrieval/backend.h"
@@ -14,7 +16,9 @@ namespace attractor::retrieval {
 
 /// Edges between `nodes` (only edges whose both ends are in `nodes`).
 std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes);
-/// The same with the canonical SQL nodes already chosen (`choose_canonical_sql(nodes)`).
-std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes, CanonicalSql canonical);
+/// The same with the canonical SQL nodes already chosen (`choose_canonical_sql(nodes)`) and the
+/// `global using` namespaces of files that may hold no node (IndexStore::global_usings).
+std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes, CanonicalSql canonical,
+                                  const std::set<std::string>& global_usings = {});
 
 }  // namespace attractor::retrieval

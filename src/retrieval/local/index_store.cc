@@ -39,6 +39,10 @@ CREATE TABLE IF NOT EXISTS file_issues(
   index_name TEXT NOT NULL, repository TEXT NOT NULL, branch TEXT NOT NULL, snapshot TEXT NOT NULL,
   path TEXT NOT NULL, issues TEXT NOT NULL,
   PRIMARY KEY(index_name, repository, branch, snapshot, path));
+CREATE TABLE IF NOT EXISTS file_facts(
+  index_name TEXT NOT NULL, repository TEXT NOT NULL, branch TEXT NOT NULL, snapshot TEXT NOT NULL,
+  path TEXT NOT NULL, facts TEXT NOT NULL,
+  PRIMARY KEY(index_name, repository, branch, snapshot, path));
 CREATE TABLE IF NOT EXISTS duplicates(
   index_name TEXT NOT NULL, repository TEXT NOT NULL, branch TEXT NOT NULL, snapshot TEXT NOT NULL,
   id TEXT NOT NULL, canonical_id TEXT NOT NULL,
@@ -172,6 +176,31 @@ void IndexStore::put_file_issues(const Scope& scope, const std::string& path, co
   s.run();
 }
 
+void IndexStore::put_file_facts(const Scope& scope, const std::string& path, const nlohmann::json& facts) {
+  auto del = db_->prepare("DELETE FROM file_facts AS n WHERE " + std::string(kScopeWhere) + " AND path = ?");
+  del.bind(bind_scope(del, 1, scope), path).run();
+  if (!facts.is_object() || facts.empty()) return;
+  auto s = db_->prepare(
+      "INSERT INTO file_facts(index_name, repository, branch, snapshot, path, facts) VALUES (?,?,?,?,?,?)");
+  int i = bind_scope(s, 1, scope);
+  s.bind(i, path).bind(i + 1, facts.dump());
+  s.run();
+}
+
+std::set<std::string> IndexStore::global_usings(const Scope& scope) {
+  auto s = db_->prepare("SELECT facts FROM file_facts n WHERE " + std::string(kScopeWhere));
+  bind_scope(s, 1, scope);
+  std::set<std::string> out;
+  while (s.step()) {
+    const nlohmann::json facts = parse_json_or_discarded(s.text(0));
+    if (!facts.is_object() || !facts.contains("global_usings") || !facts["global_usings"].is_array()) continue;
+    for (const auto& g : facts["global_usings"]) {
+      if (g.is_string()) out.insert(g.get<std::string>());
+    }
+  }
+  return out;
+}
+
 std::vector<int64_t> IndexStore::delete_file(const Scope& scope, const std::string& path) {
   std::vector<int64_t> rowids;
   {
@@ -192,6 +221,7 @@ std::vector<int64_t> IndexStore::delete_file(const Scope& scope, const std::stri
   int i = bind_scope(s, 1, scope);
   s.bind(i, path).run();
   put_file_issues(scope, path, nlohmann::json::array());
+  put_file_facts(scope, path, nlohmann::json::object());
   return rowids;
 }
 

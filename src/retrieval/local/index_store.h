@@ -94,6 +94,11 @@ class IndexStore {
   std::map<std::string, nlohmann::json> file_issues(const Scope& scope);
   /// Records `issues` (a JSON array) for `path`, replacing what was there; an empty array clears it.
   void put_file_issues(const Scope& scope, const std::string& path, const nlohmann::json& issues);
+  /// Replaces the file-level facts of `path` (an object such as {"global_usings": [...]}; an empty
+  /// one removes them). They outlive a file without nodes, such as a GlobalUsings.cs.
+  void put_file_facts(const Scope& scope, const std::string& path, const nlohmann::json& facts);
+  /// Every `global using` namespace recorded in the file facts of `scope`.
+  std::set<std::string> global_usings(const Scope& scope);
   /// Deletes a file's record, its nodes and its parse issues; returns the removed node rowids.
   std::vector<int64_t> delete_file(const Scope& scope, const std::string& path);
 

@@ -265,6 +265,9 @@ void index_file(IndexPass& pass, const std::string& path, const SourceText& sour
         {{"line", issue.line}, {"column", issue.column}, {"message", escape_control_bytes(issue.message)}});
   }
   pass.store.put_file_issues(pass.scope, path, recorded);
+  nlohmann::json file_facts = nlohmann::json::object();
+  if (!extracted.global_usings.empty()) file_facts["global_usings"] = extracted.global_usings;
+  pass.store.put_file_facts(pass.scope, path, file_facts);
   std::set<std::string> ids_in_file;
   for (auto& n : extracted.nodes) {
     // A partial definition (ALTER TABLE) never takes the plain id the definition itself should have.
@@ -334,7 +337,7 @@ void link_and_embed(IndexPass& pass, IEmbedder& embedder, bool& vectors_written)
   auto nodes = pass.store.nodes_for_linking(pass.scope);
   auto canonical = choose_canonical_sql(nodes);
   pass.store.replace_duplicates(pass.scope, canonical.duplicate_of, canonical.other_paths);
-  pass.store.replace_edges(pass.scope, link_graph(nodes, std::move(canonical)));
+  pass.store.replace_edges(pass.scope, link_graph(nodes, std::move(canonical), pass.store.global_usings(pass.scope)));
   pass.store.touch_scope(pass.scope);
   auto on_vectors = [&](int64_t done, int64_t total) {
     if (pass.progress && pass.interactive) {
@@ -368,7 +371,7 @@ IndexSummary run_local_indexer(const IndexOptions& o, std::ostream* progress, bo
                  store,    {o.active_index.empty() ? "default" : o.active_index, o.repository, o.branch, o.snapshot},
                  progress, interactive,
                  summary,  {},
-                 {}};
+                 {},       {}};
   store.begin();
   bool vectors_written = false;
   try {

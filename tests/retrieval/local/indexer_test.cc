@@ -195,6 +195,24 @@ TEST_F(IndexerTest, SameIndexSameResults) {
   }
 }
 
+TEST(IndexerGlobalUsingsTest, AFileOfOnlyGlobalUsingsImportsForTheWholeTreeUntilItIsRemoved) {
+  TempDir src, index;
+  auto write = [&](const std::string& rel, const std::string& text) { std::ofstream(src.path() / rel) << text; };
+  write("GlobalUsings.cs", "global using Vault.Infrastructure;\nglobal using System.Linq;\n");
+  write("Base.cs", "namespace Vault.Infrastructure { public class Repository { } }\n");
+  write("Other.cs", "namespace Vault.Legacy { public class Repository { } }\n");
+  write("Cipher.cs", "namespace Vault.Ciphers { public class CipherRepository : Repository { } }\n");
+  IndexOptions o = options(src.str(), index.str());
+  o.acl_file.clear();
+  const std::tuple<std::string, std::string, std::string> inherits{
+      "cs:Vault.Ciphers.CipherRepository", "cs:Vault.Infrastructure.Repository", "inherits"};
+  run_local_indexer(o);
+  EXPECT_TRUE(all_edges(index.str()).count(inherits));
+  fs::remove(src.path() / "GlobalUsings.cs");
+  run_local_indexer(o);
+  EXPECT_FALSE(all_edges(index.str()).count(inherits)) << "two Repository types and nothing imports either";
+}
+
 TEST(IndexerIncrementalTest, SkipsUnchangedFilesAndRemovesDeletedOnes) {
   TempDir src, index;
   fs::copy(kRepo, src.path(), fs::copy_options::recursive);
