@@ -200,17 +200,30 @@ class Linker {
     return best;
   }
 
-  /// The one candidate whose namespace a `using` of the scope (or any file's `global using`)
-  /// imports; none when no namespace or several do (the compiler would call that ambiguous).
+  /// The one candidate whose namespace a `using` of the scope imports; when none does, the one a
+  /// `global using` of any indexed file imports. None when several are imported (the compiler
+  /// would call that ambiguous). The scope's own usings go first because they certainly apply to
+  /// the use, while a global using of another project of the tree may not.
   std::optional<std::string> only_imported(const std::vector<const StoredNode*>& c, const json* scope) const {
-    std::set<std::string> imported = global_usings_;
+    std::set<std::string> local;
     if (scope) {
-      for (const auto& u : scope->value("usings", json::array())) imported.insert(u.get<std::string>());
+      for (const auto& u : scope->value("usings", json::array())) local.insert(u.get<std::string>());
     }
+    bool several = false;
+    if (auto found = only_one_in(c, local, several); found || several) return found;
+    return only_one_in(c, global_usings_, several);
+  }
+
+  /// The one candidate of `c` in one of `namespaces`; `several` says when more than one is.
+  static std::optional<std::string> only_one_in(const std::vector<const StoredNode*>& c,
+                                                const std::set<std::string>& namespaces, bool& several) {
     std::optional<std::string> found;
     for (const auto* t : c) {
-      if (!imported.count(str(t->facts, "ns"))) continue;
-      if (found) return std::nullopt;
+      if (!namespaces.count(str(t->facts, "ns"))) continue;
+      if (found) {
+        several = true;
+        return std::nullopt;
+      }
       found = t->id;
     }
     return found;
