@@ -55,7 +55,9 @@ nlohmann::json load_json(const std::string& path) {
 }
 
 int usage() {
-  std::fprintf(stderr, "usage: recall_bench [--verbose] [--json] [--split NAME] INDEX_DIR REPOSITORY QUESTIONS.json [CHAINS.json]\n");
+  std::fprintf(
+      stderr,
+      "usage: recall_bench [--verbose] [--json] [--split NAME] INDEX_DIR REPOSITORY QUESTIONS.json [CHAINS.json]\n");
   return 2;
 }
 

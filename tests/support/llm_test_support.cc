@@ -76,9 +76,9 @@ BinaryRun run_binary(const std::vector<std::string>& args, const std::vector<std
   const std::string log = dir.sub("stderr.txt");
   std::vector<std::string> argv{program};
   argv.insert(argv.end(), args.begin(), args.end());
-  const ChildImage image(std::move(argv), ChildImage::entries(set),
-                         {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL",
-                          "ATTRACTOR_CLI_AGENT"});
+  const ChildImage image(
+      std::move(argv), ChildImage::entries(set),
+      {"OPENAI_API_KEY", "OPENAI_BASE_URL", "ANTHROPIC_API_KEY", "ANTHROPIC_BASE_URL", "ATTRACTOR_CLI_AGENT"});
   pid_t pid = ::fork();
   if (pid == 0) {
     int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);

@@ -633,8 +633,8 @@ class Linker {
   std::map<std::string, std::vector<const StoredNode*>> ctors_of_;
   std::map<std::string, std::vector<const StoredNode*>> methods_by_name_;
   std::map<std::string, std::vector<std::string>> bases_of_;
-  std::map<std::string, std::string> whole_of_;                         ///< part id -> whole type id
-  std::map<std::string, std::vector<const StoredNode*>> parts_of_;      ///< whole type id -> its other parts
+  std::map<std::string, std::string> whole_of_;                     ///< part id -> whole type id
+  std::map<std::string, std::vector<const StoredNode*>> parts_of_;  ///< whole type id -> its other parts
   struct EdgeLess {
     bool operator()(const GraphEdge& a, const GraphEdge& b) const {
       return std::tie(a.from_id, a.edge_type, a.to_id) < std::tie(b.from_id, b.edge_type, b.to_id);

@@ -171,8 +171,7 @@ std::vector<SearchHit> LocalBackend::semantic_list(const Scope& scope, const Nod
 }
 
 std::vector<SearchHit> LocalBackend::semantic_hits(const Scope& scope, const NodeFilter& filter,
-                                                   const std::string& query, const QueryAnalysis& analysis,
-                                                   int top_k) {
+                                                   const std::string& query, const QueryAnalysis& analysis, int top_k) {
   const int candidates = role_candidates(top_k);
   // The embedder reads the query as written: dropping stop words made the offline one's vectors
   // worse on the tracked questions (docs/decisions.md), and a model reads sentences.
@@ -190,7 +189,8 @@ std::vector<SearchHit> LocalBackend::bm25_hits(const Scope& scope, const NodeFil
   const int candidates = role_candidates(top_k);
   auto hits = rank_hits(store_->bm25(scope, filter, expr, candidates), candidates);
   if (auto kind_filter = with_kinds(filter, analysis.kinds)) {
-    hits = kinds_first(rank_hits(store_->bm25(scope, *kind_filter, expr, candidates), candidates), hits, analysis, top_k, kKindShareBm25);
+    hits = kinds_first(rank_hits(store_->bm25(scope, *kind_filter, expr, candidates), candidates), hits, analysis,
+                       top_k, kKindShareBm25);
   }
   return prefer_source(scope, query, analysis, std::move(hits), top_k);
 }

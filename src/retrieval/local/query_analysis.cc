@@ -15,16 +15,15 @@ namespace {
 
 // Function words of English and the words questions are made of; none is a useful search term.
 constexpr std::array kStopWords = {
-    "a",       "about", "after",  "again", "all",   "also",   "am",    "an",     "and",   "any",   "are",
-    "as",      "at",    "be",     "been",  "being", "both",   "but",   "by",     "can",   "could", "did",
-    "do",      "does",  "doing",  "done",  "during", "each",  "either", "every", "for",   "from",  "had",
-    "has",     "have",  "having", "he",    "her",   "here",   "his",   "how",    "i",     "if",    "in",
-    "into",    "is",    "it",     "its",   "itself", "just",  "me",    "might",  "must",  "my",    "of",
-    "on",      "onto",  "or",     "our",   "own",   "she",    "should", "so",    "some",  "such",  "than",
-    "that",    "the",   "their",  "them",  "then",  "there",  "these", "they",   "this",  "those", "to",
-    "too",     "us",    "very",   "was",   "we",    "were",   "what",  "whatever", "when", "where", "whereas",
-    "whether", "which", "while",  "who",   "whom",  "whose",  "why",   "will",   "with",  "would", "you",
-    "your",
+    "a",        "about",  "after",  "again",   "all",     "also",  "am",    "an",   "and",   "any",   "are",  "as",
+    "at",       "be",     "been",   "being",   "both",    "but",   "by",    "can",  "could", "did",   "do",   "does",
+    "doing",    "done",   "during", "each",    "either",  "every", "for",   "from", "had",   "has",   "have", "having",
+    "he",       "her",    "here",   "his",     "how",     "i",     "if",    "in",   "into",  "is",    "it",   "its",
+    "itself",   "just",   "me",     "might",   "must",    "my",    "of",    "on",   "onto",  "or",    "our",  "own",
+    "she",      "should", "so",     "some",    "such",    "than",  "that",  "the",  "their", "them",  "then", "there",
+    "these",    "they",   "this",   "those",   "to",      "too",   "us",    "very", "was",   "we",    "were", "what",
+    "whatever", "when",   "where",  "whereas", "whether", "which", "while", "who",  "whom",  "whose", "why",  "will",
+    "with",     "would",  "you",    "your",
 };
 
 struct KindWord {
@@ -35,17 +34,35 @@ struct KindWord {
 // Words (and the two-word "stored procedure") that name kinds of node (docs/retrieval.md 4.1.1).
 const std::vector<KindWord>& kind_words() {
   static const std::vector<KindWord> words = {
-      {"procedure", {"procedure"}}, {"procedures", {"procedure"}}, {"proc", {"procedure"}},
-      {"procs", {"procedure"}},     {"sproc", {"procedure"}},      {"sprocs", {"procedure"}},
-      {"view", {"view"}},           {"views", {"view"}},           {"table", {"table"}},
-      {"tables", {"table"}},        {"trigger", {"trigger"}},      {"triggers", {"trigger"}},
-      {"function", {"function", "method"}}, {"functions", {"function", "method"}},
-      {"class", {"class"}},         {"classes", {"class"}},        {"interface", {"interface"}},
-      {"interfaces", {"interface"}}, {"method", {"method"}},       {"methods", {"method"}},
-      {"enum", {"enum"}},           {"enums", {"enum"}},           {"enumeration", {"enum"}},
+      {"procedure", {"procedure"}},
+      {"procedures", {"procedure"}},
+      {"proc", {"procedure"}},
+      {"procs", {"procedure"}},
+      {"sproc", {"procedure"}},
+      {"sprocs", {"procedure"}},
+      {"view", {"view"}},
+      {"views", {"view"}},
+      {"table", {"table"}},
+      {"tables", {"table"}},
+      {"trigger", {"trigger"}},
+      {"triggers", {"trigger"}},
+      {"function", {"function", "method"}},
+      {"functions", {"function", "method"}},
+      {"class", {"class"}},
+      {"classes", {"class"}},
+      {"interface", {"interface"}},
+      {"interfaces", {"interface"}},
+      {"method", {"method"}},
+      {"methods", {"method"}},
+      {"enum", {"enum"}},
+      {"enums", {"enum"}},
+      {"enumeration", {"enum"}},
       {"struct", {"struct"}},
-      {"structs", {"struct"}},      {"constructor", {"constructor"}}, {"constructors", {"constructor"}},
-      {"property", {"property"}},   {"properties", {"property"}},
+      {"structs", {"struct"}},
+      {"constructor", {"constructor"}},
+      {"constructors", {"constructor"}},
+      {"property", {"property"}},
+      {"properties", {"property"}},
   };
   return words;
 }
@@ -53,8 +70,9 @@ const std::vector<KindWord>& kind_words() {
 // Nouns that name a role; a query using one as a word ranks that role first.
 const std::map<std::string, std::string>& role_nouns() {
   static const std::map<std::string, std::string> nouns = {
-      {"test", kRoleTest},           {"tests", kRoleTest},           {"migration", kRoleMigration},
-      {"migrations", kRoleMigration}, {"generated", kRoleGenerated},
+      {"test", kRoleTest},           {"tests", kRoleTest},
+      {"migration", kRoleMigration}, {"migrations", kRoleMigration},
+      {"generated", kRoleGenerated},
   };
   return nouns;
 }
@@ -77,9 +95,8 @@ std::string plain_word(std::string_view run, bool first) {
 const KindWord* kind_word(const std::string& word);
 
 // Words after which a kind or role word heads what the query asks for ("which table", "the tests").
-constexpr std::array kPhraseHeads = {"a",     "all",   "an",   "any",   "each",  "every", "find",  "list",
-                                     "show",  "some",  "stored", "that", "the",  "these", "this",  "those",
-                                     "what",  "which"};
+constexpr std::array kPhraseHeads = {"a",    "all",    "an",   "any", "each",  "every", "find",  "list", "show",
+                                     "some", "stored", "that", "the", "these", "this",  "those", "what", "which"};
 
 /// True when the word at `i` starts the query or follows a word of kPhraseHeads: "which view ..."
 /// asks for views, "... into the queue table" only describes.
@@ -116,7 +133,7 @@ QueryAnalysis analyze_query(std::string_view query) {
     }
     if (is_stop_word(word)) continue;
     const std::string next = i + 1 < runs.size() ? plain_word(runs[i + 1], false) : std::string();
-    if (word == "stored" && kind_word(next) != nullptr) continue;  // "stored procedure"
+    if (word == "stored" && kind_word(next) != nullptr) continue;                         // "stored procedure"
     if ((word == "table" || word == "defined") && (next == "type" || next == "types")) {  // a user-defined table type
       out.kinds.insert("type");
       ++i;

@@ -204,8 +204,8 @@ TEST(IndexerGlobalUsingsTest, AFileOfOnlyGlobalUsingsImportsForTheWholeTreeUntil
   write("Cipher.cs", "namespace Vault.Ciphers { public class CipherRepository : Repository { } }\n");
   IndexOptions o = options(src.str(), index.str());
   o.acl_file.clear();
-  const std::tuple<std::string, std::string, std::string> inherits{
-      "cs:Vault.Ciphers.CipherRepository", "cs:Vault.Infrastructure.Repository", "inherits"};
+  const std::tuple<std::string, std::string, std::string> inherits{"cs:Vault.Ciphers.CipherRepository",
+                                                                   "cs:Vault.Infrastructure.Repository", "inherits"};
   run_local_indexer(o);
   EXPECT_TRUE(all_edges(index.str()).count(inherits));
   fs::remove(src.path() / "GlobalUsings.cs");

@@ -26,9 +26,10 @@ class PlainEnglishSearchTest : public ::testing::Test {
           "CREATE PROCEDURE [dbo].[OrganizationUser_ReadById] @Id UNIQUEIDENTIFIER AS\nBEGIN\n"
           "  SELECT * FROM [dbo].[OrganizationUser] WHERE [Id] = @Id\nEND\nGO\n");
     write("src/Sql/Cipher.sql", "CREATE TABLE [dbo].[Cipher] ([Id] UNIQUEIDENTIFIER NOT NULL);\nGO\n");
-    write("src/Core/StoredConditions.cs",
-          "namespace Vault;\n/// <summary>Which conditions a stored procedure checks, and a reason for each.</summary>\n"
-          "public enum StoredConditions { StoredProcedure, Which, A }\n");
+    write(
+        "src/Core/StoredConditions.cs",
+        "namespace Vault;\n/// <summary>Which conditions a stored procedure checks, and a reason for each.</summary>\n"
+        "public enum StoredConditions { StoredProcedure, Which, A }\n");
     write("src/Core/CipherService.cs",
           "namespace Vault;\npublic class CipherService\n{\n"
           "    public void DeleteCipher(int id) { Delete(id); }\n"

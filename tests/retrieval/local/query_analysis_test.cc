@@ -21,7 +21,8 @@ TEST(QueryAnalysisTest, EachKindWordNamesItsKinds) {
   EXPECT_EQ(analyze_query("the views and tables of orders").kinds, (Words{"table", "view"}));
   EXPECT_EQ(analyze_query("a function that hashes").kinds, (Words{"function", "method"}));
   EXPECT_EQ(analyze_query("which interface or class or enum").kinds, (Words{"class", "enum", "interface"}));
-  EXPECT_EQ(analyze_query("the sproc and trigger or constructor").kinds, (Words{"constructor", "procedure", "trigger"}));
+  EXPECT_EQ(analyze_query("the sproc and trigger or constructor").kinds,
+            (Words{"constructor", "procedure", "trigger"}));
   EXPECT_EQ(analyze_query("stored value").search_text, "stored value");
   EXPECT_EQ(analyze_query("GuidIdArray user defined table type").kinds, Words{"type"});
 }
