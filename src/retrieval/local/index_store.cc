@@ -2,6 +2,8 @@
 
 #include <filesystem>
 
+#include <fmt/format.h>
+
 #include "attractor/base/json_limits.h"
 #include "retrieval/local/code_tokens.h"
 
@@ -166,24 +168,22 @@ std::map<std::string, nlohmann::json> IndexStore::file_issues(const Scope& scope
 }
 
 void IndexStore::put_file_issues(const Scope& scope, const std::string& path, const nlohmann::json& issues) {
-  auto del = db_->prepare("DELETE FROM file_issues AS n WHERE " + std::string(kScopeWhere) + " AND path = ?");
-  del.bind(bind_scope(del, 1, scope), path).run();
-  if (!issues.is_array() || issues.empty()) return;
-  auto s = db_->prepare(
-      "INSERT INTO file_issues(index_name, repository, branch, snapshot, path, issues) VALUES (?,?,?,?,?,?)");
-  int i = bind_scope(s, 1, scope);
-  s.bind(i, path).bind(i + 1, issues.dump());
-  s.run();
+  replace_file_row("file_issues", "issues", scope, path, issues.is_array() ? issues : nlohmann::json::array());
 }
 
 void IndexStore::put_file_facts(const Scope& scope, const std::string& path, const nlohmann::json& facts) {
-  auto del = db_->prepare("DELETE FROM file_facts AS n WHERE " + std::string(kScopeWhere) + " AND path = ?");
+  replace_file_row("file_facts", "facts", scope, path, facts.is_object() ? facts : nlohmann::json::object());
+}
+
+void IndexStore::replace_file_row(const char* table, const char* column, const Scope& scope, const std::string& path,
+                                  const nlohmann::json& value) {
+  auto del = db_->prepare(fmt::format("DELETE FROM {} AS n WHERE {} AND path = ?", table, kScopeWhere));
   del.bind(bind_scope(del, 1, scope), path).run();
-  if (!facts.is_object() || facts.empty()) return;
-  auto s = db_->prepare(
-      "INSERT INTO file_facts(index_name, repository, branch, snapshot, path, facts) VALUES (?,?,?,?,?,?)");
+  if (value.empty()) return;
+  auto s = db_->prepare(fmt::format(
+      "INSERT INTO {}(index_name, repository, branch, snapshot, path, {}) VALUES (?,?,?,?,?,?)", table, column));
   int i = bind_scope(s, 1, scope);
-  s.bind(i, path).bind(i + 1, facts.dump());
+  s.bind(i, path).bind(i + 1, value.dump());
   s.run();
 }
 

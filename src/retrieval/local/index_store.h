@@ -149,6 +149,9 @@ class IndexStore {
                                   bool outgoing);
 
  private:
+  /// Replaces the one row of `table` for `path` with `value` in `column` (none when it is empty).
+  void replace_file_row(const char* table, const char* column, const Scope& scope, const std::string& path,
+                        const nlohmann::json& value);
   /// A statement prepared once per store (hot paths of the indexer).
   SqliteStatement& cached(std::unique_ptr<SqliteStatement>& slot, const std::string& sql);
 
