@@ -175,10 +175,10 @@ std::vector<SearchHit> LocalBackend::semantic_hits(const Scope& scope, const Nod
   const int candidates = role_candidates(top_k);
   // The embedder reads the query as written: dropping stop words made the offline one's vectors
   // worse on the tracked questions (docs/decisions.md), and a model reads sentences.
-  const std::string& text = query;
-  auto hits = semantic_list(scope, filter, text, candidates);
+  auto hits = semantic_list(scope, filter, query, candidates);
   if (auto kind_filter = with_kinds(filter, analysis.kinds)) {
-    hits = kinds_first(semantic_list(scope, *kind_filter, text, candidates), hits, analysis, top_k, kKindShareSemantic);
+    hits = kinds_first(semantic_list(scope, *kind_filter, query, candidates), hits, analysis, top_k,
+                       kKindShareSemantic);
   }
   return prefer_source(scope, query, analysis, std::move(hits), top_k);
 }

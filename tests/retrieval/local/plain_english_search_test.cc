@@ -3,17 +3,11 @@
 // that role first, and an identifier spelled like a stop word is still searched.
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-
-#include "retrieval/local/local_backend.h"
-#include "retrieval/local/local_indexer.h"
-#include "support/temp_dir.h"
+#include "support/inline_index.h"
 
 namespace attractor::retrieval {
 namespace {
 
-namespace fs = std::filesystem;
 using Ids = std::vector<std::string>;
 
 class PlainEnglishSearchTest : public ::testing::Test {
@@ -37,38 +31,20 @@ class PlainEnglishSearchTest : public ::testing::Test {
     write("test/Core.Test/CipherServiceTests.cs",
           "namespace Vault.Test;\npublic class CipherServiceTests\n{\n"
           "    public void DeleteCipher_DeletesTheCipher() { new CipherService().DeleteCipher(1); }\n}\n");
-    IndexOptions o;
-    o.src_dir = src_.str();
-    o.index_dir = index_.str();
-    o.repository = "r";
-    o.branch = "main";
-    run_local_indexer(o);
+    repo_.build();
   }
 
-  void write(const std::string& rel, const std::string& text) {
-    fs::path p = src_.path() / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-  }
+  void write(const std::string& rel, const std::string& text) { repo_.write(rel, text); }
 
   SearchResponse search(const std::string& query, SearchType type = SearchType::kBm25, int top_k = 3) {
-    LocalBackend backend(index_.str());
-    SearchRequest r;
-    r.search_type = type;
-    r.query = query;
-    r.top_k = top_k;
-    r.repository = "r";
-    r.branch = "main";
-    return backend.search(r);
+    return repo_.search(query, type, top_k);
   }
 
   Ids ids(const std::string& query, SearchType type = SearchType::kBm25, int top_k = 3) {
-    Ids out;
-    for (const auto& h : search(query, type, top_k).hits) out.push_back(h.id);
-    return out;
+    return repo_.ids(query, type, top_k);
   }
 
-  testing::TempDir src_, index_;
+  testing::InlineIndex repo_;
 };
 
 TEST_F(PlainEnglishSearchTest, AKindPhraseRanksThatKindFirstAndItsWordsMatchNothing) {

@@ -2,17 +2,10 @@
 // comments directly above it (C# doc comments, SQL header comments).
 #include <gtest/gtest.h>
 
-#include <filesystem>
-#include <fstream>
-
-#include "retrieval/local/local_indexer.h"
-#include "retrieval/local/local_backend.h"
-#include "support/temp_dir.h"
+#include "support/inline_index.h"
 
 namespace attractor::retrieval {
 namespace {
-
-namespace fs = std::filesystem;
 
 class RankingWordsTest : public ::testing::Test {
  protected:
@@ -26,34 +19,14 @@ class RankingWordsTest : public ::testing::Test {
     write("src/Billing.cs",
           "namespace Shop;\npublic class Billing\n{\n    /// <summary>Emails the invoice to the customer.</summary>\n"
           "    public void Send(int id) { }\n    public void Other(int id) { }\n}\n");
-    IndexOptions o;
-    o.src_dir = src_.str();
-    o.index_dir = index_.str();
-    o.repository = "r";
-    o.branch = "main";
-    run_local_indexer(o);
+    repo_.build();
   }
 
-  void write(const std::string& rel, const std::string& text) {
-    fs::path p = src_.path() / rel;
-    fs::create_directories(p.parent_path());
-    std::ofstream(p) << text;
-  }
+  void write(const std::string& rel, const std::string& text) { repo_.write(rel, text); }
 
-  std::vector<std::string> bm25(const std::string& query) {
-    LocalBackend backend(index_.str());
-    SearchRequest r;
-    r.search_type = SearchType::kBm25;
-    r.query = query;
-    r.top_k = 3;
-    r.repository = "r";
-    r.branch = "main";
-    std::vector<std::string> ids;
-    for (const auto& h : backend.search(r).hits) ids.push_back(h.id);
-    return ids;
-  }
+  std::vector<std::string> bm25(const std::string& query) { return repo_.ids(query, SearchType::kBm25, 3); }
 
-  testing::TempDir src_, index_;
+  testing::InlineIndex repo_;
 };
 
 TEST_F(RankingWordsTest, TheKindAndTheSchemaAreNameWords) {
