@@ -1,6 +1,12 @@
 #include "attractor/base/clock.h"
 
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cerrno>
+#include <climits>
 #include <ctime>
 #include <thread>
 
@@ -15,12 +21,63 @@ std::int64_t SystemClock::now_ms() {
 
 bool SystemClock::sleep_ms(std::int64_t ms, const CancelToken& cancel) {
   auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
-  while (std::chrono::steady_clock::now() < end) {
+  for (;;) {
     if (cancel.cancelled()) return false;
     auto left = std::chrono::duration_cast<std::chrono::milliseconds>(end - std::chrono::steady_clock::now());
-    std::this_thread::sleep_for(std::min(left, std::chrono::milliseconds(20)));
+    if (left.count() <= 0) return true;
+    wait_readable(-1, static_cast<int>(std::min<std::int64_t>(left.count(), INT32_MAX)), cancel);
   }
-  return !cancel.cancelled();
+}
+
+CancelToken::Flag::~Flag() {
+  if (int fd = wake_fd.load(); fd >= 0) ::close(fd);
+}
+
+void CancelToken::Flag::raise() {
+  raised.store(true);
+  if (int fd = wake_fd.load(); fd >= 0) {
+    std::uint64_t one = 1;
+    [[maybe_unused]] ssize_t n = ::write(fd, &one, sizeof one);
+  }
+}
+
+int CancelToken::Flag::fd() {
+  int fd = wake_fd.load();
+  if (fd >= 0) return fd;
+  int made = ::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+  if (made < 0) return -1;
+  if (!wake_fd.compare_exchange_strong(fd, made)) {
+    ::close(made);
+    return fd;
+  }
+  if (raised.load()) raise();
+  return made;
+}
+
+std::size_t CancelToken::wake_fds(int (&out)[kMaxWakeFds]) const {
+  std::size_t n = 0;
+  for (const auto& f : flags_) {
+    if (n == kMaxWakeFds) break;
+    if (int fd = f->fd(); fd >= 0) out[n++] = fd;
+  }
+  return n;
+}
+
+bool wait_readable(int fd, int timeout_ms, const CancelToken& cancel) {
+  int wake[CancelToken::kMaxWakeFds];
+  std::size_t n = cancel.wake_fds(wake);
+  pollfd fds[CancelToken::kMaxWakeFds + 1];
+  fds[0] = {fd, POLLIN, 0};
+  for (std::size_t i = 0; i < n; ++i) fds[i + 1] = {wake[i], POLLIN, 0};
+  if (cancel.cancelled()) return false;
+  for (;;) {
+    int r = ::poll(fds, static_cast<nfds_t>(n + 1), timeout_ms);
+    if (r < 0 && errno == EINTR) {
+      if (cancel.cancelled()) return false;
+      continue;
+    }
+    return r > 0 && fd >= 0 && (fds[0].revents & (POLLIN | POLLHUP | POLLERR)) != 0;
+  }
 }
 
 std::int64_t FakeClock::now_ms() {

@@ -4,6 +4,7 @@
 /// substitute `FakeClock` and never sleep for real.
 
 #include <atomic>
+#include <cstddef>
 #include <chrono>
 #include <cstdint>
 #include <memory>
@@ -15,27 +16,49 @@ namespace attractor {
 
 /// A cancellation flag shared by the engine, handlers and subprocesses. Copies share state; a
 /// child token is cancelled with its parent but can also be cancelled alone (parallel branches).
+/// A waiter need not poll the flag: wake_fds() gives descriptors that become readable once the
+/// token is cancelled, so a wait in poll() ends at once (subprocess.h, SystemClock::sleep_ms).
 class CancelToken {
  public:
-  CancelToken() : flags_{std::make_shared<std::atomic<bool>>(false)} {}
-  void cancel() const { flags_.front()->store(true); }
+  /// The most descriptors wake_fds() reports: one per level of child() nesting.
+  static constexpr std::size_t kMaxWakeFds = 8;
+
+  CancelToken() : flags_{std::make_shared<Flag>()} {}
+  /// Sets the flag and wakes every waiter. Async-signal-safe (a SIGINT handler calls it).
+  void cancel() const { flags_.front()->raise(); }
   bool cancelled() const {
     for (const auto& f : flags_) {
-      if (f->load()) return true;
+      if (f->raised.load()) return true;
     }
     return false;
   }
-  /// The token's own flag, for async-signal-safe cancellation from a signal handler.
-  std::atomic<bool>* flag() const { return flags_.front().get(); }
   CancelToken child() const {
     CancelToken c;
     c.flags_.insert(c.flags_.end(), flags_.begin(), flags_.end());
     return c;
   }
+  /// Fills `out` with descriptors (an eventfd per flag, made on first use) that poll() reports
+  /// readable once the token is cancelled; the count written, at most kMaxWakeFds. Check
+  /// cancelled() after taking them: a cancel before that may have found no descriptor to wake.
+  std::size_t wake_fds(int (&out)[kMaxWakeFds]) const;
 
  private:
-  std::vector<std::shared_ptr<std::atomic<bool>>> flags_;
+  struct Flag {
+    std::atomic<bool> raised{false};
+    std::atomic<int> wake_fd{-1};
+    Flag() = default;
+    Flag(const Flag&) = delete;
+    Flag& operator=(const Flag&) = delete;
+    ~Flag();
+    void raise();
+    int fd();
+  };
+  std::vector<std::shared_ptr<Flag>> flags_;
 };
+
+/// Waits up to `timeout_ms` (-1: no limit) for `fd` to become readable or `cancel` to fire; true
+/// when `fd` is readable (a cancel that comes first returns false at once).
+bool wait_readable(int fd, int timeout_ms, const CancelToken& cancel);
 
 /// Wall clock and sleeping.
 class Clock {
@@ -47,7 +70,7 @@ class Clock {
   virtual bool sleep_ms(std::int64_t ms, const CancelToken& cancel) = 0;
 };
 
-/// The real clock; sleeps in small slices so cancellation is prompt.
+/// The real clock; a sleep ends as soon as its token is cancelled.
 class SystemClock : public Clock {
  public:
   std::int64_t now_ms() override;

@@ -111,16 +111,18 @@ long start_program(const SupervisedProcess::Launch& launch) {
                              const_cast<SupervisedProcess::Launch*>(&launch));
 }
 
-/// Moves the parent's stdin, stdout, stderr, report and go descriptors to 0 to 4 and closes
-/// every other one. False when a descriptor could not be duplicated.
-bool take_descriptors(const int fds[5]) {
-  long high[5];
-  for (int i = 0; i < 5; ++i) {
+/// Moves the parent's stdin, stdout, stderr, report, go and inherited descriptors to 0 to 5 (the
+/// inherited one only when given) and closes every other one. False when a descriptor could not
+/// be duplicated.
+bool take_descriptors(const int fds[6]) {
+  const int count = fds[kInheritedFd] >= 0 ? 6 : 5;
+  long high[6];
+  for (int i = 0; i < count; ++i) {
     high[i] = raw::call(SYS_fcntl, fds[i], F_DUPFD, 16);
     if (high[i] < 0) return false;
   }
-  for (int i = 0; i < 5; ++i) raw::call(SYS_dup3, high[i], i, 0);
-  raw::call(SYS_close_range, 5, ~0U, 0);
+  for (int i = 0; i < count; ++i) raw::call(SYS_dup3, high[i], i, 0);
+  raw::call(SYS_close_range, count, ~0U, 0);
   return true;
 }
 
@@ -348,8 +350,8 @@ bool SupervisedProcess::start(const SpawnSpec& spec) {
     ::close(report[1]);
     return fail_start("cannot create socket pair");
   }
-  const int fds[5] = {spec.stdin_fd, spec.stdout_fd, spec.stderr_fd, report[1], go[0]};
-  std::copy(fds, fds + 5, launch_->fds);
+  const int fds[6] = {spec.stdin_fd, spec.stdout_fd, spec.stderr_fd, report[1], go[0], spec.inherited_fd};
+  std::copy(fds, fds + 6, launch_->fds);
   sigset_t all, old;
   sigfillset(&all);
   ::pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -434,6 +436,13 @@ bool SupervisedProcess::wait_for(int timeout_ms) {
   int r = ::poll(&p, 1, timeout_ms);
   if (r > 0) read_reports(true);
   while (!ended_ && have_status_) read_reports(true);  // the supervisor is ending its group
+  return ended_;
+}
+
+bool SupervisedProcess::wait_for(int timeout_ms, const CancelToken& cancel) {
+  if (ended_ || pid_ <= 0) return true;
+  if (wait_readable(report_fd_, timeout_ms, cancel)) read_reports(true);
+  while (!ended_ && have_status_) read_reports(true);
   return ended_;
 }
 

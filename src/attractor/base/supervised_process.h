@@ -27,6 +27,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/base/clock.h"
+
 namespace attractor {
 
 /// Where a started process group can be found again by another process: its id and the start
@@ -53,6 +55,9 @@ bool process_group_alive(const ProcessGroupRecord& record);
 /// gone. True when it is gone (or was never alive).
 bool stop_process_group(const ProcessGroupRecord& record, int wait_ms);
 
+/// The descriptor number SpawnSpec::inherited_fd has in the program.
+inline constexpr int kInheritedFd = 5;
+
 /// What to run. Descriptors are the parent's; the program gets them as 0, 1 and 2.
 struct SpawnSpec {
   std::string program;            ///< absolute path, or a name looked up on PATH
@@ -62,6 +67,8 @@ struct SpawnSpec {
   int stdin_fd = -1;
   int stdout_fd = -1;
   int stderr_fd = -1;
+  /// A further descriptor the program gets as kInheritedFd (5); -1: none.
+  int inherited_fd = -1;
   /// Called once the group exists and before the program starts (it may record the group).
   /// An exception from it stops the group and fails the start with its message.
   std::function<void(const ProcessGroupRecord&)> on_started;
@@ -79,9 +86,9 @@ class SupervisedProcess {
     std::string program;  ///< resolved path
     std::string cwd;
     std::vector<std::string> argv_strings, env_strings;
-    std::vector<char*> argv, envp;      ///< null-terminated views of the strings
-    const char* cwd_arg = nullptr;      ///< nullptr: stay in attractor's directory
-    int fds[5] = {-1, -1, -1, -1, -1};  ///< stdin, stdout, stderr, report and go-ahead descriptors
+    std::vector<char*> argv, envp;          ///< null-terminated views of the strings
+    const char* cwd_arg = nullptr;          ///< nullptr: stay in attractor's directory
+    int fds[6] = {-1, -1, -1, -1, -1, -1};  ///< stdin, stdout, stderr, report, go-ahead, inherited
     pid_t parent = 0;
     void* stacks = nullptr;  ///< the children's stacks when they share attractor's memory, else nullptr
     ~Launch();
@@ -98,6 +105,8 @@ class SupervisedProcess {
   /// Waits up to `timeout_ms` (-1: forever) for the program to end; true once it has ended and
   /// wait_status() is known.
   bool wait_for(int timeout_ms);
+  /// As wait_for, but also returns (false) as soon as `cancel` fires.
+  bool wait_for(int timeout_ms, const CancelToken& cancel);
   /// Sends `sig` to the whole group (the supervisor ignores all but SIGKILL).
   void signal_group(int sig) const;
   /// The program's wait status (as from waitpid); the supervisor's when it was killed first.

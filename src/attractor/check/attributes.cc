@@ -48,8 +48,9 @@ std::vector<AttributeSpec> sandbox_settings(const std::string& level_note, const
                         level_note + "; a server's --sandbox floor raises it.",
                     sandbox_level_names()},
       AttributeSpec{"sandbox.network", T::kEnum, "",
-                    "Network of confined commands: none (an empty network namespace) or all; default all under "
-                    "workspace, none under strict (" +
+                    "Network of confined commands: none (no IP sockets at all), loopback (a network namespace of "
+                    "its own: servers the command starts, never the host's) or all; default all under workspace, "
+                    "none under strict (" +
                         note + ").",
                     sandbox_network_names()},
       AttributeSpec{"sandbox.read", T::kString, "",

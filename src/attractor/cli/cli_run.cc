@@ -72,19 +72,19 @@ namespace attractor {
 
 namespace {
 
-std::atomic<bool>* g_cancel_flag = nullptr;
+const CancelToken* g_cancel_token = nullptr;
 volatile sig_atomic_t g_interrupted = 0;
 
 extern "C" void on_sigint(int) {
   g_interrupted = 1;
-  if (g_cancel_flag) g_cancel_flag->store(true);
+  if (g_cancel_token) g_cancel_token->cancel();
 }
 
 /// Bridges SIGINT/SIGTERM to the engine's cancel token (set directly from the handler).
 class InterruptWatcher {
  public:
-  explicit InterruptWatcher(const CancelToken& token) {
-    g_cancel_flag = token.flag();
+  explicit InterruptWatcher(const CancelToken& token) : token_(token) {
+    g_cancel_token = &token_;
     g_interrupted = 0;
     struct sigaction sa {};
     sa.sa_handler = on_sigint;
@@ -95,11 +95,12 @@ class InterruptWatcher {
   ~InterruptWatcher() {
     ::sigaction(SIGINT, &old_int_, nullptr);
     ::sigaction(SIGTERM, &old_term_, nullptr);
-    g_cancel_flag = nullptr;
+    g_cancel_token = nullptr;
   }
   bool interrupted() const { return g_interrupted != 0; }
 
  private:
+  CancelToken token_;
   struct sigaction old_int_ {};
   struct sigaction old_term_ {};
 };

@@ -20,7 +20,7 @@ const std::vector<std::string>& sandbox_level_names() {
 }
 
 const std::vector<std::string>& sandbox_network_names() {
-  static const std::vector<std::string> names = {"none", "all"};
+  static const std::vector<std::string> names = {"none", "loopback", "all"};
   return names;
 }
 

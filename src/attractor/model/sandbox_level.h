@@ -20,7 +20,8 @@ std::string_view sandbox_level_name(SandboxLevel level);
 std::optional<SandboxLevel> parse_sandbox_level(std::string_view name);
 /// Every level's name, weakest first (the values of attribute `sandbox` and of `--sandbox`).
 const std::vector<std::string>& sandbox_level_names();
-/// The values of attribute `sandbox.network`: "none" (an empty network namespace) and "all".
+/// The values of attribute `sandbox.network`: "none" (no IP sockets at all), "loopback" (a network
+/// namespace of its own: its own loopback, nothing else) and "all".
 const std::vector<std::string>& sandbox_network_names();
 
 }  // namespace attractor

@@ -1,12 +1,18 @@
 #include "handlers/services/sandbox.h"
 
 #include <fcntl.h>
+#include <seccomp.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
 #include <spawn.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <array>
+#include <cerrno>
 #include <cstdlib>
+#include <cstring>
 #include <filesystem>
 #include <map>
 #include <mutex>
@@ -63,14 +69,22 @@ std::string absolute_of(const std::string& path, const std::string& base) {
   return p.lexically_normal().string();
 }
 
-/// The directories hidden from every confined command: the home directories.
-std::vector<std::string> home_directories() {
+/// The directories hidden from every confined command: the home directories and the per-user
+/// runtime directories (`$XDG_RUNTIME_DIR`, `/run/user`), where the sockets of ssh-agent,
+/// gpg-agent and the session bus live. Only directories that exist: bubblewrap would otherwise
+/// create the mount point on the host.
+std::vector<std::string> hidden_user_directories() {
   std::vector<std::string> out;
-  if (const char* home = std::getenv("HOME"); home && *home && fs::path(home) != "/") out.emplace_back(home);
-  for (const char* d : {"/home", "/root"}) {
+  auto add = [&out](const char* dir) {
     std::error_code ec;
-    if (fs::is_directory(d, ec) && (out.empty() || out.front() != d)) out.emplace_back(d);
-  }
+    if (!dir || !*dir || fs::path(dir) == "/" || !fs::is_directory(dir, ec)) return;
+    if (std::find(out.begin(), out.end(), dir) == out.end()) out.emplace_back(dir);
+  };
+  add(std::getenv("HOME"));
+  add("/home");
+  add("/root");
+  add(std::getenv("XDG_RUNTIME_DIR"));
+  add("/run/user");
   return out;
 }
 
@@ -90,7 +104,7 @@ std::vector<std::string> bubblewrap_base(const SandboxSpec& spec) {
   std::vector<std::string> argv = {
       spec.bubblewrap, "--die-with-parent", "--new-session",        "--unshare-user", "--unshare-pid",
       "--unshare-ipc", "--unshare-uts",     "--unshare-cgroup-try", "--cap-drop",     "ALL"};
-  if (spec.network == SandboxNetwork::kNone) argv.push_back("--unshare-net");
+  if (spec.network != SandboxNetwork::kAll) argv.push_back("--unshare-net");
   push(argv, {"--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp", "--tmpfs", "/var/tmp"});
   return argv;
 }
@@ -149,6 +163,13 @@ std::optional<std::string> probe_level(const SandboxSpec& spec) {
     return "sandbox `strict` needs prlimit (" + std::string(kPrlimit) +
            ") for its resource limits; fix: install Debian's `util-linux` package";
   }
+  if (spec.network == SandboxNetwork::kNone) {
+    std::string why;
+    if (!no_network_filter(why)) {
+      return "sandbox.network=none cannot be set up: " + why +
+             "; fix: install Debian's `libseccomp2`, or choose sandbox.network=loopback";
+    }
+  }
   std::vector<std::string> argv = bubblewrap_base(spec);
   push(argv, {"--", "/bin/true"});
   std::string why;
@@ -175,9 +196,18 @@ SandboxLevel default_sandbox_level(CommandKind kind) {
   return kind == CommandKind::kAgentShell ? SandboxLevel::kWorkspace : SandboxLevel::kNone;
 }
 
+std::string_view sandbox_network_name(SandboxNetwork network) {
+  switch (network) {
+    case SandboxNetwork::kNone: return "none";
+    case SandboxNetwork::kLoopback: return "loopback";
+    case SandboxNetwork::kAll: return "all";
+  }
+  return "all";
+}
+
 nlohmann::json SandboxSpec::to_json() const {
   nlohmann::json j = {{"level", sandbox_level_name(level)},
-                      {"network", level == SandboxLevel::kNone || network == SandboxNetwork::kAll ? "all" : "none"},
+                      {"network", sandbox_network_name(level == SandboxLevel::kNone ? SandboxNetwork::kAll : network)},
                       {"read", read},
                       {"write", write}};
   if (level == SandboxLevel::kStrict) {
@@ -200,7 +230,9 @@ SandboxSpec resolve_sandbox(const NodeData* node, const Graph& graph, CommandKin
   if (network.empty()) {
     spec.network = spec.level == SandboxLevel::kStrict ? SandboxNetwork::kNone : SandboxNetwork::kAll;
   } else {
-    spec.network = network == "all" ? SandboxNetwork::kAll : SandboxNetwork::kNone;
+    spec.network = network == "all"        ? SandboxNetwork::kAll
+                   : network == "loopback" ? SandboxNetwork::kLoopback
+                                           : SandboxNetwork::kNone;
   }
   spec.read = sandbox_paths(sandbox_attribute(node, graph, "sandbox.read"));
   spec.write = sandbox_paths(sandbox_attribute(node, graph, "sandbox.write"));
@@ -232,8 +264,9 @@ std::optional<std::string> sandbox_unavailable(const SandboxSpec& spec) {
 
 std::vector<std::string> sandbox_argv(const SandboxSpec& spec, const std::string& cwd, const std::string& command) {
   std::vector<std::string> argv = bubblewrap_base(spec);
+  if (spec.network == SandboxNetwork::kNone) push(argv, {"--seccomp", std::to_string(kSandboxFilterFd)});
   const std::string workspace = absolute_of(spec.workspace.empty() ? cwd : spec.workspace, "");
-  for (const std::string& home : home_directories()) push(argv, {"--tmpfs", home});
+  for (const std::string& home : hidden_user_directories()) push(argv, {"--tmpfs", home});
   for (const std::string& hidden : spec.hidden) push(argv, {"--tmpfs", absolute_of(hidden, "")});
   for (const std::string& p : spec.read)
     push(argv, {"--ro-bind-try", absolute_of(p, workspace), absolute_of(p, workspace)});
@@ -241,7 +274,7 @@ std::vector<std::string> sandbox_argv(const SandboxSpec& spec, const std::string
   static const std::string binary_folder = own_binary_folder();
   if (!binary_folder.empty() && is_under(binary_folder, workspace))
     push(argv, {"--ro-bind", binary_folder, binary_folder});
-  std::vector<std::string> masked = home_directories();
+  std::vector<std::string> masked = hidden_user_directories();
   for (const std::string& hidden : spec.hidden) masked.push_back(absolute_of(hidden, ""));
   for (const std::string& h : masked) {
     if (is_under(h, workspace) && !is_under(workspace, h)) push(argv, {"--tmpfs", h});
@@ -260,6 +293,36 @@ std::vector<std::string> sandbox_argv(const SandboxSpec& spec, const std::string
   }
   push(argv, {"/bin/sh", "-c", command});
   return argv;
+}
+
+std::optional<std::string> no_network_filter(std::string& why) {
+  static const std::pair<std::optional<std::string>, std::string> built = [] {
+    scmp_filter_ctx ctx = seccomp_init(SCMP_ACT_ALLOW);
+    if (!ctx) return std::make_pair(std::optional<std::string>(), std::string("seccomp_init failed"));
+    int rc = 0;
+    for (int domain : {AF_INET, AF_INET6}) {
+      for (int call : {SCMP_SYS(socket), SCMP_SYS(socketpair)}) {
+        if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), call, 1, SCMP_A0(SCMP_CMP_EQ, domain));
+      }
+    }
+    std::string program;
+    int fd = rc == 0 ? ::memfd_create("attractor-no-network", MFD_CLOEXEC) : -1;
+    if (fd >= 0 && seccomp_export_bpf(ctx, fd) == 0 && ::lseek(fd, 0, SEEK_SET) == 0) {
+      std::array<char, 4096> buf{};
+      for (ssize_t n; (n = ::read(fd, buf.data(), buf.size())) > 0;)
+        program.append(buf.data(), static_cast<std::size_t>(n));
+    }
+    if (fd >= 0) ::close(fd);
+    seccomp_release(ctx);
+    if (program.empty()) {
+      return std::make_pair(std::optional<std::string>(),
+                            std::string("libseccomp could not build the filter") +
+                                (rc < 0 ? std::string(" (") + std::strerror(-rc) + ")" : std::string()));
+    }
+    return std::make_pair(std::optional<std::string>(program), std::string());
+  }();
+  why = built.second;
+  return built.first;
 }
 
 std::vector<std::string> sandbox_denials(const std::string& stderr_text, std::size_t max) {

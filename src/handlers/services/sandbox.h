@@ -24,8 +24,16 @@
 
 namespace attractor {
 
-/// Which network a confined command has: its own empty namespace, or the machine's.
-enum class SandboxNetwork { kNone, kAll };
+/// Which network a confined command has: no IP sockets at all (a seccomp filter refuses them, in
+/// a network namespace of its own), a network namespace of its own (its own loopback: servers the
+/// command starts itself, never the host's), or the machine's.
+enum class SandboxNetwork { kNone, kLoopback, kAll };
+
+/// "none", "loopback" or "all".
+std::string_view sandbox_network_name(SandboxNetwork network);
+
+/// The descriptor a confined command's bubblewrap reads its seccomp filter from (`--seccomp`).
+inline constexpr int kSandboxFilterFd = 5;
 
 /// The kinds of command a run starts; each has its own default level (docs/decisions.md). A CLI
 /// agent (`cli:*`) is an external program no level above `none` can confine: a run that asks for
@@ -88,9 +96,14 @@ void place_sandbox(SandboxSpec& spec, const std::string& workspace, const std::s
 std::optional<std::string> sandbox_unavailable(const SandboxSpec& spec);
 
 /// The program and arguments that run `/bin/sh -c command` in `cwd` confined by `spec` (level above
-/// `none`): bubblewrap's, then prlimit's under `strict`. The running attractor binary's folder
+/// `none`): bubblewrap's, then prlimit's under `strict`. Network `none` reads the filter of
+/// no_network_filter() from descriptor kSandboxFilterFd. The running attractor binary's folder
 /// stays read-only also when it lies inside the workspace.
 std::vector<std::string> sandbox_argv(const SandboxSpec& spec, const std::string& cwd, const std::string& command);
+
+/// The seccomp program (classic BPF, as bubblewrap's `--seccomp` reads it) that refuses IP sockets
+/// with EACCES, built once with libseccomp; nullopt (and `why`) when it cannot be built.
+std::optional<std::string> no_network_filter(std::string& why);
 
 /// Lines of a confined command's standard error that say the sandbox denied something (a
 /// read-only file system, a missing permission, an unreachable network, a refused connection, a

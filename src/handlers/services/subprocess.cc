@@ -5,7 +5,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <chrono>
 #include <cstring>
 #include <fstream>
@@ -51,6 +53,26 @@ std::string head_of(const std::string& path) {
   return text;
 }
 
+/// Gives `spawn` a pipe holding the filter of no_network_filter() as its inherited descriptor
+/// (bubblewrap reads it to the end, so each command needs its own); why when it cannot.
+std::optional<std::string> filter_descriptor(SpawnSpec& spawn) {
+  std::string why;
+  std::optional<std::string> program = no_network_filter(why);
+  if (!program) return "sandbox.network=none cannot be set up: " + why;
+  int p[2];
+  if (::pipe2(p, O_CLOEXEC) != 0)
+    return std::string("cannot create a pipe for the seccomp filter: ") + std::strerror(errno);
+  const bool written = program->size() < PIPE_BUF * 16 &&
+                       ::write(p[1], program->data(), program->size()) == static_cast<ssize_t>(program->size());
+  ::close(p[1]);
+  if (!written) {
+    ::close(p[0]);
+    return std::string("cannot hand the seccomp filter to bubblewrap");
+  }
+  spawn.inherited_fd = p[0];
+  return std::nullopt;
+}
+
 /// Points `spawn` at `/bin/sh -c` under the sandbox of `spec`; the sentence saying why it cannot
 /// when the sandbox cannot be set up. A root `strict` command gets a pids cgroup in `cgroup`.
 std::optional<std::string> confine(const ProcessSpec& spec, SpawnSpec& spawn, std::unique_ptr<PidsCgroup>& cgroup) {
@@ -77,6 +99,37 @@ std::optional<std::string> confine(const ProcessSpec& spec, SpawnSpec& spawn, st
   return std::nullopt;
 }
 
+/// Milliseconds from now until `at` (0 when past), -1 for "no deadline".
+int millis_until(std::chrono::steady_clock::time_point at) {
+  if (at == std::chrono::steady_clock::time_point::max()) return -1;
+  auto left = std::chrono::duration_cast<std::chrono::milliseconds>(at - std::chrono::steady_clock::now()).count();
+  return static_cast<int>(std::clamp<std::int64_t>(left + 1, 0, INT32_MAX));
+}
+
+/// Waits for `process` to end without polling: the wait wakes when it ends, when `cancel` fires
+/// and at the deadline. A timed-out or cancelled command's group gets SIGTERM, then SIGKILL
+/// kKillGraceMs later.
+void wait_for_end(SupervisedProcess& process, std::chrono::steady_clock::time_point deadline, const CancelToken& cancel,
+                  ProcessResult& result) {
+  constexpr int kKillGraceMs = 500;
+  using clock = std::chrono::steady_clock;
+  while (!process.wait_for(millis_until(deadline), cancel)) {
+    if (clock::now() < deadline && !cancel.cancelled()) continue;
+    if (clock::now() >= deadline) result.timed_out = true;
+    else result.cancelled = true;
+    process.signal_group(SIGTERM);
+    auto kill_at = clock::now() + std::chrono::milliseconds(kKillGraceMs);
+    while (!process.wait_for(millis_until(kill_at))) {
+      if (clock::now() >= kill_at) {
+        process.signal_group(SIGKILL);
+        process.wait_for(-1);
+        break;
+      }
+    }
+    return;
+  }
+}
+
 }  // namespace
 
 ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
@@ -88,11 +141,21 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
   spawn.cwd = spec.cwd;
   spawn.on_started = spec.on_started;
   std::unique_ptr<PidsCgroup> cgroup;
-  if (auto why = confine(spec, spawn, cgroup)) {
+  std::optional<std::string> why = confine(spec, spawn, cgroup);
+  if (!why && spec.sandbox.level != SandboxLevel::kNone && spec.sandbox.network == SandboxNetwork::kNone) {
+    why = filter_descriptor(spawn);
+  }
+  if (why) {
     result.error = *why;
     result.sandbox_unavailable = true;
     return result;
   }
+  struct Closer {
+    int fd;
+    ~Closer() {
+      if (fd >= 0) ::close(fd);
+    }
+  } filter{spawn.inherited_fd};
   int out_fd = open_output(spec.stdout_path);
   int err_fd = open_output(spec.stderr_path);
   int in_fd = ::open(spec.stdin_path.empty() ? "/dev/null" : spec.stdin_path.c_str(), O_RDONLY | O_CLOEXEC);
@@ -122,21 +185,7 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
   }
   auto deadline = timeout_ms ? started + std::chrono::milliseconds(*timeout_ms)
                              : std::chrono::steady_clock::time_point::max();
-  bool killing = false;
-  std::chrono::steady_clock::time_point kill_at{};
-  while (!process.wait_for(10)) {
-    auto now = std::chrono::steady_clock::now();
-    if (!killing && (now >= deadline || spec.cancel.cancelled())) {
-      if (now >= deadline) result.timed_out = true;
-      else result.cancelled = true;
-      process.signal_group(SIGTERM);
-      killing = true;
-      kill_at = now + std::chrono::milliseconds(500);
-    } else if (killing && now >= kill_at) {
-      process.signal_group(SIGKILL);
-      kill_at = std::chrono::steady_clock::time_point::max();
-    }
-  }
+  wait_for_end(process, deadline, spec.cancel, result);
   if (process.failure() == SpawnFailure::kCwd || process.failure() == SpawnFailure::kExec) {
     result.error = process.error();
     result.cwd_missing = process.failure() == SpawnFailure::kCwd;

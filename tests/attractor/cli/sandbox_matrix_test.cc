@@ -210,14 +210,15 @@ std::vector<Operation> read_operations(const std::string& other) {
                       {"AWS-SECRET"}, kConfined)};
 }
 
-/// What only `strict` stops (the host's loopback and the network, a fork bomb, a huge file), and
+/// What only `strict` stops (the host's loopback and the network: no IP socket at all, so wget
+/// is refused at once; a fork bomb, a huge file), and
 /// a command that ignores SIGTERM, stopped at every level.
 std::vector<Operation> limit_operations(const std::string& url) {
   std::vector<Operation> ops;
   ops.push_back(
       {"network",
        [url](const std::string&) {
-         return "curl -sS -m 5 -d {} " + url + "/v1/chat/completions; wget -T 5 -O /dev/null http://192.0.2.1/";
+         return "curl -sS -m 5 -d {} " + url + "/v1/chat/completions; wget -T 5 -t 1 -O /dev/null http://192.0.2.1/";
        },
        {"strict"},
        {},
@@ -226,7 +227,7 @@ std::vector<Operation> limit_operations(const std::string& url) {
          return std::vector<std::string>{
              literal("curl: (7) Failed to connect to 127.0.0.1 port " + url.substr(url.rfind(':') + 1) + " after ") +
                  "[0-9]+" + literal(" ms: Couldn't connect to server"),
-             literal("Connecting to 192.0.2.1:80... failed: Network is unreachable.")};
+             literal("Connecting to 192.0.2.1:80... failed: Permission denied.")};
        }});
   ops.push_back({"bomb",
                  [](const std::string&) {

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -131,6 +132,22 @@ TEST_F(SandboxTest, AHomeDirectoryInsideTheWorkspaceStaysHidden) {
   EXPECT_EQ(err, "cat: home/.aws/credentials: No such file or directory\n");
 }
 
+TEST_F(SandboxTest, WorkspaceHidesTheRuntimeDirectoryWithItsAgentSockets) {
+  fs::path runtime = root_ / "runtime";
+  spit(runtime / "gnupg" / "S.gpg-agent.ssh", "AGENT-SOCKET\n");
+  const char* saved = std::getenv("XDG_RUNTIME_DIR");
+  const std::string saved_runtime = saved ? saved : "";
+  ::setenv("XDG_RUNTIME_DIR", runtime.c_str(), 1);
+  std::string out, err;
+  ProcessResult r = run(spec(SandboxLevel::kWorkspace), "ls -A \"$XDG_RUNTIME_DIR\"; cat \"$XDG_RUNTIME_DIR\"/gnupg/*",
+                        out, err);
+  saved ? ::setenv("XDG_RUNTIME_DIR", saved_runtime.c_str(), 1) : ::unsetenv("XDG_RUNTIME_DIR");
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(err.find("AGENT"), std::string::npos) << err;
+  EXPECT_NE(err.find("No such file or directory"), std::string::npos) << err;
+}
+
 TEST_F(SandboxTest, WorkspaceHidesTheRunDirectoryAndOtherRunsButNotTheStageFolder) {
   std::string out, err;
   ProcessResult r = run(spec(SandboxLevel::kWorkspace),
@@ -208,22 +225,81 @@ TEST_F(SandboxTest, ExtraPathsAreVisibleAsAsked) {
   EXPECT_NE(r.exit_code, 0);
 }
 
-TEST_F(SandboxTest, StrictHasNoNetworkEvenToTheHostsLoopback) {
-  int listener = ::socket(AF_INET, SOCK_STREAM, 0);
-  sockaddr_in addr{};
-  addr.sin_family = AF_INET;
-  addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-  ASSERT_EQ(::bind(listener, reinterpret_cast<sockaddr*>(&addr), sizeof addr), 0);
-  ASSERT_EQ(::listen(listener, 4), 0);
-  socklen_t len = sizeof addr;
-  ::getsockname(listener, reinterpret_cast<sockaddr*>(&addr), &len);
-  const std::string probe = "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + std::to_string(ntohs(addr.sin_port)) + "'";
+/// A listening socket on the host's loopback; its port.
+class HostListener {
+ public:
+  HostListener() {
+    fd_ = ::socket(AF_INET, SOCK_STREAM, 0);
+    sockaddr_in addr{};
+    addr.sin_family = AF_INET;
+    addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+    bound_ = ::bind(fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 && ::listen(fd_, 4) == 0;
+    socklen_t len = sizeof addr;
+    ::getsockname(fd_, reinterpret_cast<sockaddr*>(&addr), &len);
+    port_ = ntohs(addr.sin_port);
+  }
+  ~HostListener() { ::close(fd_); }
+  bool bound() const { return bound_; }
+  /// A command that writes a line to the listener.
+  std::string probe() const { return "bash -c 'echo hi > /dev/tcp/127.0.0.1/" + std::to_string(port_) + "'"; }
+
+ private:
+  int fd_ = -1;
+  bool bound_ = false;
+  int port_ = 0;
+};
+
+/// A command that starts a server on its own loopback and connects to it.
+const char* kOwnLoopback =
+    "python3 -c \"import socket; s=socket.socket(); s.bind(('127.0.0.1', 0)); s.listen(1); "
+    "c=socket.create_connection(s.getsockname()); print('own loopback')\"";
+
+TEST_F(SandboxTest, StrictHasNoNetworkAndNoSocketEvenToTheHostsLoopback) {
+  HostListener host;
+  ASSERT_TRUE(host.bound());
   std::string out, err;
-  EXPECT_EQ(run(spec(SandboxLevel::kWorkspace), probe, out, err).exit_code, 0) << err;
-  ProcessResult r = run(spec(SandboxLevel::kStrict), probe, out, err);
+  EXPECT_EQ(run(spec(SandboxLevel::kWorkspace), host.probe(), out, err).exit_code, 0) << err;
+  SandboxSpec strict = spec(SandboxLevel::kStrict);
+  ASSERT_EQ(strict.network, SandboxNetwork::kNone);
+  ProcessResult r = run(strict, host.probe(), out, err);
   EXPECT_NE(r.exit_code, 0);
-  EXPECT_NE(err.find("Connection refused"), std::string::npos) << err;
-  ::close(listener);
+  EXPECT_NE(err.find("socket: Permission denied"), std::string::npos) << err;
+  EXPECT_FALSE(r.sandbox_denials.empty());
+  r = run(strict, kOwnLoopback, out, err);
+  EXPECT_NE(r.exit_code, 0);
+  EXPECT_NE(err.find("PermissionError"), std::string::npos) << err;
+}
+
+TEST_F(SandboxTest, LoopbackReachesTheCommandsOwnServersButNotTheHosts) {
+  HostListener host;
+  ASSERT_TRUE(host.bound());
+  for (SandboxLevel level : {SandboxLevel::kWorkspace, SandboxLevel::kStrict}) {
+    SandboxSpec s = spec(level);
+    s.network = SandboxNetwork::kLoopback;
+    std::string out, err;
+    ProcessResult r = run(s, host.probe(), out, err);
+    EXPECT_NE(r.exit_code, 0);
+    EXPECT_NE(err.find("Connection refused"), std::string::npos) << err;
+    r = run(s, kOwnLoopback, out, err);
+    EXPECT_EQ(r.exit_code, 0) << err;
+    EXPECT_EQ(out, "own loopback\n");
+  }
+}
+
+TEST_F(SandboxTest, NoneGivesBubblewrapTheFilterAndLoopbackOnlyTheNamespace) {
+  SandboxSpec s = spec(SandboxLevel::kWorkspace);
+  s.network = SandboxNetwork::kNone;
+  EXPECT_EQ(s.to_json()["network"], "none");
+  std::vector<std::string> argv = sandbox_argv(s, workspace_.string(), "true");
+  auto seccomp = std::find(argv.begin(), argv.end(), "--seccomp");
+  ASSERT_NE(seccomp, argv.end());
+  EXPECT_EQ(*std::next(seccomp), std::to_string(kSandboxFilterFd));
+  std::string why;
+  ASSERT_TRUE(no_network_filter(why)) << why;
+  s.network = SandboxNetwork::kLoopback;
+  argv = sandbox_argv(s, workspace_.string(), "true");
+  EXPECT_EQ(std::find(argv.begin(), argv.end(), "--seccomp"), argv.end());
+  EXPECT_NE(std::find(argv.begin(), argv.end(), "--unshare-net"), argv.end());
 }
 
 TEST_F(SandboxTest, StrictStopsAForkBomb) {
@@ -280,6 +356,10 @@ TEST(SandboxResolveTest, TheNodeWinsThenTheRunThenTheGraphThenTheKindAndTheFloor
   EXPECT_EQ(resolve_sandbox(&node, graph, CommandKind::kToolStage, run).network, SandboxNetwork::kNone);
   EXPECT_EQ(resolve_sandbox(&node, graph, CommandKind::kToolStage, run).read,
             (std::vector<std::string>{"/opt/data", std::string(std::getenv("HOME")) + "/x"}));
+  graph.data().set("sandbox.network", "loopback");
+  EXPECT_EQ(resolve_sandbox(&node, graph, CommandKind::kToolStage, run).network, SandboxNetwork::kLoopback);
+  node.set("sandbox.network", "all");
+  EXPECT_EQ(resolve_sandbox(&node, graph, CommandKind::kToolStage, run).network, SandboxNetwork::kAll);
 }
 
 TEST(SandboxResolveTest, AMissingBubblewrapFailsBeforeAnythingRunsWithTheFix) {
