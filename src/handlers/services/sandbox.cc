@@ -302,7 +302,9 @@ std::optional<std::string> no_network_filter(std::string& why) {
     int rc = 0;
     for (int domain : {AF_INET, AF_INET6}) {
       for (int call : {SCMP_SYS(socket), SCMP_SYS(socketpair)}) {
-        if (rc == 0) rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), call, 1, SCMP_A0(SCMP_CMP_EQ, domain));
+        if (rc != 0) break;
+        rc = seccomp_rule_add(ctx, SCMP_ACT_ERRNO(EACCES), call, 1,
+                              SCMP_A0(SCMP_CMP_EQ, static_cast<scmp_datum_t>(domain)));
       }
     }
     std::string program;
