@@ -69,11 +69,12 @@ std::string absolute_of(const std::string& path, const std::string& base) {
   return p.lexically_normal().string();
 }
 
-/// The directories hidden from every confined command: the home directories and the per-user
+/// The directories hidden from a command confined by `spec`: the home directories and the per-user
 /// runtime directories (`$XDG_RUNTIME_DIR`, `/run/user`), where the sockets of ssh-agent,
-/// gpg-agent and the session bus live. Only directories that exist: bubblewrap would otherwise
-/// create the mount point on the host.
-std::vector<std::string> hidden_user_directories() {
+/// gpg-agent and the session bus live; without the machine's network, all of `/run` too, with the
+/// sockets of the system's services (a database, Docker), which only name resolution needs. Only
+/// directories that exist: bubblewrap would otherwise create the mount point on the host.
+std::vector<std::string> hidden_user_directories(const SandboxSpec& spec) {
   std::vector<std::string> out;
   auto add = [&out](const char* dir) {
     std::error_code ec;
@@ -83,6 +84,7 @@ std::vector<std::string> hidden_user_directories() {
   add(std::getenv("HOME"));
   add("/home");
   add("/root");
+  if (spec.network != SandboxNetwork::kAll) add("/run");
   add(std::getenv("XDG_RUNTIME_DIR"));
   add("/run/user");
   return out;
@@ -266,7 +268,7 @@ std::vector<std::string> sandbox_argv(const SandboxSpec& spec, const std::string
   std::vector<std::string> argv = bubblewrap_base(spec);
   if (spec.network == SandboxNetwork::kNone) push(argv, {"--seccomp", std::to_string(kSandboxFilterFd)});
   const std::string workspace = absolute_of(spec.workspace.empty() ? cwd : spec.workspace, "");
-  for (const std::string& home : hidden_user_directories()) push(argv, {"--tmpfs", home});
+  for (const std::string& home : hidden_user_directories(spec)) push(argv, {"--tmpfs", home});
   for (const std::string& hidden : spec.hidden) push(argv, {"--tmpfs", absolute_of(hidden, "")});
   for (const std::string& p : spec.read)
     push(argv, {"--ro-bind-try", absolute_of(p, workspace), absolute_of(p, workspace)});
@@ -274,7 +276,7 @@ std::vector<std::string> sandbox_argv(const SandboxSpec& spec, const std::string
   static const std::string binary_folder = own_binary_folder();
   if (!binary_folder.empty() && is_under(binary_folder, workspace))
     push(argv, {"--ro-bind", binary_folder, binary_folder});
-  std::vector<std::string> masked = hidden_user_directories();
+  std::vector<std::string> masked = hidden_user_directories(spec);
   for (const std::string& hidden : spec.hidden) masked.push_back(absolute_of(hidden, ""));
   for (const std::string& h : masked) {
     if (is_under(h, workspace) && !is_under(workspace, h)) push(argv, {"--tmpfs", h});

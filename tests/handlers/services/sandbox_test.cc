@@ -148,6 +148,25 @@ TEST_F(SandboxTest, WorkspaceHidesTheRuntimeDirectoryWithItsAgentSockets) {
   EXPECT_NE(err.find("No such file or directory"), std::string::npos) << err;
 }
 
+TEST_F(SandboxTest, WithoutTheNetworkTheSystemsServiceSocketsInRunAreHiddenToo) {
+  std::vector<std::string> names;
+  for (const auto& entry : fs::directory_iterator("/run")) names.push_back(entry.path().filename().string());
+  std::sort(names.begin(), names.end());
+  std::string host_run;
+  for (const std::string& name : names) host_run += name + "\n";
+  ASSERT_FALSE(host_run.empty()) << "this test needs a /run with entries";
+  std::string out, err;
+  ASSERT_EQ(run(spec(SandboxLevel::kWorkspace), "LC_ALL=C ls -A /run", out, err).exit_code, 0) << err;
+  EXPECT_EQ(out, host_run);
+  for (SandboxNetwork network : {SandboxNetwork::kNone, SandboxNetwork::kLoopback}) {
+    SandboxSpec s = spec(SandboxLevel::kStrict);
+    s.network = network;
+    ProcessResult r = run(s, "ls -A /run", out, err);
+    EXPECT_EQ(r.exit_code, 0) << err;
+    EXPECT_TRUE(out.empty() || out == "user\n") << out;  // the mount point of /run/user's cover
+  }
+}
+
 TEST_F(SandboxTest, WorkspaceHidesTheRunDirectoryAndOtherRunsButNotTheStageFolder) {
   std::string out, err;
   ProcessResult r = run(spec(SandboxLevel::kWorkspace),
