@@ -26,6 +26,10 @@ EXEMPT = {
         "folder the caller first writes a file there through the run disk (context.json, "
         "agent_prompt.md, hook-PHASE.json), so a failing disk stops the run before the child "
         "starts; the coding agent's shell tool uses temporary files"),
+    "src/handlers/services/sandbox_host.cc": (
+        "::open(",
+        "opens the kept sandbox's namespace files under /proc/PID/ns read-only, to enter them; it "
+        "writes nothing"),
     "src/handlers/services/pids_cgroup.cc": (
         "std::ofstream",
         "writes the control files of a cgroup under /sys/fs/cgroup (pids.max, cgroup.procs), which "

@@ -39,6 +39,7 @@ constexpr int kReportCwd = 1;     ///< value: errno of chdir
 constexpr int kReportExec = 2;    ///< value: errno of execve
 constexpr int kReportFork = 3;    ///< value: errno of the supervisor's fork
 constexpr int kReportStatus = 4;  ///< value: the program's wait status
+constexpr int kReportEnter = 5;   ///< value: errno of entering a namespace or dropping privileges
 
 /// The signal the kernel sends the supervisor when attractor's thread that started it dies.
 constexpr int kParentDeathSignal = SIGUSR1;
@@ -46,6 +47,7 @@ constexpr int kParentDeathSignal = SIGUSR1;
 /// Descriptor numbers inside the supervisor.
 constexpr int kReportFd = 3;
 constexpr int kGoFd = 4;
+constexpr int kFirstNamespaceFd = 6;
 
 /// The stacks of a supervisor that shares attractor's memory and of the program's process it
 /// starts (which runs until its exec while the supervisor waits): one mapping, a guard page
@@ -73,8 +75,34 @@ void send_report(int kind, int value) {
   for (;;) raw::call(SYS_exit_group, code);
 }
 
-/// The program's process: default signal handling, death with its supervisor, the working
-/// directory, exec. Raw system calls only (it may share attractor's memory and thread pointer).
+/// Enters the namespaces of slots `first` to `first + count - 1`, closing each. 0, or -errno.
+long enter_namespaces(int first, int count) {
+  for (int fd = first; fd < first + count; ++fd) {
+    long r = raw::call(SYS_setns, fd, 0);
+    raw::call(SYS_close, fd);
+    if (r < 0) return r;
+  }
+  return 0;
+}
+
+/// Gives up every capability for good: the bounding and ambient sets emptied, capset to nothing,
+/// no_new_privs (what bubblewrap does before it execs a sandboxed command). 0, or -errno.
+long drop_privileges() {
+  for (long cap = 0; cap < 64; ++cap) raw::call(SYS_prctl, PR_CAPBSET_DROP, cap);
+  raw::call(SYS_prctl, PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  struct {
+    unsigned version;
+    int pid;
+  } header{0x20080522, 0};  // _LINUX_CAPABILITY_VERSION_3
+  unsigned data[6] = {0, 0, 0, 0, 0, 0};
+  long r = raw::call(SYS_capset, reinterpret_cast<long>(&header), reinterpret_cast<long>(data));
+  if (r < 0) return r;
+  return raw::call(SYS_prctl, PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+}
+
+/// The program's process: default signal handling, death with its supervisor, the namespaces of
+/// a kept sandbox, the working directory, exec. Raw system calls only (it may share attractor's
+/// memory and thread pointer).
 [[noreturn]] void exec_program(const SupervisedProcess::Launch& launch) {
   const KernelSigaction dfl{};
   for (int s = 1; s <= 64; ++s) raw::call(SYS_rt_sigaction, s, reinterpret_cast<long>(&dfl), 0, 8);
@@ -82,6 +110,14 @@ void send_report(int kind, int value) {
   const unsigned long none = 0;
   raw::call(SYS_rt_sigprocmask, SIG_SETMASK, reinterpret_cast<long>(&none), 0, 8);
   raw::call(SYS_fcntl, kReportFd, F_SETFD, FD_CLOEXEC);
+  if (launch.supervisor_namespace_count > 0) {
+    long r = enter_namespaces(kFirstNamespaceFd + launch.supervisor_namespace_count, launch.namespace_count);
+    if (r == 0) r = drop_privileges();
+    if (r < 0) {
+      send_report(kReportEnter, static_cast<int>(-r));
+      exit_now(127);
+    }
+  }
   if (launch.cwd_arg) {
     long r = raw::call(SYS_chdir, reinterpret_cast<long>(launch.cwd_arg));
     if (r < 0) {
@@ -111,17 +147,19 @@ long start_program(const SupervisedProcess::Launch& launch) {
                              const_cast<SupervisedProcess::Launch*>(&launch));
 }
 
-/// Moves the parent's stdin, stdout, stderr, report, go and inherited descriptors to 0 to 5 (the
-/// inherited one only when given) and closes every other one. False when a descriptor could not
-/// be duplicated.
-bool take_descriptors(const int fds[6]) {
-  const int count = fds[kInheritedFd] >= 0 ? 6 : 5;
-  long high[6];
+/// Moves the descriptors of `fds` (stdin, stdout, stderr, report, go, inherited, the namespaces)
+/// to 0 to count - 1, closes the slots left at -1 and every descriptor above. False when one could
+/// not be duplicated.
+bool take_descriptors(const int* fds, int count) {
+  long high[kMaxNamespaces + 6];
   for (int i = 0; i < count; ++i) {
-    high[i] = raw::call(SYS_fcntl, fds[i], F_DUPFD, 16);
-    if (high[i] < 0) return false;
+    high[i] = fds[i] < 0 ? -1 : raw::call(SYS_fcntl, fds[i], F_DUPFD, 32);
+    if (fds[i] >= 0 && high[i] < 0) return false;
   }
-  for (int i = 0; i < count; ++i) raw::call(SYS_dup3, high[i], i, 0);
+  for (int i = 0; i < count; ++i) {
+    if (high[i] >= 0) raw::call(SYS_dup3, high[i], i, 0);
+    else raw::call(SYS_close, i);
+  }
   raw::call(SYS_close_range, count, ~0U, 0);
   return true;
 }
@@ -147,19 +185,28 @@ bool take_descriptors(const int fds[6]) {
 /// The supervisor (section comment in the header). Raw system calls only: it may share
 /// attractor's memory and thread pointer. Every signal is blocked on entry.
 [[noreturn]] void supervise(const SupervisedProcess::Launch& launch) {
-  if (!take_descriptors(launch.fds)) exit_now(127);
-  raw::call(SYS_setpgid, 0, 0);
+  if (!take_descriptors(launch.fds, launch.fd_count)) exit_now(127);
+  raw::call(SYS_setsid);  // a session and group of its own: no terminal to push input into
   raw::call(SYS_prctl, PR_SET_NAME, reinterpret_cast<long>("attractor-guard"));
   const KernelSigaction dfl{};
   raw::call(SYS_rt_sigaction, SIGCHLD, reinterpret_cast<long>(&dfl), 0, 8);
   raw::call(SYS_prctl, PR_SET_PDEATHSIG, kParentDeathSignal);
   if (raw::call(SYS_getppid) != launch.parent) exit_now(1);
+  const char ready = 'r';  // the group exists: attractor may record and signal it
+  raw::call(SYS_sendto, kGoFd, reinterpret_cast<long>(&ready), 1, MSG_NOSIGNAL, 0, 0);
   char go = 0;
   long n;
   do n = raw::call(SYS_read, kGoFd, reinterpret_cast<long>(&go), 1);
   while (n == -EINTR);
   if (n != 1) exit_now(1);
   raw::call(SYS_close, kGoFd);
+  if (launch.supervisor_namespace_count > 0) {
+    long r = enter_namespaces(kFirstNamespaceFd, launch.supervisor_namespace_count);
+    if (r < 0) {
+      send_report(kReportEnter, static_cast<int>(-r));
+      exit_now(127);
+    }
+  }
   long child = start_program(launch);
   if (child < 0) {
     send_report(kReportFork, static_cast<int>(-child));
@@ -328,6 +375,15 @@ void SupervisedProcess::prepare_launch(const SpawnSpec& spec) {
   for (auto& s : l.env_strings) l.envp.push_back(s.data());
   l.envp.push_back(nullptr);
   l.cwd_arg = l.cwd.empty() ? nullptr : l.cwd.c_str();
+  const std::size_t namespaces = spec.supervisor_namespaces.size() + spec.namespaces.size();
+  if (namespaces > static_cast<std::size_t>(kMaxNamespaces) || (namespaces > 0 && spec.supervisor_namespaces.empty())) {
+    throw std::invalid_argument("SpawnSpec: at most 7 namespaces, the user namespace entered by the supervisor");
+  }
+  l.supervisor_namespace_count = static_cast<int>(spec.supervisor_namespaces.size());
+  l.namespace_count = static_cast<int>(spec.namespaces.size());
+  l.fd_count = namespaces > 0           ? kFirstNamespaceFd + static_cast<int>(namespaces)
+               : spec.inherited_fd >= 0 ? kInheritedFd + 1
+                                        : kInheritedFd;
   l.parent = ::getpid();
   l.stacks = map_stacks();
   program_ = l.program;
@@ -352,6 +408,9 @@ bool SupervisedProcess::start(const SpawnSpec& spec) {
   }
   const int fds[6] = {spec.stdin_fd, spec.stdout_fd, spec.stderr_fd, report[1], go[0], spec.inherited_fd};
   std::copy(fds, fds + 6, launch_->fds);
+  int* slot = launch_->fds + kFirstNamespaceFd;
+  slot = std::copy_n(spec.supervisor_namespaces.begin(), launch_->supervisor_namespace_count, slot);
+  std::copy_n(spec.namespaces.begin(), launch_->namespace_count, slot);
   sigset_t all, old;
   sigfillset(&all);
   ::pthread_sigmask(SIG_SETMASK, &all, &old);
@@ -366,13 +425,17 @@ bool SupervisedProcess::start(const SpawnSpec& spec) {
     return fail_start("fork failed");
   }
   pid_ = static_cast<pid_t>(pid);
-  ::setpgid(pid_, pid_);
   report_fd_ = report[0];
   return let_program_run(spec, go[1]);
 }
 
 bool SupervisedProcess::let_program_run(const SpawnSpec& spec, int go_fd) {
   try {
+    char ready = 0;
+    ssize_t n;
+    do n = ::read(go_fd, &ready, 1);
+    while (n < 0 && errno == EINTR);
+    if (n != 1) throw std::runtime_error("the supervisor process ended before the program started");
     if (spec.on_started) {
       std::optional<ProcessGroupRecord> record = process_group_record(pid_);
       if (!record) throw std::runtime_error("the supervisor process ended before the program started");
@@ -407,12 +470,14 @@ void SupervisedProcess::read_reports(bool block) {
       have_status_ = true;
     } else if (failure_ == SpawnFailure::kNone) {
       failure_errno_ = r.value;
-      failure_ = r.kind == kReportCwd    ? SpawnFailure::kCwd
-                 : r.kind == kReportExec ? SpawnFailure::kExec
-                                         : SpawnFailure::kSystem;
+      failure_ = r.kind == kReportCwd     ? SpawnFailure::kCwd
+                 : r.kind == kReportExec  ? SpawnFailure::kExec
+                 : r.kind == kReportEnter ? SpawnFailure::kEnter
+                                          : SpawnFailure::kSystem;
       const std::string reason = std::strerror(r.value);
       error_ = failure_ == SpawnFailure::kCwd    ? "cannot change to directory " + cwd_ + ": " + reason
                : failure_ == SpawnFailure::kExec ? "cannot run " + program_ + ": " + reason
+               : r.kind == kReportEnter          ? "cannot enter the sandbox's namespaces: " + reason
                                                  : "fork failed: " + reason;
     }
   }
@@ -447,7 +512,8 @@ bool SupervisedProcess::wait_for(int timeout_ms, const CancelToken& cancel) {
 }
 
 void SupervisedProcess::signal_group(int sig) const {
-  if (pid_ > 0 && !ended_) ::kill(-pid_, sig);
+  if (pid_ <= 0 || ended_) return;
+  ::kill(-pid_, sig);
 }
 
 }  // namespace attractor

@@ -3,7 +3,8 @@
 /// Starting a program so that nothing it starts outlives attractor (docs/run-directory.md §8).
 ///
 /// `SupervisedProcess::start` starts a small supervisor that closes every descriptor attractor had
-/// open, makes itself the leader of a new process group, asks the kernel for a signal when
+/// open, makes itself the leader of a new session and process group (so no program has a
+/// controlling terminal to read or push input into), asks the kernel for a signal when
 /// attractor dies (PR_SET_PDEATHSIG), waits for attractor's go-ahead, and then starts and execs
 /// the program inside that group. The supervisor reports the program's exit status through a pipe
 /// and then SIGKILLs its whole group, itself included: when the program ends, its background
@@ -57,6 +58,8 @@ bool stop_process_group(const ProcessGroupRecord& record, int wait_ms);
 
 /// The descriptor number SpawnSpec::inherited_fd has in the program.
 inline constexpr int kInheritedFd = 5;
+/// The most namespaces SpawnSpec::supervisor_namespaces and namespaces may name together.
+inline constexpr int kMaxNamespaces = 7;
 
 /// What to run. Descriptors are the parent's; the program gets them as 0, 1 and 2.
 struct SpawnSpec {
@@ -69,13 +72,20 @@ struct SpawnSpec {
   int stderr_fd = -1;
   /// A further descriptor the program gets as kInheritedFd (5); -1: none.
   int inherited_fd = -1;
+  /// Namespaces to enter before the program runs (a kept sandbox, handlers/services/sandbox_host.h),
+  /// as descriptors of /proc/PID/ns files. The supervisor enters `supervisor_namespaces` in order
+  /// (the user namespace, then the PID namespace, so the program starts inside both); the program
+  /// enters `namespaces` (mount, IPC, UTS, ...), changes to `cwd` inside them, drops every
+  /// capability and sets no_new_privs before its exec.
+  std::vector<int> supervisor_namespaces;
+  std::vector<int> namespaces;
   /// Called once the group exists and before the program starts (it may record the group).
   /// An exception from it stops the group and fails the start with its message.
   std::function<void(const ProcessGroupRecord&)> on_started;
 };
 
 /// Why a program did not start.
-enum class SpawnFailure { kNone, kCwd, kExec, kSystem };
+enum class SpawnFailure { kNone, kCwd, kExec, kEnter, kSystem };
 
 /// One supervised program. Not copyable; the destructor kills a group still running and reaps it.
 class SupervisedProcess {
@@ -86,9 +96,14 @@ class SupervisedProcess {
     std::string program;  ///< resolved path
     std::string cwd;
     std::vector<std::string> argv_strings, env_strings;
-    std::vector<char*> argv, envp;          ///< null-terminated views of the strings
-    const char* cwd_arg = nullptr;          ///< nullptr: stay in attractor's directory
-    int fds[6] = {-1, -1, -1, -1, -1, -1};  ///< stdin, stdout, stderr, report, go-ahead, inherited
+    std::vector<char*> argv, envp;  ///< null-terminated views of the strings
+    const char* cwd_arg = nullptr;  ///< nullptr: stay in attractor's directory
+    /// stdin, stdout, stderr, report, go-ahead, inherited, then the supervisor's namespaces and the
+    /// program's
+    int fds[kMaxNamespaces + 6] = {-1, -1, -1, -1, -1, -1};
+    int fd_count = 6;                    ///< slots of `fds` in use
+    int supervisor_namespace_count = 0;  ///< from slot 6
+    int namespace_count = 0;             ///< the program's, after the supervisor's
     pid_t parent = 0;
     void* stacks = nullptr;  ///< the children's stacks when they share attractor's memory, else nullptr
     ~Launch();
@@ -111,7 +126,8 @@ class SupervisedProcess {
   void signal_group(int sig) const;
   /// The program's wait status (as from waitpid); the supervisor's when it was killed first.
   int wait_status() const { return status_; }
-  /// Set once the program has ended: kCwd or kExec when it never ran.
+  /// Set once the program has ended: kCwd, kExec or kEnter (its namespaces could not be entered)
+  /// when it never ran.
   SpawnFailure failure() const { return failure_; }
   /// The failure as a sentence: "cannot change to directory DIR: REASON", "cannot run PROGRAM: REASON".
   const std::string& error() const { return error_; }

@@ -175,6 +175,7 @@ ExecResult LocalExecutionEnvironment::exec_command(const std::string& command, s
   spec.cancel = cancel_;
   spec.on_started = recorder_;
   spec.sandbox = sandbox_;
+  spec.kept = &kept_;
   spec.inherit_env = false;
   for (char** e = environ; *e; ++e) {
     const std::string entry = *e;

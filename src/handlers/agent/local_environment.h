@@ -18,6 +18,7 @@
 
 #include "attractor/base/clock.h"
 #include "handlers/agent/execution_environment.h"
+#include "handlers/services/sandbox_host.h"
 #include "handlers/services/subprocess.h"
 
 namespace attractor {
@@ -65,6 +66,7 @@ class LocalExecutionEnvironment : public ExecutionEnvironment {
   CancelToken cancel_;
   std::function<void(const ProcessGroupRecord&)> recorder_;
   SandboxSpec sandbox_;
+  KeptSandbox kept_;  ///< the session's kept sandbox (handlers/services/sandbox_host.h)
   std::vector<std::string> last_denials_;
 };
 

@@ -265,6 +265,21 @@ std::optional<std::string> sandbox_unavailable(const SandboxSpec& spec) {
 }
 
 std::vector<std::string> sandbox_argv(const SandboxSpec& spec, const std::string& cwd, const std::string& command) {
+  std::vector<std::string> argv = bubblewrap_options(spec, cwd);
+  argv.push_back("--");
+  std::vector<std::string> inner = confined_command(spec, command);
+  argv.insert(argv.end(), inner.begin(), inner.end());
+  return argv;
+}
+
+std::vector<std::string> confined_command(const SandboxSpec& spec, const std::string& command) {
+  std::vector<std::string> argv;
+  if (spec.level == SandboxLevel::kStrict) argv = prlimit_argv(spec.limits);
+  push(argv, {"/bin/sh", "-c", command});
+  return argv;
+}
+
+std::vector<std::string> bubblewrap_options(const SandboxSpec& spec, const std::string& cwd) {
   std::vector<std::string> argv = bubblewrap_base(spec);
   if (spec.network == SandboxNetwork::kNone) push(argv, {"--seccomp", std::to_string(kSandboxFilterFd)});
   const std::string workspace = absolute_of(spec.workspace.empty() ? cwd : spec.workspace, "");
@@ -288,12 +303,7 @@ std::vector<std::string> sandbox_argv(const SandboxSpec& spec, const std::string
   for (const std::string& p : spec.write)
     push(argv, {"--bind-try", absolute_of(p, workspace), absolute_of(p, workspace)});
   for (const std::string& hidden : spec.hidden) push(argv, {"--remount-ro", absolute_of(hidden, "")});
-  push(argv, {"--chdir", absolute_of(cwd.empty() ? workspace : cwd, ""), "--"});
-  if (spec.level == SandboxLevel::kStrict) {
-    std::vector<std::string> limits = prlimit_argv(spec.limits);
-    argv.insert(argv.end(), limits.begin(), limits.end());
-  }
-  push(argv, {"/bin/sh", "-c", command});
+  push(argv, {"--chdir", absolute_of(cwd.empty() ? workspace : cwd, "")});
   return argv;
 }
 

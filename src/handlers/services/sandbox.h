@@ -105,6 +105,13 @@ std::vector<std::string> sandbox_argv(const SandboxSpec& spec, const std::string
 /// with EACCES, built once with libseccomp; nullopt (and `why`) when it cannot be built.
 std::optional<std::string> no_network_filter(std::string& why);
 
+/// bubblewrap and its options for `spec` with `cwd` as the working directory, without `--` and
+/// the command (sandbox_argv() is these, `--` and confined_command()).
+std::vector<std::string> bubblewrap_options(const SandboxSpec& spec, const std::string& cwd);
+
+/// What runs inside the sandbox: `/bin/sh -c command`, under prlimit's limits for `strict`.
+std::vector<std::string> confined_command(const SandboxSpec& spec, const std::string& command);
+
 /// Lines of a confined command's standard error that say the sandbox denied something (a
 /// read-only file system, a missing permission, an unreachable network, a refused connection, a
 /// process or file-size limit), at most `max` of them.

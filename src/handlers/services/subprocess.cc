@@ -16,6 +16,7 @@
 
 #include "attractor/base/supervised_process.h"
 #include "handlers/services/pids_cgroup.h"
+#include "handlers/services/sandbox_host.h"
 
 extern char** environ;
 
@@ -82,8 +83,12 @@ std::optional<std::string> confine(const ProcessSpec& spec, SpawnSpec& spawn, st
     return std::nullopt;
   }
   if (auto why = sandbox_unavailable(spec.sandbox)) return why;
-  spawn.argv = sandbox_argv(spec.sandbox, spec.cwd, spec.command);
-  spawn.program = spawn.argv.front();
+  if (SandboxHost* host = spec.kept ? spec.kept->host_for(spec.sandbox) : nullptr) {
+    host->prepare(spawn, spec.cwd, spec.command);
+  } else {
+    spawn.argv = sandbox_argv(spec.sandbox, spec.cwd, spec.command);
+    spawn.program = spawn.argv.front();
+  }
   if (spec.sandbox.level != SandboxLevel::kStrict || spec.sandbox.limits.processes <= 0 || ::geteuid() != 0) {
     return std::nullopt;
   }
@@ -186,7 +191,13 @@ ProcessResult PosixProcessRunner::run(const ProcessSpec& spec) {
   auto deadline = timeout_ms ? started + std::chrono::milliseconds(*timeout_ms)
                              : std::chrono::steady_clock::time_point::max();
   wait_for_end(process, deadline, spec.cancel, result);
-  if (process.failure() == SpawnFailure::kCwd || process.failure() == SpawnFailure::kExec) {
+  if (process.failure() == SpawnFailure::kEnter && spec.kept) {
+    ProcessSpec own = spec;  // the kept sandbox ended under it: nothing ran, so start a bubblewrap
+    own.kept = nullptr;
+    return run(own);
+  }
+  if (process.failure() == SpawnFailure::kCwd || process.failure() == SpawnFailure::kExec ||
+      process.failure() == SpawnFailure::kEnter) {
     result.error = process.error();
     result.cwd_missing = process.failure() == SpawnFailure::kCwd;
   }

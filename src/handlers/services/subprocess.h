@@ -20,6 +20,8 @@
 
 namespace attractor {
 
+class KeptSandbox;
+
 struct ProcessSpec {
   std::string command;  ///< passed verbatim to `/bin/sh -c`
   /// Added to (or replacing in) the inherited environment.
@@ -37,6 +39,9 @@ struct ProcessSpec {
   std::function<void(const ProcessGroupRecord&)> on_started;
   /// The confinement of the command (sandbox.h); level `none` runs it as it is.
   SandboxSpec sandbox;
+  /// A session's kept sandbox (sandbox_host.h) the command may enter instead of starting a
+  /// bubblewrap of its own; nullptr: none.
+  KeptSandbox* kept = nullptr;
 };
 
 struct ProcessResult {

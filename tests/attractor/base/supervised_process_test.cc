@@ -139,6 +139,21 @@ TEST(SupervisedProcessTest, AFailingStartHookStopsTheGroupBeforeTheProgramRuns) 
   EXPECT_FALSE(fs::exists(marker));
 }
 
+TEST(SupervisedProcessTest, TheProgramRunsInASessionOfItsOwnWithNoTerminal) {
+  const std::string out = temp_file("session");
+  SupervisedProcess p;
+  run_shell(p,
+            "cut -d' ' -f6 /proc/$$/stat > " + out + "; (exec 3<>/dev/tty) 2>/dev/null || echo no-terminal >> " + out);
+  std::ifstream in(out);
+  std::string session, terminal;
+  std::getline(in, session);
+  std::getline(in, terminal);
+  EXPECT_EQ(session, std::to_string(p.pgid())) << "the program's session is not the supervisor's own";
+  EXPECT_NE(std::stol(session), static_cast<long>(::getsid(0)));
+  EXPECT_EQ(terminal, "no-terminal");
+  fs::remove(out);
+}
+
 TEST(SupervisedProcessTest, ArgumentsAndEnvironmentReachTheProgramAfterTheSpecIsGone) {
   const std::string out = temp_file("args");
   SupervisedProcess p;

@@ -40,7 +40,10 @@ void write_hanging_dot(const ScratchDir& dir) {
 }
 
 bool wait_for_file(const std::string& path) {
-  for (int i = 0; i < 1000 && !fs::exists(path); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  // The script writes the file after creating it: wait for its contents, not only its name.
+  for (int i = 0; i < 1000 && (!fs::exists(path) || slurp(path).empty()); ++i) {
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
   return fs::exists(path) && !slurp(path).empty();
 }
 
