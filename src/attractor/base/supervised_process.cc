@@ -192,8 +192,6 @@ bool take_descriptors(const int* fds, int count) {
   raw::call(SYS_rt_sigaction, SIGCHLD, reinterpret_cast<long>(&dfl), 0, 8);
   raw::call(SYS_prctl, PR_SET_PDEATHSIG, kParentDeathSignal);
   if (raw::call(SYS_getppid) != launch.parent) exit_now(1);
-  const char ready = 'r';  // the group exists: attractor may record and signal it
-  raw::call(SYS_sendto, kGoFd, reinterpret_cast<long>(&ready), 1, MSG_NOSIGNAL, 0, 0);
   char go = 0;
   long n;
   do n = raw::call(SYS_read, kGoFd, reinterpret_cast<long>(&go), 1);
@@ -342,7 +340,9 @@ bool process_group_alive(const ProcessGroupRecord& record) {
 
 bool stop_process_group(const ProcessGroupRecord& record, int wait_ms) {
   if (!process_group_alive(record)) return true;
-  ::kill(static_cast<pid_t>(-record.pgid), SIGKILL);
+  if (::kill(static_cast<pid_t>(-record.pgid), SIGKILL) != 0 && errno == ESRCH) {
+    ::kill(static_cast<pid_t>(record.pgid), SIGKILL);  // a supervisor before its setsid
+  }
   auto deadline = std::chrono::steady_clock::now() + std::chrono::milliseconds(wait_ms);
   while (process_group_alive(record)) {
     if (std::chrono::steady_clock::now() >= deadline) return false;
@@ -431,11 +431,6 @@ bool SupervisedProcess::start(const SpawnSpec& spec) {
 
 bool SupervisedProcess::let_program_run(const SpawnSpec& spec, int go_fd) {
   try {
-    char ready = 0;
-    ssize_t n;
-    do n = ::read(go_fd, &ready, 1);
-    while (n < 0 && errno == EINTR);
-    if (n != 1) throw std::runtime_error("the supervisor process ended before the program started");
     if (spec.on_started) {
       std::optional<ProcessGroupRecord> record = process_group_record(pid_);
       if (!record) throw std::runtime_error("the supervisor process ended before the program started");
@@ -513,7 +508,9 @@ bool SupervisedProcess::wait_for(int timeout_ms, const CancelToken& cancel) {
 
 void SupervisedProcess::signal_group(int sig) const {
   if (pid_ <= 0 || ended_) return;
-  ::kill(-pid_, sig);
+  // Before the supervisor's setsid there is no group yet, and no program either (it starts after
+  // the go byte, which the supervisor reads after its setsid): the supervisor alone gets `sig`.
+  if (::kill(-pid_, sig) != 0 && errno == ESRCH) ::kill(pid_, sig);
 }
 
 }  // namespace attractor
