@@ -64,8 +64,11 @@ std::unique_ptr<SandboxHost> SandboxHost::start(const SandboxSpec& spec, std::st
   std::unique_ptr<SandboxHost> host(new SandboxHost());
   host->spec_ = spec;
   host->key_ = confinement_key(spec);
-  int in[2], info[2], ready[2];
+  int in[2] = {-1, -1}, info[2] = {-1, -1}, ready[2] = {-1, -1};
   if (::pipe2(in, O_CLOEXEC) != 0 || ::pipe2(info, O_CLOEXEC) != 0 || ::pipe2(ready, O_CLOEXEC) != 0) {
+    for (int fd : {in[0], in[1], info[0], info[1], ready[0], ready[1]}) {
+      if (fd >= 0) ::close(fd);
+    }
     why = "cannot create a pipe";
     return nullptr;
   }

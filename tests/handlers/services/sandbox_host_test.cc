@@ -12,16 +12,14 @@
 
 #include "handlers/services/subprocess.h"
 #include "support/cli_test_support.h"
+#include "support/hardening_support.h"
 
 namespace attractor {
 namespace {
 
 namespace fs = std::filesystem;
 
-std::string slurp(const fs::path& p) {
-  std::ifstream in(p, std::ios::binary);
-  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-}
+using hardening::slurp;
 
 /// True while `pid` runs (a zombie, left for the machine's init to reap, does not).
 bool running(long pid) {
@@ -61,8 +59,8 @@ class SandboxHostTest : public ::testing::Test {
     p.sandbox = spec_;
     p.kept = &kept;
     ProcessResult r = PosixProcessRunner().run(p);
-    out = slurp(root_ / "out.txt");
-    err = slurp(root_ / "err.txt");
+    out = slurp((root_ / "out.txt").string());
+    err = slurp((root_ / "err.txt").string());
     return r;
   }
 
@@ -80,7 +78,7 @@ TEST_F(SandboxHostTest, CommandsEnterOneHolderAndAreConfinedAsWithTheirOwnBubble
                         out, err);
   EXPECT_NE(r.exit_code, 0);
   EXPECT_EQ(out, (root_ / "work" / "src").string() + "\n");
-  EXPECT_EQ(slurp(root_ / "work" / "src" / "out.txt"), "built\n");
+  EXPECT_EQ(slurp((root_ / "work" / "src" / "out.txt").string()), "built\n");
   EXPECT_FALSE(fs::exists("/etc/attractor-kept-probe"));
   EXPECT_NE(err.find("Read-only file system"), std::string::npos) << err;
   EXPECT_NE(err.find("No such file or directory"), std::string::npos) << err;
@@ -99,7 +97,7 @@ TEST_F(SandboxHostTest, TheStageFolderIsWritableAndTheRestOfTheRunHidden) {
   const std::string stage = (root_ / "logs" / "run-1" / "agent").string();
   ProcessResult r = run(kept, "echo note > " + stage + "/note.txt && ls -A " + stage + "/..", out, err);
   EXPECT_EQ(r.exit_code, 0) << err;
-  EXPECT_EQ(slurp(fs::path(stage) / "note.txt"), "note\n");
+  EXPECT_EQ(slurp(stage + "/note.txt"), "note\n");
   EXPECT_EQ(out, "agent\n");
 }
 
