@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 apt_packages=(g++ cmake ninja-build pkg-config libboost-dev libboost-graph-dev nlohmann-json3-dev
   libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libcli11-dev libcpp-httplib-dev libsqlite3-dev libssl-dev
   libfaiss-dev libopenblas0-openmp libpcre2-dev zlib1g-dev libjemalloc-dev graphviz time jq sqlite3 chromium ccache
-  bubblewrap libseccomp-dev make curl wget)
+  bubblewrap libseccomp-dev libgit2-dev git make curl wget)
 # `deps.sh --fuzz` (make fuzz) also needs clang and its libFuzzer/sanitizer runtime; `deps.sh --lint`
 # (make lint, make format) clang-format and clang-tidy.
 case "${1:-}" in

@@ -194,6 +194,13 @@ const std::vector<AttributeSpec>& graph_attributes() {
          "Shell command run before every tool call of nodes that set none; a non-zero exit refuses the call."},
         {"tool_hooks.post", T::kString, "",
          "Shell command run after every tool call of nodes that set none; failures are recorded only."},
+        {"workspace",
+         T::kEnum,
+         "in-place",
+         "Where the run's stages change files: `worktree`, a git worktree of its own on branch attractor/<run-id> "
+         "with a commit per stage that changed files (resume, rewind and fork restore it), or `in-place`, the "
+         "working directory itself; --workspace overrides it.",
+         {"worktree", "in-place"}},
     };
     for (AttributeSpec& s : retry_settings("for every node that sets none")) list.push_back(std::move(s));
     for (AttributeSpec& s :

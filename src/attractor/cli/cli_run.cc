@@ -42,6 +42,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
+#include <filesystem>
 #include <optional>
 #include <cstdio>
 #include <string>
@@ -60,6 +61,7 @@
 #include "attractor/launch/run_flags.h"
 #include "attractor/launch/write_failure.h"
 #include "attractor/launch/run_launch.h"
+#include "attractor/launch/run_workspace.h"
 #include "attractor/base/clock.h"
 #include "attractor/engine/engine.h"
 #include "attractor/model/value.h"
@@ -251,7 +253,12 @@ int execute(LaunchRequest request, RunDisk& disk, std::optional<std::unique_ptr<
     }
   }
   InterruptWatcher watcher(options.cancel);
-  if (!f.quiet) std::fprintf(stderr, "run directory: %s\n", request.run_dir.c_str());
+  if (!f.quiet) {
+    std::fprintf(stderr, "run directory: %s\n", request.run_dir.c_str());
+    const std::string here = request.workdir.empty() ? std::filesystem::current_path().string() : request.workdir;
+    std::fprintf(stderr, "workspace: %s\n",
+                 describe_workspace(prepared.worktree ? prepared.worktree->to_json() : nlohmann::json(), here).c_str());
+  }
   try {
     RunResult result = execute_run(request, prepared, std::move(options));
     // A signal that came after the run had finished does not change its result: the exit code
@@ -296,6 +303,10 @@ int run_run_command(int argc, char** argv, RunDisk& disk, InputFileReader& files
   app.add_flag("--move-aside", f.move_aside,
                "when the run directory holds a run, move that run to DIR.old-N (never deleted) and start afresh; "
                "without it such a directory is refused (exit 2)");
+  app.add_option("--workspace", f.workspace,
+                 "where the stages change files: worktree (a git worktree on branch attractor/<run-id>, a commit per "
+                 "stage; docs/workspace.md) or in-place (the working directory); overrides graph attribute workspace")
+      ->check(CLI::IsMember({"worktree", "in-place"}));
   if (auto code = parse_cli(app, argc, argv)) return *code;
 
   LaunchRequest request;

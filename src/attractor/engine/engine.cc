@@ -22,6 +22,26 @@ namespace attractor {
 
 namespace fs = std::filesystem;
 
+namespace {
+
+/// The commit of the last stage of `state` that made one ("" when none did).
+std::string last_stage_commit(const Checkpoint& state) {
+  for (auto it = state.completed_commits.rbegin(); it != state.completed_commits.rend(); ++it) {
+    if (!it->empty()) return *it;
+  }
+  return "";
+}
+
+/// `{run_dir}/{node}/interrupted-N.patch` for the first N not taken.
+std::string unused_patch_path(RunDisk& disk, const std::string& run_dir, const std::string& node) {
+  for (int n = 1;; ++n) {
+    std::string path = (fs::path(run_dir) / node / fmt::format("interrupted-{}.patch", n)).string();
+    if (!disk.exists(path)) return path;
+  }
+}
+
+}  // namespace
+
 void RunEventSink::set_file(std::shared_ptr<EventObserver> file) {
   std::lock_guard lock(mutex_);
   file_ = std::move(file);
@@ -130,6 +150,7 @@ void Engine::Impl::initialize_run_directory(const std::string& parent_run) {
   m.version = ATTRACTOR_VERSION;
   m.parent_run = parent_run;
   m.options = options_.run_options;
+  if (options_.workspace_record.is_object()) m.workspace = options_.workspace_record;
   writer_->enqueue([disk = disk_, dir = run_dir_, m = std::move(m)] { write_manifest(m, dir, *disk); }, 0);
   reserve_space();
   open_run_log();
@@ -190,7 +211,7 @@ RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
   state_ = Checkpoint{};
   stage_visits_.clear();
   attempts_.clear();
-  state_.run_id = fmt::format("{}-{}", clock_->now_ms(), random_hex6());
+  state_.run_id = options_.run_id.empty() ? fmt::format("{}-{}", clock_->now_ms(), random_hex6()) : options_.run_id;
   state_.seed_context = initial_context.is_object() ? initial_context : nlohmann::json::object();
   initialize_run_directory("");
   seed_context();
@@ -250,6 +271,7 @@ RunResult Engine::Impl::resume(std::optional<Checkpoint> given) {
     if (!start) return finish(Outcome::fail("no start node", ErrorCategory::kPipeline), "", clock_->now_ms());
     next = graph_.node(*start).id;
   }
+  restore_workspace(next);
   emit(kPipelineStartedEvent,
        {{"name", graph_.name()}, {"id", state_.run_id}, {"run_dir", run_dir_}, {"resumed", true}, {"next_node", next}});
   log().info("run {} resumed at node {}: pipeline {}, run directory {}", state_.run_id, next, graph_.name(), run_dir_);
@@ -549,6 +571,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
     state_.total_executions++;
     state_.visit_counts[node.id]++;
     record_attempts(node.id);
+    const std::size_t entry = state_.completed_nodes.size();
     state_.completed_nodes.push_back(node.id);
     state_.completed_statuses.push_back(status_name(outcome.status));
     state_.node_outcomes[node.id] = outcome;
@@ -575,6 +598,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
         branch_inboxes_.erase(it);
       }
     }
+    commit_stage(entry, outcome);
     post_messages(outcome, node.id, state_.inbox);
     context_.apply_updates(outcome.context_updates);
     context_.set(kOutcomeKey, status_name(outcome.status));
@@ -609,6 +633,38 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
     next = route.target;
     via_edge = route.edge;
   }
+}
+
+void Engine::Impl::commit_stage(std::size_t entry, const Outcome& outcome) {
+  if (!options_.workspace) return;
+  const std::string& node_id = state_.completed_nodes[entry];
+  StageCommit stage{state_.run_id,          node_id, state_.visit_counts[node_id], status_name(outcome.status),
+                    state_.journal_seq + 1, clock_->now_ms()};
+  std::string commit = options_.workspace->commit_stage(stage);
+  state_.completed_commits.resize(state_.completed_nodes.size());
+  state_.completed_commits[entry] = commit;
+  if (commit.empty()) return;
+  emit(kStageCommittedEvent, {{"node_id", node_id}, {"visit", stage.visit}, {"commit", commit}});
+  log().info("stage {} (visit {}) committed {}", node_id, stage.visit, commit);
+}
+
+void Engine::Impl::restore_workspace(const std::string& next_node) {
+  if (!options_.workspace) return;
+  std::string commit = last_stage_commit(state_);
+  if (commit.empty()) commit = options_.workspace->base_commit();
+  nlohmann::json fields = {{"commit", commit}};
+  if (std::string patch = options_.workspace->changes_since(commit); !patch.empty()) {
+    const std::string path = unused_patch_path(*disk_, run_dir_, next_node);
+    if (std::error_code ec = disk_->make_directories(fs::path(path).parent_path().string())) {
+      throw RunWriteError("cannot create " + fs::path(path).parent_path().string() + ": " + ec.message());
+    }
+    const std::string_view parts[] = {patch};
+    disk_->write_file_atomic(path, parts);
+    fields["patch"] = fs::path(path).lexically_relative(run_dir_).string();
+    log().info("the worktree held edits beyond commit {}: kept as {}", commit, path);
+  }
+  options_.workspace->reset_to(commit);
+  emit(kWorkspaceRestoredEvent, std::move(fields));
 }
 
 Engine::Engine(const Graph& graph, const HandlerRegistry& registry, EngineOptions options)

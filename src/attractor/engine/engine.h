@@ -30,6 +30,7 @@
 #include "attractor/engine/handler.h"
 #include "attractor/model/outcome.h"
 #include "attractor/engine/retry.h"
+#include "attractor/workspace/workspace.h"
 
 namespace attractor {
 
@@ -70,6 +71,15 @@ struct EngineOptions {
   /// Every save rewrites `checkpoint.json` while the last snapshot was at most this many bytes
   /// (CheckpointWriter::kRewriteBelowBytes; 0: the journal from the second save on).
   std::size_t checkpoint_rewrite_below = CheckpointWriter::kRewriteBelowBytes;
+  /// The run id of a new run ("" = drawn by run(): `<epoch ms>-<6 hex>`); a `worktree` run's
+  /// branch is named after it before the engine starts.
+  std::string run_id;
+  /// The run's worktree (engine/workspace.h); nullptr = an `in-place` run. The engine commits
+  /// every stage into it and, on resume, returns it to the checkpoint's last commit, keeping the
+  /// interrupted stage's edits as `<node>/interrupted-<N>.patch`. It must outlive the engine.
+  Workspace* workspace = nullptr;
+  /// Written into the manifest as `workspace` (Manifest::workspace) when it is an object.
+  nlohmann::json workspace_record;
   /// While a stage waits on a model or a command (an LLM stage, a tool), StageWaiting is emitted
   /// every this many milliseconds of real time with the time elapsed; 0 = never.
   std::int64_t waiting_every_ms = kDefaultWaitingEveryMs;

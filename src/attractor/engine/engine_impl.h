@@ -126,6 +126,12 @@ class Engine::Impl : public BranchRunner {
   bool goal_gates_satisfied(std::string* failed_gate) const;
   std::string goal_gate_retry_target(const NodeData& gate) const;
   void begin_restart(const std::string& target);
+  /// In a `worktree` run, commits the changes of the stage whose `completed_nodes` entry is
+  /// `entry` (the entries after it, a parallel node's branch stages, commit nothing of their own).
+  void commit_stage(std::size_t entry, const Outcome& outcome);
+  /// In a `worktree` run about to continue: keeps what the worktree holds beyond the checkpoint's
+  /// last commit as a patch in the next stage's directory, then returns the worktree to that commit.
+  void restore_workspace(const std::string& next_node);
   /// Moves the messages addressed to `node_id` from `inbox` into context `inbox_last_consumed`
   /// (set to [] when none arrive and it held a non-empty list).
   void deliver_inbox(const std::string& node_id, Context& context, nlohmann::json& inbox);

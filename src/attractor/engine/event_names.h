@@ -28,6 +28,12 @@ inline constexpr char kStageUsageEvent[] = "StageUsage";
 
 inline constexpr char kCheckpointSavedEvent[] = "CheckpointSaved";
 
+/// A `worktree` run committed a stage's changes (`node_id`, `visit`, `commit`; docs/workspace.md).
+inline constexpr char kStageCommittedEvent[] = "StageCommitted";
+/// A resumed `worktree` run returned its worktree to the checkpoint's commit (`commit`, and
+/// `patch`, the run-directory path of the interrupted stage's edits, when there were any).
+inline constexpr char kWorkspaceRestoredEvent[] = "WorkspaceRestored";
+
 inline constexpr char kParallelStartedEvent[] = "ParallelStarted";
 inline constexpr char kParallelCompletedEvent[] = "ParallelCompleted";
 inline constexpr char kParallelBranchStartedEvent[] = "ParallelBranchStarted";

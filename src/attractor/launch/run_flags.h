@@ -48,6 +48,9 @@ struct RunFlags {
   /// The weakest level any command of the run may have ("" = none): the server's `--sandbox`.
   /// Not a command-line option; kept in the manifest, so a resume cannot lower it.
   std::string sandbox_floor;
+  /// `run --workspace worktree|in-place` ("" = the graph's `workspace`, else in-place;
+  /// docs/workspace.md). A resume keeps the manifest's.
+  std::string workspace;
 };
 
 /// Adds the options both commands take to `app`, bound to `flags`.

@@ -10,6 +10,7 @@
 #include "attractor/base/log.h"
 #include "attractor/base/sha256.h"
 #include "attractor/launch/child_run_starter.h"
+#include "attractor/launch/run_workspace.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/resume_check.h"
 #include "attractor/tokens/token_counter.h"
@@ -110,7 +111,7 @@ std::vector<std::string> backend_problems(const HandlerServices& services, const
   return services.backend ? services.backend->check(graph, builtin_handler_catalog()) : std::vector<std::string>{};
 }
 
-std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, std::string text) {
+std::variant<PreparedRun, LaunchFailure> prepare_loaded(LaunchRequest& r, std::string text) {
   PreparedRun prepared;
   prepared.tables = r.preload.valid() ? r.preload : preload_run_tables();
   try {
@@ -135,6 +136,12 @@ std::variant<PreparedRun, LaunchFailure> prepare_loaded(const LaunchRequest& r, 
       return failure(kExitUsage, (fs::path(r.run_dir) / "checkpoint.json").string() + ": " + *problem);
     }
   }
+  if (r.run_dir.empty()) {
+    // The name carries the second and 24 random bits; a name that exists already is drawn again.
+    do r.run_dir = default_run_directory(prepared.graph(), r.graph_path);
+    while (fs::exists(r.run_dir));
+  }
+  if (auto refused = plan_run_workspace(r, prepared)) return std::move(*refused);
   const RunFlags& f = r.flags;
   const ProviderTable& providers = *builtin_providers();
   if (!f.backend.empty() && !providers.is_known(providers.canonical(f.backend, process_env()))) {
@@ -205,13 +212,7 @@ std::variant<PreparedRun, LaunchFailure> prepare_run(LaunchRequest& request) {
     if (!input.ok()) return failure(kExitUsage, input.message);
     text = std::move(input.text);
   }
-  auto prepared = prepare_loaded(request, std::move(text));
-  if (auto* ready = std::get_if<PreparedRun>(&prepared); ready && request.run_dir.empty()) {
-    // The name carries the second and 24 random bits; a name that exists already is drawn again.
-    do request.run_dir = default_run_directory(ready->graph(), request.graph_path);
-    while (fs::exists(request.run_dir));
-  }
-  return prepared;
+  return prepare_loaded(request, std::move(text));
 }
 
 std::string default_run_directory(const Graph& graph, const std::string& graph_path) {
@@ -243,11 +244,15 @@ EngineOptions engine_options(const LaunchRequest& request, PreparedRun& prepared
   options.run_options = manifest_options(request.flags);
   options.snapshot_every = request.flags.snapshot_every;
   options.checkpoint_rewrite_below = request.flags.checkpoint_rewrite_below;
+  options.run_id = request.run_id;
+  if (prepared.worktree) options.workspace_record = prepared.worktree->to_json();
   return options;
 }
 
 RunResult execute_run(const LaunchRequest& request, PreparedRun& prepared, EngineOptions options) {
   HandlerRegistry registry = make_default_registry(prepared.services);
+  std::unique_ptr<Workspace> workspace = open_run_workspace(request, prepared);
+  options.workspace = workspace.get();
   Engine engine(prepared.graph(), registry, std::move(options));
   if (!request.resumed) return engine.run(prepared.seed);
   return request.resumed_under_lock ? engine.resume(*request.resumed) : engine.resume();
@@ -282,6 +287,14 @@ std::variant<LaunchRequest, LaunchFailure> resume_request(const std::string& run
   }
   std::vector<std::string> lines = restore_manifest_options(manifest.options, given ? *given : none, flags);
   if (restored) *restored = std::move(lines);
+  if (manifest.workspace.is_object()) {
+    try {
+      request.worktree = WorktreePlan::from_json(manifest.workspace);
+    } catch (const std::exception& e) {
+      return failure(kExitUsage, (fs::path(run_dir) / "manifest.json").string() + ": " + e.what());
+    }
+    request.workdir = request.worktree->workdir();
+  }
   request.graph_path = manifest.graph_path;
   request.graph_text = std::move(input.text);
   request.files = files;

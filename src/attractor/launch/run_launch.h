@@ -22,6 +22,7 @@
 #include "attractor/launch/run_flags.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/run/run_lock.h"
+#include "attractor/workspace/worktree_plan.h"
 #include "handlers/registry.h"
 
 namespace attractor {
@@ -51,8 +52,14 @@ struct LaunchRequest {
   /// backends are checked (`attractor serve` without `--allow-commands`).
   bool allow_commands = true;
   /// Where the built-in agent, cli agents and tool commands work (`attractor serve` sets it from
-  /// the request's `workdir`); "" = the process's current directory.
+  /// the request's `workdir`); "" = the process's current directory. For a `worktree` run,
+  /// prepare_run sets it to the worktree's (the checkout holding it is where the worktree comes from).
   std::string workdir;
+  /// The id of a new run; "" = drawn by the engine, or by prepare_run for a `worktree` run (whose
+  /// branch is named after it before the engine starts).
+  std::string run_id;
+  /// A resumed run's worktree, from its manifest (docs/workspace.md); unset for `in-place`.
+  std::optional<WorktreePlan> worktree;
 };
 
 /// Why a run did not start. `messages` are single lines without a command prefix; a graph with
@@ -80,6 +87,8 @@ struct PreparedRun {
   /// the pipeline is checked (preload_run_tables). The loading goes on while the run directory is
   /// set up; whoever needs a table first waits for it, and dropping the last copy of this waits too.
   std::shared_future<void> tables;
+  /// The worktree of a `worktree` run: planned (fresh) or recorded (resumed); unset for `in-place`.
+  std::optional<WorktreePlan> worktree;
 
   const Graph& graph() const { return *pipeline.graph; }
 };

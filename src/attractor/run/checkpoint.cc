@@ -60,6 +60,9 @@ Checkpoint Checkpoint::from_json(const nlohmann::json& j) {
     if (j.contains("completed_statuses")) {
       c.completed_statuses = j["completed_statuses"].get<std::vector<std::string>>();
     }
+    if (j.contains("completed_commits")) {
+      c.completed_commits = j["completed_commits"].get<std::vector<std::string>>();
+    }
     if (j.contains("node_retries")) c.node_retries = j["node_retries"].get<std::map<std::string, std::int64_t>>();
     if (j.contains("context") && j["context"].is_object()) c.context = j["context"];
     if (j.contains("logs")) c.logs = j["logs"].get<std::vector<std::string>>();
@@ -149,6 +152,7 @@ void CheckpointWriter::start_over(const Checkpoint& checkpoint) {
   run_id_ = checkpoint.run_id;
   completed_ = {};
   statuses_ = {};
+  commits_ = {};
   logs_ = {};
   outcomes_.clear();
   visits_.clear();
@@ -252,7 +256,11 @@ void CheckpointWriter::update(const Checkpoint& c, const Context* live) {
   delta_parts_.whole = live == nullptr || run_id_.empty();
   const std::size_t first_completed = completed_.count;
   const std::size_t first_status = statuses_.count;
-  if (c.run_id != run_id_ || c.completed_nodes.size() < completed_.count) start_over(c);
+  const std::size_t first_commit = commits_.count;
+  if (c.run_id != run_id_ || c.completed_nodes.size() < completed_.count ||
+      c.completed_commits.size() < commits_.count) {
+    start_over(c);
+  }
   refresh_entries(c, completed_.count);
   if (outcomes_.size() != c.node_outcomes.size() || visits_.size() != c.visit_counts.size() ||
       attempts_.size() != c.node_attempts.size()) {
@@ -260,6 +268,7 @@ void CheckpointWriter::update(const Checkpoint& c, const Context* live) {
   }
   completed_.update(c.completed_nodes);
   statuses_.update(c.completed_statuses);
+  commits_.update(c.completed_commits);
   if (live) {
     context_text_.reset();
     read_live(*live);
@@ -289,7 +298,7 @@ void CheckpointWriter::update(const Checkpoint& c, const Context* live) {
       {"total_executions", std::to_string(c.total_executions)},
       {"usage", json_text(c.usage, JsonInvalidUtf8::strict)},
   };
-  build_delta(c, first_completed, first_status);
+  build_delta(c, first_completed, first_status, first_commit);
   views_current_ = false;
   serialized_ = true;
 }
@@ -310,6 +319,8 @@ const std::vector<std::string_view>& CheckpointWriter::views() {
       views_.push_back(scalars_[next_scalar].second);
     }
   };
+  key("completed_commits");
+  views_.insert(views_.end(), {"[", commits_.text, "]"});
   key("completed_nodes");
   views_.insert(views_.end(), {"[", completed_.text, "]"});
   key("completed_statuses");
@@ -345,7 +356,8 @@ const std::vector<std::string_view>& CheckpointWriter::serialize_views(const Che
   return views();
 }
 
-void CheckpointWriter::build_delta(const Checkpoint& c, std::size_t first_completed, std::size_t first_status) {
+void CheckpointWriter::build_delta(const Checkpoint& c, std::size_t first_completed, std::size_t first_status,
+                                   std::size_t first_commit) {
   delta_.clear();
   if (delta_parts_.whole) return;
   auto list = [this](std::string_view name, auto begin, auto end, bool& first) {
@@ -376,6 +388,8 @@ void CheckpointWriter::build_delta(const Checkpoint& c, std::size_t first_comple
   };
   delta_ += "{\"append\":{";
   bool first = true;
+  list("completed_commits", c.completed_commits.begin() + static_cast<std::ptrdiff_t>(first_commit),
+       c.completed_commits.end(), first);
   list("completed_nodes", c.completed_nodes.begin() + static_cast<std::ptrdiff_t>(first_completed),
        c.completed_nodes.end(), first);
   list("completed_statuses", c.completed_statuses.begin() + static_cast<std::ptrdiff_t>(first_status),

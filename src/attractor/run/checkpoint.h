@@ -6,7 +6,7 @@
 ///
 /// JSON keys: `timestamp`, `run_id`, `current_node` (last completed node; the exit node at the
 /// end), `next_node` ("" when finished), `state` ("running", "success", "fail"),
-/// `completed_nodes` (every execution in order), `node_retries`, `context`, `logs`,
+/// `completed_nodes` (every execution in order), `completed_statuses`, `completed_commits`, `node_retries`, `context`, `logs`,
 /// `node_outcomes` (id -> `status`/`outcome`, plus `preferred_label`, `failure_reason` and
 /// `error_category` when set; context updates are already in `context`), `visit_counts`,
 /// `node_attempts` (handler attempts per node, retries included), `total_executions`,
@@ -42,6 +42,10 @@ struct Checkpoint {
   /// The status of each `completed_nodes` entry, in the same order (empty in checkpoints written
   /// before this key existed), so a resumed run's history says which visits failed.
   std::vector<std::string> completed_statuses;
+  /// In a `worktree` run (docs/workspace.md), the commit each `completed_nodes` entry made on the
+  /// run's branch, in the same order: "" for a stage that changed no file (and for the branch
+  /// stages of a parallel node, whose changes its own entry commits). Empty in an `in-place` run.
+  std::vector<std::string> completed_commits;
   std::map<std::string, std::int64_t> node_retries;
   nlohmann::json context = nlohmann::json::object();
   std::vector<std::string> logs;
@@ -196,7 +200,8 @@ class CheckpointWriter {
   };
   /// Builds delta_ from delta_parts_, the checkpoint's new list entries from `first_completed`
   /// and `first_status`, and the top-level members in scalars_.
-  void build_delta(const Checkpoint& checkpoint, std::size_t first_completed, std::size_t first_status);
+  void build_delta(const Checkpoint& checkpoint, std::size_t first_completed, std::size_t first_status,
+                   std::size_t first_commit);
 
   /// What a snapshot does to the journal it folded in, once it is durable.
   enum class JournalAfter {
@@ -227,6 +232,7 @@ class CheckpointWriter {
   std::string run_id_;
   AppendedArray completed_;
   AppendedArray statuses_;
+  AppendedArray commits_;
   AppendedArray logs_;
   MemberTable outcomes_;  ///< `"id":{...}` per node
   MemberTable visits_;    ///< `"id":n` per node

@@ -33,7 +33,8 @@ struct Member {
   Kind kind;
 };
 
-constexpr std::array<Member, 22> kMembers{{
+constexpr std::array<Member, 23> kMembers{{
+    {"completed_commits", Kind::kStrings},
     {"completed_nodes", Kind::kStrings},
     {"completed_statuses", Kind::kStrings},
     {"context", Kind::kValues},
@@ -158,7 +159,9 @@ std::optional<Kind> checkpoint_kind(std::string_view name) {
 }
 
 std::optional<Kind> append_kind(std::string_view name) {
-  if (name == "completed_nodes" || name == "completed_statuses" || name == "logs") return Kind::kStrings;
+  if (name == "completed_commits" || name == "completed_nodes" || name == "completed_statuses" || name == "logs") {
+    return Kind::kStrings;
+  }
   return std::nullopt;
 }
 

@@ -23,6 +23,7 @@ nlohmann::json Manifest::to_json() const {
                       {"attractor_version", version}};
   if (!parent_run.empty()) j["parent_run"] = parent_run;
   if (options.is_object() && !options.empty()) j["options"] = options;
+  if (workspace.is_object()) j["workspace"] = workspace;
   return j;
 }
 
@@ -40,6 +41,10 @@ Manifest Manifest::from_json(const nlohmann::json& j) {
   if (auto it = j.find("options"); it != j.end()) {
     if (!it->is_object()) throw std::runtime_error("\"options\" is not an object");
     m.options = *it;
+  }
+  if (auto it = j.find("workspace"); it != j.end() && !it->is_null()) {
+    if (!it->is_object()) throw std::runtime_error("\"workspace\" is not an object");
+    m.workspace = *it;
   }
   return m;
 }

@@ -304,9 +304,11 @@ ApiReply RunRegistry::resume(const std::string& id) {
   if (summary.status == "completed") return error_reply(409, "run " + id + " has completed");
   auto request_or = resume_request(*dir, RunFlags{}, nullptr, posix_run_disk());
   if (auto* failure = std::get_if<LaunchFailure>(&request_or)) return launch_failure_reply(*failure);
-  auto workdir = saved_workdir(*dir);
-  if (auto* bad = std::get_if<ApiReply>(&workdir)) return *bad;
-  std::get<LaunchRequest>(request_or).workdir = std::get<std::string>(workdir);
+  if (!std::get<LaunchRequest>(request_or).worktree) {  // a worktree run works in its worktree
+    auto workdir = saved_workdir(*dir);
+    if (auto* bad = std::get_if<ApiReply>(&workdir)) return *bad;
+    std::get<LaunchRequest>(request_or).workdir = std::get<std::string>(workdir);
+  }
   auto made = make_run(id, std::move(std::get<LaunchRequest>(request_or)),
                        count_event_lines((fs::path(*dir) / "events.jsonl").string()) + 1);
   if (auto* bad = std::get_if<ApiReply>(&made)) return *bad;

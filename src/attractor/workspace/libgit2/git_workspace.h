@@ -1,0 +1,46 @@
+#pragma once
+/// \file
+/// The Workspace of a `worktree` run (workspace/workspace.h) on a real git worktree, through
+/// libgit2 (docs/decisions.md, "Run commits go through libgit2"). Its commits run no hook, are
+/// never signed and carry the identity `attractor <attractor@localhost>`, whatever the user's
+/// configuration says, so that configuration can neither break nor slow them.
+
+#include <cstddef>
+#include <string>
+
+#include "attractor/workspace/workspace.h"
+#include "attractor/workspace/libgit2/git.h"
+
+namespace attractor {
+
+class GitWorkspace : public Workspace {
+ public:
+  /// Opens the worktree at `worktree` whose run started from `base_commit`. With `recover`, lock
+  /// files an earlier process of the run left behind when it was killed (the worktree's
+  /// `index.lock`, the branch's `.lock`) are removed first: only the run that holds the run
+  /// lock writes there. Throws git::GitError.
+  GitWorkspace(const std::string& worktree, std::string base_commit, bool recover = false);
+
+  std::string commit_stage(const StageCommit& stage) override;
+  std::string changes_since(const std::string& commit) override;
+  void reset_to(const std::string& commit) override;
+  std::string base_commit() const override { return base_commit_; }
+
+  /// The branch the worktree has checked out (`refs/heads/...`).
+  std::string branch_ref() const;
+  /// The id of the branch's newest commit.
+  std::string head_commit() const;
+
+ private:
+  void remove_stale_locks();
+
+  std::string path_;
+  std::string base_commit_;
+  git::Repository repo_;
+};
+
+/// The change from commit `from` to commit `to` of the repository at `repository` (a working
+/// tree or git directory). Throws git::GitError.
+CommitDiff diff_commits(const std::string& repository, const std::string& from, const std::string& to);
+
+}  // namespace attractor
