@@ -139,6 +139,7 @@ const std::vector<LintRulePtr>& builtin_rules() {
                                                  scanned_rule("fidelity_valid"),
                                                  thread_id_fidelity_rule(),
                                                  sandbox_literal_rule(),
+                                                 worktree_parallel_rule(),
                                                  scanned_rule("retry_target_exists"),
                                                  scanned_rule("goal_gate_has_retry"),
                                                  scanned_rule("prompt_on_llm_nodes"),

@@ -27,6 +27,8 @@
 ///                                 `full` (edges into a node can override its fidelity, see lint_rules.h)
 ///   sandbox_literal [error]       node/graph `sandbox.read`/`sandbox.write` hold no `$`: sandbox paths
 ///                                 are taken as written, never expanded from context
+///   worktree_parallel [warning]   a fan-out node in a `workspace=worktree` graph: its branches share
+///                                 the run's one worktree (docs/workspace.md, "Parallel branches")
 ///   retry_target_exists [warning] node and graph `retry_target`/`fallback_retry_target` name nodes
 ///   goal_gate_has_retry [warning] `goal_gate=true` nodes have a retry target (node or graph level)
 ///   prompt_on_llm_nodes [warning] codergen nodes (other than start/exit) have a prompt or label

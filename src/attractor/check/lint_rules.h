@@ -38,6 +38,8 @@ LintRulePtr dead_end_rule();
 /// no incoming edge sets `fidelity=full`; edge: its fidelity, else the target's, is not `full`).
 LintRulePtr thread_id_fidelity_rule();
 LintRulePtr sandbox_literal_rule();
+/// worktree_parallel (lint_rules_workspace.cc): a parallel node in a `workspace=worktree` graph.
+LintRulePtr worktree_parallel_rule();
 
 /// stylesheet_syntax (lint_scan.cc).
 LintRulePtr stylesheet_syntax_rule();

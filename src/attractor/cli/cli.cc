@@ -17,6 +17,7 @@ const std::vector<CliCommand>& cli_commands() {
       {"resume", "continue an interrupted run from its checkpoint", run_resume_command, run_resume_command},
       {"runs", "list the runs under a logs root with their status", run_runs_command},
       {"status", "show where a run stands; --follow prints its events until it ends", run_status_command},
+      {"diff", "what a worktree run, or one of its stages, changed, as a unified diff", run_diff_command},
       {"serve", "serve the HTTP API and web page: start, watch, answer gates", run_serve_command},
       {"validate", "parse, transform and lint a pipeline; print diagnostics", run_validate_command},
       {"render", "draw a pipeline (and optionally a run) with Graphviz", run_render_command},

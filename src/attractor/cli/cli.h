@@ -48,6 +48,7 @@ int run_graph_command(int argc, char** argv);
 int run_tokens_command(int argc, char** argv);
 int run_runs_command(int argc, char** argv);
 int run_status_command(int argc, char** argv);
+int run_diff_command(int argc, char** argv);
 int run_serve_command(int argc, char** argv);
 
 }  // namespace attractor

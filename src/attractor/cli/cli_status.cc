@@ -15,6 +15,7 @@
 #include "attractor/cli/cli_support.h"
 #include "attractor/cli/progress_display.h"
 #include "attractor/launch/run_summary.h"
+#include "attractor/launch/run_workspace.h"
 #include "attractor/engine/events.h"
 #include "attractor/engine/usage_tally.h"
 
@@ -27,6 +28,9 @@ void print_summary(const RunSummary& s) {
   std::printf("pipeline: %s (%s)\n", s.graph.c_str(), s.graph_path.c_str());
   std::printf("status:   %s%s\n", s.status.c_str(), s.pid ? fmt::format(" (pid {})", *s.pid).c_str() : "");
   if (!s.reason.empty()) std::printf("reason:   %s\n", s.reason.c_str());
+  std::printf("workspace: %s\n", describe_workspace(s.workspace, "the directory it was started in").c_str());
+  if (s.changed_files) std::printf("changed:  %zu file%s (attractor diff %s)\n", *s.changed_files,
+                                   *s.changed_files == 1 ? "" : "s", s.run_dir.c_str());
   std::printf("started:  %s, %s\n", s.started.c_str(), format_duration(s.duration_ms).c_str());
   const bool finished = s.status == "completed" || s.status == "failed";
   std::printf("%s %s\n", finished ? "last:    " : "next:    ", s.node.empty() ? "-" : s.node.c_str());
@@ -101,6 +105,7 @@ int run_status_command(int argc, char** argv) {
   }
   if (follow_events) follow(run_dir, json, system_clock());
   RunSummary s = summarize_run(run_dir, system_clock().now_ms());
+  add_workspace_changes(s);
   if (json) {
     std::printf("%s\n", s.to_json().dump(2).c_str());
   } else {

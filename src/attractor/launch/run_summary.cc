@@ -114,6 +114,8 @@ nlohmann::json RunSummary::to_json() const {
                       {"completed_nodes", completed_nodes},
                       {"completed_statuses", completed_statuses},
                       {"usage", usage}};
+  j["workspace"] = workspace.is_object() ? workspace : nlohmann::json{{"mode", "in-place"}};
+  j["changed_files"] = changed_files ? nlohmann::json(*changed_files) : nlohmann::json();
   j["pid"] = pid ? nlohmann::json(*pid) : nlohmann::json();
   j["reason"] = reason.empty() ? nlohmann::json() : nlohmann::json(reason);
   j["error"] = error.empty() ? nlohmann::json() : nlohmann::json(error);
@@ -131,6 +133,7 @@ RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms, Runnin
     s.run_id = m.run_id;
     s.started = m.start_time;
     s.started_ms = parse_utc(m.start_time);
+    s.workspace = m.workspace;
     if (running == RunningDetail::kBrief) {
       if (auto pid = run_lock_holder(run_dir)) return brief_running(std::move(s), *pid, now_ms);
     }
@@ -142,6 +145,7 @@ RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms, Runnin
   }
   s.completed_nodes = cp.completed_nodes;
   s.completed_statuses = cp.completed_statuses;
+  s.completed_commits = cp.completed_commits;
   s.usage = cp.usage.is_object() ? cp.usage : nlohmann::json::object();
   s.pid = run_lock_holder(run_dir);
   const bool finished = cp.state == "success" || cp.state == "fail";

@@ -49,6 +49,9 @@ struct RunSummary {
   std::optional<long> pid;       ///< the process running it
   std::vector<std::string> completed_nodes;
   std::vector<std::string> completed_statuses;
+  std::vector<std::string> completed_commits;  ///< a worktree run's stage commits (docs/workspace.md)
+  nlohmann::json workspace;                    ///< the manifest's `workspace` (null: in-place)
+  std::optional<std::size_t> changed_files;    ///< set by add_workspace_changes for a worktree run
   nlohmann::json usage = nlohmann::json::object();
   std::string reason;  ///< failure or stop reason, when there is one
 

@@ -1,5 +1,6 @@
 #include "attractor/launch/run_workspace.h"
 
+#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -87,6 +88,35 @@ std::unique_ptr<Workspace> open_run_workspace(const LaunchRequest& request, cons
   const GitModule& git = GitModule::get();
   if (!request.resumed) git.create_worktree(plan);
   return git.open_workspace(plan.worktree, plan.base_commit, request.resumed.has_value());
+}
+
+std::string commit_after(const std::vector<std::string>& commits, std::size_t entries,
+                         const std::string& base_commit) {
+  for (std::size_t i = std::min(entries, commits.size()); i > 0; --i) {
+    if (!commits[i - 1].empty()) return commits[i - 1];
+  }
+  return base_commit;
+}
+
+CommitDiff run_change(const WorktreePlan& plan, const std::vector<std::string>& commits) {
+  const std::string last = commit_after(commits, commits.size(), plan.base_commit);
+  if (last == plan.base_commit) return {};
+  return GitModule::get().diff_commits(plan.repository, plan.base_commit, last);
+}
+
+CommitDiff stage_change(const WorktreePlan& plan, const std::vector<std::string>& commits, std::size_t entry) {
+  if (entry >= commits.size() || commits[entry].empty()) return {};
+  return GitModule::get().diff_commits(plan.repository, commit_after(commits, entry, plan.base_commit),
+                                       commits[entry]);
+}
+
+void add_workspace_changes(RunSummary& summary) {
+  if (!summary.workspace.is_object()) return;
+  try {
+    summary.changed_files = run_change(WorktreePlan::from_json(summary.workspace), summary.completed_commits).files;
+  } catch (const std::exception&) {
+    summary.changed_files.reset();
+  }
 }
 
 std::string describe_workspace(const nlohmann::json& record, const std::string& in_place_dir) {

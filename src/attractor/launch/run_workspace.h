@@ -8,8 +8,10 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "attractor/launch/run_launch.h"
+#include "attractor/launch/run_summary.h"
 #include "attractor/workspace/workspace.h"
 
 namespace attractor {
@@ -29,6 +31,23 @@ std::optional<LaunchFailure> plan_run_workspace(LaunchRequest& request, Prepared
 /// The worktree of `prepared` opened for `execute_run` (made first for a fresh run), through the
 /// git module: nullptr for an `in-place` run. Throws std::runtime_error when git refuses.
 std::unique_ptr<Workspace> open_run_workspace(const LaunchRequest& request, const PreparedRun& prepared);
+
+/// The commit a worktree run's files stood at after its first `entries` completed stages: the
+/// last non-empty one of `commits[0, entries)`, else `base_commit`.
+std::string commit_after(const std::vector<std::string>& commits, std::size_t entries,
+                         const std::string& base_commit);
+
+/// The change of a whole worktree run (its base commit to its last stage commit), through the
+/// git module. Throws std::runtime_error (ModuleLoadError, a commit git cannot find).
+CommitDiff run_change(const WorktreePlan& plan, const std::vector<std::string>& commits);
+
+/// The change of the stage at `entry` of `commits`: its commit against the commit before it;
+/// empty when the stage changed nothing. Throws like run_change.
+CommitDiff stage_change(const WorktreePlan& plan, const std::vector<std::string>& commits, std::size_t entry);
+
+/// Sets `summary.changed_files` of a worktree run (files its branch changed since the base
+/// commit); leaves it unset for an in-place run or when git cannot say.
+void add_workspace_changes(RunSummary& summary);
 
 /// One line for the console and `status`: "worktree DIR on branch B (from BASE at COMMIT)" or
 /// "in-place (DIR)".

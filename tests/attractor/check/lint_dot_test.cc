@@ -158,3 +158,40 @@ TEST(LintDot, StylesheetAndGoalTransformsApplied) {
 
 }  // namespace
 }  // namespace attractor
+
+namespace attractor {
+namespace {
+
+const char kParallelEdits[] = R"(digraph G {
+  graph [goal="Ship"%s]
+  start [shape=Mdiamond]
+  split [shape=component]
+  a [shape=parallelogram, tool_command="echo a > a.txt"]
+  b [shape=parallelogram, tool_command="echo b > b.txt"]
+  join [shape=tripleoctagon]
+  exit  [shape=Msquare]
+  start -> split -> a -> join
+  split -> b -> join
+  join -> exit
+}
+)";
+
+std::string with_workspace(const std::string& attr) {
+  std::string text = kParallelEdits;
+  return text.replace(text.find("%s"), 2, attr);
+}
+
+TEST(LintDot, ParallelNodeInAWorktreeGraphIsReported) {
+  EXPECT_EQ(formatted(with_workspace(", workspace=\"worktree\"")),
+            "test.dot:4:3: warning: [worktree_parallel] node 'split' runs its branches at once in the run's one "
+            "worktree: their edits are committed together as its stage, and branches that write the same file "
+            "overwrite each other\n"
+            "    split [shape=component]\n"
+            "    ^\n"
+            "  fix: let each branch write files of its own, or run the edits one after another\n");
+  EXPECT_EQ(formatted(with_workspace("")), "");
+  EXPECT_EQ(formatted(with_workspace(", workspace=\"in-place\"")), "");
+}
+
+}  // namespace
+}  // namespace attractor

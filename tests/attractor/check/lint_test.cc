@@ -41,6 +41,7 @@ TEST(Lint, BuiltinRuleNamesInOrder) {
                                                                  "fidelity_valid",
                                                                  "thread_id_fidelity",
                                                                  "sandbox_literal",
+                                                                 "worktree_parallel",
                                                                  "retry_target_exists",
                                                                  "goal_gate_has_retry",
                                                                  "prompt_on_llm_nodes",

@@ -147,7 +147,8 @@ TEST(InstallTest, MakeInstallPutsAWorkingBinaryUnderThePrefix) {
     if (entry.is_regular_file()) installed.push_back(fs::relative(entry.path(), prefix).string());
   }
   std::sort(installed.begin(), installed.end());
-  EXPECT_EQ(installed, (std::vector<std::string>{"bin/attractor", "lib/attractor/libattractor_http.so",
+  EXPECT_EQ(installed, (std::vector<std::string>{"bin/attractor", "lib/attractor/libattractor_git.so",
+                                                 "lib/attractor/libattractor_http.so",
                                                  "lib/attractor/libattractor_retrieval.so"}));
   expect_llm_run_works(prefix + "/bin/attractor", dir);
   // The installed binary finds the module in PREFIX/lib/attractor/.

@@ -1,6 +1,8 @@
 #include "attractor/workspace/libgit2/git_workspace.h"
 
+#include <algorithm>
 #include <filesystem>
+#include <vector>
 #include <system_error>
 #include <utility>
 
@@ -103,6 +105,35 @@ void GitWorkspace::reset_to(const std::string& commit) {
   checkout.checkout_strategy = GIT_CHECKOUT_FORCE | GIT_CHECKOUT_REMOVE_UNTRACKED;
   git::check(git_reset(repo_.get(), reinterpret_cast<git_object*>(c.get()), GIT_RESET_HARD, &checkout),
              "cannot return the worktree to commit " + commit);
+  remove_untracked_files();
+}
+
+void GitWorkspace::remove_untracked_files() {
+  git_status_options options = GIT_STATUS_OPTIONS_INIT;
+  options.show = GIT_STATUS_SHOW_WORKDIR_ONLY;
+  options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS;
+  git_status_list* list = nullptr;
+  git::check(git_status_list_new(&list, repo_.get(), &options), "cannot list the worktree's untracked files");
+  git::StatusList owned(list);
+  std::vector<fs::path> parents;
+  for (std::size_t i = 0; i < git_status_list_entrycount(list); ++i) {
+    const git_status_entry* e = git_status_byindex(list, i);
+    if (!(e->status & GIT_STATUS_WT_NEW) || !e->index_to_workdir) continue;
+    const fs::path file = fs::path(path_) / e->index_to_workdir->new_file.path;
+    std::error_code ec;
+    fs::remove(file, ec);
+    if (ec) throw git::GitError("cannot remove " + file.string() + ": " + ec.message(), -1);
+    for (fs::path dir = file.parent_path(); dir != fs::path(path_) && dir.has_relative_path(); dir = dir.parent_path()) {
+      parents.push_back(dir);
+    }
+  }
+  std::sort(parents.begin(), parents.end(), [](const fs::path& a, const fs::path& b) {
+    return a.string().size() > b.string().size();
+  });
+  for (const fs::path& dir : parents) {
+    std::error_code ec;
+    if (fs::is_directory(dir, ec) && fs::is_empty(dir, ec)) fs::remove(dir, ec);
+  }
 }
 
 CommitDiff diff_commits(const std::string& repository, const std::string& from, const std::string& to) {

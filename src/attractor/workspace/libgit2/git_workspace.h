@@ -33,6 +33,9 @@ class GitWorkspace : public Workspace {
 
  private:
   void remove_stale_locks();
+  /// Removes the files of the worktree git does not track and does not ignore, then the
+  /// directories that held only them.
+  void remove_untracked_files();
 
   std::string path_;
   std::string base_commit_;
