@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <variant>
 #include <vector>
 
 #include "attractor/launch/run_launch.h"
@@ -44,6 +45,18 @@ CommitDiff run_change(const WorktreePlan& plan, const std::vector<std::string>& 
 /// The change of the stage at `entry` of `commits`: its commit against the commit before it;
 /// empty when the stage changed nothing. Throws like run_change.
 CommitDiff stage_change(const WorktreePlan& plan, const std::vector<std::string>& commits, std::size_t entry);
+
+/// Why `run_dir_diff` gives no diff: `exit_code` kExitUsage (not a worktree run, no such stage,
+/// an unreadable run directory) or kExitRuntime (git failed), and the one-line message.
+struct DiffRefusal {
+  int exit_code = kExitUsage;
+  std::string message;
+};
+
+/// The change of the worktree run at `run_dir`: the whole run when `stage` is "", else the stage
+/// `stage` names (`NODE[@VISIT]`, stage_point.h). What `attractor diff` prints and the server's
+/// `GET /pipelines/{id}/diff` returns.
+std::variant<CommitDiff, DiffRefusal> run_dir_diff(const std::string& run_dir, const std::string& stage);
 
 /// Sets `summary.changed_files` of a worktree run (files its branch changed since the base
 /// commit); leaves it unset for an in-place run or when git cannot say.

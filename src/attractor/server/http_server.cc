@@ -10,6 +10,7 @@
 #include "attractor/check/pipeline_loader.h"
 #include "attractor/engine/event_names.h"
 #include "attractor/launch/run_summary.h"
+#include "attractor/launch/run_workspace.h"
 #include "attractor/server/run_views.h"
 #include "attractor/server/web_assets.h"
 #include "handlers/registry.h"
@@ -333,6 +334,9 @@ void HttpServer::install_run_routes() {
     if (req.match(2) == "checkpoint") return send_json(res, 200, *checkpoint);
     send_json(res, 200, checkpoint->value("context", nlohmann::json::object()));
   });
+  server_->get(R"(/pipelines/([^/]+)/diff)", [this](const Request& req, Response& res) { send_diff(req, res, ""); });
+  server_->get(R"(/pipelines/([^/]+)/stages/([^/]+)/diff)",
+               [this](const Request& req, Response& res) { send_diff(req, res, req.match(2)); });
   server_->get(R"(/pipelines/([^/]+)/stages/([^/]+))", [this](const Request& req, Response& res) {
     auto dir = runs_.run_dir_of(req.match(1));
     if (!dir) return send_error(res, 404, "no run " + req.match(1));
@@ -340,6 +344,17 @@ void HttpServer::install_run_routes() {
     if (!stage) return send_error(res, 404, "no stage " + req.match(2) + " in this run");
     send_json(res, 200, *stage);
   });
+}
+
+void HttpServer::send_diff(const Request& req, Response& res, const std::string& stage) {
+  auto dir = runs_.run_dir_of(req.match(1));
+  if (!dir) return send_error(res, 404, "no run " + req.match(1));
+  auto diff = run_dir_diff(*dir, stage);
+  if (auto* refused = std::get_if<DiffRefusal>(&diff)) {
+    return send_error(res, refused->exit_code == kExitUsage ? 404 : 500, refused->message);
+  }
+  const CommitDiff& d = std::get<CommitDiff>(diff);
+  send_json(res, 200, {{"patch", d.patch}, {"files", d.files}});
 }
 
 void HttpServer::install_stream_route() {

@@ -60,6 +60,8 @@ class HttpServer {
   void install_routes();
   void install_run_routes();
   void install_stream_route();
+  /// GET .../diff: the worktree run's change, or `stage`'s ("" for the whole run), as JSON.
+  void send_diff(const ServerRequest& req, ServerResponse& res, const std::string& stage);
   void install_page_routes();
 
   RunRegistry& runs_;

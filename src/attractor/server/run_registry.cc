@@ -10,6 +10,7 @@
 #include "attractor/base/log.h"
 #include "attractor/engine/event_names.h"
 #include "attractor/launch/run_summary.h"
+#include "attractor/launch/run_workspace.h"
 #include "attractor/model/sandbox_level.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/run/posix_run_disk.h"
@@ -26,7 +27,8 @@ namespace fs = std::filesystem;
 const std::set<std::string>& start_fields() {
   static const std::set<std::string> fields = {"dot",          "graph",   "context",   "backend",          "simulate",
                                                "auto_approve", "answers", "responses", "max_total_tokens", "max_cost",
-                                               "prices",       "strict",  "workdir",   "sandbox"};
+                                               "prices",       "strict",  "workdir",   "sandbox",
+                                               "workspace"};
   return fields;
 }
 
@@ -150,6 +152,12 @@ std::optional<std::string> read_flags(const nlohmann::json& body, RunFlags& flag
     if (!body["sandbox"].is_string() || !parse_sandbox_level(body["sandbox"].get<std::string>()))
       return "sandbox must be \"none\", \"workspace\" or \"strict\" (the server's --sandbox floor raises it)";
     flags.sandbox = body["sandbox"].get<std::string>();
+  }
+  if (body.contains("workspace")) {
+    if (!body["workspace"].is_string() ||
+        (body["workspace"] != kWorkspaceWorktree && body["workspace"] != kWorkspaceInPlace))
+      return "workspace must be \"worktree\" or \"in-place\" (docs/workspace.md)";
+    flags.workspace = body["workspace"].get<std::string>();
   }
   if (body.contains("context") && !body["context"].is_object()) return "context must be an object";
   if (body.contains("prices") && !body["prices"].is_object()) return "prices must be an object";
@@ -545,6 +553,7 @@ std::optional<nlohmann::json> RunRegistry::describe(const std::string& id) const
   std::optional<std::string> dir = run_dir_of(id);
   if (!dir) return std::nullopt;
   RunSummary summary = summarize_run(*dir, system_clock().now_ms());
+  add_workspace_changes(summary);
   nlohmann::json j = summary.to_json();
   if (never_started(*dir)) j = unstarted_summary(*dir);
   j["id"] = id;
