@@ -6,7 +6,18 @@ namespace attractor::git {
 
 void ensure_initialized() {
   static std::once_flag once;
-  std::call_once(once, [] { git_libgit2_init(); });
+  std::call_once(once, [] {
+    git_libgit2_init();
+    // A tree's entries are blobs this process just wrote: checking each one exists reopened every
+    // object of the worktree per commit.
+    git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 0);
+    // The user's global and system configuration take no part in a run's commits
+    // (docs/workspace.md): the same repository gives the same commits on every machine.
+    for (git_config_level_t level : {GIT_CONFIG_LEVEL_SYSTEM, GIT_CONFIG_LEVEL_XDG, GIT_CONFIG_LEVEL_GLOBAL,
+                                     GIT_CONFIG_LEVEL_PROGRAMDATA}) {
+      git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, level, "");
+    }
+  });
 }
 
 int check(int rc, const std::string& doing) {

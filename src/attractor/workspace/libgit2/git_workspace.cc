@@ -41,6 +41,26 @@ GitWorkspace::GitWorkspace(const std::string& worktree, std::string base_commit,
   if (recover) remove_stale_locks();
 }
 
+void GitWorkspace::stage_changes(git_index* index) {
+  git_status_options options = GIT_STATUS_OPTIONS_INIT;
+  options.show = GIT_STATUS_SHOW_WORKDIR_ONLY;
+  options.flags = GIT_STATUS_OPT_INCLUDE_UNTRACKED | GIT_STATUS_OPT_RECURSE_UNTRACKED_DIRS |
+                  GIT_STATUS_OPT_EXCLUDE_SUBMODULES | GIT_STATUS_OPT_DISABLE_PATHSPEC_MATCH;
+  git_status_list* list = nullptr;
+  git::check(git_status_list_new(&list, repo_.get(), &options), "cannot list the worktree's changes");
+  git::StatusList owned(list);
+  for (std::size_t i = 0; i < git_status_list_entrycount(list); ++i) {
+    const git_status_entry* e = git_status_byindex(list, i);
+    if (!e->index_to_workdir) continue;
+    const char* path = e->index_to_workdir->new_file.path;
+    if (e->status & GIT_STATUS_WT_DELETED) {
+      git::check(git_index_remove_bypath(index, path), fmt::format("cannot record that {} was removed", path));
+    } else if (e->status & (GIT_STATUS_WT_NEW | GIT_STATUS_WT_MODIFIED | GIT_STATUS_WT_TYPECHANGE)) {
+      git::check(git_index_add_bypath(index, path), fmt::format("cannot add {}", path));
+    }
+  }
+}
+
 void GitWorkspace::remove_stale_locks() {
   std::error_code ec;
   fs::remove(fs::path(git_repository_path(repo_.get())) / "index.lock", ec);
@@ -65,8 +85,7 @@ std::string GitWorkspace::head_commit() const {
 std::string GitWorkspace::commit_stage(const StageCommit& stage) {
   git_repository* repo = repo_.get();
   git_index* index = fresh_index(repo);
-  git::check(git_index_update_all(index, nullptr, nullptr, nullptr), "cannot record removed files");
-  git::check(git_index_add_all(index, nullptr, GIT_INDEX_ADD_DEFAULT, nullptr, nullptr), "cannot add changed files");
+  stage_changes(index);
   git_oid tree_id;
   git::check(git_index_write_tree(&tree_id, index), "cannot write the stage's tree");
   git::Commit parent = git::lookup_commit(repo, head_commit());

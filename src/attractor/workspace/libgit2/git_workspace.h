@@ -33,6 +33,9 @@ class GitWorkspace : public Workspace {
 
  private:
   void remove_stale_locks();
+  /// Adds every new and changed file of the worktree to `index` and removes the deleted ones,
+  /// from one scan of the worktree (ignored files excepted).
+  void stage_changes(git_index* index);
   /// Removes the files of the worktree git does not track and does not ignore, then the
   /// directories that held only them.
   void remove_untracked_files();
