@@ -1,14 +1,15 @@
 // Browser test of the `attractor serve` web page: starts the server on a temporary folder,
 // drives Debian's Chromium through playwright-core and checks a gated run from start to end
 // (the SVG graph turning green stage by stage, cancel and resume), a freeform gate, a run
-// interrupted by a server restart and resumed from the page, that server strings are shown as
-// text (no script runs), and that lint errors reach the form. A screenshot of each step is saved.
+// interrupted by a server restart and resumed from the page, a worktree run's stage diff, that
+// server strings are shown as text (no script runs), and that lint errors reach the form. A
+// screenshot of each step is saved.
 // Usage: node web_page_test.mjs ATTRACTOR_BINARY REPO_ROOT
 // Env: PLAYWRIGHT_CORE (playwright-core folder), ATTRACTOR_WEB_SCREENSHOTS (folder for the
 // numbered screenshots NN-step.png, default REPO_ROOT/build/browser-screenshots, created if
 // missing, earlier NN-*.png in it removed; empty for none), ATTRACTOR_WEB_DIR (passed on to the
 // server).
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -106,7 +107,7 @@ function loadChromium(repoRoot) {
 // its token.
 function startServer(binary) {
   const args = ['serve', '--listen', '127.0.0.1:0', '--logs-root', path.join(tmp, 'runs'),
-    '--graphs-dir', path.join(tmp, 'graphs')];
+    '--graphs-dir', path.join(tmp, 'graphs'), '--allow-commands'];
   return new Promise((resolve, reject) => {
     const child = spawn(binary, args, { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
     server = child;
@@ -531,6 +532,51 @@ async function restartRun(page, binary, earlierId) {
   pass('resumed run completed after Approve; every executed node is green');
 }
 
+const EDIT_DOT = `digraph Edits {
+  start [shape=Mdiamond]
+  edit [shape=parallelogram, tool_command="printf 'two\\\\n' >> a.txt; printf 'new\\\\n' > b.txt"]
+  look [shape=parallelogram, tool_command="cat a.txt"]
+  exit [shape=Msquare]
+  start -> edit -> look -> exit
+}
+`;
+
+// A worktree run (started through the API, in a git repository inside the server's workdir
+// root): the stage view shows the stage's diff, and the header the run's branch.
+async function worktreeRun(page) {
+  const repo = path.join(tmp, 'repo');
+  fs.mkdirSync(repo);
+  fs.writeFileSync(path.join(repo, 'a.txt'), 'one\n');
+  const git = (...args) => execFileSync('git', ['-C', repo, '-c', 'user.name=t', '-c', 'user.email=t@localhost', ...args]);
+  git('init', '-q', '-b', 'main');
+  git('add', '-A');
+  git('commit', '-q', '-m', 'first');
+  const response = await fetch(new URL('/pipelines', serverUrl), {
+    method: 'POST', headers: { Authorization: `Bearer ${serverToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ dot: EDIT_DOT, workspace: 'worktree', workdir: 'repo' }),
+  });
+  const started = await response.json();
+  check(response.status === 201, `the worktree run starts (${response.status}: ${JSON.stringify(started)})`);
+  await page.evaluate((id) => { location.hash = '#run=' + encodeURIComponent(id); }, started.id);
+  await statusIs(page, 'completed');
+  await page.waitForFunction(() => /branch attractor\//.test(document.querySelector('#run-meta')?.textContent || ''),
+    null, { timeout: STEP_MS });
+  check((await page.textContent('#run-meta')).includes('2 files changed'), 'the header counts the changed files');
+  await page.click('#stages tr[data-node="edit"]');
+  const diff = page.locator('#stage-detail pre[data-file="diff"]');
+  await diff.waitFor({ timeout: STEP_MS });
+  const text = await diff.textContent();
+  check(text.includes('+two') && text.includes('b/b.txt'), `the stage's diff is shown (got "${text.slice(0, 200)}")`);
+  check(await page.locator('#stage-detail pre.diff .diff-add').count() >= 2, 'added lines are marked');
+  check(fs.readFileSync(path.join(repo, 'a.txt'), 'utf8') === 'one\n', 'the checkout is untouched');
+  await screenshot(page, 'stage-diff');
+  await page.click('#stages tr[data-node="look"]');
+  await page.waitForFunction(() => /changes: none/.test(document.querySelector('#stage-detail')?.textContent || ''),
+    null, { timeout: STEP_MS });
+  await listShows(page, started.id, 'completed');
+  pass('a worktree run shows its branch, and each stage its diff');
+}
+
 async function lintError(page) {
   const before = await page.locator('#runs tbody tr').count();
   await page.fill('#dot-input', NO_START_DOT);
@@ -574,6 +620,7 @@ async function main() {
   await escapedRun(page);
   await freeformRun(page);
   await restartRun(page, binary, gatedId);
+  await worktreeRun(page);
   await lintError(page);
   check(pageErrors.length === 0, `JavaScript errors on the page: ${pageErrors.join('; ')}`);
   pass('no JavaScript errors on the page');

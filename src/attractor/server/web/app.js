@@ -295,7 +295,9 @@ function renderRunHeader(run) {
   $('#run-status').replaceWith(badge(status, 'run-status'));
   const meta = [info.started && 'started ' + fmtTime(info.started),
     info.duration_ms != null && 'took ' + fmtDuration(info.duration_ms),
-    info.node && 'at ' + info.node, info.reason];
+    info.node && 'at ' + info.node, info.reason,
+    info.workspace?.mode === 'worktree' && `branch ${info.workspace.branch}` +
+      (info.changed_files != null ? `, ${info.changed_files} file${info.changed_files === 1 ? '' : 's'} changed` : '')];
   $('#run-meta').textContent = meta.filter(Boolean).join(' · ');
   $('#cancel-run').disabled = !ACTIVE.includes(status);
   $('#resume-run').disabled = !RESUMABLE.includes(status);
@@ -447,6 +449,26 @@ async function showStage(run, node) {
   if (state.run !== run || run.selected !== node) return;
   if (!r.ok) { pane.replaceChildren(stageHeader(node), el('p', { class: 'error', text: r.data.error })); return; }
   pane.replaceChildren(stageHeader(node), ...stageBody(r.data));
+  if (run.info?.workspace?.mode !== 'worktree') return;
+  const d = await api('GET', `/pipelines/${enc(run.id)}/stages/${enc(node)}/diff`);
+  if (state.run !== run || run.selected !== node) return;
+  pane.insertBefore(el('div', { class: 'stage-diff' }, ...diffSection(d)), pane.children[1] || null);
+}
+
+// A stage's change in a worktree run (GET .../stages/NODE/diff): the unified diff, its lines
+// coloured by kind, all of it text.
+function diffSection(r) {
+  if (!r.ok) return [el('h4', { text: 'changes' }), el('p', { class: 'error', text: r.data.error })];
+  const files = r.data.files;
+  const title = el('h4', { text: files ? `changes (${files} file${files === 1 ? '' : 's'})` : 'changes: none' });
+  if (!files) return [title];
+  const pre = el('pre', { class: 'file diff', 'data-file': 'diff' });
+  for (const line of String(r.data.patch).split('\n')) {
+    const kind = line.startsWith('+++') || line.startsWith('---') || line.startsWith('diff ') ? 'meta'
+      : line.startsWith('@@') ? 'hunk' : line.startsWith('+') ? 'add' : line.startsWith('-') ? 'del' : '';
+    pre.append(el('span', { class: kind ? 'diff-' + kind : '', text: line + '\n' }));
+  }
+  return [title, pre];
 }
 
 function stageHeader(node) {
