@@ -11,8 +11,8 @@ namespace attractor::testing {
 namespace fs = std::filesystem;
 
 std::string git(const std::string& dir, const std::vector<std::string>& args) {
-  std::vector<std::string> argv{"git", "-C", dir, "-c", "user.name=test", "-c", "user.email=test@localhost",
-                                "-c", "commit.gpgsign=false"};
+  std::vector<std::string> argv{
+      "git", "-C", dir, "-c", "user.name=test", "-c", "user.email=test@localhost", "-c", "commit.gpgsign=false"};
   argv.insert(argv.end(), args.begin(), args.end());
   hardening::ProcessOptions options;
   options.env = {"GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=/dev/null"};

@@ -53,8 +53,8 @@ int run_runs_command(int argc, char** argv) {
     std::string branch = r.workspace.is_object() ? r.workspace.value("branch", "") : "-";
     std::string files = r.changed_files ? std::to_string(*r.changed_files) : "-";
     std::printf("%-12s %-24s %-9s %-20s %-20s %-28s %-5s %s\n", status.c_str(), r.started.c_str(),
-                format_duration(r.duration_ms).c_str(), r.graph.c_str(), r.node.c_str(), branch.c_str(),
-                files.c_str(), r.run_dir.c_str());
+                format_duration(r.duration_ms).c_str(), r.graph.c_str(), r.node.c_str(), branch.c_str(), files.c_str(),
+                r.run_dir.c_str());
   }
   return kExitSuccess;
 }

@@ -29,8 +29,9 @@ void print_summary(const RunSummary& s) {
   std::printf("status:   %s%s\n", s.status.c_str(), s.pid ? fmt::format(" (pid {})", *s.pid).c_str() : "");
   if (!s.reason.empty()) std::printf("reason:   %s\n", s.reason.c_str());
   std::printf("workspace: %s\n", describe_workspace(s.workspace, "the directory it was started in").c_str());
-  if (s.changed_files) std::printf("changed:  %zu file%s (attractor diff %s)\n", *s.changed_files,
-                                   *s.changed_files == 1 ? "" : "s", s.run_dir.c_str());
+  if (s.changed_files)
+    std::printf("changed:  %zu file%s (attractor diff %s)\n", *s.changed_files, *s.changed_files == 1 ? "" : "s",
+                s.run_dir.c_str());
   std::printf("started:  %s, %s\n", s.started.c_str(), format_duration(s.duration_ms).c_str());
   const bool finished = s.status == "completed" || s.status == "failed";
   std::printf("%s %s\n", finished ? "last:    " : "next:    ", s.node.empty() ? "-" : s.node.c_str());

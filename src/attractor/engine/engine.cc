@@ -638,7 +638,7 @@ RunResult Engine::Impl::execute_loop(std::string next, bool resumed) {
 void Engine::Impl::commit_stage(std::size_t entry, const Outcome& outcome) {
   if (!options_.workspace) return;
   const std::string& node_id = state_.completed_nodes[entry];
-  StageCommit stage{state_.run_id,          node_id, state_.visit_counts[node_id], status_name(outcome.status),
+  StageCommit stage{state_.run_id,          node_id,         state_.visit_counts[node_id], status_name(outcome.status),
                     state_.journal_seq + 1, clock_->now_ms()};
   std::string commit = options_.workspace->commit_stage(stage);
   state_.completed_commits.resize(state_.completed_nodes.size());

@@ -38,9 +38,10 @@ std::optional<LaunchFailure> check_resumed_worktree(LaunchRequest& request, Prep
   const WorktreePlan& plan = *request.worktree;
   std::error_code ec;
   if (!fs::is_directory(plan.worktree, ec)) {
-    return refusal(fmt::format("the run's worktree {} is missing (its branch {} in {} still holds the committed "
-                               "stages): attractor fork the run to continue from a new worktree",
-                               plan.worktree, plan.branch, plan.repository));
+    return refusal(
+        fmt::format("the run's worktree {} is missing (its branch {} in {} still holds the committed "
+                    "stages): attractor fork the run to continue from a new worktree",
+                    plan.worktree, plan.branch, plan.repository));
   }
   prepared.worktree = plan;
   return std::nullopt;
@@ -92,8 +93,7 @@ std::unique_ptr<Workspace> open_run_workspace(const LaunchRequest& request, cons
   return git.open_workspace(plan.worktree, plan.base_commit, request.resumed.has_value());
 }
 
-std::string commit_after(const std::vector<std::string>& commits, std::size_t entries,
-                         const std::string& base_commit) {
+std::string commit_after(const std::vector<std::string>& commits, std::size_t entries, const std::string& base_commit) {
   for (std::size_t i = std::min(entries, commits.size()); i > 0; --i) {
     if (!commits[i - 1].empty()) return commits[i - 1];
   }
@@ -108,8 +108,7 @@ CommitDiff run_change(const WorktreePlan& plan, const std::vector<std::string>& 
 
 CommitDiff stage_change(const WorktreePlan& plan, const std::vector<std::string>& commits, std::size_t entry) {
   if (entry >= commits.size() || commits[entry].empty()) return {};
-  return GitModule::get().diff_commits(plan.repository, commit_after(commits, entry, plan.base_commit),
-                                       commits[entry]);
+  return GitModule::get().diff_commits(plan.repository, commit_after(commits, entry, plan.base_commit), commits[entry]);
 }
 
 std::variant<CommitDiff, DiffRefusal> run_dir_diff(const std::string& run_dir, const std::string& stage) {

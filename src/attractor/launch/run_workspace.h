@@ -35,8 +35,7 @@ std::unique_ptr<Workspace> open_run_workspace(const LaunchRequest& request, cons
 
 /// The commit a worktree run's files stood at after its first `entries` completed stages: the
 /// last non-empty one of `commits[0, entries)`, else `base_commit`.
-std::string commit_after(const std::vector<std::string>& commits, std::size_t entries,
-                         const std::string& base_commit);
+std::string commit_after(const std::vector<std::string>& commits, std::size_t entries, const std::string& base_commit);
 
 /// The change of a whole worktree run (its base commit to its last stage commit), through the
 /// git module. Throws std::runtime_error (ModuleLoadError, a commit git cannot find).

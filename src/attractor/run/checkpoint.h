@@ -6,12 +6,11 @@
 ///
 /// JSON keys: `timestamp`, `run_id`, `current_node` (last completed node; the exit node at the
 /// end), `next_node` ("" when finished), `state` ("running", "success", "fail"),
-/// `completed_nodes` (every execution in order), `completed_statuses`, `completed_commits`, `node_retries`, `context`, `logs`,
-/// `node_outcomes` (id -> `status`/`outcome`, plus `preferred_label`, `failure_reason` and
-/// `error_category` when set; context updates are already in `context`), `visit_counts`,
-/// `node_attempts` (handler attempts per node, retries included), `total_executions`,
-/// `last_fidelity`, `inbox` (pending messages for later stages), `final_outcome`, `seed_context`,
-/// `restart_count`.
+/// `completed_nodes` (every execution in order), `completed_statuses`, `completed_commits`, `node_retries`, `context`,
+/// `logs`, `node_outcomes` (id -> `status`/`outcome`, plus `preferred_label`, `failure_reason` and `error_category`
+/// when set; context updates are already in `context`), `visit_counts`, `node_attempts` (handler attempts per node,
+/// retries included), `total_executions`, `last_fidelity`, `inbox` (pending messages for later stages),
+/// `final_outcome`, `seed_context`, `restart_count`.
 
 #include <cstdint>
 #include <optional>

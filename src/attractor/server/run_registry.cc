@@ -27,8 +27,7 @@ namespace fs = std::filesystem;
 const std::set<std::string>& start_fields() {
   static const std::set<std::string> fields = {"dot",          "graph",   "context",   "backend",          "simulate",
                                                "auto_approve", "answers", "responses", "max_total_tokens", "max_cost",
-                                               "prices",       "strict",  "workdir",   "sandbox",
-                                               "workspace"};
+                                               "prices",       "strict",  "workdir",   "sandbox",          "workspace"};
   return fields;
 }
 

@@ -12,9 +12,9 @@ std::string WorktreePlan::workdir() const {
 }
 
 nlohmann::json WorktreePlan::to_json() const {
-  return {{"mode", "worktree"},         {"repository", repository},   {"source", source},
-          {"worktree", worktree},       {"subdir", subdir},           {"worktree_name", worktree_name},
-          {"branch", branch},           {"base_commit", base_commit}, {"base_branch", base_branch}};
+  return {{"mode", "worktree"},   {"repository", repository},   {"source", source},
+          {"worktree", worktree}, {"subdir", subdir},           {"worktree_name", worktree_name},
+          {"branch", branch},     {"base_commit", base_commit}, {"base_branch", base_branch}};
 }
 
 WorktreePlan WorktreePlan::from_json(const nlohmann::json& j) {

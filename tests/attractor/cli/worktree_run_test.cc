@@ -174,8 +174,8 @@ TEST_F(WorktreeRunTest, TheFlagOverridesTheGraph) {
   EXPECT_EQ(workspace()["mode"], "worktree");
   EXPECT_EQ(slurp(repo_ + "/a.txt"), "hello\n");
   ScratchDir other;
-  ProcessResult r = in_repo({"run", graph("edits.dot", kEdits), "-q", "--workspace", "in-place", "--logs-root",
-                             other.sub("run")});
+  ProcessResult r = in_repo(
+      {"run", graph("edits.dot", kEdits), "-q", "--workspace", "in-place", "--logs-root", other.sub("run")});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(slurp(repo_ + "/a.txt"), "hello\nworld\n");
 }
@@ -197,8 +197,7 @@ TEST_F(WorktreeRunTest, BadCheckoutsAreRefusedBeforeAnythingIsWritten) {
   elsewhere.prefix = {"env", "-C", dir_.path()};
   ProcessResult plain = hardening::run_attractor({"run", edits, "--logs-root", run_}, elsewhere);
   EXPECT_EQ(plain.exit_code, 2);
-  EXPECT_NE(plain.err.find("is not inside a git repository; a worktree run needs one"), std::string::npos)
-      << plain.err;
+  EXPECT_NE(plain.err.find("is not inside a git repository; a worktree run needs one"), std::string::npos) << plain.err;
   EXPECT_FALSE(fs::exists(run_));
 
   git(repo_, {"checkout", "-q", "--", "a.txt"});
@@ -256,8 +255,8 @@ TEST_F(WorktreeRunTest, AKilledStagesEditsArePatchedAsideAndTheResumeStartsFromT
 }
 )";
   const std::string path = graph("slow.dot", slow);
-  pid_t engine = hardening::spawn_program("/usr/bin/env", {"-C", repo_, ATTRACTOR_BINARY_PATH, "run", path, "-q",
-                                                           "--logs-root", run_});
+  pid_t engine = hardening::spawn_program("/usr/bin/env",
+                                          {"-C", repo_, ATTRACTOR_BINARY_PATH, "run", path, "-q", "--logs-root", run_});
   for (int i = 0; i < 2000 && !fs::exists(run_ + "/worktree/half.txt"); ++i) {
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
   }

@@ -16,8 +16,8 @@ namespace {
 
 namespace fs = std::filesystem;
 using nlohmann::json;
-using testing::TestServer;
 using testing::kTestToken;
+using testing::TestServer;
 
 const char kEdits[] =
     "digraph Edits { start [shape=Mdiamond] exit [shape=Msquare]\n"

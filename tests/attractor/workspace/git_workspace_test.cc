@@ -68,7 +68,8 @@ TEST_F(GitWorkspaceTest, CommitsEveryKindOfChangeWithTheTrailersAndAFixedIdentit
   EXPECT_EQ(git(wt_, {"rev-parse", "HEAD"}), id + "\n");
   EXPECT_EQ(ws.head_commit(), id);
   EXPECT_EQ(git(wt_, {"log", "-1", "--format=%B"}), stage_commit_message(stage("edit")) + "\n");
-  EXPECT_EQ(git(wt_, {"log", "-1", "--format=%an <%ae> %at %cn"}), "attractor <attractor@localhost> 1700000000 attractor\n");
+  EXPECT_EQ(git(wt_, {"log", "-1", "--format=%an <%ae> %at %cn"}),
+            "attractor <attractor@localhost> 1700000000 attractor\n");
   EXPECT_EQ(git(wt_, {"rev-parse", "HEAD^"}), plan_.base_commit + "\n");
   EXPECT_EQ(git(wt_, {"diff-tree", "--no-commit-id", "--name-status", "-r", "HEAD"}),
             "M\ta.txt\nA\tdir/new.txt\nD\tgone.txt\n");

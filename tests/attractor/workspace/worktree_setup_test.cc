@@ -145,9 +145,9 @@ TEST_F(WorktreeSetupTest, RefusesUncommittedChangesNamingThem) {
   for (const char* name : {"a.txt", "c.txt", "d.txt", "e.txt", "f.txt"}) spit(repo_ + "/" + name, "changed\n");
   const std::string before = tree_snapshot(repo_);
   std::string message = refusal(repo_);
-  EXPECT_EQ(message.substr(0, message.find(';')),
-            fs::canonical(repo_).string() +
-                " has uncommitted changes to tracked files (a.txt, c.txt, d.txt and 2 more)");
+  EXPECT_EQ(
+      message.substr(0, message.find(';')),
+      fs::canonical(repo_).string() + " has uncommitted changes to tracked files (a.txt, c.txt, d.txt and 2 more)");
   EXPECT_NE(message.find("commit or stash them first, or run with --workspace in-place"), std::string::npos);
   EXPECT_EQ(tree_snapshot(repo_), before);
 }
@@ -165,8 +165,7 @@ TEST_F(WorktreeSetupTest, RefusesABranchThatExists) {
 
 TEST_F(WorktreeSetupTest, RefusesAWorktreeNameThatExists) {
   git(repo_, {"worktree", "add", "-q", "-b", "other", dir_.sub("attractor-123-abcdef")});
-  EXPECT_EQ(refusal(repo_),
-            fs::canonical(repo_).string() + " has a worktree named attractor-123-abcdef already");
+  EXPECT_EQ(refusal(repo_), fs::canonical(repo_).string() + " has a worktree named attractor-123-abcdef already");
 }
 
 TEST_F(WorktreeSetupTest, RefusesAWorktreePathThatExists) {

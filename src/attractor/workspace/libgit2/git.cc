@@ -13,8 +13,8 @@ void ensure_initialized() {
     git_libgit2_opts(GIT_OPT_ENABLE_STRICT_OBJECT_CREATION, 0);
     // The user's global and system configuration take no part in a run's commits
     // (docs/workspace.md): the same repository gives the same commits on every machine.
-    for (git_config_level_t level : {GIT_CONFIG_LEVEL_SYSTEM, GIT_CONFIG_LEVEL_XDG, GIT_CONFIG_LEVEL_GLOBAL,
-                                     GIT_CONFIG_LEVEL_PROGRAMDATA}) {
+    for (git_config_level_t level :
+         {GIT_CONFIG_LEVEL_SYSTEM, GIT_CONFIG_LEVEL_XDG, GIT_CONFIG_LEVEL_GLOBAL, GIT_CONFIG_LEVEL_PROGRAMDATA}) {
       git_libgit2_opts(GIT_OPT_SET_SEARCH_PATH, level, "");
     }
   });

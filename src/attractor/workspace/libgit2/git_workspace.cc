@@ -142,13 +142,13 @@ void GitWorkspace::remove_untracked_files() {
     std::error_code ec;
     fs::remove(file, ec);
     if (ec) throw git::GitError("cannot remove " + file.string() + ": " + ec.message(), -1);
-    for (fs::path dir = file.parent_path(); dir != fs::path(path_) && dir.has_relative_path(); dir = dir.parent_path()) {
+    for (fs::path dir = file.parent_path(); dir != fs::path(path_) && dir.has_relative_path();
+         dir = dir.parent_path()) {
       parents.push_back(dir);
     }
   }
-  std::sort(parents.begin(), parents.end(), [](const fs::path& a, const fs::path& b) {
-    return a.string().size() > b.string().size();
-  });
+  std::sort(parents.begin(), parents.end(),
+            [](const fs::path& a, const fs::path& b) { return a.string().size() > b.string().size(); });
   for (const fs::path& dir : parents) {
     std::error_code ec;
     if (fs::is_directory(dir, ec) && fs::is_empty(dir, ec)) fs::remove(dir, ec);

@@ -52,8 +52,8 @@ std::string dirty_message(const std::string& repository, const std::vector<std::
 
 /// The lock file of a git process working on `git_dir`, or "".
 std::string held_lock(const std::string& git_dir, const std::string& common_dir) {
-  for (const fs::path& lock : {fs::path(git_dir) / "index.lock", fs::path(git_dir) / "HEAD.lock",
-                               fs::path(common_dir) / "packed-refs.lock"}) {
+  for (const fs::path& lock :
+       {fs::path(git_dir) / "index.lock", fs::path(git_dir) / "HEAD.lock", fs::path(common_dir) / "packed-refs.lock"}) {
     std::error_code ec;
     if (fs::exists(lock, ec)) return lock.string();
   }
@@ -68,9 +68,10 @@ std::string head_problem(git_repository* repo, const std::string& repository) {
   if (git_repository_head_detached(repo) == 1) {
     git_oid oid;
     git::check(git_reference_name_to_id(&oid, repo, "HEAD"), "cannot read HEAD of " + repository);
-    return fmt::format("HEAD of {} is detached (at {}): a run's branch starts from a branch; check one out "
-                       "(git switch NAME, or git switch -c NAME), or run with --workspace in-place",
-                       repository, git::hex(oid).substr(0, 12));
+    return fmt::format(
+        "HEAD of {} is detached (at {}): a run's branch starts from a branch; check one out "
+        "(git switch NAME, or git switch -c NAME), or run with --workspace in-place",
+        repository, git::hex(oid).substr(0, 12));
   }
   return "";
 }
@@ -85,9 +86,10 @@ std::variant<WorktreePlan, std::string> plan_worktree(const std::string& source,
   if (ec || !fs::is_directory(from, ec)) return fmt::format("the working directory {} is not a directory", source);
   git_repository* raw = nullptr;
   if (int rc = git_repository_open_ext(&raw, from.c_str(), 0, nullptr); rc == GIT_ENOTFOUND) {
-    return fmt::format("{} is not inside a git repository; a worktree run needs one (git init and a first commit), "
-                       "or run with --workspace in-place",
-                       from.string());
+    return fmt::format(
+        "{} is not inside a git repository; a worktree run needs one (git init and a first commit), "
+        "or run with --workspace in-place",
+        from.string());
   } else {
     git::check(rc, "cannot open the git repository of " + from.string());
   }
@@ -105,14 +107,16 @@ std::variant<WorktreePlan, std::string> plan_worktree(const std::string& source,
   plan.base_branch = git_reference_shorthand(head);
   plan.base_commit = git::hex(*git_reference_target(head));
   if (plan.base_branch.rfind(kRunBranchPrefix, 0) == 0) {
-    return fmt::format("{} has the run branch {} checked out, which that run commits to: fork the run instead "
-                       "(attractor fork), or check out another branch",
-                       plan.repository, plan.base_branch);
+    return fmt::format(
+        "{} has the run branch {} checked out, which that run commits to: fork the run instead "
+        "(attractor fork), or check out another branch",
+        plan.repository, plan.base_branch);
   }
   if (std::string lock = held_lock(git_repository_path(raw), git_repository_commondir(raw)); !lock.empty()) {
-    return fmt::format("{} is locked by another git process ({} exists): wait for it to finish, or remove that file "
-                       "if no git command is running",
-                       plan.repository, lock);
+    return fmt::format(
+        "{} is locked by another git process ({} exists): wait for it to finish, or remove that file "
+        "if no git command is running",
+        plan.repository, lock);
   }
   if (std::vector<std::string> dirty = dirty_tracked_files(raw); !dirty.empty()) {
     return dirty_message(plan.repository, dirty, plan.base_commit);
@@ -149,11 +153,10 @@ void create_worktree(const WorktreePlan& plan) {
   git_worktree_add_options options = GIT_WORKTREE_ADD_OPTIONS_INIT;
   options.ref = branch;
   git_worktree* wt = nullptr;
-  if (int rc = git_worktree_add(&wt, repo.get(), plan.worktree_name.c_str(), plan.worktree.c_str(), &options);
-      rc < 0) {
-    git::GitError error("cannot create the worktree " + plan.worktree + ": " +
-                            (git_error_last() ? git_error_last()->message : "error"),
-                        rc);
+  if (int rc = git_worktree_add(&wt, repo.get(), plan.worktree_name.c_str(), plan.worktree.c_str(), &options); rc < 0) {
+    git::GitError error(
+        "cannot create the worktree " + plan.worktree + ": " + (git_error_last() ? git_error_last()->message : "error"),
+        rc);
     git_branch_delete(branch);
     throw error;
   }
