@@ -13,6 +13,9 @@
 #   --case disk-full  torture.dot under a random file-size limit (RLIMIT_FSIZE, 1 to 48 KiB, SIGXFSZ
 #                     ignored: every write past it fails as on a full disk) until it stops, then resumed
 #                     without the limit
+#   --case worktree  worktree.dot in a git repository (a fresh copy per run): random SIGKILLs during
+#                     stages, commits and restores; the final checkpoint, every stage commit's tree,
+#                     the branch's commit subjects and the worktree's files by content must match
 #   --kills N   stop after at least N SIGKILLs (default 200; for disk-full: N runs stopped by the limit)
 #   --seed S    seed of the kill delays (default 1)
 #   --snapshot-every N  run the killed runs with `--snapshot-every N` (the reference keeps the default
@@ -46,7 +49,8 @@ mkdir -p "$work"
 case "$case_name" in
   kill|disk-full) graph="$here/torture.dot" ;;
   orphan) graph="$here/orphan.dot" ;;
-  *) echo "torture.sh: unknown case $case_name (kill, orphan, disk-full)" >&2; exit 2 ;;
+  worktree) graph="$here/worktree.dot" ;;
+  *) echo "torture.sh: unknown case $case_name (kill, orphan, disk-full, worktree)" >&2; exit 2 ;;
 esac
 answers="$here/answers.json"
 
@@ -55,7 +59,8 @@ answers="$here/answers.json"
 # measurements, not outcomes), in a stable order.
 snapshot() {
   local dir=$1
-  jq -S 'del(.timestamp, .timestamp_ms, .run_id, .usage, .journal_seq) | .context |= del(.["internal.run_id"])' "$dir/checkpoint.json"
+  jq -S 'del(.timestamp, .timestamp_ms, .run_id, .usage, .journal_seq, .completed_commits) | .context |= del(.["internal.run_id"])' "$dir/checkpoint.json"
+  [ "$case_name" = worktree ] && worktree_snapshot "$dir"
   for status in $(cd "$dir" && ls -d */status.json 2>/dev/null | sort); do
     echo "== $status"
     jq -S '{outcome, preferred_label, suggested_next_ids, context_updates, notes, failure_reason, jump_to,
@@ -65,12 +70,39 @@ snapshot() {
 
 now_ms() { date +%s%3N; }
 
+# worktree case: a repository to copy for each run, and the run's commits and files. Commits are
+# compared by tree (their ids hold the commit time), files by content.
+if [ "$case_name" = worktree ]; then
+  command -v git >/dev/null || { echo "torture.sh: needs git" >&2; exit 2; }
+  mkdir -p "$work/template"
+  printf 'seed\n' > "$work/template/a.txt"
+  printf '*.tmp\n' > "$work/template/.gitignore"
+  git -C "$work/template" init -q -b main
+  git -C "$work/template" add -A
+  git -C "$work/template" -c user.name=t -c user.email=t@localhost commit -q -m seed
+fi
+fresh_repo() { rm -rf "$1.repo"; cp -a "$work/template" "$1.repo"; }
+worktree_snapshot() {
+  local dir=$1 wt branch
+  wt=$(jq -r .workspace.worktree "$dir/manifest.json")
+  branch=$(jq -r .workspace.branch "$dir/manifest.json")
+  jq -r '.completed_commits[]' "$dir/checkpoint.json" | while read -r c; do
+    if [ -z "$c" ]; then echo "-"; else git -C "$wt" rev-parse "$c^{tree}"; fi
+  done
+  git -C "$wt" log --format='%T %s' "$branch"
+  (cd "$wt" && find . -path ./.git -prune -o -type f -print | sort | while read -r f; do echo "== $f"; cat "$f"; done)
+  git -C "$wt" status --porcelain
+}
+
 # Reference: two uninterrupted runs must agree (otherwise the comparison would be meaningless).
+# In the worktree case every run works in its own copy of the template repository (`DIR.repo`).
+in_repo() { local dir=$1; shift; if [ "$case_name" = worktree ]; then (cd "$dir.repo" && exec "$@"); else "$@"; fi; }
+[ "$case_name" = worktree ] && fresh_repo "$work/reference" && fresh_repo "$work/reference2"
 t0=$(now_ms)
-"$binary" run "$graph" --simulate --answers "$answers" --logs-root "$work/reference" -q 2>"$work/reference.err" || {
+in_repo "$work/reference" "$binary" run "$graph" --simulate --answers "$answers" --logs-root "$work/reference" -q 2>"$work/reference.err" || {
   echo "torture.sh: reference run failed"; cat "$work/reference.err"; exit 1; }
 duration=$(( $(now_ms) - t0 ))
-"$binary" run "$graph" --simulate --answers "$answers" --logs-root "$work/reference2" -q 2>/dev/null
+in_repo "$work/reference2" "$binary" run "$graph" --simulate --answers "$answers" --logs-root "$work/reference2" -q 2>/dev/null
 snapshot "$work/reference" > "$work/reference.snapshot"
 snapshot "$work/reference2" > "$work/reference2.snapshot"
 if ! cmp -s "$work/reference.snapshot" "$work/reference2.snapshot"; then
@@ -88,7 +120,7 @@ compare() {
   snapshot "$dir" > "$dir.snapshot"
   if cmp -s "$work/reference.snapshot" "$dir.snapshot"; then
     identical=$((identical + 1))
-    [ $keep -eq 1 ] || rm -rf "$dir" "$dir.snapshot" "$dir.err"
+    [ $keep -eq 1 ] || rm -rf "$dir" "$dir.snapshot" "$dir.err" "$dir.repo"
   else
     echo "run $runs: differs from the uninterrupted run:"; diff "$work/reference.snapshot" "$dir.snapshot" | head -20
     failures=$((failures + 1))
@@ -157,11 +189,12 @@ window=$(( duration + duration / 5 + 1 ))
 while [ $kills -lt "$kills_wanted" ]; do
   runs=$((runs + 1))
   dir="$work/run$runs"
+  [ "$case_name" = worktree ] && fresh_repo "$dir"
   command=(run "$graph" --simulate --logs-root "$dir" "${snapshot_every[@]}")
   finished=0
   while [ $finished -eq 0 ]; do
     delay=$(( (RANDOM * 32768 + RANDOM) % window ))
-    "$binary" "${command[@]}" --answers "$answers" -q 2>>"$dir.err" &
+    ( [ "$case_name" = worktree ] && cd "$dir.repo"; exec "$binary" "${command[@]}" --answers "$answers" -q 2>>"$dir.err" ) &
     pid=$!
     sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
     if kill -KILL "$pid" 2>/dev/null; then
@@ -170,6 +203,7 @@ while [ $kills -lt "$kills_wanted" ]; do
       if [ ! -f "$dir/checkpoint.json" ]; then
         # Killed before the first checkpoint: nothing to resume, the run starts again.
         rm -rf "$dir"; command=(run "$graph" --simulate --logs-root "$dir" "${snapshot_every[@]}"); restarts=$((restarts + 1))
+        [ "$case_name" = worktree ] && fresh_repo "$dir"
       else
         command=(resume "$dir")
       fi
