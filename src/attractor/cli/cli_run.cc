@@ -126,8 +126,10 @@ std::int64_t waiting_interval() {
   return kDefaultWaitingEveryMs;
 }
 
-/// `run --dry-run`: the plan on stdout, exit 0.
-int print_plan(const Graph& graph, const HandlerServices& services, const RunBudget& budget, bool json) {
+/// `run --dry-run`: the plan on stdout, exit 0. `workspace` is the planned worktree's record (null:
+/// in-place in `workdir`).
+int print_plan(const Graph& graph, const HandlerServices& services, const RunBudget& budget, bool json,
+               const nlohmann::json& workspace, const std::string& workdir) {
   const SimulationBackend simulation;
   const CodergenBackend* backend = services.backend ? services.backend.get() : &simulation;
   std::vector<PlannedStage> plan = plan_run(graph, builtin_handler_catalog(), *backend);
@@ -135,7 +137,14 @@ int print_plan(const Graph& graph, const HandlerServices& services, const RunBud
     auto stage = std::find_if(plan.begin(), plan.end(), [&use](const PlannedStage& s) { return s.id == use.node; });
     if (stage != plan.end()) stage->commands.push_back(use);
   }
-  std::string text = json ? plan_json(graph, plan, budget).dump(2) + "\n" : format_plan(graph, plan, budget);
+  std::string text;
+  if (json) {
+    nlohmann::json j = plan_json(graph, plan, budget);
+    j["workspace"] = workspace.is_object() ? workspace : nlohmann::json{{"mode", "in-place"}, {"workdir", workdir}};
+    text = j.dump(2) + "\n";
+  } else {
+    text = format_plan(graph, plan, budget) + "workspace: " + describe_workspace(workspace, workdir) + "\n";
+  }
   std::fwrite(text.data(), 1, text.size(), stdout);
   return plan_refused(plan) ? kExitRuntime : kExitSuccess;
 }
@@ -229,7 +238,8 @@ int execute(LaunchRequest request, RunDisk& disk, std::optional<std::unique_ptr<
   for (const std::string& w : prepared.warnings) std::fprintf(stderr, "attractor: warning: %s\n", w.c_str());
   if (f.dry_run)
     return print_plan(prepared.graph(), prepared.services, prepared.budget.with_graph_defaults(prepared.graph()),
-                      f.plan_json);
+                      f.plan_json, prepared.worktree ? prepared.worktree->to_json() : nlohmann::json(),
+                      request.workdir.empty() ? std::filesystem::current_path().string() : request.workdir);
 
   if (!held && !request.resumed) {
     if (auto refused = claim_run_directory(request, disk)) return report(command, *refused);

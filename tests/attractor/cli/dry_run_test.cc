@@ -42,7 +42,8 @@ TEST(DryRunTest, PrintsEveryNodesHandlerBackendFidelityAndThreadAndRunsNothing) 
             "  publish              tool\n"
             "                       commands: tool_command [sandbox none]\n"
             "  done                 exit\n"
-            "budget: none\n");
+            "budget: none\n"
+            "workspace: in-place (" ATTRACTOR_SOURCE_DIR ")\n");
   EXPECT_EQ(r.err, "");
   EXPECT_FALSE(fs::exists(run));
 }
@@ -114,7 +115,8 @@ TEST(DryRunTest, WithoutABackendThePlanSaysWhichStagesWouldNotRunAndWhy) {
                 why +
                 "  exit                 exit\n"
                 "budget: none\n"
-                "the run would be refused (exit 3): a stage above has no backend that can run it\n");
+                "the run would be refused (exit 3): a stage above has no backend that can run it\n"
+                "workspace: in-place (" ATTRACTOR_SOURCE_DIR ")\n");
   ProcessResult json = run_attractor({"run", kSimple, "--dry-run", "--json", "--logs-root", dir.sub("a")});
   EXPECT_EQ(json.exit_code, 3) << json.err;
   nlohmann::json plan = nlohmann::json::parse(json.out);

@@ -180,6 +180,18 @@ TEST_F(WorktreeRunTest, TheFlagOverridesTheGraph) {
   EXPECT_EQ(slurp(repo_ + "/a.txt"), "hello\nworld\n");
 }
 
+TEST_F(WorktreeRunTest, ADryRunNamesThePlannedWorktreeAndMakesNothing) {
+  ProcessResult r = in_repo({"run", graph("edits.dot", kEdits), "--dry-run", "--logs-root", run_});
+  ASSERT_EQ(r.exit_code, 0) << r.err;
+  const std::string head = git(repo_, {"rev-parse", "HEAD"}).substr(0, 12);
+  EXPECT_NE(r.out.find("workspace: worktree " + run_ + "/worktree on branch attractor/"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("(from main at " + head + ")"), std::string::npos) << r.out;
+  EXPECT_FALSE(fs::exists(run_));
+  EXPECT_EQ(git(repo_, {"branch", "--list", "attractor/*"}), "");
+  ProcessResult j = in_repo({"run", graph("edits.dot", kEdits), "--dry-run", "--json", "--logs-root", run_});
+  EXPECT_EQ(nlohmann::json::parse(j.out)["workspace"]["mode"], "worktree");
+}
+
 TEST_F(WorktreeRunTest, BadCheckoutsAreRefusedBeforeAnythingIsWritten) {
   const std::string edits = graph("edits.dot", kEdits);
   spit(repo_ + "/a.txt", "uncommitted\n");
