@@ -1,6 +1,6 @@
 // `attractor diff RUN_DIR [--stage NODE[@VISIT]] [--files]`: what a worktree run changed, as a
 // unified diff: the whole run (its base commit to its last stage commit) or one stage's commit
-// (docs/workspace.md, "Diffs").
+// (docs/workspace.md, section 5).
 
 #include <cstdio>
 #include <string>

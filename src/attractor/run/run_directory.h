@@ -27,7 +27,7 @@ struct Manifest {
   /// `simulate`, `index`, `answers`, `responses` (absolute paths), `auto_approve`, `strict`.
   /// Written by `attractor run`; absent (an empty object) for runs started in code.
   nlohmann::json options = nlohmann::json::object();
-  /// The run's worktree (docs/workspace.md, "The manifest's record"): `mode` "worktree",
+  /// The run's worktree (docs/workspace.md, section 1): `mode` "worktree",
   /// `repository`, `worktree`, `workdir`, `branch`, `base_commit`, `worktree_name`. Null for an
   /// `in-place` run, which writes no such member.
   nlohmann::json workspace;
