@@ -39,6 +39,11 @@ TEST(ServerWorkspaceTest, AStartRequestRunsInAWorktreeAndTheDiffEndpointsShowIt)
   EXPECT_EQ(bad->status, 400);
   EXPECT_EQ(json::parse(bad->body)["error"], "workspace must be \"worktree\" or \"in-place\" (docs/workspace.md)");
 
+  std::filesystem::create_directories(dir.sub("work/plain"));
+  auto plain = server.post("/pipelines", {{"dot", kEdits}, {"workspace", "worktree"}, {"workdir", "plain"}});
+  EXPECT_EQ(plain->status, 400) << plain->body;
+  EXPECT_NE(plain->body.find("is not inside a git repository"), std::string::npos) << plain->body;
+
   const std::string id = server.start({{"dot", kEdits}, {"workspace", "worktree"}, {"workdir", "repo"}});
   ASSERT_TRUE(server.wait_status(id, "completed"));
   EXPECT_EQ(testing::tree_snapshot(repo), before) << "the checkout is untouched";
