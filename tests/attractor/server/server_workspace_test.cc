@@ -43,6 +43,7 @@ TEST(ServerWorkspaceTest, AStartRequestRunsInAWorktreeAndTheDiffEndpointsShowIt)
   auto plain = server.post("/pipelines", {{"dot", kEdits}, {"workspace", "worktree"}, {"workdir", "plain"}});
   EXPECT_EQ(plain->status, 400) << plain->body;
   EXPECT_NE(plain->body.find("is not inside a git repository"), std::string::npos) << plain->body;
+  EXPECT_EQ(json::parse(server.get("/pipelines")->body), json::array()) << "no run was created";
 
   const std::string id = server.start({{"dot", kEdits}, {"workspace", "worktree"}, {"workdir", "repo"}});
   ASSERT_TRUE(server.wait_status(id, "completed"));
