@@ -42,7 +42,6 @@
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
-#include <filesystem>
 #include <optional>
 #include <cstdio>
 #include <string>
@@ -238,8 +237,7 @@ int execute(LaunchRequest request, RunDisk& disk, std::optional<std::unique_ptr<
   for (const std::string& w : prepared.warnings) std::fprintf(stderr, "attractor: warning: %s\n", w.c_str());
   if (f.dry_run)
     return print_plan(prepared.graph(), prepared.services, prepared.budget.with_graph_defaults(prepared.graph()),
-                      f.plan_json, prepared.worktree ? prepared.worktree->to_json() : nlohmann::json(),
-                      request.workdir.empty() ? std::filesystem::current_path().string() : request.workdir);
+                      f.plan_json, planned_workspace(prepared), requested_workdir(request));
 
   if (!held && !request.resumed) {
     if (auto refused = claim_run_directory(request, disk)) return report(command, *refused);
@@ -265,9 +263,8 @@ int execute(LaunchRequest request, RunDisk& disk, std::optional<std::unique_ptr<
   InterruptWatcher watcher(options.cancel);
   if (!f.quiet) {
     std::fprintf(stderr, "run directory: %s\n", request.run_dir.c_str());
-    const std::string here = request.workdir.empty() ? std::filesystem::current_path().string() : request.workdir;
     std::fprintf(stderr, "workspace: %s\n",
-                 describe_workspace(prepared.worktree ? prepared.worktree->to_json() : nlohmann::json(), here).c_str());
+                 describe_workspace(planned_workspace(prepared), requested_workdir(request)).c_str());
   }
   try {
     RunResult result = execute_run(request, prepared, std::move(options));

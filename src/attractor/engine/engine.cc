@@ -24,14 +24,6 @@ namespace fs = std::filesystem;
 
 namespace {
 
-/// The commit of the last stage of `state` that made one ("" when none did).
-std::string last_stage_commit(const Checkpoint& state) {
-  for (auto it = state.completed_commits.rbegin(); it != state.completed_commits.rend(); ++it) {
-    if (!it->empty()) return *it;
-  }
-  return "";
-}
-
 /// `{run_dir}/{node}/interrupted-N.patch` for the first N not taken.
 std::string unused_patch_path(RunDisk& disk, const std::string& run_dir, const std::string& node) {
   for (int n = 1;; ++n) {
@@ -650,8 +642,8 @@ void Engine::Impl::commit_stage(std::size_t entry, const Outcome& outcome) {
 
 void Engine::Impl::restore_workspace(const std::string& next_node) {
   if (!options_.workspace) return;
-  std::string commit = last_stage_commit(state_);
-  if (commit.empty()) commit = options_.workspace->base_commit();
+  const std::string commit = commit_after(state_.completed_commits, state_.completed_commits.size(),
+                                          options_.workspace->base_commit());
   nlohmann::json fields = {{"commit", commit}};
   if (std::string patch = options_.workspace->changes_since(commit); !patch.empty()) {
     const std::string path = unused_patch_path(*disk_, run_dir_, next_node);

@@ -1,6 +1,5 @@
 #include "attractor/launch/run_workspace.h"
 
-#include <algorithm>
 #include <filesystem>
 
 #include <fmt/format.h>
@@ -71,7 +70,7 @@ std::optional<LaunchFailure> plan_run_workspace(LaunchRequest& request, Prepared
                    "directory the run starts in), or run with --workspace in-place");
   }
   if (request.run_id.empty()) request.run_id = fmt::format("{}-{}", system_clock().now_ms(), random_hex6());
-  const std::string source = request.workdir.empty() ? fs::current_path().string() : request.workdir;
+  const std::string source = requested_workdir(request);
   const GitModule* git = nullptr;
   try {
     git = &GitModule::get();
@@ -85,19 +84,20 @@ std::optional<LaunchFailure> plan_run_workspace(LaunchRequest& request, Prepared
   return std::nullopt;
 }
 
+std::string requested_workdir(const LaunchRequest& request) {
+  return request.workdir.empty() ? fs::current_path().string() : request.workdir;
+}
+
+nlohmann::json planned_workspace(const PreparedRun& prepared) {
+  return prepared.worktree ? prepared.worktree->to_json() : nlohmann::json();
+}
+
 std::unique_ptr<Workspace> open_run_workspace(const LaunchRequest& request, const PreparedRun& prepared) {
   if (!prepared.worktree) return nullptr;
   const WorktreePlan& plan = *prepared.worktree;
   const GitModule& git = GitModule::get();
   if (!request.resumed) git.create_worktree(plan);
   return git.open_workspace(plan.worktree, plan.base_commit, request.resumed.has_value());
-}
-
-std::string commit_after(const std::vector<std::string>& commits, std::size_t entries, const std::string& base_commit) {
-  for (std::size_t i = std::min(entries, commits.size()); i > 0; --i) {
-    if (!commits[i - 1].empty()) return commits[i - 1];
-  }
-  return base_commit;
 }
 
 CommitDiff run_change(const WorktreePlan& plan, const std::vector<std::string>& commits) {

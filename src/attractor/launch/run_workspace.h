@@ -29,13 +29,16 @@ std::string workspace_mode(const RunFlags& flags, const Graph& graph);
 /// 2), or when the git module cannot be loaded (exit 3).
 std::optional<LaunchFailure> plan_run_workspace(LaunchRequest& request, PreparedRun& prepared);
 
+/// The directory the run's stages would work in without a worktree: `request.workdir`, else the
+/// current directory.
+std::string requested_workdir(const LaunchRequest& request);
+
+/// The manifest record of `prepared`'s worktree; null for an `in-place` run.
+nlohmann::json planned_workspace(const PreparedRun& prepared);
+
 /// The worktree of `prepared` opened for `execute_run` (made first for a fresh run), through the
 /// git module: nullptr for an `in-place` run. Throws std::runtime_error when git refuses.
 std::unique_ptr<Workspace> open_run_workspace(const LaunchRequest& request, const PreparedRun& prepared);
-
-/// The commit a worktree run's files stood at after its first `entries` completed stages: the
-/// last non-empty one of `commits[0, entries)`, else `base_commit`.
-std::string commit_after(const std::vector<std::string>& commits, std::size_t entries, const std::string& base_commit);
 
 /// The change of a whole worktree run (its base commit to its last stage commit), through the
 /// git module. Throws std::runtime_error (ModuleLoadError, a commit git cannot find).

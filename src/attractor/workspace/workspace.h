@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace attractor {
 
@@ -27,6 +28,11 @@ struct StageCommit {
 /// the second visit on), a blank line, then the trailers `Attractor-Run`, `Attractor-Node`,
 /// `Attractor-Visit` and `Attractor-Checkpoint` (docs/workspace.md, "The commit of a stage").
 std::string stage_commit_message(const StageCommit& stage);
+
+/// The commit a worktree run's files stood at after its first `entries` completed stages: the
+/// last non-empty one of `commits[0, entries)` (a checkpoint's `completed_commits`), else
+/// `base_commit`.
+std::string commit_after(const std::vector<std::string>& commits, std::size_t entries, const std::string& base_commit);
 
 /// The change between two commits: its unified diff and the number of files it touches.
 struct CommitDiff {
