@@ -15,12 +15,14 @@ void CheckpointHookDisk::write_file_atomic(const std::string& path, std::span<co
   fail_if_chosen(path);
   if (std::filesystem::path(path).filename() != "checkpoint.json") {
     inner_.write_file_atomic(path, parts, written, sync);
+    if (after_write) after_write(path);
     return;
   }
   const std::int64_t n = ++checkpoints_;
   if (n == fail_checkpoint) throw std::runtime_error("cannot write " + path + ".tmp: No space left on device");
   inner_.write_file_atomic(path, parts, written, sync);
   if (after_checkpoint) after_checkpoint(n);
+  if (after_write) after_write(path);
 }
 
 void CheckpointHookDisk::append_synced(const std::string& path, std::string_view data) {
@@ -38,6 +40,12 @@ void CheckpointHookDisk::write_file(const std::string& path, std::string_view co
   fail_if_chosen(path);
   if (content.empty()) journal_emptying(path);
   inner_.write_file(path, content);
+  if (after_write) after_write(path);
+}
+
+void CheckpointHookDisk::rename(const std::string& from, const std::string& to) {
+  inner_.rename(from, to);
+  if (after_write) after_write(to);
 }
 
 void CheckpointHookDisk::remove_file(const std::string& path) {

@@ -34,6 +34,9 @@ class CheckpointHookDisk : public RunDisk {
   /// truncated after a snapshot in the run, removed at its end): a compaction whose snapshot is
   /// already in place, with the journal it folded still on disk.
   std::function<void(std::int64_t n)> before_journal_emptied;
+  /// Called with the path after every whole-file write (atomic or not) and after every rename
+  /// (with its target): the rewind and fork crash tests kill the process there.
+  std::function<void(const std::string& path)> after_write;
   /// Checkpoint writes attempted so far.
   std::int64_t checkpoints() const { return checkpoints_; }
 
@@ -52,7 +55,7 @@ class CheckpointHookDisk : public RunDisk {
   bool exists(const std::string& path) override { return inner_.exists(path); }
   bool is_directory(const std::string& path) override { return inner_.is_directory(path); }
   std::vector<std::string> list_directory(const std::string& path) override { return inner_.list_directory(path); }
-  void rename(const std::string& from, const std::string& to) override { inner_.rename(from, to); }
+  void rename(const std::string& from, const std::string& to) override;
 
  private:
   RunDisk& inner_;

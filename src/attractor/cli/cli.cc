@@ -18,6 +18,8 @@ const std::vector<CliCommand>& cli_commands() {
       {"runs", "list the runs under a logs root with their status", run_runs_command},
       {"status", "show where a run stands; --follow prints its events until it ends", run_status_command},
       {"diff", "what a worktree run, or one of its stages, changed, as a unified diff", run_diff_command},
+      {"rewind", "take a worktree run back to just after one of its stages", run_rewind_command, run_rewind_command},
+      {"fork", "make a new worktree run from one of a run's stages", run_fork_command, run_fork_command},
       {"serve", "serve the HTTP API and web page: start, watch, answer gates", run_serve_command},
       {"validate", "parse, transform and lint a pipeline; print diagnostics", run_validate_command},
       {"render", "draw a pipeline (and optionally a run) with Graphviz", run_render_command},

@@ -49,6 +49,12 @@ int run_tokens_command(int argc, char** argv);
 int run_runs_command(int argc, char** argv);
 int run_status_command(int argc, char** argv);
 int run_diff_command(int argc, char** argv);
+/// `attractor rewind`: a worktree run back to a completed stage (docs/workspace.md, section 6).
+int run_rewind_command(int argc, char** argv);
+int run_rewind_command(int argc, char** argv, RunDisk& disk);
+/// `attractor fork`: a new worktree run from a completed stage (docs/workspace.md, section 6).
+int run_fork_command(int argc, char** argv);
+int run_fork_command(int argc, char** argv, RunDisk& disk);
 int run_serve_command(int argc, char** argv);
 
 }  // namespace attractor

@@ -30,7 +30,7 @@ int run_diff_command(int argc, char** argv) {
     return kExitUsage;
   }
   auto diff = run_dir_diff(run_dir, stage);
-  if (auto* refused = std::get_if<DiffRefusal>(&diff)) {
+  if (auto* refused = std::get_if<RunRefusal>(&diff)) {
     std::fprintf(stderr, "attractor diff: %s\n", refused->message.c_str());
     return refused->exit_code;
   }

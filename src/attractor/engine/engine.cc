@@ -81,6 +81,7 @@ Engine::Impl::Impl(const Graph& graph, const HandlerRegistry& registry, EngineOp
   writer_ = std::make_unique<WriteBehind>(*disk_, options_.background_writes);
   checkpoint_writer_.set_snapshot_every(options_.snapshot_every);
   checkpoint_writer_.set_rewrite_below(options_.checkpoint_rewrite_below);
+  checkpoint_writer_.set_history(options_.workspace != nullptr);
 }
 
 Engine::Impl::~Impl() {

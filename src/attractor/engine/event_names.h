@@ -33,6 +33,12 @@ inline constexpr char kStageCommittedEvent[] = "StageCommitted";
 /// A resumed `worktree` run returned its worktree to the checkpoint's commit (`commit`, and
 /// `patch`, the run-directory path of the interrupted stage's edits, when there were any).
 inline constexpr char kWorkspaceRestoredEvent[] = "WorkspaceRestored";
+/// `attractor rewind` took a worktree run back to a stage (`to`, `number`, `archive`, `ref`,
+/// `old_head`, `commit`, `next_node`, `moved`; docs/workspace.md, section 6).
+inline constexpr char kRunRewoundEvent[] = "RunRewound";
+/// The first event of a run made by `attractor fork` (`from_run_dir`, `from_run_id`, `at`,
+/// `commit`, `next_node`; docs/workspace.md, section 6).
+inline constexpr char kRunForkedEvent[] = "RunForked";
 
 inline constexpr char kParallelStartedEvent[] = "ParallelStarted";
 inline constexpr char kParallelCompletedEvent[] = "ParallelCompleted";

@@ -120,7 +120,8 @@ EngineOptions engine_options(const LaunchRequest& request, PreparedRun& prepared
 /// Runs or resumes (per `request.resumed`) with the engine; exceptions of the engine propagate.
 RunResult execute_run(const LaunchRequest& request, PreparedRun& prepared, EngineOptions options);
 
-/// A resume request for `run_dir`: reads manifest, checkpoint and graph file once each (the
+/// A resume request for `run_dir`: first finishes a rewind or fork a killed process left half-made
+/// (run_fork.h, finish_run_changes: the caller holds the run's lock), then reads manifest, checkpoint and graph file once each (the
 /// text and checkpoint travel in the request to prepare_run and the engine), refuses a graph file
 /// that is missing or changed since the start (unless `force`). prepare_run refuses one whose
 /// nodes no longer match the checkpoint. `flags` are the options given again; the manifest's fill

@@ -111,27 +111,27 @@ CommitDiff stage_change(const WorktreePlan& plan, const std::vector<std::string>
   return GitModule::get().diff_commits(plan.repository, commit_after(commits, entry, plan.base_commit), commits[entry]);
 }
 
-std::variant<CommitDiff, DiffRefusal> run_dir_diff(const std::string& run_dir, const std::string& stage) {
+std::variant<CommitDiff, RunRefusal> run_dir_diff(const std::string& run_dir, const std::string& stage) {
   Manifest manifest;
   Checkpoint cp;
   try {
     manifest = read_manifest(run_dir);
     cp = load_checkpoint(run_dir);
   } catch (const std::exception& e) {
-    return DiffRefusal{kExitUsage, e.what()};
+    return RunRefusal{kExitUsage, e.what()};
   }
   if (!manifest.workspace.is_object()) {
-    return DiffRefusal{kExitUsage,
+    return RunRefusal{kExitUsage,
                        run_dir + " is an in-place run: its stages commit nothing (run with --workspace worktree)"};
   }
   try {
     WorktreePlan plan = WorktreePlan::from_json(manifest.workspace);
     if (stage.empty()) return run_change(plan, cp.completed_commits);
     auto point = find_stage_point(stage, cp.completed_nodes);
-    if (auto* refused = std::get_if<std::string>(&point)) return DiffRefusal{kExitUsage, *refused};
+    if (auto* refused = std::get_if<std::string>(&point)) return RunRefusal{kExitUsage, *refused};
     return stage_change(plan, cp.completed_commits, std::get<StagePoint>(point).entry);
   } catch (const std::exception& e) {
-    return DiffRefusal{kExitRuntime, e.what()};
+    return RunRefusal{kExitRuntime, e.what()};
   }
 }
 

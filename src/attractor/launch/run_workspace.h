@@ -48,9 +48,10 @@ CommitDiff run_change(const WorktreePlan& plan, const std::vector<std::string>& 
 /// empty when the stage changed nothing. Throws like run_change.
 CommitDiff stage_change(const WorktreePlan& plan, const std::vector<std::string>& commits, std::size_t entry);
 
-/// Why `run_dir_diff` gives no diff: `exit_code` kExitUsage (not a worktree run, no such stage,
-/// an unreadable run directory) or kExitRuntime (git failed), and the one-line message.
-struct DiffRefusal {
+/// Why a command on a worktree run's history (`diff`, `rewind`, `fork`) does nothing: `exit_code`
+/// kExitUsage (not a worktree run, no such stage, an unreadable run directory, a running run) or
+/// kExitRuntime (git or the disk failed), and the one-line message.
+struct RunRefusal {
   int exit_code = kExitUsage;
   std::string message;
 };
@@ -58,7 +59,7 @@ struct DiffRefusal {
 /// The change of the worktree run at `run_dir`: the whole run when `stage` is "", else the stage
 /// `stage` names (`NODE[@VISIT]`, stage_point.h). What `attractor diff` prints and the server's
 /// `GET /pipelines/{id}/diff` returns.
-std::variant<CommitDiff, DiffRefusal> run_dir_diff(const std::string& run_dir, const std::string& stage);
+std::variant<CommitDiff, RunRefusal> run_dir_diff(const std::string& run_dir, const std::string& stage);
 
 /// Sets `summary.changed_files` of a worktree run (files its branch changed since the base
 /// commit); leaves it unset for an in-place run or when git cannot say.

@@ -6,6 +6,7 @@
 #include "attractor/base/clock.h"
 #include "attractor/base/json_limits.h"
 #include "attractor/base/json_text.h"
+#include "attractor/run/checkpoint_history.h"
 #include "attractor/run/checkpoint_journal.h"
 
 namespace attractor {
@@ -456,6 +457,7 @@ void CheckpointWriter::save(const Checkpoint& checkpoint, const Context& context
 void CheckpointWriter::save_journaled(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir,
                                       WriteBehind& writer) {
   update(checkpoint, &context);
+  enqueue_history(checkpoint.journal_seq, run_dir, writer);
   const std::size_t record_bytes = delta_.size() + 32;
   const bool by_count = snapshot_every_ > 0 && journal_records_ + 1 >= snapshot_every_;
   const bool small = snapshot_bytes_ <= rewrite_below_;
@@ -481,7 +483,26 @@ void CheckpointWriter::save_journaled(const Checkpoint& checkpoint, const Contex
 void CheckpointWriter::save_last(const Checkpoint& checkpoint, const Context& context, const std::string& run_dir,
                                  WriteBehind& writer) {
   update(checkpoint, &context);
+  enqueue_history(checkpoint.journal_seq, run_dir, writer);
   enqueue_snapshot(run_dir, writer, JournalAfter::kRemoved);
+}
+
+void CheckpointWriter::enqueue_history(std::uint64_t seq, const std::string& run_dir, WriteBehind& writer) {
+  if (!history_) return;
+  std::string record;
+  if (delta_.empty()) {
+    std::string text;
+    for (std::string_view v : views()) text += v;
+    if (!text.empty() && text.back() == '\n') text.pop_back();
+    record = full_history_record(seq, text);
+  } else {
+    record = encode_journal_record(seq, delta_);
+  }
+  std::string path = (fs::path(run_dir) / kCheckpointHistoryFile).string();
+  writer.enqueue([&writer, file = history_file_, path = std::move(path), record = std::move(record)] {
+    if (!*file) *file = open_record_append(writer.disk(), path);
+    if (*file) (*file)->append(record);
+  });
 }
 
 void CheckpointWriter::compact(const std::string& run_dir, WriteBehind& writer) {

@@ -138,6 +138,9 @@ class CheckpointWriter {
   /// Changes kRewriteBelowBytes for this writer (0: journal records after the first snapshot as
   /// the size policy says). `run --checkpoint-rewrite-below BYTES`.
   void set_rewrite_below(std::size_t bytes) { rewrite_below_ = bytes; }
+  /// Also appends every journaled or last save to `checkpoint.history` (checkpoint_history.h),
+  /// before the save itself: what `attractor rewind` and `fork` replay. Worktree runs turn it on.
+  void set_history(bool on) { history_ = on; }
   /// Saves through the journal, queued on `writer`: the save's record (`journal_delta`, numbered
   /// `checkpoint.journal_seq`) appended and synced, or, when there is no delta or the policy says
   /// so, the whole checkpoint written atomically as `checkpoint.json` and the journal emptied.
@@ -202,6 +205,10 @@ class CheckpointWriter {
   void build_delta(const Checkpoint& checkpoint, std::size_t first_completed, std::size_t first_status,
                    std::size_t first_commit);
 
+  /// Queues the history record of the last update (its delta, else the whole checkpoint) when
+  /// set_history is on.
+  void enqueue_history(std::uint64_t seq, const std::string& run_dir, WriteBehind& writer);
+
   /// What a snapshot does to the journal it folded in, once it is durable.
   enum class JournalAfter {
     /// Truncated, and created before the snapshot when missing, so the snapshot's directory
@@ -221,6 +228,9 @@ class CheckpointWriter {
 
   DeltaParts delta_parts_;
   std::string delta_;
+  bool history_ = false;
+  /// The history file, opened by the writer's first history operation.
+  std::shared_ptr<std::shared_ptr<AppendFile>> history_file_ = std::make_shared<std::shared_ptr<AppendFile>>();
   std::shared_ptr<OpenJournal> journal_ = std::make_shared<OpenJournal>();
   std::size_t snapshot_bytes_ = 0;                  ///< size of the last snapshot queued
   std::size_t journal_bytes_ = 0;                   ///< bytes appended to the journal since then

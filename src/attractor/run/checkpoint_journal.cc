@@ -27,9 +27,9 @@ std::uint32_t crc_of(std::string_view text) {
   return static_cast<std::uint32_t>(crc);
 }
 
-/// Why one line (without its newline) is not a record, or "" with `out` filled. A line whose
-/// checksum matches was written whole: what is wrong with its content is `damaged`, not torn.
-std::string parse_line(std::string_view line, JournalRecord& out, bool& damaged) {
+}  // namespace
+
+std::string parse_journal_line(std::string_view line, JournalRecord& out, bool& damaged) {
   damaged = false;
   const std::size_t space1 = line.find(' ');
   if (space1 == std::string_view::npos || line.size() < space1 + 10 || line[space1 + 9] != ' ') return "malformed";
@@ -53,6 +53,8 @@ std::string parse_line(std::string_view line, JournalRecord& out, bool& damaged)
   damaged = false;
   return "";
 }
+
+namespace {
 
 json& member_of_kind(json& checkpoint, const std::string& name, json::value_t kind, const char* what) {
   json& m = checkpoint[name];
@@ -80,7 +82,7 @@ JournalScan scan_journal(std::string_view text, std::uint64_t after_seq) {
     JournalRecord record;
     record.offset = at;
     bool damaged = false;
-    if (std::string why = parse_line(text.substr(at, nl - at), record, damaged); !why.empty()) {
+    if (std::string why = parse_journal_line(text.substr(at, nl - at), record, damaged); !why.empty()) {
       if (damaged) {
         scan.damaged = fmt::format("record {} (byte {}): {}", record.seq, at, why);
       } else {

@@ -48,6 +48,11 @@ struct JournalRecord {
   std::size_t offset = 0;  ///< byte offset of the record's line in the journal
 };
 
+/// Why one line (without its newline) is not a record, or "" with `out` filled. A line whose
+/// checksum matches was written whole: what is wrong with its content sets `damaged` (it is not
+/// torn). The checkpoint history (checkpoint_history.h) reads its lines with it too.
+std::string parse_journal_line(std::string_view line, JournalRecord& out, bool& damaged);
+
 /// What a journal's text holds after a snapshot.
 struct JournalScan {
   std::vector<JournalRecord> records;  ///< the records to replay, in order

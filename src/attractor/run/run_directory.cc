@@ -24,6 +24,7 @@ nlohmann::json Manifest::to_json() const {
   if (!parent_run.empty()) j["parent_run"] = parent_run;
   if (options.is_object() && !options.empty()) j["options"] = options;
   if (workspace.is_object()) j["workspace"] = workspace;
+  if (forked_from.is_object()) j["forked_from"] = forked_from;
   return j;
 }
 
@@ -45,6 +46,9 @@ Manifest Manifest::from_json(const nlohmann::json& j) {
   if (auto it = j.find("workspace"); it != j.end() && !it->is_null()) {
     if (!it->is_object()) throw std::runtime_error("\"workspace\" is not an object");
     m.workspace = *it;
+  }
+  if (auto it = j.find("forked_from"); it != j.end() && it->is_object()) {
+    m.forked_from = *it;
   }
   return m;
 }

@@ -31,6 +31,9 @@ struct Manifest {
   /// `repository`, `worktree`, `workdir`, `branch`, `base_commit`, `worktree_name`. Null for an
   /// `in-place` run, which writes no such member.
   nlohmann::json workspace;
+  /// A run made by `attractor fork` (docs/workspace.md, "Fork"): the original's `run_dir` and
+  /// `run_id`, the `point` forked at and its `commit`. Null otherwise.
+  nlohmann::json forked_from;
 
   nlohmann::json to_json() const;
   static Manifest from_json(const nlohmann::json& json);

@@ -350,7 +350,7 @@ void HttpServer::send_diff(const Request& req, Response& res, const std::string&
   auto dir = runs_.run_dir_of(req.match(1));
   if (!dir) return send_error(res, 404, "no run " + req.match(1));
   auto diff = run_dir_diff(*dir, stage);
-  if (auto* refused = std::get_if<DiffRefusal>(&diff)) {
+  if (auto* refused = std::get_if<RunRefusal>(&diff)) {
     return send_error(res, refused->exit_code == kExitUsage ? 404 : 500, refused->message);
   }
   const CommitDiff& d = std::get<CommitDiff>(diff);

@@ -14,6 +14,7 @@
 #include "attractor/model/sandbox_level.h"
 #include "attractor/run/run_directory.h"
 #include "attractor/run/posix_run_disk.h"
+#include "attractor/run/run_lock.h"
 #include "attractor/server/gate_slot_interviewer.h"
 #include "attractor/server/run_views.h"
 
@@ -309,7 +310,15 @@ ApiReply RunRegistry::resume(const std::string& id) {
   RunSummary summary = summarize_run(*dir, system_clock().now_ms());
   if (summary.status == "running") return error_reply(409, "run " + id + " is running in another process");
   if (summary.status == "completed") return error_reply(409, "run " + id + " has completed");
-  auto request_or = resume_request(*dir, RunFlags{}, nullptr, posix_run_disk());
+  std::variant<LaunchRequest, LaunchFailure> request_or = LaunchFailure{};
+  try {
+    RunLock held(*dir);  // resume_request may finish a half-made rewind or fork: under the lock
+    request_or = resume_request(*dir, RunFlags{}, nullptr, posix_run_disk());
+  } catch (const RunLockBusy& e) {
+    return error_reply(409, e.what());
+  } catch (const std::exception& e) {
+    return error_reply(500, e.what());
+  }
   if (auto* failure = std::get_if<LaunchFailure>(&request_or)) return launch_failure_reply(*failure);
   if (!std::get<LaunchRequest>(request_or).worktree) {  // a worktree run works in its worktree
     auto workdir = saved_workdir(*dir);

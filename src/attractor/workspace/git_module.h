@@ -32,8 +32,11 @@ class GitModule {
                                                         const std::string& run_id) const {
     return table_->plan_worktree(source, run_dir, run_id);
   }
-  /// Makes the branch and worktree of `plan`. Throws std::runtime_error.
-  void create_worktree(const WorktreePlan& plan) const { table_->create_worktree(plan); }
+  /// Makes the branch and worktree of `plan`, the branch at `start_commit` ("" = the plan's base
+  /// commit). Throws std::runtime_error.
+  void create_worktree(const WorktreePlan& plan, const std::string& start_commit = "") const {
+    table_->create_worktree(plan, start_commit);
+  }
   /// The worktree of a run; with `recover`, stale lock files of a killed process are removed.
   std::unique_ptr<Workspace> open_workspace(const std::string& worktree, const std::string& base_commit,
                                             bool recover) const {

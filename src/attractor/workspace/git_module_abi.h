@@ -20,7 +20,7 @@ namespace attractor {
 
 /// Bump whenever workspace.h, worktree_plan.h or GitModuleTable change in a way that a module
 /// built before the change could misread.
-inline constexpr std::uint32_t kGitModuleAbiVersion = 1;
+inline constexpr std::uint32_t kGitModuleAbiVersion = 2;
 /// The module's file name, looked for next to the executable and in ../lib/attractor/.
 inline constexpr const char* kGitModuleFileName = "libattractor_git.so";
 /// The name of the module's entry point (a ModuleEntry returning `&table.header`).
@@ -40,7 +40,7 @@ struct GitModuleTable {
   std::variant<WorktreePlan, std::string> (*plan_worktree)(const std::string& source, const std::string& run_dir,
                                                            const std::string& run_id);
   /// libgit2/worktree_setup.h, create_worktree.
-  void (*create_worktree)(const WorktreePlan& plan);
+  void (*create_worktree)(const WorktreePlan& plan, const std::string& start_commit);
   /// The Workspace of the worktree at `worktree` (libgit2/git_workspace.h, GitWorkspace).
   std::unique_ptr<Workspace> (*open_workspace)(const std::string& worktree, const std::string& base_commit,
                                                bool recover);

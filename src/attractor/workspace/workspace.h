@@ -56,6 +56,11 @@ class Workspace {
   virtual void reset_to(const std::string& commit) = 0;
   /// The commit the run's branch started from.
   virtual std::string base_commit() const = 0;
+  /// The id of the run branch's newest commit.
+  virtual std::string head_commit() const = 0;
+  /// Points the reference `name` (`refs/...`) of the worktree's repository at `commit`, made or
+  /// moved: how rewind keeps the commits it takes off the branch (docs/workspace.md).
+  virtual void keep_ref(const std::string& name, const std::string& commit) = 0;
 };
 
 }  // namespace attractor

@@ -82,6 +82,15 @@ std::string GitWorkspace::head_commit() const {
   return git::hex(oid);
 }
 
+void GitWorkspace::keep_ref(const std::string& name, const std::string& commit) {
+  git::Commit target = git::lookup_commit(repo_.get(), commit);
+  git_reference* ref = nullptr;
+  git::check(git_reference_create(&ref, repo_.get(), name.c_str(), git_commit_id(target.get()), 1,
+                                  "attractor: keep the rewound stages"),
+             "cannot write the reference " + name);
+  git_reference_free(ref);
+}
+
 std::string GitWorkspace::commit_stage(const StageCommit& stage) {
   git_repository* repo = repo_.get();
   git_index* index = fresh_index(repo);

@@ -25,11 +25,11 @@ class GitWorkspace : public Workspace {
   std::string changes_since(const std::string& commit) override;
   void reset_to(const std::string& commit) override;
   std::string base_commit() const override { return base_commit_; }
+  std::string head_commit() const override;
+  void keep_ref(const std::string& name, const std::string& commit) override;
 
   /// The branch the worktree has checked out (`refs/heads/...`).
   std::string branch_ref() const;
-  /// The id of the branch's newest commit.
-  std::string head_commit() const;
 
  private:
   void remove_stale_locks();

@@ -143,12 +143,40 @@ std::variant<WorktreePlan, std::string> plan_worktree(const std::string& source,
   return plan;
 }
 
-void create_worktree(const WorktreePlan& plan) {
+namespace {
+
+/// In a fork being finished again: whether its worktree is there already. Metadata left by an
+/// add that was killed is pruned, and a directory of such an add removed, so the add can run.
+bool worktree_already_made(git_repository* repo, const WorktreePlan& plan) {
+  git_worktree* existing = nullptr;
+  if (git_worktree_lookup(&existing, repo, plan.worktree_name.c_str()) == 0) {
+    const bool valid = git_worktree_validate(existing) == 0;
+    if (!valid) {
+      git_worktree_prune_options prune = GIT_WORKTREE_PRUNE_OPTIONS_INIT;
+      prune.flags = GIT_WORKTREE_PRUNE_VALID | GIT_WORKTREE_PRUNE_LOCKED;
+      git_worktree_prune(existing, &prune);
+    }
+    git_worktree_free(existing);
+    if (valid) return true;
+  }
+  std::error_code ec;
+  fs::remove_all(plan.worktree, ec);
+  return false;
+}
+
+}  // namespace
+
+void create_worktree(const WorktreePlan& plan, const std::string& start_commit) {
+  const bool fork = !start_commit.empty();
   git::Repository repo = git::open(plan.repository);
-  git::Commit base = git::lookup_commit(repo.get(), plan.base_commit);
+  git::Commit start = git::lookup_commit(repo.get(), fork ? start_commit : plan.base_commit);
+  if (fork && worktree_already_made(repo.get(), plan)) return;
   git_reference* branch = nullptr;
-  git::check(git_branch_create(&branch, repo.get(), plan.branch.c_str(), base.get(), 0),
-             "cannot create branch " + plan.branch);
+  const bool reused = fork && git_branch_lookup(&branch, repo.get(), plan.branch.c_str(), GIT_BRANCH_LOCAL) == 0;
+  if (!reused) {
+    git::check(git_branch_create(&branch, repo.get(), plan.branch.c_str(), start.get(), 0),
+               "cannot create branch " + plan.branch);
+  }
   git::Reference owned(branch);
   git_worktree_add_options options = GIT_WORKTREE_ADD_OPTIONS_INIT;
   options.ref = branch;
@@ -157,7 +185,7 @@ void create_worktree(const WorktreePlan& plan) {
     git::GitError error(
         "cannot create the worktree " + plan.worktree + ": " + (git_error_last() ? git_error_last()->message : "error"),
         rc);
-    git_branch_delete(branch);
+    if (!reused) git_branch_delete(branch);
     throw error;
   }
   git_worktree_free(wt);

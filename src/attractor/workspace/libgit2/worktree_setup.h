@@ -20,8 +20,10 @@ namespace attractor {
 std::variant<WorktreePlan, std::string> plan_worktree(const std::string& source, const std::string& run_dir,
                                                       const std::string& run_id);
 
-/// Makes the branch and the worktree of `plan` (checked out from `base_commit`). Throws
-/// git::GitError; a branch it made before failing is removed again.
-void create_worktree(const WorktreePlan& plan);
+/// Makes the branch and the worktree of `plan`, checked out from `base_commit`, or from
+/// `start_commit` when it is set: a fork (docs/workspace.md, "Fork"), which may be finished again
+/// after a kill, so a branch and a valid worktree of the plan already there are taken as they
+/// are. Throws git::GitError; a branch it made before failing is removed again.
+void create_worktree(const WorktreePlan& plan, const std::string& start_commit = "");
 
 }  // namespace attractor
