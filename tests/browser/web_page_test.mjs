@@ -575,6 +575,44 @@ async function worktreeRun(page) {
     null, { timeout: STEP_MS });
   await listShows(page, started.id, 'completed');
   pass('a worktree run shows its branch, and each stage its diff');
+
+  await page.click('#stages tr[data-node="edit"]');
+  await page.click('#stage-detail #fork-stage', { timeout: STEP_MS });
+  await page.waitForFunction((id) => /^#run=/.test(location.hash) && !location.hash.includes(encodeURIComponent(id)),
+    started.id, { timeout: STEP_MS });
+  const forkId = decodeURIComponent(await page.evaluate(() => location.hash.slice('#run='.length)));
+  await statusIs(page, 'interrupted');
+  await page.click('#resume-run');
+  await statusIs(page, 'completed');
+  const forked = JSON.parse(fs.readFileSync(path.join(tmp, 'runs', forkId, 'manifest.json'), 'utf8'));
+  check(forked.forked_from?.point === 'edit@1', `the fork records where it came from (${JSON.stringify(forked.forked_from)})`);
+  check(fs.readFileSync(path.join(tmp, 'runs', forkId, 'worktree', 'b.txt'), 'utf8') === 'new\n',
+    "the fork's worktree has the stage's files");
+  await listShows(page, forkId, 'completed');
+  pass('Fork makes a new run from a stage, and Resume runs it');
+
+  await page.evaluate((id) => { location.hash = '#run=' + encodeURIComponent(id); }, started.id);
+  await statusIs(page, 'completed');
+  await page.click('#stages tr[data-node="edit"]');
+  await page.click('#stage-detail #rewind-stage', { timeout: STEP_MS });
+  try {
+    await page.waitForFunction(() => /Rewound to edit@1/.test(document.querySelector('#run-message')?.textContent || ''),
+      null, { timeout: STEP_MS });
+  } catch (error) {
+    throw new CheckFailed(`the page should say it rewound (shows "${await page.textContent('#run-message')}")`);
+  }
+  try {
+    await page.waitForFunction(() => !document.querySelector('#stages tr[data-node="look"]'), null, { timeout: STEP_MS });
+  } catch (error) {
+    throw new CheckFailed(`the rewound stage should leave the table (${await page.textContent('#stages tbody')})`);
+  }
+  await screenshot(page, 'stage-rewound');
+  await statusIs(page, 'interrupted');
+  check(fs.existsSync(path.join(tmp, 'runs', started.id, 'rewound-1', 'look')), 'the later stage is kept aside');
+  await page.click('#resume-run');
+  await statusIs(page, 'completed');
+  await page.waitForSelector('#stages tr[data-node="look"]', { timeout: STEP_MS });
+  pass('Rewind takes a run back to a stage, and Resume continues it');
 }
 
 async function lintError(page) {

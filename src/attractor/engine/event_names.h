@@ -34,7 +34,7 @@ inline constexpr char kStageCommittedEvent[] = "StageCommitted";
 /// `patch`, the run-directory path of the interrupted stage's edits, when there were any).
 inline constexpr char kWorkspaceRestoredEvent[] = "WorkspaceRestored";
 /// `attractor rewind` took a worktree run back to a stage (`to`, `number`, `archive`, `ref`,
-/// `old_head`, `commit`, `next_node`, `moved`; docs/workspace.md, section 6).
+/// `old_head`, `commit`, `next_node`, `moved`, `visit_counts`; docs/workspace.md, section 6).
 inline constexpr char kRunRewoundEvent[] = "RunRewound";
 /// The first event of a run made by `attractor fork` (`from_run_dir`, `from_run_id`, `at`,
 /// `commit`, `next_node`; docs/workspace.md, section 6).

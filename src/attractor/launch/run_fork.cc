@@ -160,7 +160,8 @@ std::variant<ForkDone, RunRefusal> fork_run(const std::string& run_dir, const st
   } catch (const RunLockBusy& e) {
     std::vector<std::string> points = run_point_names(disk, run_dir);
     return RunRefusal{kExitUsage, fmt::format("{}: stop it before forking (valid points once stopped: {})", e.what(),
-                                              points.empty() ? "none yet" : fmt::format("{}", fmt::join(points, ", ")))};
+                                              points.empty() ? "none yet" : fmt::format("{}", fmt::join(points, ", "))),
+                      true};
   } catch (const std::exception& e) {
     return RunRefusal{kExitRuntime, e.what()};
   }

@@ -71,7 +71,7 @@ void record_rewind(RunDisk& disk, const std::string& run_dir, const RewindDone& 
   e.timestamp_ms = system_clock().now_ms();
   e.fields = {{"to", done.point},         {"number", done.number}, {"archive", fs::path(done.archive).filename()},
               {"ref", done.ref},          {"old_head", done.old_head}, {"commit", done.commit},
-              {"next_node", done.next_node}, {"moved", done.moved}};
+              {"next_node", done.next_node}, {"moved", done.moved}, {"visit_counts", done.visit_counts}};
   if (auto file = open_record_append(disk, path)) file->append(e.to_json_line());
 }
 
@@ -85,6 +85,7 @@ RewindDone finish(const std::string& run_dir, const json& intent, RunDisk& disk)
   const json& state = intent.at("state");
   Checkpoint rewound = Checkpoint::from_json(state);
   done.next_node = rewound.next_node;
+  done.visit_counts = state.value("visit_counts", json::object());
   done.ref = rewound_ref_name(rewound.run_id, done.number);
   WorktreePlan plan = WorktreePlan::from_json(read_manifest(run_dir, disk).workspace);
   std::unique_ptr<Workspace> worktree = open_worktree(plan);
@@ -147,7 +148,8 @@ std::variant<RewindDone, RunRefusal> rewind_run(const std::string& run_dir, cons
   } catch (const RunLockBusy& e) {
     std::vector<std::string> points = run_point_names(disk, run_dir);
     return RunRefusal{kExitUsage, fmt::format("{}: stop it before rewinding (valid points once stopped: {})", e.what(),
-                                              points.empty() ? "none yet" : fmt::format("{}", fmt::join(points, ", ")))};
+                                              points.empty() ? "none yet" : fmt::format("{}", fmt::join(points, ", "))),
+                      true};
   } catch (const std::exception& e) {
     return RunRefusal{kExitRuntime, e.what()};
   }

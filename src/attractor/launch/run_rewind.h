@@ -20,6 +20,8 @@
 #include <string>
 #include <variant>
 
+#include <nlohmann/json.hpp>
+
 #include "attractor/launch/run_workspace.h"
 #include "attractor/run/posix_run_disk.h"
 
@@ -40,6 +42,7 @@ struct RewindDone {
   std::string commit;     ///< the commit the branch and worktree are at now
   std::string next_node;  ///< where `resume` continues
   std::size_t moved = 0;  ///< stage folders moved into the archive
+  nlohmann::json visit_counts;  ///< the rewound state's `visit_counts`
 };
 
 /// Rewinds the worktree run at `run_dir` to just after the stage `point` names, holding the run's

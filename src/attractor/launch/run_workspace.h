@@ -54,6 +54,7 @@ CommitDiff stage_change(const WorktreePlan& plan, const std::vector<std::string>
 struct RunRefusal {
   int exit_code = kExitUsage;
   std::string message;
+  bool busy = false;  ///< refused because another process is running the run
 };
 
 /// The change of the worktree run at `run_dir`: the whole run when `stage` is "", else the stage

@@ -296,6 +296,12 @@ void HttpServer::install_run_routes() {
                 [this](const Request& req, Response& res) { send(res, runs_.cancel(req.match(1))); });
   server_->post(R"(/pipelines/([^/]+)/resume)",
                 [this](const Request& req, Response& res) { send(res, runs_.resume(req.match(1))); });
+  server_->post(R"(/pipelines/([^/]+)/rewind)", [this](const Request& req, Response& res) {
+    if (auto body = json_body(req, res)) send(res, runs_.rewind(req.match(1), *body));
+  });
+  server_->post(R"(/pipelines/([^/]+)/fork)", [this](const Request& req, Response& res) {
+    if (auto body = json_body(req, res)) send(res, runs_.fork(req.match(1), *body));
+  });
   server_->get(R"(/pipelines/([^/]+)/graph)", [this](const Request& req, Response& res) {
     auto dir = runs_.run_dir_of(req.match(1));
     if (!dir) return send_error(res, 404, "no run " + req.match(1));

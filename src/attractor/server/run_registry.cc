@@ -5,10 +5,16 @@
 #include <fstream>
 #include <functional>
 #include <set>
+#include <variant>
+
+#include <fmt/format.h>
 
 #include "attractor/base/json_limits.h"
 #include "attractor/base/log.h"
 #include "attractor/engine/event_names.h"
+#include "attractor/launch/exit_code.h"
+#include "attractor/launch/run_fork.h"
+#include "attractor/launch/run_rewind.h"
 #include "attractor/launch/run_summary.h"
 #include "attractor/launch/run_workspace.h"
 #include "attractor/model/sandbox_level.h"
@@ -516,6 +522,69 @@ ApiReply RunRegistry::cancel(const std::string& id) {
   slots_.notify_all();
   log().info("serve: run {} cancel requested", id);
   return {200, {{"id", id}, {"status", "cancelled"}}};
+}
+
+namespace {
+
+/// The point a rewind or fork body names, or the 400 reply.
+std::variant<std::string, ApiReply> point_of(const nlohmann::json& body, const char* key) {
+  constexpr std::size_t kMaxPoint = 256;
+  auto it = body.is_object() ? body.find(key) : body.end();
+  if (it == body.end() || !it->is_string() || it->get<std::string>().empty() ||
+      it->get<std::string>().size() > kMaxPoint) {
+    return error_reply(400, fmt::format("the body must be {{\"{}\": \"NODE\" or \"NODE@VISIT\"}}", key));
+  }
+  return it->get<std::string>();
+}
+
+ApiReply refusal_reply(const RunRefusal& refused) {
+  return error_reply(refused.busy ? 409 : refused.exit_code == kExitUsage ? 400 : 500, refused.message);
+}
+
+}  // namespace
+
+std::optional<ApiReply> RunRegistry::refuse_live(const std::string& id, bool forget) {
+  std::lock_guard lock(mutex_);
+  auto it = runs_.find(id);
+  if (it == runs_.end()) return std::nullopt;
+  if (it->second->state != "done") return error_reply(409, "run " + id + " is " + it->second->state + ": cancel it first");
+  if (forget) {
+    if (it->second->thread.joinable()) it->second->thread.join();  // its thread is past finish()
+    runs_.erase(it);
+  }
+  return std::nullopt;
+}
+
+ApiReply RunRegistry::rewind(const std::string& id, const nlohmann::json& body) {
+  std::optional<std::string> dir = run_dir_of(id);
+  if (!dir) return error_reply(404, "no run " + id);
+  auto point = point_of(body, "to");
+  if (auto* bad = std::get_if<ApiReply>(&point)) return *bad;
+  if (auto live = refuse_live(id, true)) return *live;
+  auto done = rewind_run(*dir, std::get<std::string>(point));
+  if (auto* refused = std::get_if<RunRefusal>(&done)) return refusal_reply(*refused);
+  const RewindDone& r = std::get<RewindDone>(done);
+  log().info("serve: run {} rewound to {}", id, r.point);
+  return {200,
+          {{"id", id}, {"to", r.point}, {"number", r.number}, {"archive", fs::path(r.archive).filename().string()},
+           {"ref", r.ref}, {"old_head", r.old_head}, {"commit", r.commit}, {"next_node", r.next_node},
+           {"moved", r.moved}}};
+}
+
+ApiReply RunRegistry::fork(const std::string& id, const nlohmann::json& body) {
+  std::optional<std::string> dir = run_dir_of(id);
+  if (!dir) return error_reply(404, "no run " + id);
+  auto point = point_of(body, "at");
+  if (auto* bad = std::get_if<ApiReply>(&point)) return *bad;
+  if (auto live = refuse_live(id, false)) return *live;
+  auto done = fork_run(*dir, std::get<std::string>(point), "");
+  if (auto* refused = std::get_if<RunRefusal>(&done)) return refusal_reply(*refused);
+  const ForkDone& f = std::get<ForkDone>(done);
+  const std::string fork_id = fs::path(f.run_dir).filename().string();
+  log().info("serve: run {} forked at {} as {}", id, f.point, fork_id);
+  return {201,
+          {{"id", fork_id}, {"from", id}, {"at", f.point}, {"run_id", f.run_id}, {"branch", f.branch},
+           {"commit", f.commit}, {"next_node", f.next_node}}};
 }
 
 std::optional<std::string> RunRegistry::run_dir_of(const std::string& id) const {

@@ -100,6 +100,13 @@ class RunRegistry {
   ApiReply resume(const std::string& id);
   /// `POST /pipelines/{id}/cancel`: 200, or 409 when it is not queued or running here.
   ApiReply cancel(const std::string& id);
+  /// `POST /pipelines/{id}/rewind` with {"to": "NODE[@VISIT]"} (docs/workspace.md, section 6):
+  /// 200 with what the rewind did; 400 for a bad point or an in-place run (with the valid
+  /// points), 409 while the run is queued or running, 500 when git or the disk fails.
+  ApiReply rewind(const std::string& id, const nlohmann::json& body);
+  /// `POST /pipelines/{id}/fork` with {"at": "NODE[@VISIT]"}: 201 with the new run's `id` (a new
+  /// run directory under the logs root; the request names no path), errors as for rewind.
+  ApiReply fork(const std::string& id, const nlohmann::json& body);
 
   /// The run directory of an existing run id (run_views.h rules), else nullopt.
   std::optional<std::string> run_dir_of(const std::string& id) const;
@@ -124,6 +131,9 @@ class RunRegistry {
   const ServerConfig& config() const { return config_; }
 
  private:
+  /// 409 while run `id` is queued or running in this server. With `forget`, a finished run's
+  /// record is dropped, so its event streams read the file (which a rewind appends to).
+  std::optional<ApiReply> refuse_live(const std::string& id, bool forget);
   /// Builds the request of a new run from the API body, writing the submitted DOT and inline
   /// files into `run_dir`. Returns an error reply or nullopt when the request is good.
   std::optional<ApiReply> fill_request(const nlohmann::json& body, LaunchRequest& request, std::string& dot);

@@ -384,7 +384,24 @@ function stopRunningStages(run) {
   }
 }
 
+// After a rewind (RunRewound): the stages the rewound state never ran leave the table, and the
+// others show the visits it kept.
+function rewindStages(run, event) {
+  const visits = event.visit_counts || {};
+  for (const [node, stage] of run.stages) {
+    if (!visits[node]) {
+      run.stages.delete(node);
+      run.rows.get(node)?.remove();
+      run.rows.delete(node);
+    } else {
+      stage.visits = visits[node];
+      renderStageRow(run, stage);
+    }
+  }
+}
+
 function updateStage(run, event) {
+  if (event.event === 'RunRewound') return rewindStages(run, event);
   if (/^Pipeline(Interrupted|Failed)$|^BudgetExhausted$/.test(event.event)) return stopRunningStages(run);
   if (!event.event.startsWith('Stage') || typeof event.name !== 'string') return;
   const stage = run.stages.get(event.name) || { node: event.name, status: 'pending', duration_ms: null,
@@ -453,6 +470,33 @@ async function showStage(run, node) {
   const d = await api('GET', `/pipelines/${enc(run.id)}/stages/${enc(node)}/diff`);
   if (state.run !== run || run.selected !== node) return;
   pane.insertBefore(el('div', { class: 'stage-diff' }, ...diffSection(d)), pane.children[1] || null);
+  if (!isActive(run)) pane.insertBefore(stageActions(run, node), pane.children[1] || null);
+}
+
+// Rewind and Fork for a stage of a stopped worktree run (docs/workspace.md, section 6): both go
+// back to the stage's last visit; Resume then continues the rewound run or the fork.
+function stageActions(run, node) {
+  const rewind = el('button', { type: 'button', id: 'rewind-stage', text: 'Rewind to here' });
+  const fork = el('button', { type: 'button', id: 'fork-stage', text: 'Fork from here' });
+  rewind.title = 'Take this run back to just after this stage; later stages are kept aside';
+  fork.title = 'Make a new run from just after this stage; this run stays as it is';
+  rewind.addEventListener('click', async () => {
+    const r = await api('POST', `/pipelines/${enc(run.id)}/rewind`, { to: node });
+    if (state.run !== run) return;
+    if (!r.ok) { showRunMessage(r.data.error); return; }
+    closeRun();
+    openRunFromHash();
+    showRunMessage(`Rewound to ${r.data.to}: ${r.data.moved} later stage folder${r.data.moved === 1 ? '' : 's'} ` +
+      `kept in ${r.data.archive}. Resume continues at ${r.data.next_node}.`);
+  });
+  fork.addEventListener('click', async () => {
+    const r = await api('POST', `/pipelines/${enc(run.id)}/fork`, { at: node });
+    if (state.run !== run) return;
+    if (!r.ok) { showRunMessage(r.data.error); return; }
+    location.hash = 'run=' + enc(r.data.id);
+    refreshRuns();
+  });
+  return el('div', { class: 'stage-actions' }, rewind, fork);
 }
 
 // A stage's change in a worktree run (GET .../stages/NODE/diff): the unified diff, its lines
