@@ -1,5 +1,5 @@
 // Worktree runs through the server (docs/server.md, docs/workspace.md): the start request's
-// `workspace` and `workdir` (inside the workdir root), and the diff endpoints.
+// `workspace` and `workdir` (inside the workdir root), the diff endpoints, and rewind and fork.
 
 #include <filesystem>
 #include <string>
@@ -69,6 +69,59 @@ TEST(ServerWorkspaceTest, AStartRequestRunsInAWorktreeAndTheDiffEndpointsShowIt)
             "the run never completed node 'ghost' (valid points: start@1, edit@1, look@1)");
   auto described = json::parse(server.get("/pipelines/" + id)->body);
   EXPECT_EQ(described["workspace"]["branch"], branch) << described.dump();
+}
+
+TEST(ServerWorkspaceTest, RewindAndForkTakeAPointOnlyAndResumeContinuesThem) {
+  hardening::ScratchDir dir;
+  const std::string repo = dir.sub("work/repo");
+  testing::make_repo(repo, {{"a.txt", "one\n"}});
+  ServerConfig config;
+  config.allow_commands = true;
+  config.workdir_root = dir.sub("work");
+  TestServer server(1, kTestToken, config);
+  const std::string id = server.start({{"dot", kEdits}, {"workspace", "worktree"}, {"workdir", "repo"}});
+  ASSERT_TRUE(server.wait_status(id, "completed"));
+  const std::string run_dir = (fs::path(server.logs_root()) / id).string();
+
+  for (const json& body : {json{{"to", 3}}, json{{"at", "edit"}}, json::array(), json{{"to", std::string(300, 'x')}}}) {
+    auto bad = server.post("/pipelines/" + id + "/rewind", body);
+    EXPECT_EQ(bad->status, 400) << body.dump();
+    EXPECT_EQ(json::parse(bad->body)["error"], "the body must be {\"to\": \"NODE\" or \"NODE@VISIT\"}");
+  }
+  auto ghost = server.post("/pipelines/" + id + "/fork", {{"at", "ghost"}});
+  EXPECT_EQ(ghost->status, 400);
+  EXPECT_EQ(json::parse(ghost->body)["error"],
+            "the run never completed node 'ghost' (valid points: start@1, edit@1, look@1)");
+  EXPECT_EQ(server.post("/pipelines/nope/rewind", {{"to", "edit"}})->status, 404);
+
+  auto fork = server.post("/pipelines/" + id + "/fork", {{"at", "edit"}});
+  ASSERT_EQ(fork->status, 201) << fork->body;
+  const json forked = json::parse(fork->body);
+  const std::string fork_id = forked["id"];
+  EXPECT_EQ(forked["from"], id);
+  EXPECT_EQ(forked["at"], "edit@1");
+  EXPECT_EQ(fs::path(run_dir).parent_path(), fs::path(server.logs_root())) << "under the logs root";
+  EXPECT_TRUE(fs::exists(fs::path(server.logs_root()) / fork_id / "worktree" / "a.txt"));
+  EXPECT_EQ(server.post("/pipelines/" + fork_id + "/resume", json::object())->status, 202);
+  ASSERT_TRUE(server.wait_status(fork_id, "completed"));
+  EXPECT_EQ(json::parse(read_text_file((fs::path(server.logs_root()) / fork_id / "checkpoint.json").string()))
+                ["completed_nodes"],
+            json({"start", "edit", "look"}));
+
+  auto rewound = server.post("/pipelines/" + id + "/rewind", {{"to", "edit@1"}});
+  ASSERT_EQ(rewound->status, 200) << rewound->body;
+  const json r = json::parse(rewound->body);
+  EXPECT_EQ(r["to"], "edit@1");
+  EXPECT_EQ(r["archive"], "rewound-1");
+  EXPECT_EQ(r["next_node"], "look");
+  EXPECT_EQ(r["moved"], 1);
+  EXPECT_TRUE(fs::exists(run_dir + "/rewound-1/look/status.json"));
+  auto events = server.get("/pipelines/" + id + "/events");
+  EXPECT_NE(events->body.find("\"event\":\"RunRewound\""), std::string::npos) << "the stream reads the file again";
+  EXPECT_EQ(server.post("/pipelines/" + id + "/resume", json::object())->status, 202);
+  ASSERT_TRUE(server.wait_status(id, "completed"));
+  EXPECT_EQ(json::parse(read_text_file(run_dir + "/checkpoint.json"))["completed_nodes"],
+            json({"start", "edit", "look"}));
 }
 
 TEST(ServerWorkspaceTest, AnInPlaceRunHasNoDiff) {
