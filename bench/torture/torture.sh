@@ -16,6 +16,10 @@
 #   --case worktree  worktree.dot in a git repository (a fresh copy per run): random SIGKILLs during
 #                     stages, commits and restores; the final checkpoint, every stage commit's tree,
 #                     the branch's commit subjects and the worktree's files by content must match
+#   --case rewind     worktree.dot run to its end, then `attractor rewind` (odd runs) or `attractor fork`
+#                     (even runs) to a random stage under a random SIGKILL, then resumed under random
+#                     SIGKILLs until it ends: the rewound run or the fork must match the uninterrupted
+#                     run as in the worktree case, and a forked original must be unchanged
 #   --kills N   stop after at least N SIGKILLs (default 200; for disk-full: N runs stopped by the limit)
 #   --seed S    seed of the kill delays (default 1)
 #   --snapshot-every N  run the killed runs with `--snapshot-every N` (the reference keeps the default
@@ -49,9 +53,11 @@ mkdir -p "$work"
 case "$case_name" in
   kill|disk-full) graph="$here/torture.dot" ;;
   orphan) graph="$here/orphan.dot" ;;
-  worktree) graph="$here/worktree.dot" ;;
-  *) echo "torture.sh: unknown case $case_name (kill, orphan, disk-full, worktree)" >&2; exit 2 ;;
+  worktree|rewind) graph="$here/worktree.dot" ;;
+  *) echo "torture.sh: unknown case $case_name (kill, orphan, disk-full, worktree, rewind)" >&2; exit 2 ;;
 esac
+git_case=0
+case "$case_name" in worktree|rewind) git_case=1 ;; esac
 answers="$here/answers.json"
 
 # The comparable state of a run directory: the checkpoint without timestamps and run ids, then the
@@ -60,7 +66,7 @@ answers="$here/answers.json"
 snapshot() {
   local dir=$1
   jq -S 'del(.timestamp, .timestamp_ms, .run_id, .usage, .journal_seq, .completed_commits) | .context |= del(.["internal.run_id"])' "$dir/checkpoint.json"
-  [ "$case_name" = worktree ] && worktree_snapshot "$dir"
+  [ $git_case -eq 1 ] && worktree_snapshot "$dir"
   for status in $(cd "$dir" && ls -d */status.json 2>/dev/null | sort); do
     echo "== $status"
     jq -S '{outcome, preferred_label, suggested_next_ids, context_updates, notes, failure_reason, jump_to,
@@ -72,7 +78,7 @@ now_ms() { date +%s%3N; }
 
 # worktree case: a repository to copy for each run, and the run's commits and files. Commits are
 # compared by tree (their ids hold the commit time), files by content.
-if [ "$case_name" = worktree ]; then
+if [ $git_case -eq 1 ]; then
   command -v git >/dev/null || { echo "torture.sh: needs git" >&2; exit 2; }
   mkdir -p "$work/template"
   printf 'seed\n' > "$work/template/a.txt"
@@ -96,8 +102,8 @@ worktree_snapshot() {
 
 # Reference: two uninterrupted runs must agree (otherwise the comparison would be meaningless).
 # In the worktree case every run works in its own copy of the template repository (`DIR.repo`).
-in_repo() { local dir=$1; shift; if [ "$case_name" = worktree ]; then (cd "$dir.repo" && exec "$@"); else "$@"; fi; }
-[ "$case_name" = worktree ] && fresh_repo "$work/reference" && fresh_repo "$work/reference2"
+in_repo() { local dir=$1; shift; if [ $git_case -eq 1 ]; then (cd "$dir.repo" && exec "$@"); else "$@"; fi; }
+[ $git_case -eq 1 ] && fresh_repo "$work/reference" && fresh_repo "$work/reference2"
 t0=$(now_ms)
 in_repo "$work/reference" "$binary" run "$graph" --simulate --answers "$answers" --logs-root "$work/reference" -q 2>"$work/reference.err" || {
   echo "torture.sh: reference run failed"; cat "$work/reference.err"; exit 1; }
@@ -186,15 +192,84 @@ if [ "$case_name" = disk-full ]; then
 fi
 # A kill lands uniformly in [0, duration + 20%) after the process starts.
 window=$(( duration + duration / 5 + 1 ))
+
+# Runs `attractor ARGS...` killed after a random delay in [0, WINDOW) ms; returns 0 when it ended
+# by itself with exit 0, 9 when it was killed, else its exit code.
+killed_or_done() {
+  local window=$1 log=$2 pid delay code; shift 2
+  delay=$(( (RANDOM * 32768 + RANDOM) % window ))
+  "$binary" "$@" 2>>"$log" >/dev/null &
+  pid=$!
+  sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
+  if kill -KILL "$pid" 2>/dev/null; then wait "$pid" 2>/dev/null; kills=$((kills + 1)); return 9; fi
+  wait "$pid"; code=$?
+  return $code
+}
+
+# Resumes `dir` under random kills until it ends; 0 when it did with exit 0.
+resume_under_kills() {
+  local dir=$1 code
+  while :; do
+    killed_or_done "$window" "$dir.err" resume "$dir" -q; code=$?
+    [ $code -eq 9 ] && continue
+    [ $code -eq 0 ] && return 0
+    echo "run $runs: resume exited with $code (see $dir.err)"; failures=$((failures + 1)); return 1
+  done
+}
+
+if [ "$case_name" = rewind ]; then
+  stages=$(jq '.completed_nodes | length' "$work/reference/checkpoint.json")
+  declare -A op_window
+  in_ops=0
+  while [ $kills -lt "$kills_wanted" ]; do
+    runs=$((runs + 1))
+    dir="$work/run$runs"
+    fresh_repo "$dir"
+    in_repo "$dir" "$binary" run "$graph" --simulate --logs-root "$dir" -q 2>>"$dir.err" || {
+      echo "run $runs: the run failed (see $dir.err)"; failures=$((failures + 1)); continue; }
+    point=$(jq -r ".completed_nodes[$(( RANDOM % stages ))]" "$dir/checkpoint.json")
+    target=$dir
+    if [ $((runs % 2)) -eq 1 ]; then
+      kind=rewind; op=(rewind "$dir" --to "$point")
+    else
+      kind=fork; target="$dir.fork"; op=(fork "$dir" --at "$point" --logs-root "$target")
+      snapshot "$dir" > "$dir.before"
+    fi
+    if [ -z "${op_window[$kind]:-}" ]; then  # the first of each, unkilled, sets the window of the others
+      t0=$(now_ms); "$binary" "${op[@]}" >/dev/null 2>>"$dir.err"; code=$?
+      op_window[$kind]=$(( ($(now_ms) - t0) * 6 / 5 + 1 ))
+    else
+      while :; do  # a fork killed before its rename left no run: fork again
+        killed_or_done "${op_window[$kind]}" "$dir.err" "${op[@]}"; code=$?
+        [ $code -eq 9 ] && in_ops=$((in_ops + 1))
+        [ $code -eq 9 ] && [ $kind = fork ] && [ ! -f "$target/manifest.json" ] && continue
+        break
+      done
+    fi
+    if [ $code -ne 0 ] && [ $code -ne 9 ]; then echo "run $runs: exit $code (see $dir.err)"; failures=$((failures + 1)); continue; fi
+    resume_under_kills "$target" || continue
+    if [ "$target" != "$dir" ]; then
+      snapshot "$dir" > "$dir.after"
+      if ! cmp -s "$dir.before" "$dir.after"; then echo "run $runs: the fork changed its original"; failures=$((failures + 1)); fi
+      rm -f "$dir.before" "$dir.after"
+    fi
+    before=$identical
+    compare "$target"
+    [ "$target" != "$dir" ] && [ $identical -gt $before ] && [ $keep -eq 0 ] && rm -rf "$dir" "$dir.err" "$dir.repo"
+  done
+  echo "rewind/fork, seed $seed: $kills SIGKILLs over $runs runs ($in_ops inside a rewind or fork; windows: rewind ${op_window[rewind]} ms, fork ${op_window[fork]} ms); identical: $identical/$runs"
+  [ $failures -eq 0 ] && [ $identical -eq $runs ]
+  exit
+fi
 while [ $kills -lt "$kills_wanted" ]; do
   runs=$((runs + 1))
   dir="$work/run$runs"
-  [ "$case_name" = worktree ] && fresh_repo "$dir"
+  [ $git_case -eq 1 ] && fresh_repo "$dir"
   command=(run "$graph" --simulate --logs-root "$dir" "${snapshot_every[@]}")
   finished=0
   while [ $finished -eq 0 ]; do
     delay=$(( (RANDOM * 32768 + RANDOM) % window ))
-    ( [ "$case_name" = worktree ] && cd "$dir.repo"; exec "$binary" "${command[@]}" --answers "$answers" -q 2>>"$dir.err" ) &
+    ( [ $git_case -eq 1 ] && cd "$dir.repo"; exec "$binary" "${command[@]}" --answers "$answers" -q 2>>"$dir.err" ) &
     pid=$!
     sleep "$(printf '%d.%03d' $((delay / 1000)) $((delay % 1000)))"
     if kill -KILL "$pid" 2>/dev/null; then
@@ -203,7 +278,7 @@ while [ $kills -lt "$kills_wanted" ]; do
       if [ ! -f "$dir/checkpoint.json" ]; then
         # Killed before the first checkpoint: nothing to resume, the run starts again.
         rm -rf "$dir"; command=(run "$graph" --simulate --logs-root "$dir" "${snapshot_every[@]}"); restarts=$((restarts + 1))
-        [ "$case_name" = worktree ] && fresh_repo "$dir"
+        [ $git_case -eq 1 ] && fresh_repo "$dir"
       else
         command=(resume "$dir")
       fi

@@ -1,7 +1,8 @@
 // The short crash torture of `make test`: bench/torture/torture.sh with 10 random SIGKILLs (seed 7);
 // every killed run is resumed to the end and must match an uninterrupted run. The full version
 // (200 kills) is run by hand: bench/torture/torture.sh --kills 200. The same for worktree runs
-// (--case worktree), whose commits and files must match too.
+// (--case worktree), whose commits and files must match too, and for rewinds and forks of them
+// (--case rewind).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -33,6 +34,12 @@ TEST(TortureTest, TenRandomKillsEachResumedToTheUninterruptedResult) { expect_al
 // docs/workspace.md: killed worktree runs end with the uninterrupted run's commits and files.
 TEST(TortureTest, TenRandomKillsOfWorktreeRunsEachResumedToTheUninterruptedTree) {
   expect_all_identical({"--case", "worktree", "--kills", "10"});
+}
+
+// docs/workspace.md, section 6: rewinds and forks killed anywhere end, once resumed, with the
+// uninterrupted run's commits and files, and a forked original is unchanged.
+TEST(TortureTest, TenRandomKillsOfRewindsAndForksEachResumedToTheUninterruptedTree) {
+  expect_all_identical({"--case", "rewind", "--kills", "10"});
 }
 
 }  // namespace

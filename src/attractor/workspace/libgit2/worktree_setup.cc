@@ -145,8 +145,9 @@ std::variant<WorktreePlan, std::string> plan_worktree(const std::string& source,
 
 namespace {
 
-/// In a fork being finished again: whether its worktree is there already. Metadata left by an
-/// add that was killed is pruned, and a directory of such an add removed, so the add can run.
+/// In a fork being finished again: whether its worktree is there already. What an add that was
+/// killed left (metadata that does not validate, or is too incomplete to be looked up, and the
+/// worktree's directory) is removed, so the add can run. Both are named after the fork's run id.
 bool worktree_already_made(git_repository* repo, const WorktreePlan& plan) {
   git_worktree* existing = nullptr;
   if (git_worktree_lookup(&existing, repo, plan.worktree_name.c_str()) == 0) {
@@ -161,6 +162,7 @@ bool worktree_already_made(git_repository* repo, const WorktreePlan& plan) {
   }
   std::error_code ec;
   fs::remove_all(plan.worktree, ec);
+  fs::remove_all(fs::path(git_repository_commondir(repo)) / "worktrees" / plan.worktree_name, ec);  // an add cut short
   return false;
 }
 
@@ -170,7 +172,11 @@ void create_worktree(const WorktreePlan& plan, const std::string& start_commit) 
   const bool fork = !start_commit.empty();
   git::Repository repo = git::open(plan.repository);
   git::Commit start = git::lookup_commit(repo.get(), fork ? start_commit : plan.base_commit);
-  if (fork && worktree_already_made(repo.get(), plan)) return;
+  if (fork) {  // the fork's own branch: a lock on it is a killed earlier try's
+    std::error_code ec;
+    fs::remove(fs::path(git_repository_commondir(repo.get())) / "refs" / "heads" / (plan.branch + ".lock"), ec);
+    if (worktree_already_made(repo.get(), plan)) return;
+  }
   git_reference* branch = nullptr;
   const bool reused = fork && git_branch_lookup(&branch, repo.get(), plan.branch.c_str(), GIT_BRANCH_LOCAL) == 0;
   if (!reused) {
