@@ -176,6 +176,7 @@ std::vector<RunSummary> list_runs(const std::string& logs_root, std::int64_t now
   std::error_code ec;
   for (fs::directory_iterator it(logs_root, ec), end; !ec && it != end; it.increment(ec)) {
     if (!it->is_directory(ec) || !fs::exists(it->path() / "manifest.json", ec)) continue;
+    if (it->path().filename().string().starts_with(".")) continue;  // a fork killed while assembled (run_fork.h)
     runs.push_back(summarize_run(it->path().string(), now_ms, running));
   }
   std::sort(runs.begin(), runs.end(), [](const RunSummary& a, const RunSummary& b) {

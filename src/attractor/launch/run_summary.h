@@ -67,7 +67,7 @@ enum class RunningDetail { kFull, kBrief };
 /// The summary of the run directory `run_dir`; `now_ms` measures a running run's duration.
 RunSummary summarize_run(const std::string& run_dir, std::int64_t now_ms, RunningDetail running = RunningDetail::kFull);
 
-/// The run directories directly under `logs_root` (those with a manifest.json), newest first
+/// The run directories directly under `logs_root` (those with a manifest.json, hidden ones aside), newest first
 /// (then by path). A missing root gives none.
 std::vector<RunSummary> list_runs(const std::string& logs_root, std::int64_t now_ms,
                                   RunningDetail running = RunningDetail::kFull);

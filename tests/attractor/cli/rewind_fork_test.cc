@@ -257,6 +257,8 @@ TEST_F(RewindForkTest, AKilledForkLeavesNoRunAndAHalfMadeOneIsFinishedByTheResum
   }
   ASSERT_TRUE(fs::exists(hidden + "/fork.json")) << hidden;
   const std::string intent = slurp(hidden + "/fork.json");
+  EXPECT_EQ(attractor({"runs", "--logs-root", dir_.sub("runs")}).out.find(".fork.fork-"), std::string::npos)
+      << "`runs` does not list the hidden folder";
 
   ASSERT_EQ(attractor({"fork", run_, "--at", "edit", "--logs-root", fork}).exit_code, 0);
   const std::string fork_branch = read_json(fork + "/manifest.json")["workspace"]["branch"];

@@ -76,6 +76,43 @@ TEST_F(GitWorkspaceTest, CommitsEveryKindOfChangeWithTheTrailersAndAFixedIdentit
   EXPECT_EQ(git(wt_, {"status", "--porcelain"}), "") << "the index matches the commit";
 }
 
+// After the first commit, a commit stages only what the change watch saw; it must make the same
+// trees as a full scan for every kind of change, ignored files and a moved directory included.
+TEST_F(GitWorkspaceTest, CommitsAfterTheFirstMakeTheTreesAFullScanMakes) {
+  GitWorkspace ws(wt_, plan_.base_commit);
+  spit(wt_ + "/first.txt", "1\n");
+  ASSERT_NE(ws.commit_stage(stage("one")), "");
+  auto step = [&](const std::string& node, auto&& edit) {
+    edit();
+    const std::string commit = ws.commit_stage(stage(node));
+    EXPECT_EQ(git(wt_, {"status", "--porcelain"}), "") << node << ": everything was committed";
+    return commit;
+  };
+  step("edit", [&] { spit(wt_ + "/a.txt", "changed\n"); });
+  step("new dir", [&] {
+    fs::create_directories(wt_ + "/src/deep");
+    spit(wt_ + "/src/deep/x.txt", "x\n");
+  });
+  step("delete", [&] { fs::remove(wt_ + "/gone.txt"); });
+  EXPECT_EQ(step("ignored", [&] { spit(wt_ + "/build.log", "ignored\n"); }), "") << "an ignored file makes no commit";
+  step("mode", [&] { fs::permissions(wt_ + "/a.txt", fs::perms::owner_exec, fs::perm_options::add); });
+  step("move dir", [&] { fs::rename(wt_ + "/src", wt_ + "/lib"); });
+  step("after move", [&] { spit(wt_ + "/lib/deep/x.txt", "y\n"); });
+  step("replace", [&] {
+    fs::remove(wt_ + "/first.txt");
+    fs::create_directories(wt_ + "/first.txt");
+    spit(wt_ + "/first.txt/inside.txt", "a directory now\n");
+  });
+  EXPECT_EQ(git(wt_, {"ls-tree", "-r", "--name-only", "HEAD"}),
+            ".gitignore\na.txt\nfirst.txt/inside.txt\nlib/deep/x.txt\n");
+  EXPECT_EQ(git(wt_, {"show", "HEAD:lib/deep/x.txt"}), "y\n");
+  EXPECT_EQ(git(wt_, {"ls-tree", "HEAD", "a.txt"}).substr(0, 6), "100755");
+  ws.reset_to(plan_.base_commit);
+  spit(wt_ + "/a.txt", "after the reset\n");
+  ws.commit_stage(stage("after reset"));
+  EXPECT_EQ(git(wt_, {"diff", "--name-only", plan_.base_commit, "HEAD"}), "a.txt\n") << "the reset was forgotten";
+}
+
 TEST_F(GitWorkspaceTest, AStageThatChangedNothingMakesNoCommit) {
   GitWorkspace ws(wt_, plan_.base_commit);
   spit(wt_ + "/only.log", "ignored files do not count\n");

@@ -61,6 +61,23 @@ void GitWorkspace::stage_changes(git_index* index) {
   }
 }
 
+bool GitWorkspace::stage_paths(git_index* index, const std::set<std::string>& paths) {
+  for (const std::string& path : paths) {
+    std::error_code ec;
+    const fs::file_status st = fs::symlink_status(fs::path(path_) / path, ec);
+    const bool tracked = git_index_get_bypath(index, path.c_str(), 0) != nullptr;
+    if (!fs::exists(st)) {
+      if (tracked && git_index_remove_bypath(index, path.c_str()) < 0) return false;
+      continue;
+    }
+    if (!fs::is_regular_file(st) && !fs::is_symlink(st)) return false;
+    int ignored = 0;
+    if (!tracked && (git_ignore_path_is_ignored(&ignored, repo_.get(), path.c_str()) < 0 || ignored)) continue;
+    if (git_index_add_bypath(index, path.c_str()) < 0) return false;
+  }
+  return true;
+}
+
 void GitWorkspace::remove_stale_locks() {
   std::error_code ec;
   fs::remove(fs::path(git_repository_path(repo_.get())) / "index.lock", ec);
@@ -94,7 +111,9 @@ void GitWorkspace::keep_ref(const std::string& name, const std::string& commit) 
 std::string GitWorkspace::commit_stage(const StageCommit& stage) {
   git_repository* repo = repo_.get();
   git_index* index = fresh_index(repo);
-  stage_changes(index);
+  if (!watch_) watch_ = std::make_unique<ChangeWatch>(path_);
+  ChangeWatch::Changes changes = watch_->take();
+  if (changes.everything || !stage_paths(index, changes.paths)) stage_changes(index);
   git_oid tree_id;
   git::check(git_index_write_tree(&tree_id, index), "cannot write the stage's tree");
   git::Commit parent = git::lookup_commit(repo, head_commit());
@@ -134,6 +153,7 @@ void GitWorkspace::reset_to(const std::string& commit) {
   git::check(git_reset(repo_.get(), reinterpret_cast<git_object*>(c.get()), GIT_RESET_HARD, &checkout),
              "cannot return the worktree to commit " + commit);
   remove_untracked_files();
+  if (watch_) watch_->forget();
 }
 
 void GitWorkspace::remove_untracked_files() {

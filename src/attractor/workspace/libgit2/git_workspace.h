@@ -6,9 +6,12 @@
 /// configuration says, so that configuration can neither break nor slow them.
 
 #include <cstddef>
+#include <memory>
+#include <set>
 #include <string>
 
 #include "attractor/workspace/workspace.h"
+#include "attractor/workspace/libgit2/change_watch.h"
 #include "attractor/workspace/libgit2/git.h"
 
 namespace attractor {
@@ -36,6 +39,9 @@ class GitWorkspace : public Workspace {
   /// Adds every new and changed file of the worktree to `index` and removes the deleted ones,
   /// from one scan of the worktree (ignored files excepted).
   void stage_changes(git_index* index);
+  /// The same for the files `paths` names only (what the change watch saw); false when one of
+  /// them is something it cannot stage alone (a directory now, a submodule's file): then scan.
+  bool stage_paths(git_index* index, const std::set<std::string>& paths);
   /// Removes the files of the worktree git does not track and does not ignore, then the
   /// directories that held only them.
   void remove_untracked_files();
@@ -43,6 +49,8 @@ class GitWorkspace : public Workspace {
   std::string path_;
   std::string base_commit_;
   git::Repository repo_;
+  /// What changed since the last commit or reset, set up at the first commit (change_watch.h).
+  std::unique_ptr<ChangeWatch> watch_;
 };
 
 /// The change from commit `from` to commit `to` of the repository at `repository` (a working
