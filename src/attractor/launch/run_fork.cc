@@ -48,13 +48,14 @@ std::variant<std::string, RunRefusal> fork_directory(RunDisk& disk, const RunPoi
   if (logs_root.empty()) {
     const std::string name = p.manifest.name.empty() ? "run" : p.manifest.name;
     return run_path(fs::absolute(run_dir).lexically_normal().parent_path().string(),
-                run_directory_name(name, now_ms, hex));
+                    run_directory_name(name, now_ms, hex));
   }
   const std::string dir = fs::absolute(logs_root).lexically_normal().string();
   if (std::string content = run_content_of(disk, dir); !content.empty()) {
-    return RunRefusal{kExitUsage, fmt::format("{} already holds a run (its {}); nothing was written: give --logs-root a "
-                                              "new or empty directory for the fork",
-                                              dir, content)};
+    return RunRefusal{kExitUsage,
+                      fmt::format("{} already holds a run (its {}); nothing was written: give --logs-root a "
+                                  "new or empty directory for the fork",
+                                  dir, content)};
   }
   if (!disk.list_directory(dir).empty()) {
     return RunRefusal{kExitUsage, dir + " is not empty: give --logs-root a new or empty directory for the fork"};
@@ -69,7 +70,8 @@ void assemble_fork(RunDisk& disk, const RunPoint& p, const std::string& run_dir,
   for (const FolderMove& copy : fork_copies(disk, run_dir, completed_visits(p.state))) {
     copy_tree(disk, run_path(run_dir, copy.from), run_path(temp, copy.to));
   }
-  if (disk.is_directory(run_path(run_dir, "artifacts"))) copy_tree(disk, run_path(run_dir, "artifacts"), run_path(temp, "artifacts"));
+  if (disk.is_directory(run_path(run_dir, "artifacts")))
+    copy_tree(disk, run_path(run_dir, "artifacts"), run_path(temp, "artifacts"));
   Manifest manifest = p.manifest;
   manifest.run_id = done.run_id;
   manifest.start_time = format_iso8601(now_ms);
@@ -92,7 +94,8 @@ void assemble_fork(RunDisk& disk, const RunPoint& p, const std::string& run_dir,
               {"commit", done.commit},
               {"next_node", done.next_node}};
   write_run_file(disk, run_path(temp, "events.jsonl"), e.to_json_line());
-  write_run_file(disk, run_path(temp, kForkIntentFile), json{{"commit", done.commit}, {"point", done.point}}.dump() + "\n");
+  write_run_file(disk, run_path(temp, kForkIntentFile),
+                 json{{"commit", done.commit}, {"point", done.point}}.dump() + "\n");
 }
 
 std::variant<ForkDone, RunRefusal> fork_locked(const std::string& run_dir, const std::string& text,
@@ -113,7 +116,8 @@ std::variant<ForkDone, RunRefusal> fork_locked(const std::string& run_dir, const
   done.commit = p.commit;
   done.next_node = p.state.value("next_node", std::string());
   const fs::path final_path(done.run_dir);
-  const std::string temp = run_path(final_path.parent_path().string(), "." + final_path.filename().string() + ".fork-" + hex);
+  const std::string temp = run_path(final_path.parent_path().string(),
+                                    "." + final_path.filename().string() + ".fork-" + hex);
   assemble_fork(disk, p, run_dir, temp, done.run_dir, done, now_ms);
   disk.rename(temp, done.run_dir);
   RunLock lock(done.run_dir);
@@ -159,8 +163,9 @@ std::variant<ForkDone, RunRefusal> fork_run(const std::string& run_dir, const st
     return fork_locked(run_dir, point, logs_root, disk);
   } catch (const RunLockBusy& e) {
     std::vector<std::string> points = run_point_names(disk, run_dir);
-    return RunRefusal{kExitUsage, fmt::format("{}: stop it before forking (valid points once stopped: {})", e.what(),
-                                              points.empty() ? "none yet" : fmt::format("{}", fmt::join(points, ", "))),
+    return RunRefusal{kExitUsage,
+                      fmt::format("{}: stop it before forking (valid points once stopped: {})", e.what(),
+                                  points.empty() ? "none yet" : fmt::format("{}", fmt::join(points, ", "))),
                       true};
   } catch (const std::exception& e) {
     return RunRefusal{kExitRuntime, e.what()};

@@ -121,12 +121,11 @@ EngineOptions engine_options(const LaunchRequest& request, PreparedRun& prepared
 RunResult execute_run(const LaunchRequest& request, PreparedRun& prepared, EngineOptions options);
 
 /// A resume request for `run_dir`: first finishes a rewind or fork a killed process left half-made
-/// (run_fork.h, finish_run_changes: the caller holds the run's lock), then reads manifest, checkpoint and graph file once each (the
-/// text and checkpoint travel in the request to prepare_run and the engine), refuses a graph file
-/// that is missing or changed since the start (unless `force`). prepare_run refuses one whose
-/// nodes no longer match the checkpoint. `flags` are the options given again; the manifest's fill
-/// in the rest (`restored` receives one line per restored option). `files` reads the graph file
-/// (nullptr = the real file system).
+/// (run_fork.h, finish_run_changes: the caller holds the run's lock), then reads manifest, checkpoint and graph file
+/// once each (the text and checkpoint travel in the request to prepare_run and the engine), refuses a graph file that
+/// is missing or changed since the start (unless `force`). prepare_run refuses one whose nodes no longer match the
+/// checkpoint. `flags` are the options given again; the manifest's fill in the rest (`restored` receives one line per
+/// restored option). `files` reads the graph file (nullptr = the real file system).
 std::variant<LaunchRequest, LaunchFailure> resume_request(const std::string& run_dir, RunFlags flags,
                                                           const CLI::App* given, RunDisk& disk,
                                                           std::vector<std::string>* restored = nullptr,

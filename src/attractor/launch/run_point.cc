@@ -39,9 +39,9 @@ std::set<std::string> nodes_with_folders(RunDisk& disk, const std::string& run_d
 
 /// The folders of one node's visits in a run directory.
 struct NodeFolders {
-  std::string latest;                 ///< `{node}`, the latest visit's folder
-  std::string visits;                 ///< `{node}.visits`
-  std::set<std::int64_t> archived;    ///< N of every `{node}.visits/N/`
+  std::string latest;               ///< `{node}`, the latest visit's folder
+  std::string visits;               ///< `{node}.visits`
+  std::set<std::int64_t> archived;  ///< N of every `{node}.visits/N/`
   bool has_latest = false;
   std::int64_t top = 1;  ///< the visit `{node}/` holds (stage_visits.h, invariants 1 and 2)
 };
@@ -98,8 +98,9 @@ std::variant<RunPoint, RunRefusal> find_run_point(RunDisk& disk, const std::stri
     return RunRefusal{kExitUsage, e.what()};
   }
   if (!p.manifest.workspace.is_object()) {
-    return RunRefusal{kExitUsage, run_dir + " is an in-place run: only a worktree run can go back to a stage, "
-                                            "since only its files are checkpointed (run with --workspace worktree)"};
+    return RunRefusal{kExitUsage, run_dir +
+                                      " is an in-place run: only a worktree run can go back to a stage, "
+                                      "since only its files are checkpointed (run with --workspace worktree)"};
   }
   try {
     p.plan = WorktreePlan::from_json(p.manifest.workspace);
@@ -136,7 +137,8 @@ void set_state_run_id(nlohmann::json& state, const std::string& run_id) {
 std::vector<std::string> run_point_names(RunDisk& disk, const std::string& run_dir) {
   try {
     Checkpoint head = load_checkpoint(run_dir, disk);
-    const std::vector<bool> usable = CheckpointHistory::read(run_dir, disk).recorded_entries(head.completed_nodes.size());
+    const std::vector<bool> usable =
+        CheckpointHistory::read(run_dir, disk).recorded_entries(head.completed_nodes.size());
     return stage_point_names(head.completed_nodes, &usable);
   } catch (const std::exception&) {
     return {};

@@ -69,9 +69,15 @@ void record_rewind(RunDisk& disk, const std::string& run_dir, const RewindDone& 
   Event e;
   e.name = kRunRewoundEvent;
   e.timestamp_ms = system_clock().now_ms();
-  e.fields = {{"to", done.point},         {"number", done.number}, {"archive", fs::path(done.archive).filename()},
-              {"ref", done.ref},          {"old_head", done.old_head}, {"commit", done.commit},
-              {"next_node", done.next_node}, {"moved", done.moved}, {"visit_counts", done.visit_counts}};
+  e.fields = {{"to", done.point},
+              {"number", done.number},
+              {"archive", fs::path(done.archive).filename()},
+              {"ref", done.ref},
+              {"old_head", done.old_head},
+              {"commit", done.commit},
+              {"next_node", done.next_node},
+              {"moved", done.moved},
+              {"visit_counts", done.visit_counts}};
   if (auto file = open_record_append(disk, path)) file->append(e.to_json_line());
 }
 
@@ -105,8 +111,7 @@ RewindDone finish(const std::string& run_dir, const json& intent, RunDisk& disk)
   return done;
 }
 
-std::variant<RewindDone, RunRefusal> rewind_locked(const std::string& run_dir, const std::string& text,
-                                                   RunDisk& disk) {
+std::variant<RewindDone, RunRefusal> rewind_locked(const std::string& run_dir, const std::string& text, RunDisk& disk) {
   finish_run_changes(run_dir, disk);
   auto found = find_run_point(disk, run_dir, text);
   if (auto* refused = std::get_if<RunRefusal>(&found)) return *refused;
@@ -116,7 +121,10 @@ std::variant<RewindDone, RunRefusal> rewind_locked(const std::string& run_dir, c
   const std::int64_t number = free_archive_number(disk, run_dir);
   keep_head(disk, run_dir, run_path(run_dir, kRewoundFolderPrefix + std::to_string(number)), p, *worktree, old_head);
   set_state_run_id(p.state, p.head.value("run_id", std::string()));
-  json intent = {{"point", p.name}, {"number", number}, {"old_head", old_head}, {"commit", p.commit},
+  json intent = {{"point", p.name},
+                 {"number", number},
+                 {"old_head", old_head},
+                 {"commit", p.commit},
                  {"state", std::move(p.state)}};
   write_run_file(disk, run_path(run_dir, kRewindIntentFile), intent.dump() + "\n");
   return finish(run_dir, intent, disk);
@@ -147,8 +155,9 @@ std::variant<RewindDone, RunRefusal> rewind_run(const std::string& run_dir, cons
     return rewind_locked(run_dir, point, disk);
   } catch (const RunLockBusy& e) {
     std::vector<std::string> points = run_point_names(disk, run_dir);
-    return RunRefusal{kExitUsage, fmt::format("{}: stop it before rewinding (valid points once stopped: {})", e.what(),
-                                              points.empty() ? "none yet" : fmt::format("{}", fmt::join(points, ", "))),
+    return RunRefusal{kExitUsage,
+                      fmt::format("{}: stop it before rewinding (valid points once stopped: {})", e.what(),
+                                  points.empty() ? "none yet" : fmt::format("{}", fmt::join(points, ", "))),
                       true};
   } catch (const std::exception& e) {
     return RunRefusal{kExitRuntime, e.what()};

@@ -34,14 +34,14 @@ inline constexpr char kRewoundFolderPrefix[] = "rewound-";
 
 /// What a rewind did.
 struct RewindDone {
-  std::string point;      ///< `NODE@VISIT`
+  std::string point;  ///< `NODE@VISIT`
   std::int64_t number = 0;
-  std::string archive;    ///< `{run_dir}/rewound-N`
-  std::string ref;        ///< `refs/attractor/rewound/<run-id>/N`, at the branch's old head
-  std::string old_head;   ///< the commit the branch was at before
-  std::string commit;     ///< the commit the branch and worktree are at now
-  std::string next_node;  ///< where `resume` continues
-  std::size_t moved = 0;  ///< stage folders moved into the archive
+  std::string archive;          ///< `{run_dir}/rewound-N`
+  std::string ref;              ///< `refs/attractor/rewound/<run-id>/N`, at the branch's old head
+  std::string old_head;         ///< the commit the branch was at before
+  std::string commit;           ///< the commit the branch and worktree are at now
+  std::string next_node;        ///< where `resume` continues
+  std::size_t moved = 0;        ///< stage folders moved into the archive
   nlohmann::json visit_counts;  ///< the rewound state's `visit_counts`
 };
 

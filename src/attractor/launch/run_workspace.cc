@@ -122,7 +122,7 @@ std::variant<CommitDiff, RunRefusal> run_dir_diff(const std::string& run_dir, co
   }
   if (!manifest.workspace.is_object()) {
     return RunRefusal{kExitUsage,
-                       run_dir + " is an in-place run: its stages commit nothing (run with --workspace worktree)"};
+                      run_dir + " is an in-place run: its stages commit nothing (run with --workspace worktree)"};
   }
   try {
     WorktreePlan plan = WorktreePlan::from_json(manifest.workspace);

@@ -13,7 +13,8 @@ std::vector<std::string> stage_point_names(const std::vector<std::string>& compl
   std::vector<std::string> names;
   for (std::size_t i = 0; i < completed_nodes.size(); ++i) {
     const std::size_t visit = ++visits[completed_nodes[i]];
-    if (!usable || (i < usable->size() && (*usable)[i])) names.push_back(fmt::format("{}@{}", completed_nodes[i], visit));
+    if (!usable || (i < usable->size() && (*usable)[i]))
+      names.push_back(fmt::format("{}@{}", completed_nodes[i], visit));
   }
   return names;
 }
@@ -40,7 +41,8 @@ std::variant<StagePoint, std::string> find_stage_point(const std::string& text,
     const char* last = text.data() + text.size();
     auto [end, ec] = std::from_chars(first, last, wanted);
     if (ec != std::errc() || end != last || wanted == 0) {
-      return fmt::format("'{}': the visit after @ must be a number from 1 ({})", text, valid_points(completed_nodes, usable));
+      return fmt::format("'{}': the visit after @ must be a number from 1 ({})", text,
+                         valid_points(completed_nodes, usable));
     }
   }
   std::vector<std::size_t> entries;
@@ -57,9 +59,10 @@ std::variant<StagePoint, std::string> find_stage_point(const std::string& text,
   p.visit = wanted == 0 ? entries.size() : wanted;
   p.entry = entries[p.visit - 1];
   if (usable && (p.entry >= usable->size() || !(*usable)[p.entry])) {
-    return fmt::format("{}@{} has no checkpoint of its own: it ran as a branch of a parallel stage, saved with its "
-                       "fan-out node ({})",
-                       p.node, p.visit, valid_points(completed_nodes, usable));
+    return fmt::format(
+        "{}@{} has no checkpoint of its own: it ran as a branch of a parallel stage, saved with its "
+        "fan-out node ({})",
+        p.node, p.visit, valid_points(completed_nodes, usable));
   }
   return p;
 }

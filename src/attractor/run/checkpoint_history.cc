@@ -95,7 +95,9 @@ std::vector<bool> CheckpointHistory::recorded_entries(std::size_t count) const {
   std::vector<bool> recorded(count, false);
   for (std::size_t i = 0; i < entries_.size(); ++i) {
     if (!entries_[i].reachable) continue;
-    const std::size_t first = i == 0 ? 0 : entries_[i - 1].reachable ? entries_[i - 1].completed : entries_[i].completed;
+    const std::size_t first = i == 0                      ? 0
+                              : entries_[i - 1].reachable ? entries_[i - 1].completed
+                                                          : entries_[i].completed;
     if (first < entries_[i].completed && first < count) recorded[first] = true;
   }
   return recorded;

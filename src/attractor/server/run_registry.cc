@@ -547,7 +547,8 @@ std::optional<ApiReply> RunRegistry::refuse_live(const std::string& id, bool for
   std::lock_guard lock(mutex_);
   auto it = runs_.find(id);
   if (it == runs_.end()) return std::nullopt;
-  if (it->second->state != "done") return error_reply(409, "run " + id + " is " + it->second->state + ": cancel it first");
+  if (it->second->state != "done")
+    return error_reply(409, "run " + id + " is " + it->second->state + ": cancel it first");
   if (forget) {
     if (it->second->thread.joinable()) it->second->thread.join();  // its thread is past finish()
     runs_.erase(it);
@@ -566,8 +567,14 @@ ApiReply RunRegistry::rewind(const std::string& id, const nlohmann::json& body) 
   const RewindDone& r = std::get<RewindDone>(done);
   log().info("serve: run {} rewound to {}", id, r.point);
   return {200,
-          {{"id", id}, {"to", r.point}, {"number", r.number}, {"archive", fs::path(r.archive).filename().string()},
-           {"ref", r.ref}, {"old_head", r.old_head}, {"commit", r.commit}, {"next_node", r.next_node},
+          {{"id", id},
+           {"to", r.point},
+           {"number", r.number},
+           {"archive", fs::path(r.archive).filename().string()},
+           {"ref", r.ref},
+           {"old_head", r.old_head},
+           {"commit", r.commit},
+           {"next_node", r.next_node},
            {"moved", r.moved}}};
 }
 
@@ -583,8 +590,13 @@ ApiReply RunRegistry::fork(const std::string& id, const nlohmann::json& body) {
   const std::string fork_id = fs::path(f.run_dir).filename().string();
   log().info("serve: run {} forked at {} as {}", id, f.point, fork_id);
   return {201,
-          {{"id", fork_id}, {"from", id}, {"at", f.point}, {"run_id", f.run_id}, {"branch", f.branch},
-           {"commit", f.commit}, {"next_node", f.next_node}}};
+          {{"id", fork_id},
+           {"from", id},
+           {"at", f.point},
+           {"run_id", f.run_id},
+           {"branch", f.branch},
+           {"commit", f.commit},
+           {"next_node", f.next_node}}};
 }
 
 std::optional<std::string> RunRegistry::run_dir_of(const std::string& id) const {

@@ -99,7 +99,8 @@ class RewindForkTest : public ::testing::Test {
   }
   std::string subjects(const std::string& run_dir) {
     const nlohmann::json ws = read_json(run_dir + "/manifest.json")["workspace"];
-    return git(repo_, {"log", "--format=%s", ws["base_commit"].get<std::string>() + ".." + ws["branch"].get<std::string>()});
+    return git(repo_,
+               {"log", "--format=%s", ws["base_commit"].get<std::string>() + ".." + ws["branch"].get<std::string>()});
   }
   std::string tree_of(const std::string& rev) { return git(repo_, {"rev-parse", rev + "^{tree}"}); }
 
@@ -121,8 +122,10 @@ TEST_F(RewindForkTest, RewindKeepsTheLaterStagesAsideAndResumeEndsAsTheUninterru
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(r.out, "rewound " + run_ + " to edit@1: worktree at " + edit_commit.substr(0, 12) +
                        ", next node look\nkept: 2 stage folders in " + run_ + "/rewound-1, commits up to " +
-                       old_head.substr(0, 12) + " in refs/attractor/rewound/" + run_id + "/1\ncontinue with: "
-                       "attractor resume " + run_ + "\n");
+                       old_head.substr(0, 12) + " in refs/attractor/rewound/" + run_id +
+                       "/1\ncontinue with: "
+                       "attractor resume " +
+                       run_ + "\n");
   const nlohmann::json cp = read_json(run_ + "/checkpoint.json");
   EXPECT_EQ(cp["completed_nodes"], nlohmann::json({"start", "edit"}));
   EXPECT_EQ(cp["next_node"], "look");
@@ -155,8 +158,8 @@ TEST_F(RewindForkTest, RewindKeepsTheLaterStagesAsideAndResumeEndsAsTheUninterru
   ProcessResult again = attractor({"rewind", run_, "--to", "start"});
   ASSERT_EQ(again.exit_code, 0) << again.err;
   EXPECT_TRUE(fs::exists(run_ + "/rewound-2/edit/status.json"));
-  EXPECT_EQ(git(repo_, {"rev-parse", branch}), read_json(run_ + "/manifest.json")["workspace"]["base_commit"]
-                                                     .get<std::string>() + "\n");
+  EXPECT_EQ(git(repo_, {"rev-parse", branch}),
+            read_json(run_ + "/manifest.json")["workspace"]["base_commit"].get<std::string>() + "\n");
   EXPECT_EQ(slurp(run_ + "/worktree/a.txt"), "hello\n");
 }
 
@@ -166,7 +169,8 @@ TEST_F(RewindForkTest, ARewindToAnEarlierVisitOfALoopKeepsThatVisitsFolders) {
   ProcessResult r = attractor({"rewind", run_, "--to", "bump@2"});
   ASSERT_EQ(r.exit_code, 0) << r.err;
   EXPECT_EQ(slurp(run_ + "/worktree/n.txt"), "xx");
-  EXPECT_EQ(read_json(run_ + "/checkpoint.json")["visit_counts"], nlohmann::json({{"bump", 2}, {"check", 1}, {"start", 1}}));
+  EXPECT_EQ(read_json(run_ + "/checkpoint.json")["visit_counts"],
+            nlohmann::json({{"bump", 2}, {"check", 1}, {"start", 1}}));
   EXPECT_TRUE(fs::exists(run_ + "/bump/status.json"));
   EXPECT_TRUE(fs::exists(run_ + "/bump.visits/1/status.json"));
   EXPECT_FALSE(fs::exists(run_ + "/bump.visits/2"));
@@ -203,7 +207,8 @@ TEST_F(RewindForkTest, AForkLeavesTheOriginalAloneAndResumesToTheSameEnd) {
   EXPECT_EQ(cp["run_id"], fork_id);
   EXPECT_EQ(cp["context"]["internal.run_id"], fork_id);
   EXPECT_EQ(cp["completed_nodes"], nlohmann::json({"start", "edit", "look"}));
-  EXPECT_EQ(git(repo_, {"rev-parse", "attractor/" + fork_id}), final_cp["completed_commits"][1].get<std::string>() + "\n");
+  EXPECT_EQ(git(repo_, {"rev-parse", "attractor/" + fork_id}),
+            final_cp["completed_commits"][1].get<std::string>() + "\n");
   EXPECT_EQ(slurp(fork + "/worktree/a.txt"), "hello\nworld\n");
   EXPECT_TRUE(fs::exists(fork + "/look/status.json"));
   EXPECT_FALSE(fs::exists(fork + "/more"));
@@ -290,8 +295,9 @@ TEST_F(RewindForkTest, BadPointsInPlaceRunsAndOccupiedDirectoriesAreRefused) {
   EXPECT_NE(missing.err.find("--to is required"), std::string::npos) << missing.err;
   ProcessResult occupied = attractor({"fork", run_, "--at", "edit", "--logs-root", run_});
   EXPECT_EQ(occupied.exit_code, 2);
-  EXPECT_EQ(occupied.err, "attractor fork: " + run_ + " already holds a run (its manifest.json); nothing was written: "
-                          "give --logs-root a new or empty directory for the fork\n");
+  EXPECT_EQ(occupied.err, "attractor fork: " + run_ +
+                              " already holds a run (its manifest.json); nothing was written: "
+                              "give --logs-root a new or empty directory for the fork\n");
   EXPECT_EQ(tree_snapshot(run_), before);
 
   const std::string in_place = dir_.sub("runs/in-place");
@@ -300,8 +306,9 @@ TEST_F(RewindForkTest, BadPointsInPlaceRunsAndOccupiedDirectoriesAreRefused) {
   ASSERT_EQ(attractor({"run", graph("p.dot", text), "-q", "--logs-root", in_place}).exit_code, 0);
   ProcessResult plain = attractor({"rewind", in_place, "--to", "edit"});
   EXPECT_EQ(plain.exit_code, 2);
-  EXPECT_EQ(plain.err, "attractor rewind: " + in_place + " is an in-place run: only a worktree run can go back to a "
-                       "stage, since only its files are checkpointed (run with --workspace worktree)\n");
+  EXPECT_EQ(plain.err, "attractor rewind: " + in_place +
+                           " is an in-place run: only a worktree run can go back to a "
+                           "stage, since only its files are checkpointed (run with --workspace worktree)\n");
 }
 
 TEST_F(RewindForkTest, ARunningRunIsRefusedWithThePointsItHasSoFar) {
@@ -310,14 +317,16 @@ TEST_F(RewindForkTest, ARunningRunIsRefusedWithThePointsItHasSoFar) {
   graph [goal="edit", workspace="worktree"]
   start [shape=Mdiamond]
   first [shape=parallelogram, tool_command="printf 'one\n' > a.txt"]
-  wait  [shape=parallelogram, tool_command="while [ ! -f )") + release + R"( ]; do sleep 0.05; done"]
+  wait  [shape=parallelogram, tool_command="while [ ! -f )") +
+                           release + R"( ]; do sleep 0.05; done"]
   exit  [shape=Msquare]
   start -> first -> wait -> exit
 }
 )";
   pid_t engine = hardening::spawn_program(
       "/usr/bin/env", {"-C", repo_, ATTRACTOR_BINARY_PATH, "run", graph("slow.dot", slow), "-q", "--logs-root", run_});
-  for (int i = 0; i < 2000 && !fs::exists(run_ + "/wait"); ++i) std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  for (int i = 0; i < 2000 && !fs::exists(run_ + "/wait"); ++i)
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
   ASSERT_TRUE(fs::exists(run_ + "/wait"));
   ProcessResult r = attractor({"rewind", run_, "--to", "start"});
   ProcessResult f = attractor({"fork", run_, "--at", "first"});

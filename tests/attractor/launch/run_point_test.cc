@@ -20,9 +20,9 @@ void apply(MemoryRunDisk& disk, const std::vector<FolderMove>& moves, std::size_
 
 /// A run that visited `loop` three times and `check` twice, killed in `check`'s third visit.
 void fill(MemoryRunDisk& disk) {
-  for (const char* dir : {"run/start", "run/loop", "run/loop.visits/1", "run/loop.visits/2", "run/check",
-                          "run/check.visits/1", "run/check.visits/2", "run/artifacts", "run/worktree/src",
-                          "run/rewound-1/loop"}) {
+  for (const char* dir :
+       {"run/start", "run/loop", "run/loop.visits/1", "run/loop.visits/2", "run/check", "run/check.visits/1",
+        "run/check.visits/2", "run/artifacts", "run/worktree/src", "run/rewound-1/loop"}) {
     ASSERT_FALSE(disk.make_directories(dir));
   }
   disk.write_file("run/loop.visits/1/status.json", "loop 1");

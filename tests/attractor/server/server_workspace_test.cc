@@ -104,8 +104,8 @@ TEST(ServerWorkspaceTest, RewindAndForkTakeAPointOnlyAndResumeContinuesThem) {
   EXPECT_TRUE(fs::exists(fs::path(server.logs_root()) / fork_id / "worktree" / "a.txt"));
   EXPECT_EQ(server.post("/pipelines/" + fork_id + "/resume", json::object())->status, 202);
   ASSERT_TRUE(server.wait_status(fork_id, "completed"));
-  EXPECT_EQ(json::parse(read_text_file((fs::path(server.logs_root()) / fork_id / "checkpoint.json").string()))
-                ["completed_nodes"],
+  EXPECT_EQ(json::parse(read_text_file(
+                (fs::path(server.logs_root()) / fork_id / "checkpoint.json").string()))["completed_nodes"],
             json({"start", "edit", "look"}));
 
   auto rewound = server.post("/pipelines/" + id + "/rewind", {{"to", "edit@1"}});

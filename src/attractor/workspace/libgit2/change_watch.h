@@ -27,7 +27,7 @@ class ChangeWatch {
 
   /// What changed since the last `take` or `forget`.
   struct Changes {
-    bool everything = false;     ///< the events do not tell: look at the whole tree
+    bool everything = false;      ///< the events do not tell: look at the whole tree
     std::set<std::string> paths;  ///< files touched, relative to the root, '/'-separated
   };
   Changes take();
@@ -43,7 +43,7 @@ class ChangeWatch {
 
   std::string root_;
   int fd_ = -1;
-  bool everything_ = true;  ///< the next take answers everything
+  bool everything_ = true;                     ///< the next take answers everything
   std::unordered_map<int, std::string> dirs_;  ///< watch descriptor -> directory relative to root ("" = root)
 };
 
