@@ -157,19 +157,8 @@ void finish_run_changes(const std::string& run_dir, RunDisk& disk) {
 
 std::variant<ForkDone, RunRefusal> fork_run(const std::string& run_dir, const std::string& point,
                                             const std::string& logs_root, RunDisk& disk) {
-  if (!disk.is_directory(run_dir)) return RunRefusal{kExitUsage, run_dir + ": no such run directory"};
-  try {
-    RunLock lock(run_dir);
-    return fork_locked(run_dir, point, logs_root, disk);
-  } catch (const RunLockBusy& e) {
-    std::vector<std::string> points = run_point_names(disk, run_dir);
-    return RunRefusal{kExitUsage,
-                      fmt::format("{}: stop it before forking (valid points once stopped: {})", e.what(),
-                                  points.empty() ? "none yet" : fmt::format("{}", fmt::join(points, ", "))),
-                      true};
-  } catch (const std::exception& e) {
-    return RunRefusal{kExitRuntime, e.what()};
-  }
+  return under_run_lock<ForkDone>(disk, run_dir, "forking",
+                                  [&] { return fork_locked(run_dir, point, logs_root, disk); });
 }
 
 }  // namespace attractor

@@ -145,6 +145,14 @@ std::vector<std::string> run_point_names(RunDisk& disk, const std::string& run_d
   }
 }
 
+RunRefusal busy_refusal(RunDisk& disk, const std::string& run_dir, const std::string& held, std::string_view doing) {
+  std::vector<std::string> points = run_point_names(disk, run_dir);
+  return RunRefusal{kExitUsage,
+                    fmt::format("{}: stop it before {} (valid points once stopped: {})", held, doing,
+                                points.empty() ? "none yet" : fmt::format("{}", fmt::join(points, ", "))),
+                    true};
+}
+
 std::vector<FolderMove> rewind_moves(RunDisk& disk, const std::string& run_dir,
                                      const std::map<std::string, std::int64_t>& visits, const std::string& archive) {
   std::set<std::string> nodes = nodes_with_folders(disk, run_dir);

@@ -14,10 +14,12 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attractor/launch/exit_code.h"
 #include "attractor/launch/run_workspace.h"
 #include "attractor/launch/stage_point.h"
 #include "attractor/run/checkpoint_history.h"
 #include "attractor/run/run_directory.h"
+#include "attractor/run/run_lock.h"
 #include "attractor/workspace/worktree_plan.h"
 
 namespace attractor {
@@ -54,6 +56,27 @@ std::string run_path(const std::string& dir, std::string_view name);
 void write_run_file(RunDisk& disk, const std::string& path, const std::string& text);
 /// Makes `path` and its parents through `disk`. Throws std::runtime_error "cannot create PATH: WHY".
 void make_run_directory(RunDisk& disk, const std::string& path);
+
+/// The refusal of a command that needs the run to be stopped (exit 2, `busy`): `held` (the lock's
+/// message, naming the process) with the points the run has so far, for once it is stopped.
+RunRefusal busy_refusal(RunDisk& disk, const std::string& run_dir, const std::string& held, std::string_view doing);
+
+/// Runs `body` holding `run_dir`'s lock (run_lock.h): refused when the directory is missing (exit
+/// 2), when another process runs it (busy_refusal, `doing` naming the command: "rewinding"), and
+/// when `body` throws (exit 3, its message).
+template <typename Done, typename Body>
+std::variant<Done, RunRefusal> under_run_lock(RunDisk& disk, const std::string& run_dir, std::string_view doing,
+                                              Body&& body) {
+  if (!disk.is_directory(run_dir)) return RunRefusal{kExitUsage, run_dir + ": no such run directory"};
+  try {
+    RunLock lock(run_dir);
+    return body();
+  } catch (const RunLockBusy& e) {
+    return busy_refusal(disk, run_dir, e.what(), doing);
+  } catch (const std::exception& e) {
+    return RunRefusal{kExitRuntime, e.what()};
+  }
+}
 
 /// A folder of a run directory (relative to it) and where it goes.
 struct FolderMove {

@@ -12,7 +12,6 @@
 #include "attractor/launch/run_point.h"
 #include "attractor/run/checkpoint.h"
 #include "attractor/run/checkpoint_journal.h"
-#include "attractor/run/run_lock.h"
 #include "attractor/workspace/git_module.h"
 
 namespace attractor {
@@ -149,19 +148,7 @@ std::optional<RewindDone> finish_rewind(const std::string& run_dir, RunDisk& dis
 }
 
 std::variant<RewindDone, RunRefusal> rewind_run(const std::string& run_dir, const std::string& point, RunDisk& disk) {
-  if (!disk.is_directory(run_dir)) return RunRefusal{kExitUsage, run_dir + ": no such run directory"};
-  try {
-    RunLock lock(run_dir);
-    return rewind_locked(run_dir, point, disk);
-  } catch (const RunLockBusy& e) {
-    std::vector<std::string> points = run_point_names(disk, run_dir);
-    return RunRefusal{kExitUsage,
-                      fmt::format("{}: stop it before rewinding (valid points once stopped: {})", e.what(),
-                                  points.empty() ? "none yet" : fmt::format("{}", fmt::join(points, ", "))),
-                      true};
-  } catch (const std::exception& e) {
-    return RunRefusal{kExitRuntime, e.what()};
-  }
+  return under_run_lock<RewindDone>(disk, run_dir, "rewinding", [&] { return rewind_locked(run_dir, point, disk); });
 }
 
 }  // namespace attractor

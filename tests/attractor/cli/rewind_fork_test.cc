@@ -32,16 +32,7 @@ using testing::git;
 using testing::make_repo;
 using testing::tree_snapshot;
 
-const char kEdits[] = R"(digraph edits {
-  graph [goal="edit", workspace="worktree"]
-  start [shape=Mdiamond]
-  edit  [shape=parallelogram, tool_command="printf 'world\n' >> a.txt"]
-  look  [shape=parallelogram, tool_command="cat a.txt"]
-  more  [shape=parallelogram, tool_command="mkdir -p src && printf 'new\n' > src/new.txt && rm gone.txt"]
-  exit  [shape=Msquare]
-  start -> edit -> look -> more -> exit
-}
-)";
+const char* const kEdits = testing::kWorktreeEditsGraph;
 
 const char kLoop[] = R"(digraph loop {
   graph [goal="loop", workspace="worktree"]

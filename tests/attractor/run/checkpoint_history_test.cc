@@ -33,12 +33,17 @@ std::string full(const std::vector<std::string>& nodes) {
   return c.to_text();
 }
 
-TEST(CheckpointHistoryTest, EverySaveOfAWriterIsReplayedExactly) {
+/// A run directory in memory and a writer saving into it.
+class HistoryWriterTest : public ::testing::Test {
+ protected:
+  void SetUp() override { ASSERT_FALSE(disk.make_directories("run")); }
   MemoryRunDisk disk;
-  ASSERT_FALSE(disk.make_directories("run"));
   WriteBehind writer{disk, false};
   Context context;
   CheckpointWriter w;
+};
+
+TEST_F(HistoryWriterTest, EverySaveOfAWriterIsReplayedExactly) {
   w.set_history(true);
   w.set_rewrite_below(0);  // journal records after the first snapshot: both save paths are taken
   Checkpoint c;
@@ -73,12 +78,7 @@ TEST(CheckpointHistoryTest, EverySaveOfAWriterIsReplayedExactly) {
   EXPECT_EQ(history.save_recording(4), std::optional<std::size_t>(4));
 }
 
-TEST(CheckpointHistoryTest, AWriterWithoutHistoryWritesNone) {
-  MemoryRunDisk disk;
-  ASSERT_FALSE(disk.make_directories("run"));
-  WriteBehind writer{disk, false};
-  Context context;
-  CheckpointWriter w;
+TEST_F(HistoryWriterTest, AWriterWithoutHistoryWritesNone) {
   Checkpoint c;
   c.journal_seq = 1;
   w.save_journaled(c, context, "run", writer);

@@ -84,7 +84,7 @@ TEST_F(GitWorkspaceTest, CommitsAfterTheFirstMakeTheTreesAFullScanMakes) {
   ASSERT_NE(ws.commit_stage(stage("one")), "");
   auto step = [&](const std::string& node, auto&& edit) {
     edit();
-    const std::string commit = ws.commit_stage(stage(node));
+    std::string commit = ws.commit_stage(stage(node));
     EXPECT_EQ(git(wt_, {"status", "--porcelain"}), "") << node << ": everything was committed";
     return commit;
   };
