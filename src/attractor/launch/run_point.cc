@@ -108,6 +108,11 @@ std::variant<RunPoint, RunRefusal> find_run_point(RunDisk& disk, const std::stri
   } catch (const std::exception& e) {
     return RunRefusal{kExitUsage, e.what()};
   }
+  if (p.history.entries().empty()) {
+    return RunRefusal{kExitUsage, run_path(run_dir, std::string(kCheckpointHistoryFile)) +
+                                      " is missing: rewind and fork replay it, and only worktree runs started by this "
+                                      "version of attractor keep one"};
+  }
   const std::vector<bool> usable = p.history.recorded_entries(head.completed_nodes.size());
   auto found = find_stage_point(text, head.completed_nodes, &usable);
   if (auto* refused = std::get_if<std::string>(&found)) return RunRefusal{kExitUsage, *refused};

@@ -290,6 +290,12 @@ TEST_F(RewindForkTest, BadPointsInPlaceRunsAndOccupiedDirectoriesAreRefused) {
                               " already holds a run (its manifest.json); nothing was written: "
                               "give --logs-root a new or empty directory for the fork\n");
   EXPECT_EQ(tree_snapshot(run_), before);
+  fs::rename(run_ + "/checkpoint.history", dir_.sub("history"));
+  ProcessResult no_history = attractor({"rewind", run_, "--to", "edit"});
+  EXPECT_EQ(no_history.exit_code, 2);
+  EXPECT_EQ(no_history.err, "attractor rewind: " + run_ + "/checkpoint.history is missing: rewind and fork replay "
+                            "it, and only worktree runs started by this version of attractor keep one\n");
+  fs::rename(dir_.sub("history"), run_ + "/checkpoint.history");
 
   const std::string in_place = dir_.sub("runs/in-place");
   std::string text = kEdits;
