@@ -293,8 +293,9 @@ TEST_F(RewindForkTest, BadPointsInPlaceRunsAndOccupiedDirectoriesAreRefused) {
   fs::rename(run_ + "/checkpoint.history", dir_.sub("history"));
   ProcessResult no_history = attractor({"rewind", run_, "--to", "edit"});
   EXPECT_EQ(no_history.exit_code, 2);
-  EXPECT_EQ(no_history.err, "attractor rewind: " + run_ + "/checkpoint.history is missing: rewind and fork replay "
-                            "it, and only worktree runs started by this version of attractor keep one\n");
+  EXPECT_EQ(no_history.err, "attractor rewind: " + run_ +
+                                "/checkpoint.history is missing: rewind and fork replay "
+                                "it, and only worktree runs started by this version of attractor keep one\n");
   fs::rename(dir_.sub("history"), run_ + "/checkpoint.history");
 
   const std::string in_place = dir_.sub("runs/in-place");
