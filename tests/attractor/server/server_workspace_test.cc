@@ -124,6 +124,20 @@ TEST(ServerWorkspaceTest, RewindAndForkTakeAPointOnlyAndResumeContinuesThem) {
             json({"start", "edit", "look"}));
 }
 
+TEST(ServerWorkspaceTest, ARunStillRunningIsNeitherRewoundNorForked) {
+  TestServer server;
+  const std::string id = server.start({{"graph", "gate.dot"}});
+  ASSERT_TRUE(server.wait_question(id).is_object());
+  auto rewind = server.post("/pipelines/" + id + "/rewind", {{"to", "start"}});
+  EXPECT_EQ(rewind->status, 409);
+  EXPECT_EQ(json::parse(rewind->body)["error"], "run " + id + " is running: cancel it first");
+  EXPECT_EQ(server.post("/pipelines/" + id + "/fork", {{"at", "start"}})->status, 409);
+  EXPECT_EQ(server.post("/pipelines/" + id + "/cancel", json::object())->status, 200);
+  ASSERT_TRUE(server.wait_status(id, "cancelled"));
+  auto in_place = server.post("/pipelines/" + id + "/rewind", {{"to", "start"}});
+  EXPECT_EQ(in_place->status, 400) << "stopped, but in place";
+}
+
 TEST(ServerWorkspaceTest, AnInPlaceRunHasNoDiff) {
   TestServer server;
   const std::string id = server.start(
