@@ -204,7 +204,7 @@ RunResult Engine::Impl::run(const nlohmann::json& initial_context) {
   state_ = Checkpoint{};
   stage_visits_.clear();
   attempts_.clear();
-  state_.run_id = options_.run_id.empty() ? fmt::format("{}-{}", clock_->now_ms(), random_hex6()) : options_.run_id;
+  state_.run_id = options_.run_id.empty() ? new_run_id(clock_->now_ms()) : options_.run_id;
   state_.seed_context = initial_context.is_object() ? initial_context : nlohmann::json::object();
   initialize_run_directory("");
   seed_context();

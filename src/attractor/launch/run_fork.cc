@@ -36,7 +36,7 @@ void copy_tree(RunDisk& disk, const std::string& from, const std::string& to) {
 WorktreePlan fork_plan(const WorktreePlan& original, const std::string& run_dir, const std::string& run_id) {
   WorktreePlan plan = original;
   plan.worktree = run_path(run_dir, "worktree");
-  plan.worktree_name = "attractor-" + run_id;
+  plan.worktree_name = run_worktree_name(run_id);
   plan.branch = run_branch_name(run_id);
   return plan;
 }
@@ -110,7 +110,7 @@ std::variant<ForkDone, RunRefusal> fork_locked(const std::string& run_dir, const
   if (auto* refused = std::get_if<RunRefusal>(&where)) return *refused;
   ForkDone done;
   done.run_dir = std::get<std::string>(where);
-  done.run_id = fmt::format("{}-{}", now_ms, hex);
+  done.run_id = new_run_id(now_ms, hex);
   done.branch = run_branch_name(done.run_id);
   done.point = p.name;
   done.commit = p.commit;

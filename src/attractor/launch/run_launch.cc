@@ -11,7 +11,6 @@
 #include "attractor/base/sha256.h"
 #include "attractor/launch/child_run_starter.h"
 #include "attractor/launch/run_fork.h"
-#include "attractor/launch/run_rewind.h"
 #include "attractor/launch/run_workspace.h"
 #include "attractor/run/posix_run_disk.h"
 #include "attractor/run/resume_check.h"
@@ -263,13 +262,10 @@ RunResult execute_run(const LaunchRequest& request, PreparedRun& prepared, Engin
 std::variant<LaunchRequest, LaunchFailure> resume_request(const std::string& run_dir, RunFlags flags,
                                                           const CLI::App* given, RunDisk& disk,
                                                           std::vector<std::string>* restored, InputFileReader* files) {
-  if (disk.exists((fs::path(run_dir) / kRewindIntentFile).string()) ||
-      disk.exists((fs::path(run_dir) / kForkIntentFile).string())) {
-    try {
-      finish_run_changes(run_dir, disk);
-    } catch (const std::exception& e) {
-      return failure(kExitRuntime, "cannot finish the interrupted rewind or fork of " + run_dir + ": " + e.what());
-    }
+  try {
+    finish_run_changes(run_dir, disk);
+  } catch (const std::exception& e) {
+    return failure(kExitRuntime, "cannot finish the interrupted rewind or fork of " + run_dir + ": " + e.what());
   }
   Manifest manifest;
   LaunchRequest request;

@@ -80,7 +80,9 @@ void record_rewind(RunDisk& disk, const std::string& run_dir, const RewindDone& 
   if (auto file = open_record_append(disk, path)) file->append(e.to_json_line());
 }
 
-RewindDone finish(const std::string& run_dir, const json& intent, RunDisk& disk) {
+/// The steps after the intent (invariant 2), on `worktree` when the caller has it open.
+RewindDone finish(const std::string& run_dir, const json& intent, RunDisk& disk,
+                  std::unique_ptr<Workspace> worktree = nullptr) {
   RewindDone done;
   done.point = intent.at("point").get<std::string>();
   done.number = intent.at("number").get<std::int64_t>();
@@ -92,8 +94,7 @@ RewindDone finish(const std::string& run_dir, const json& intent, RunDisk& disk)
   done.next_node = rewound.next_node;
   done.visit_counts = state.value("visit_counts", json::object());
   done.ref = rewound_ref_name(rewound.run_id, done.number);
-  WorktreePlan plan = WorktreePlan::from_json(read_manifest(run_dir, disk).workspace);
-  std::unique_ptr<Workspace> worktree = open_worktree(plan);
+  if (!worktree) worktree = open_worktree(WorktreePlan::from_json(read_manifest(run_dir, disk).workspace));
   worktree->keep_ref(done.ref, done.old_head);
   const std::string archive_name = fs::path(done.archive).filename().string();
   for (const FolderMove& move : rewind_moves(disk, run_dir, completed_visits(state), archive_name)) {
@@ -126,7 +127,7 @@ std::variant<RewindDone, RunRefusal> rewind_locked(const std::string& run_dir, c
                  {"commit", p.commit},
                  {"state", std::move(p.state)}};
   write_run_file(disk, run_path(run_dir, kRewindIntentFile), intent.dump() + "\n");
-  return finish(run_dir, intent, disk);
+  return finish(run_dir, intent, disk, std::move(worktree));
 }
 
 }  // namespace

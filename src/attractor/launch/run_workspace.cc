@@ -69,7 +69,7 @@ std::optional<LaunchFailure> plan_run_workspace(LaunchRequest& request, Prepared
                    " sets an absolute workdir, which would leave the run's worktree: make it relative (to the "
                    "directory the run starts in), or run with --workspace in-place");
   }
-  if (request.run_id.empty()) request.run_id = fmt::format("{}-{}", system_clock().now_ms(), random_hex6());
+  if (request.run_id.empty()) request.run_id = new_run_id(system_clock().now_ms());
   const std::string source = requested_workdir(request);
   const GitModule* git = nullptr;
   try {

@@ -500,8 +500,11 @@ void CheckpointWriter::enqueue_history(std::uint64_t seq, const std::string& run
   }
   std::string path = (fs::path(run_dir) / kCheckpointHistoryFile).string();
   writer.enqueue([&writer, file = history_file_, path = std::move(path), record = std::move(record)] {
-    if (!*file) *file = open_record_append(writer.disk(), path);
-    if (*file) (*file)->append(record);
+    if (!file->file || file->path != path) {
+      file->file = open_record_append(writer.disk(), path);
+      file->path = path;
+    }
+    if (file->file) file->file->append(record);
   });
 }
 

@@ -229,8 +229,13 @@ class CheckpointWriter {
   DeltaParts delta_parts_;
   std::string delta_;
   bool history_ = false;
-  /// The history file, opened by the writer's first history operation.
-  std::shared_ptr<std::shared_ptr<AppendFile>> history_file_ = std::make_shared<std::shared_ptr<AppendFile>>();
+  /// The history file, as the writer's history operations keep it open (reopened when the run
+  /// directory changes: a loop_restart continues in a directory of its own).
+  struct OpenHistory {
+    std::string path;
+    std::shared_ptr<AppendFile> file;
+  };
+  std::shared_ptr<OpenHistory> history_file_ = std::make_shared<OpenHistory>();
   std::shared_ptr<OpenJournal> journal_ = std::make_shared<OpenJournal>();
   std::size_t snapshot_bytes_ = 0;                  ///< size of the last snapshot queued
   std::size_t journal_bytes_ = 0;                   ///< bytes appended to the journal since then

@@ -65,6 +65,8 @@ std::string run_directory_name(const std::string& graph_name, std::int64_t epoch
                      tm.tm_hour, tm.tm_min, tm.tm_sec, hex6);
 }
 
+std::string new_run_id(std::int64_t epoch_ms, const std::string& hex6) { return fmt::format("{}-{}", epoch_ms, hex6); }
+
 std::string random_hex6() {
   std::random_device rd;
   return fmt::format("{:06x}", rd() & 0xffffff);

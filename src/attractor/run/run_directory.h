@@ -43,6 +43,8 @@ struct Manifest {
 std::string run_directory_name(const std::string& graph_name, std::int64_t epoch_ms, const std::string& hex6);
 /// Six random lower-case hex digits.
 std::string random_hex6();
+/// A new run id: `<epoch_ms>-<hex6>`.
+std::string new_run_id(std::int64_t epoch_ms, const std::string& hex6 = random_hex6());
 
 /// Writes `{run_dir}/manifest.json` atomically but leaves its directory unsynced: the run's first
 /// checkpoint snapshot, written next into the same directory, syncs both names

@@ -556,13 +556,22 @@ std::optional<ApiReply> RunRegistry::refuse_live(const std::string& id, bool for
   return std::nullopt;
 }
 
-ApiReply RunRegistry::rewind(const std::string& id, const nlohmann::json& body) {
+std::variant<RunRegistry::StoppedPoint, ApiReply> RunRegistry::stopped_point(const std::string& id,
+                                                                             const nlohmann::json& body,
+                                                                             const char* key, bool forget) {
   std::optional<std::string> dir = run_dir_of(id);
   if (!dir) return error_reply(404, "no run " + id);
-  auto point = point_of(body, "to");
+  auto point = point_of(body, key);
   if (auto* bad = std::get_if<ApiReply>(&point)) return *bad;
-  if (auto live = refuse_live(id, true)) return *live;
-  auto done = rewind_run(*dir, std::get<std::string>(point));
+  if (auto live = refuse_live(id, forget)) return *live;
+  return StoppedPoint{*dir, std::get<std::string>(point)};
+}
+
+ApiReply RunRegistry::rewind(const std::string& id, const nlohmann::json& body) {
+  auto target = stopped_point(id, body, "to", true);
+  if (auto* bad = std::get_if<ApiReply>(&target)) return *bad;
+  const StoppedPoint& t = std::get<StoppedPoint>(target);
+  auto done = rewind_run(t.run_dir, t.point);
   if (auto* refused = std::get_if<RunRefusal>(&done)) return refusal_reply(*refused);
   const RewindDone& r = std::get<RewindDone>(done);
   log().info("serve: run {} rewound to {}", id, r.point);
@@ -579,12 +588,10 @@ ApiReply RunRegistry::rewind(const std::string& id, const nlohmann::json& body) 
 }
 
 ApiReply RunRegistry::fork(const std::string& id, const nlohmann::json& body) {
-  std::optional<std::string> dir = run_dir_of(id);
-  if (!dir) return error_reply(404, "no run " + id);
-  auto point = point_of(body, "at");
-  if (auto* bad = std::get_if<ApiReply>(&point)) return *bad;
-  if (auto live = refuse_live(id, false)) return *live;
-  auto done = fork_run(*dir, std::get<std::string>(point), "");
+  auto target = stopped_point(id, body, "at", false);
+  if (auto* bad = std::get_if<ApiReply>(&target)) return *bad;
+  const StoppedPoint& t = std::get<StoppedPoint>(target);
+  auto done = fork_run(t.run_dir, t.point, "");
   if (auto* refused = std::get_if<RunRefusal>(&done)) return refusal_reply(*refused);
   const ForkDone& f = std::get<ForkDone>(done);
   const std::string fork_id = fs::path(f.run_dir).filename().string();

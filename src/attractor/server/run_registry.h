@@ -134,6 +134,14 @@ class RunRegistry {
   /// 409 while run `id` is queued or running in this server. With `forget`, a finished run's
   /// record is dropped, so its event streams read the file (which a rewind appends to).
   std::optional<ApiReply> refuse_live(const std::string& id, bool forget);
+  /// A stopped run's directory and the point a rewind or fork body names under `key`.
+  struct StoppedPoint {
+    std::string run_dir;
+    std::string point;
+  };
+  /// The run and point of a rewind or fork request, or its 404, 400 or 409 reply (refuse_live).
+  std::variant<StoppedPoint, ApiReply> stopped_point(const std::string& id, const nlohmann::json& body, const char* key,
+                                                     bool forget);
   /// Builds the request of a new run from the API body, writing the submitted DOT and inline
   /// files into `run_dir`. Returns an error reply or nullopt when the request is good.
   std::optional<ApiReply> fill_request(const nlohmann::json& body, LaunchRequest& request, std::string& dot);

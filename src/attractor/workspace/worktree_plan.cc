@@ -38,4 +38,6 @@ WorktreePlan WorktreePlan::from_json(const nlohmann::json& j) {
 
 std::string run_branch_name(const std::string& run_id) { return kRunBranchPrefix + run_id; }
 
+std::string run_worktree_name(const std::string& run_id) { return "attractor-" + run_id; }
+
 }  // namespace attractor

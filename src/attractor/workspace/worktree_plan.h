@@ -34,4 +34,7 @@ inline constexpr char kRunBranchPrefix[] = "attractor/";
 /// The branch of run `run_id`: `attractor/<run-id>`.
 std::string run_branch_name(const std::string& run_id);
 
+/// The git name of run `run_id`'s worktree (under the repository's `worktrees/`): `attractor-<run-id>`.
+std::string run_worktree_name(const std::string& run_id);
+
 }  // namespace attractor

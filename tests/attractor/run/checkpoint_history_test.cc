@@ -78,6 +78,27 @@ TEST_F(HistoryWriterTest, EverySaveOfAWriterIsReplayedExactly) {
   EXPECT_EQ(history.save_recording(4), std::optional<std::size_t>(4));
 }
 
+TEST_F(HistoryWriterTest, ALoopRestartsNewRunDirectoryGetsAHistoryOfItsOwn) {
+  ASSERT_FALSE(disk.make_directories("run-restart1"));
+  w.set_history(true);
+  Checkpoint c;
+  c.run_id = "r";
+  for (int i = 1; i <= 2; ++i) {
+    c.completed_nodes.push_back("n" + std::to_string(i));
+    c.journal_seq = i;
+    w.save_journaled(c, context, "run", writer);
+  }
+  c.run_id = "r-r1";
+  c.completed_nodes = {"start"};
+  c.journal_seq = 1;
+  w.save_journaled(c, context, "run-restart1", writer);
+  writer.flush();
+  EXPECT_EQ(CheckpointHistory::read("run", disk).entries().size(), 2u) << "the first directory's lineage is intact";
+  CheckpointHistory restarted = CheckpointHistory::read("run-restart1", disk);
+  ASSERT_EQ(restarted.entries().size(), 1u);
+  EXPECT_EQ(restarted.state_at(0)["run_id"], "r-r1");
+}
+
 TEST_F(HistoryWriterTest, AWriterWithoutHistoryWritesNone) {
   Checkpoint c;
   c.journal_seq = 1;

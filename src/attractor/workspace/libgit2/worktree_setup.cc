@@ -126,7 +126,7 @@ std::variant<WorktreePlan, std::string> plan_worktree(const std::string& source,
   if (plan.subdir == ".") plan.subdir.clear();
   plan.worktree = (fs::absolute(run_dir).lexically_normal() / "worktree").string();
   plan.branch = run_branch_name(run_id);
-  plan.worktree_name = "attractor-" + run_id;
+  plan.worktree_name = run_worktree_name(run_id);
   git_reference* existing = nullptr;
   if (git_branch_lookup(&existing, raw, plan.branch.c_str(), GIT_BRANCH_LOCAL) == 0) {
     git_reference_free(existing);
