@@ -22,6 +22,8 @@ const std::vector<CliCommand>& cli_commands() {
       {"fork", "make a new worktree run from one of a run's stages", run_fork_command, run_fork_command},
       {"serve", "serve the HTTP API and web page: start, watch, answer gates", run_serve_command},
       {"validate", "parse, transform and lint a pipeline; print diagnostics", run_validate_command},
+      {"fmt", "format pipelines in the canonical layout; --check for CI", run_fmt_command, run_fmt_command},
+      {"lsp", "serve the Language Server Protocol for .dot files (editors start it)", run_lsp_command},
       {"render", "draw a pipeline (and optionally a run) with Graphviz", run_render_command},
       {"index", "index a C# + SQL repository for retrieval (tree-sitter, FTS5, FAISS)", run_index_command},
       {"search", "search a code index (bm25, semantic, hybrid) as the pipeline will", run_search_command},

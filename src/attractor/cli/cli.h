@@ -56,5 +56,10 @@ int run_rewind_command(int argc, char** argv, RunDisk& disk);
 int run_fork_command(int argc, char** argv);
 int run_fork_command(int argc, char** argv, RunDisk& disk);
 int run_serve_command(int argc, char** argv);
+/// `attractor fmt`: the canonical layout of pipelines (docs/authoring.md).
+int run_fmt_command(int argc, char** argv);
+int run_fmt_command(int argc, char** argv, RunDisk& disk);
+/// `attractor lsp`: the language server over stdio (docs/authoring.md).
+int run_lsp_command(int argc, char** argv);
 
 }  // namespace attractor

@@ -10,6 +10,7 @@
 
 #include <CLI/CLI.hpp>
 
+#include "attractor/authoring/pipeline_document.h"
 #include "attractor/base/input_file.h"
 #include "attractor/model/diagnostic.h"
 
@@ -22,6 +23,10 @@ inline constexpr std::string_view kLogLevelVariable = "ATTRACTOR_LOG_LEVEL";
 /// level (attractor/base/log.h). Returns nullopt to continue, or the exit code to return at once
 /// (0 after --help, 2 after a usage error, with the message on stderr).
 std::optional<int> parse_cli(CLI::App& app, int argc, char** argv);
+
+/// The handler catalog and provider names of the built-in registries, for the editing tools
+/// (`lsp`, `new`).
+AuthoringCatalog builtin_authoring_catalog();
 
 /// Prints diagnostics in compiler form on stderr, at most kMaxDiagnosticsPerRule of each rule
 /// (diagnostics_capped_per_rule: the count of the rest is printed instead).
