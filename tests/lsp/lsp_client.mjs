@@ -113,14 +113,15 @@ export async function startLsp(attractorBinary, { cwd, repoRoot } = {}) {
     connection,
     process: child,
 
-    async initialize(rootUri = null) {
+    // `capabilities` replaces clientCapabilities' top-level entries it names (e.g. `general`).
+    async initialize(rootUri = null, capabilities = {}) {
       const result = await request(lsp.InitializeRequest.type, {
         processId: process.pid,
         clientInfo: { name: 'attractor-lsp-tests', version: '1' },
         locale: 'en',
         rootUri,
         workspaceFolders: rootUri ? [{ uri: rootUri, name: path.basename(rootUri) }] : null,
-        capabilities: clientCapabilities,
+        capabilities: { ...clientCapabilities, ...capabilities },
         trace: 'off',
       });
       await connection.sendNotification(lsp.InitializedNotification.type, {});

@@ -49,7 +49,6 @@ class Completer {
 
  private:
   void add(std::string label, CompletionCandidate::Kind kind, std::string detail = {}, std::string doc = {}) {
-    if (label.rfind(ctx_.prefix, 0) != 0) return;
     if (!seen_.insert(label).second) return;
     CompletionCandidate c{label, kind, std::move(detail), std::move(doc), {ctx_.replace, label}};
     out_.push_back(std::move(c));

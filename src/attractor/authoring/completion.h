@@ -22,7 +22,8 @@ struct CompletionCandidate {
   TextEdit edit;              ///< replaces the partly typed word
 };
 
-/// The suggestions at byte `offset`, sorted by label; those that start with the typed prefix only.
+/// The suggestions at byte `offset`, sorted by label. The editor filters them by what is typed
+/// (it matches loosely, so a typo still finds its word); each edit replaces the typed word.
 std::vector<CompletionCandidate> complete_at(const PipelineDocument& doc, std::size_t offset);
 
 }  // namespace attractor
