@@ -41,22 +41,20 @@ class ReferenceScan {
   }
 
  private:
-  void add(NodeReference::Kind kind, TokenIndex t) {
+  /// Adds the reference token `t` makes; false when it is no usable id (empty, escaped, open).
+  bool add(NodeReference::Kind kind, TokenIndex t) {
     std::optional<std::string_view> plain = plain_token_text(tree_, t);
-    if (!plain || plain->empty()) return;
+    if (!plain || plain->empty()) return false;
     NodeReference r{kind, std::string(*plain), doc_.range_of(t), tree_.tokens[t].kind == SyntaxKind::kString};
     out_.push_back(std::move(r));
+    return true;
   }
 
   void collect_ids(const SyntaxStmt& s) {
-    if (s.kind == SyntaxStmt::Kind::kNode) {
-      add(NodeReference::Kind::kStatement, s.ids[0]);
-      ids_.insert(out_.back().id);
-    } else if (s.kind == SyntaxStmt::Kind::kEdge) {
-      for (TokenIndex t : s.ids) {
-        add(NodeReference::Kind::kEdgeEnd, t);
-        if (!out_.empty()) ids_.insert(out_.back().id);
-      }
+    if (s.kind != SyntaxStmt::Kind::kNode && s.kind != SyntaxStmt::Kind::kEdge) return;
+    auto kind = s.kind == SyntaxStmt::Kind::kNode ? NodeReference::Kind::kStatement : NodeReference::Kind::kEdgeEnd;
+    for (TokenIndex t : s.ids) {
+      if (add(kind, t)) ids_.insert(out_.back().id);
     }
   }
 
