@@ -21,9 +21,17 @@ const std::vector<std::string>& outcome_values() {
 /// The context keys the engine and handlers set that conditions commonly read.
 const std::vector<std::string>& condition_keys() {
   static const std::vector<std::string> keys = {
-      kOutcomeKey,        kPreferredLabelKey,     kCurrentNodeKey,       kLastStageKey,
-      kToolOutputKey,     kHumanGateSelectedKey,  kHumanGateLabelKey,    kParallelBranchCountKey,
-      kParallelSuccessCountKey, kParallelFailureCountKey, kGraphGoalKey,
+      kOutcomeKey,
+      kPreferredLabelKey,
+      kCurrentNodeKey,
+      kLastStageKey,
+      kToolOutputKey,
+      kHumanGateSelectedKey,
+      kHumanGateLabelKey,
+      kParallelBranchCountKey,
+      kParallelSuccessCountKey,
+      kParallelFailureCountKey,
+      kGraphGoalKey,
   };
   return keys;
 }
@@ -74,7 +82,8 @@ class Completer {
           f.spec->meaning);
     }
     for (const std::string& name : graphviz_attributes()) {
-      add(name, CompletionCandidate::kProperty, "Graphviz presentation", "Passed on to Graphviz; nothing in a run reads it.");
+      add(name, CompletionCandidate::kProperty, "Graphviz presentation",
+          "Passed on to Graphviz; nothing in a run reads it.");
     }
   }
 
@@ -87,7 +96,8 @@ class Completer {
       return;
     }
     if (key == "type") {
-      for (const HandlerDescription* d : handlers_.descriptions()) add(d->type, CompletionCandidate::kEnumMember, "", d->summary);
+      for (const HandlerDescription* d : handlers_.descriptions())
+        add(d->type, CompletionCandidate::kEnumMember, "", d->summary);
       return;
     }
     if (key == "llm_provider") {
@@ -112,11 +122,8 @@ class Completer {
       case AttributeType::kDurationOrMillis:
         for (const char* d : {"30s", "5m", "15m", "1h"}) add(d, CompletionCandidate::kValue, "duration");
         break;
-      case AttributeType::kNodeId:
-        node_ids();
-        break;
-      default:
-        break;
+      case AttributeType::kNodeId: node_ids(); break;
+      default: break;
     }
   }
 

@@ -16,9 +16,7 @@ bool is_keyword_text(std::string_view text, std::string_view keyword) {
 
 bool is_value_token(SyntaxKind kind) { return kind == SyntaxKind::kWord || kind == SyntaxKind::kString; }
 
-bool is_condition_char(char c) {
-  return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.';
-}
+bool is_condition_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
 
 class ContextReader {
  public:
@@ -92,7 +90,9 @@ class ContextReader {
     for (; t != kNoToken; t = previous(t)) {
       switch (tokens_[t].kind) {
         case SyntaxKind::kLBracket: return t;
-        case SyntaxKind::kRBracket: case SyntaxKind::kLBrace: case SyntaxKind::kRBrace: return kNoToken;
+        case SyntaxKind::kRBracket:
+        case SyntaxKind::kLBrace:
+        case SyntaxKind::kRBrace: return kNoToken;
         default: break;
       }
     }
@@ -146,7 +146,7 @@ class ContextReader {
     if (!edge && tokens_[first].kind == SyntaxKind::kWord &&
         (is_keyword_text(head, "graph") || is_keyword_text(head, "node") || is_keyword_text(head, "edge"))) {
       ctx_.defaults = true;
-      ctx_.scope = is_keyword_text(head, "graph") ? AttributeScope::kGraph
+      ctx_.scope = is_keyword_text(head, "graph")  ? AttributeScope::kGraph
                    : is_keyword_text(head, "edge") ? AttributeScope::kEdge
                                                    : AttributeScope::kNode;
       return;
@@ -192,9 +192,10 @@ class ContextReader {
         if (key != kNoToken) value_of(key);
         return;
       }
-      case SyntaxKind::kLBrace: case SyntaxKind::kRBrace: case SyntaxKind::kRBracket: case SyntaxKind::kSemicolon:
-        ctx_.where = CursorContext::Where::kStatementStart;
-        return;
+      case SyntaxKind::kLBrace:
+      case SyntaxKind::kRBrace:
+      case SyntaxKind::kRBracket:
+      case SyntaxKind::kSemicolon: ctx_.where = CursorContext::Where::kStatementStart; return;
       default:
         if (is_value_token(tokens_[before].kind) && tokens_[before].end_line < line_of_cursor()) {
           ctx_.where = CursorContext::Where::kStatementStart;

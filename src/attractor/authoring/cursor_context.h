@@ -18,12 +18,12 @@ struct CursorContext {
   enum class Where { kNone, kStatementStart, kEdgeTarget, kAttributeName, kAttributeValue, kCondition };
   Where where = Where::kNone;
   AttributeScope scope = AttributeScope::kNode;
-  bool defaults = false;    ///< inside `node [...]`, `edge [...]` or `graph [...]`
-  std::string key;          ///< the attribute whose value the cursor is in
-  std::string node_id;      ///< the node of a node statement ("" otherwise)
-  std::string node_type;    ///< that node's `type`, else the type its `shape` selects, else ""
-  ByteRange replace;        ///< the partly typed word a completion replaces
-  std::string prefix;       ///< its text up to the cursor
+  bool defaults = false;         ///< inside `node [...]`, `edge [...]` or `graph [...]`
+  std::string key;               ///< the attribute whose value the cursor is in
+  std::string node_id;           ///< the node of a node statement ("" otherwise)
+  std::string node_type;         ///< that node's `type`, else the type its `shape` selects, else ""
+  ByteRange replace;             ///< the partly typed word a completion replaces
+  std::string prefix;            ///< its text up to the cursor
   std::string condition_before;  ///< in a condition: the text of the clause before the word
 };
 

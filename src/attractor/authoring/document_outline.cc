@@ -96,7 +96,8 @@ void comment_run_folds(const SyntaxTree& tree, std::vector<FoldingLines>& out) {
     }
     std::size_t j = i;
     while (j + 1 < tree.tokens.size() && tree.tokens[j + 1].kind == SyntaxKind::kComment &&
-           tree.tokens[j + 1].line == tree.tokens[j].line + 1 && tree.tokens[j + 1].end_line == tree.tokens[j + 1].line) {
+           tree.tokens[j + 1].line == tree.tokens[j].line + 1 &&
+           tree.tokens[j + 1].end_line == tree.tokens[j + 1].line) {
       ++j;
     }
     add_fold(out, t.line, tree.tokens[j].line, true);

@@ -15,9 +15,9 @@ struct OutlineSymbol {
   enum Kind { kModule = 2, kNamespace = 3, kFunction = 12 };
   std::string name;
   Kind kind = kFunction;
-  std::string detail;     ///< a node's label or handler shape
-  ByteRange range;        ///< the whole statement
-  ByteRange selection;    ///< its name
+  std::string detail;   ///< a node's label or handler shape
+  ByteRange range;      ///< the whole statement
+  ByteRange selection;  ///< its name
   std::vector<OutlineSymbol> children;
 };
 

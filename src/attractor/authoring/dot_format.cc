@@ -142,9 +142,7 @@ class Formatter {
         trailing(s.trailing);
         out_ += '\n';
         break;
-      case SyntaxStmt::Kind::kNode:
-        attr_lists(node_id_text(s.ids[0]), s, Scope::kNode, level);
-        break;
+      case SyntaxStmt::Kind::kNode: attr_lists(node_id_text(s.ids[0]), s, Scope::kNode, level); break;
       case SyntaxStmt::Kind::kEdge: {
         std::string head;
         for (std::size_t k = 0; k < s.ids.size(); ++k) {
@@ -154,9 +152,7 @@ class Formatter {
         attr_lists(head, s, Scope::kEdge, level);
         break;
       }
-      case SyntaxStmt::Kind::kSubgraph:
-        subgraph(s, level);
-        break;
+      case SyntaxStmt::Kind::kSubgraph: subgraph(s, level); break;
       case SyntaxStmt::Kind::kError:
         out_ += text(s.first);
         out_ += '\n';
@@ -225,7 +221,8 @@ class Formatter {
     if (items.empty()) {
       if (!s.lists.empty() && s.keyword != kNoToken) out_ += " []";
       std::vector<TokenIndex> dangling;
-      for (const SyntaxAttrList& list : s.lists) dangling.insert(dangling.end(), list.dangling.begin(), list.dangling.end());
+      for (const SyntaxAttrList& list : s.lists)
+        dangling.insert(dangling.end(), list.dangling.begin(), list.dangling.end());
       trailing(s.trailing);
       out_ += '\n';
       comments(dangling, level);

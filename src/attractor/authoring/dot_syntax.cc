@@ -14,14 +14,18 @@ bool ends_word(std::string_view text, std::size_t i) {
   char c = text[i];
   if (is_space_byte(c)) return true;
   switch (c) {
-    case '{': case '}': case '[': case ']': case ';': case ',': case '=': case '"': case '+':
-      return true;
-    case '-':
-      return i + 1 < text.size() && (text[i + 1] == '>' || text[i + 1] == '-');
-    case '/':
-      return i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '*');
-    default:
-      return false;
+    case '{':
+    case '}':
+    case '[':
+    case ']':
+    case ';':
+    case ',':
+    case '=':
+    case '"':
+    case '+': return true;
+    case '-': return i + 1 < text.size() && (text[i + 1] == '>' || text[i + 1] == '-');
+    case '/': return i + 1 < text.size() && (text[i + 1] == '/' || text[i + 1] == '*');
+    default: return false;
   }
 }
 

@@ -86,10 +86,10 @@ struct SyntaxStmt {
   std::vector<TokenIndex> ids;
   std::optional<SyntaxValue> value;
   std::vector<SyntaxAttrList> lists;
-  std::vector<SyntaxBlock> body;      ///< the subgraph's body: exactly one element for kSubgraph
-  std::vector<TokenIndex> leading;    ///< comments on the lines before it
-  std::vector<TokenIndex> inner;      ///< comments between its own tokens (outside attributes)
-  std::vector<TokenIndex> trailing;   ///< a comment after it on its last line
+  std::vector<SyntaxBlock> body;     ///< the subgraph's body: exactly one element for kSubgraph
+  std::vector<TokenIndex> leading;   ///< comments on the lines before it
+  std::vector<TokenIndex> inner;     ///< comments between its own tokens (outside attributes)
+  std::vector<TokenIndex> trailing;  ///< a comment after it on its last line
   bool blank_line_before = false;
 };
 
@@ -105,9 +105,9 @@ struct SyntaxBlock {
 struct SyntaxTree {
   std::string_view text;
   std::vector<SyntaxToken> tokens;
-  std::vector<TokenIndex> leading;   ///< comments before `digraph`
+  std::vector<TokenIndex> leading;  ///< comments before `digraph`
   TokenIndex strict_kw = kNoToken;
-  TokenIndex graph_kw = kNoToken;    ///< `digraph` (or `graph`)
+  TokenIndex graph_kw = kNoToken;  ///< `digraph` (or `graph`)
   TokenIndex name = kNoToken;
   SyntaxBlock body;
   std::vector<TokenIndex> trailing;  ///< comments after the closing `}`

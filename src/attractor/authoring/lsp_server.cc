@@ -7,6 +7,7 @@
 #include "attractor/authoring/dot_format.h"
 #include "attractor/authoring/editor_diagnostics.h"
 #include "attractor/authoring/hover.h"
+#include "attractor/authoring/lsp_json.h"
 #include "attractor/authoring/node_references.h"
 
 namespace attractor {
@@ -26,15 +27,6 @@ int hex_value(char c) {
   if (c >= 'a' && c <= 'f') return c - 'a' + 10;
   if (c >= 'A' && c <= 'F') return c - 'A' + 10;
   return -1;
-}
-
-int lsp_severity(Severity s) {
-  switch (s) {
-    case Severity::kError: return 1;
-    case Severity::kWarning: return 2;
-    case Severity::kInfo: return 3;
-  }
-  return 1;
 }
 
 bool intersects(ByteRange a, ByteRange b) { return a.begin <= b.end && b.begin <= a.end; }
@@ -63,8 +55,7 @@ struct LspServer::OpenDocument {
   bool dirty = true;
 };
 
-LspServer::LspServer(MessageChannel& channel, const AuthoringCatalog& catalog)
-    : channel_(channel), catalog_(catalog) {}
+LspServer::LspServer(MessageChannel& channel, const AuthoringCatalog& catalog) : channel_(channel), catalog_(catalog) {}
 
 LspServer::~LspServer() = default;
 
@@ -87,8 +78,10 @@ int LspServer::serve() {
 void LspServer::handle(const std::string& body) {
   json message = json::parse(body, nullptr, false);
   if (message.is_discarded() || !message.is_object()) {
-    send({{"jsonrpc", "2.0"}, {"id", nullptr},
-          {"error", {{"code", static_cast<int>(LspError::kParseError)}, {"message", "the message is not a JSON object"}}}});
+    send({{"jsonrpc", "2.0"},
+          {"id", nullptr},
+          {"error",
+           {{"code", static_cast<int>(LspError::kParseError)}, {"message", "the message is not a JSON object"}}}});
     return;
   }
   dispatch(message);
@@ -99,7 +92,8 @@ void LspServer::dispatch(const json& message) {
   json id = is_request ? message["id"] : json();
   if (!message.contains("method") || !message["method"].is_string()) {
     if (is_request && !message.contains("result") && !message.contains("error")) {
-      send({{"jsonrpc", "2.0"}, {"id", id},
+      send({{"jsonrpc", "2.0"},
+            {"id", id},
             {"error", {{"code", static_cast<int>(LspError::kInvalidRequest)}, {"message", "no method"}}}});
     }
     return;
@@ -120,10 +114,12 @@ void LspServer::dispatch(const json& message) {
   } catch (const RequestError& e) {
     send({{"jsonrpc", "2.0"}, {"id", id}, {"error", {{"code", static_cast<int>(e.code)}, {"message", e.what()}}}});
   } catch (const json::exception& e) {
-    send({{"jsonrpc", "2.0"}, {"id", id},
+    send({{"jsonrpc", "2.0"},
+          {"id", id},
           {"error", {{"code", static_cast<int>(LspError::kInvalidParams)}, {"message", e.what()}}}});
   } catch (const std::exception& e) {
-    send({{"jsonrpc", "2.0"}, {"id", id},
+    send({{"jsonrpc", "2.0"},
+          {"id", id},
           {"error", {{"code", static_cast<int>(LspError::kInternalError)}, {"message", e.what()}}}});
   }
 }
@@ -224,7 +220,8 @@ void LspServer::did_change(const json& params) {
 void LspServer::did_close(const json& params) {
   const std::string uri = params.at("/textDocument/uri"_json_pointer).get<std::string>();
   if (documents_.erase(uri) > 0) {
-    send({{"jsonrpc", "2.0"}, {"method", "textDocument/publishDiagnostics"},
+    send({{"jsonrpc", "2.0"},
+          {"method", "textDocument/publishDiagnostics"},
           {"params", {{"uri", uri}, {"diagnostics", json::array()}}}});
   }
 }
@@ -233,7 +230,8 @@ void LspServer::publish_pending() {
   for (auto& [uri, open] : documents_) {
     if (!open->dirty) continue;
     open->dirty = false;
-    send({{"jsonrpc", "2.0"}, {"method", "textDocument/publishDiagnostics"},
+    send({{"jsonrpc", "2.0"},
+          {"method", "textDocument/publishDiagnostics"},
           {"params", {{"uri", uri}, {"version", open->version}, {"diagnostics", diagnostics_json(*open)}}}});
   }
 }
@@ -246,55 +244,25 @@ const LspServer::OpenDocument& LspServer::document(const json& params) const {
 }
 
 std::size_t LspServer::offset_of(const OpenDocument& doc, const json& position) const {
-  return doc.doc->lines().offset({position.at("line").get<std::size_t>(), position.at("character").get<std::size_t>()},
-                                 encoding_);
+  return lsp_offset(*doc.doc, position, encoding_);
 }
 
 json LspServer::range_json(const PipelineDocument& doc, ByteRange range) const {
-  TextPosition a = doc.lines().position(range.begin, encoding_);
-  TextPosition b = doc.lines().position(range.end, encoding_);
-  return {{"start", {{"line", a.line}, {"character", a.character}}}, {"end", {{"line", b.line}, {"character", b.character}}}};
+  return lsp_range(doc, range, encoding_);
 }
 
 json LspServer::diagnostics_json(const OpenDocument& open) const {
-  const PipelineDocument& doc = *open.doc;
-  json out = json::array();
-  for (const EditorDiagnostic& e : editor_diagnostics(doc)) {
-    const Diagnostic& d = e.diagnostic;
-    std::string message = d.message;
-    if (!d.fix.empty()) message += "\nfix: " + d.fix;
-    json item = {{"range", range_json(doc, e.range)}, {"severity", lsp_severity(d.severity)},
-                 {"code", d.rule}, {"source", "attractor"}, {"message", message}};
-    if (!e.related.empty()) {
-      json related = json::array();
-      for (const RelatedLocation& r : e.related) {
-        related.push_back({{"location", {{"uri", open.uri}, {"range", range_json(doc, r.range)}}}, {"message", r.message}});
-      }
-      item["relatedInformation"] = related;
-    }
-    out.push_back(std::move(item));
-  }
-  return out;
+  return lsp_diagnostics(*open.doc, encoding_, open.uri);
 }
 
 json LspServer::completion(const json& params) const {
   const OpenDocument& open = document(params);
-  json items = json::array();
-  for (const CompletionCandidate& c : complete_at(*open.doc, offset_of(open, params.at("position")))) {
-    json item = {{"label", c.label}, {"kind", static_cast<int>(c.kind)},
-                 {"textEdit", {{"range", range_json(*open.doc, c.edit.range)}, {"newText", c.edit.text}}}};
-    if (!c.detail.empty()) item["detail"] = c.detail;
-    if (!c.documentation.empty()) item["documentation"] = {{"kind", "markdown"}, {"value", c.documentation}};
-    items.push_back(std::move(item));
-  }
-  return {{"isIncomplete", false}, {"items", items}};
+  return lsp_completion(*open.doc, offset_of(open, params.at("position")), encoding_);
 }
 
 json LspServer::hover(const json& params) const {
   const OpenDocument& open = document(params);
-  std::optional<HoverText> h = hover_at(*open.doc, offset_of(open, params.at("position")));
-  if (!h) return nullptr;
-  return {{"contents", {{"kind", "markdown"}, {"value", h->markdown}}}, {"range", range_json(*open.doc, h->range)}};
+  return lsp_hover(*open.doc, offset_of(open, params.at("position")), encoding_);
 }
 
 json LspServer::definition(const json& params) const {
@@ -348,7 +316,9 @@ json LspServer::edits_json(const PipelineDocument& doc, const std::vector<TextEd
 namespace {
 
 json symbol_json(const OutlineSymbol& s, const std::function<json(ByteRange)>& range) {
-  json item = {{"name", s.name}, {"kind", static_cast<int>(s.kind)}, {"range", range(s.range)},
+  json item = {{"name", s.name},
+               {"kind", static_cast<int>(s.kind)},
+               {"range", range(s.range)},
                {"selectionRange", range(s.selection)}};
   if (!s.detail.empty()) item["detail"] = s.detail;
   json children = json::array();
@@ -426,9 +396,15 @@ json LspServer::code_actions(const json& params) const {
   json out = json::array();
   for (const EditorDiagnostic& e : editor_diagnostics(doc)) {
     if (!e.quick_fix || !intersects(e.range, wanted)) continue;
-    json diagnostic = {{"range", range_json(doc, e.range)}, {"severity", lsp_severity(e.diagnostic.severity)},
-                       {"code", e.diagnostic.rule}, {"source", "attractor"}, {"message", e.diagnostic.message}};
-    out.push_back({{"title", e.quick_fix_title}, {"kind", "quickfix"}, {"isPreferred", true},
+    int severity = e.diagnostic.severity == Severity::kError ? 1 : e.diagnostic.severity == Severity::kWarning ? 2 : 3;
+    json diagnostic = {{"range", range_json(doc, e.range)},
+                       {"severity", severity},
+                       {"code", e.diagnostic.rule},
+                       {"source", "attractor"},
+                       {"message", e.diagnostic.message}};
+    out.push_back({{"title", e.quick_fix_title},
+                   {"kind", "quickfix"},
+                   {"isPreferred", true},
                    {"diagnostics", json::array({diagnostic})},
                    {"edit", {{"changes", {{open.uri, edits_json(doc, {*e.quick_fix})}}}}}});
   }

@@ -177,7 +177,8 @@ RenameResult rename_node(const PipelineDocument& doc, const std::string& id, con
     return result;
   }
   std::vector<NodeReference> refs = node_references(doc);
-  if (new_name != id && std::any_of(refs.begin(), refs.end(), [&](const NodeReference& r) { return r.id == new_name; })) {
+  if (new_name != id &&
+      std::any_of(refs.begin(), refs.end(), [&](const NodeReference& r) { return r.id == new_name; })) {
     result.error = "a node '" + new_name + "' exists already";
     return result;
   }

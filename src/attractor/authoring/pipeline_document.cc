@@ -23,7 +23,8 @@ TokenIndex PipelineDocument::token_at(std::size_t offset) const {
 }
 
 std::string apply_edits(std::string_view text, std::vector<TextEdit> edits) {
-  std::sort(edits.begin(), edits.end(), [](const TextEdit& a, const TextEdit& b) { return a.range.begin < b.range.begin; });
+  std::sort(edits.begin(), edits.end(),
+            [](const TextEdit& a, const TextEdit& b) { return a.range.begin < b.range.begin; });
   std::string out;
   std::size_t at = 0;
   for (const TextEdit& e : edits) {

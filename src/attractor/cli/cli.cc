@@ -23,6 +23,7 @@ const std::vector<CliCommand>& cli_commands() {
       {"serve", "serve the HTTP API and web page: start, watch, answer gates", run_serve_command},
       {"validate", "parse, transform and lint a pipeline; print diagnostics", run_validate_command},
       {"fmt", "format pipelines in the canonical layout; --check for CI", run_fmt_command, run_fmt_command},
+      {"new", "draft a pipeline from a plain-English description with an LLM", run_new_command, run_new_command},
       {"lsp", "serve the Language Server Protocol for .dot files (editors start it)", run_lsp_command},
       {"render", "draw a pipeline (and optionally a run) with Graphviz", run_render_command},
       {"index", "index a C# + SQL repository for retrieval (tree-sitter, FTS5, FAISS)", run_index_command},

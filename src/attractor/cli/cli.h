@@ -59,6 +59,9 @@ int run_serve_command(int argc, char** argv);
 /// `attractor fmt`: the canonical layout of pipelines (docs/authoring.md).
 int run_fmt_command(int argc, char** argv);
 int run_fmt_command(int argc, char** argv, RunDisk& disk);
+/// `attractor new`: a pipeline drafted from a description (docs/authoring.md).
+int run_new_command(int argc, char** argv);
+int run_new_command(int argc, char** argv, RunDisk& disk);
 /// `attractor lsp`: the language server over stdio (docs/authoring.md).
 int run_lsp_command(int argc, char** argv);
 

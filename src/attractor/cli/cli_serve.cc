@@ -165,6 +165,7 @@ int run_serve_command(int argc, char** argv) {
   }
 
   HttpOptions http;
+  http.authoring = builtin_authoring_catalog();
   if (!split_listen(listen, http.host, http.port)) {
     std::fprintf(stderr, "attractor serve: --listen '%s' is not ADDR:PORT\n", listen.c_str());
     return kExitUsage;

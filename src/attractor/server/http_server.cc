@@ -11,6 +11,7 @@
 #include "attractor/engine/event_names.h"
 #include "attractor/launch/run_summary.h"
 #include "attractor/launch/run_workspace.h"
+#include "attractor/server/editor_api.h"
 #include "attractor/server/run_views.h"
 #include "attractor/server/web_assets.h"
 #include "handlers/registry.h"
@@ -280,6 +281,31 @@ void HttpServer::install_routes() {
   install_run_routes();
   install_stream_route();
   install_page_routes();
+  install_editor_routes();
+}
+
+void HttpServer::install_editor_routes() {
+  editor_ = std::make_unique<EditorApi>(runs_.config().graphs_dir, options_.authoring);
+  server_->get("/editor/graph",
+               [this](const Request& req, Response& res) { send(res, editor_->open(req.param("path"))); });
+  auto post = [this](const std::string& path, ApiReply (EditorApi::*method)(const nlohmann::json&) const) {
+    server_->post(path, [this, method](const Request& req, Response& res) {
+      if (auto body = json_body(req, res)) send(res, ((*editor_).*method)(*body));
+    });
+  };
+  post("/editor/graph", &EditorApi::save);
+  post("/editor/diagnostics", &EditorApi::diagnostics);
+  post("/editor/completion", &EditorApi::completion);
+  post("/editor/hover", &EditorApi::hover);
+  post("/editor/format", &EditorApi::format);
+  server_->post("/editor/preview", [this](const Request& req, Response& res) {
+    auto body = json_body(req, res);
+    if (!body) return;
+    DotProcessRenderer renderer;
+    SvgResult svg = editor_->preview(*body, renderer);
+    if (!svg.ok) return send_error(res, svg.status, svg.error);
+    res.set_content(svg.svg, "image/svg+xml");
+  });
 }
 
 void HttpServer::install_run_routes() {

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "attractor/authoring/pipeline_document.h"
 #include "attractor/server/access.h"
 #include "attractor/server/run_registry.h"
 #include "http/http_server_backend.h"
@@ -36,7 +37,12 @@ struct HttpOptions {
   /// SO_SNDBUF of the connections (0 = the system's): how much a client that does not read can
   /// leave queued in the kernel before its stream stops taking events.
   int send_buffer_bytes = 0;
+  /// What the editor's completion offers (handler catalog, provider names); a null catalog means
+  /// the built-in handlers and no provider names.
+  AuthoringCatalog authoring;
 };
+
+class EditorApi;
 
 class HttpServer {
  public:
@@ -63,11 +69,14 @@ class HttpServer {
   /// GET .../diff: the worktree run's change, or `stage`'s ("" for the whole run), as JSON.
   void send_diff(const ServerRequest& req, ServerResponse& res, const std::string& stage);
   void install_page_routes();
+  /// The web editor's endpoints (editor_api.h).
+  void install_editor_routes();
 
   RunRegistry& runs_;
   HttpOptions options_;
   AccessPolicy access_;
   std::unique_ptr<HttpServerBackend> server_;
+  std::unique_ptr<EditorApi> editor_;
   std::atomic<std::size_t> streams_{0};
   std::mutex serve_mutex_;
   bool serving_ = false;             ///< serve() has begun listening (guarded by serve_mutex_)

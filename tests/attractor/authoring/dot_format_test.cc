@@ -83,13 +83,15 @@ TEST(DotFormatTest, BreaksLongAndMultiLineListsOneAttributePerLine) {
             "    start [shape=Mdiamond]\n"
             "    exit [shape=Msquare]\n"
             "    a [\n"
-            "        prompt=\"" + prompt + "\",\n"
-            "    ]\n"
-            "    b [\n"
-            "        prompt=\"two\nlines\",\n"
-            "    ]\n"
-            "    start -> a -> b -> exit\n"
-            "}\n");
+            "        prompt=\"" +
+                prompt +
+                "\",\n"
+                "    ]\n"
+                "    b [\n"
+                "        prompt=\"two\nlines\",\n"
+                "    ]\n"
+                "    start -> a -> b -> exit\n"
+                "}\n");
 }
 
 TEST(DotFormatTest, SubgraphsIndentAndQuotesStayOnValues) {
@@ -134,8 +136,8 @@ std::vector<fs::path> repository_dot_files() {
   fs::path root = ATTRACTOR_SOURCE_DIR;
   for (auto it = fs::recursive_directory_iterator(root); it != fs::recursive_directory_iterator(); ++it) {
     std::string name = it->path().filename().string();
-    if (it->is_directory() && (name.rfind("build", 0) == 0 || name == "third_party" || name == ".git" ||
-                               name == "node_modules")) {
+    if (it->is_directory() &&
+        (name.rfind("build", 0) == 0 || name == "third_party" || name == ".git" || name == "node_modules")) {
       it.disable_recursion_pending();
       continue;
     }

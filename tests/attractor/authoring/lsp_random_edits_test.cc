@@ -27,23 +27,67 @@ namespace {
 using nlohmann::json;
 
 const char* const kFragments[] = {
-    "digraph", "G", "{", "}", "[", "]", "=", ";", ",", "->", "--", "\"", "\"x\"", "shape", "box", "Mdiamond",
-    "Msquare", "start", "exit", "a", "b", "condition=\"outcome=success\"", "retry_target=", "prompt=\"p\"",
-    "subgraph", "cluster_x", "node", "edge", "graph", "//c\n", "/*", "*/", "\n", " ", "\\", "+", "é", "🚀",
-    "label=\"", "fidelity=full", "type=tool", "tool_command=\"ls\"", "\"a\" + \"b\"", "#x\n", "0", "-1", "\t",
+    "digraph",
+    "G",
+    "{",
+    "}",
+    "[",
+    "]",
+    "=",
+    ";",
+    ",",
+    "->",
+    "--",
+    "\"",
+    "\"x\"",
+    "shape",
+    "box",
+    "Mdiamond",
+    "Msquare",
+    "start",
+    "exit",
+    "a",
+    "b",
+    "condition=\"outcome=success\"",
+    "retry_target=",
+    "prompt=\"p\"",
+    "subgraph",
+    "cluster_x",
+    "node",
+    "edge",
+    "graph",
+    "//c\n",
+    "/*",
+    "*/",
+    "\n",
+    " ",
+    "\\",
+    "+",
+    "é",
+    "🚀",
+    "label=\"",
+    "fidelity=full",
+    "type=tool",
+    "tool_command=\"ls\"",
+    "\"a\" + \"b\"",
+    "#x\n",
+    "0",
+    "-1",
+    "\t",
 };
 
 const char* const kRequests[] = {
-    "textDocument/completion",    "textDocument/hover",        "textDocument/definition",
-    "textDocument/references",    "textDocument/prepareRename", "textDocument/rename",
-    "textDocument/documentSymbol", "textDocument/foldingRange", "textDocument/formatting",
+    "textDocument/completion",      "textDocument/hover",         "textDocument/definition",
+    "textDocument/references",      "textDocument/prepareRename", "textDocument/rename",
+    "textDocument/documentSymbol",  "textDocument/foldingRange",  "textDocument/formatting",
     "textDocument/rangeFormatting", "textDocument/codeAction",
 };
 
 const char* const kSeeds[] = {
     "digraph G {\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n  a [prompt=\"x\"]\n  start -> a -> exit\n}\n",
     "digraph R {\n  graph [goal=\"g\", default_fidelity=full]\n  start [shape=Mdiamond]\n  exit [shape=Msquare]\n"
-    "  subgraph cluster_w {\n    label=\"W\"\n    a [shape=box, retry_target=b]\n    b [type=tool, tool_command=\"ls\"]\n"
+    "  subgraph cluster_w {\n    label=\"W\"\n    a [shape=box, retry_target=b]\n    b [type=tool, "
+    "tool_command=\"ls\"]\n"
     "  }\n  start -> a -> b -> exit [condition=\"outcome=success && current_node=b\"]\n  b -> a // back\n}\n",
 };
 
@@ -122,20 +166,24 @@ TEST(LspRandomEditsTest, NeverCrashesHangsOrAnswersBadly) {
     ASSERT_LT(took, std::chrono::seconds(2)) << m.dump();
   };
   send({{"jsonrpc", "2.0"}, {"id", 0}, {"method", "initialize"}, {"params", {{"capabilities", json::object()}}}});
-  send({{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"},
-        {"params", {{"textDocument", {{"uri", "file:///f.dot"}, {"version", 1},
-                                       {"text", session.text()}}}}}});
+  send({{"jsonrpc", "2.0"},
+        {"method", "textDocument/didOpen"},
+        {"params", {{"textDocument", {{"uri", "file:///f.dot"}, {"version", 1}, {"text", session.text()}}}}}});
   auto deadline = std::chrono::steady_clock::now() + std::chrono::duration<double>(seconds);
   int id = 1;
   std::size_t edits = 0;
   while (std::chrono::steady_clock::now() < deadline) {
     channel.clear();
-    send({{"jsonrpc", "2.0"}, {"method", "textDocument/didChange"},
-          {"params", {{"textDocument", {{"uri", "file:///f.dot"}, {"version", id + 1}}},
-                      {"contentChanges", json::array({session.random_change()})}}}});
+    send({{"jsonrpc", "2.0"},
+          {"method", "textDocument/didChange"},
+          {"params",
+           {{"textDocument", {{"uri", "file:///f.dot"}, {"version", id + 1}}},
+            {"contentChanges", json::array({session.random_change()})}}}});
     ASSERT_FALSE(channel.last_diagnostics("file:///f.dot").is_null());
     if (id % 997 == 0) {
-      send({{"jsonrpc", "2.0"}, {"id", -id}, {"method", "textDocument/formatting"},
+      send({{"jsonrpc", "2.0"},
+            {"id", -id},
+            {"method", "textDocument/formatting"},
             {"params", {{"textDocument", {{"uri", "file:///f.dot"}}}, {"options", json::object()}}}});
     }
     send(session.random_request(id));
@@ -154,10 +202,13 @@ TEST(LspRandomEditsTest, NeverCrashesHangsOrAnswersBadly) {
   // The incremental copy is the text: a fresh document with it gets the same diagnostics.
   channel.clear();
   json touch = {{"range", {{"start", session.position_of(0)}, {"end", session.position_of(0)}}}, {"text", ""}};
-  send({{"jsonrpc", "2.0"}, {"method", "textDocument/didChange"},
-        {"params", {{"textDocument", {{"uri", "file:///f.dot"}, {"version", id + 1}}},
-                    {"contentChanges", json::array({touch})}}}});
-  send({{"jsonrpc", "2.0"}, {"method", "textDocument/didOpen"},
+  send({{"jsonrpc", "2.0"},
+        {"method", "textDocument/didChange"},
+        {"params",
+         {{"textDocument", {{"uri", "file:///f.dot"}, {"version", id + 1}}},
+          {"contentChanges", json::array({touch})}}}});
+  send({{"jsonrpc", "2.0"},
+        {"method", "textDocument/didOpen"},
         {"params", {{"textDocument", {{"uri", "file:///f.dot#copy"}, {"version", 1}, {"text", session.text()}}}}}});
   EXPECT_EQ(channel.last_diagnostics("file:///f.dot")["diagnostics"].dump(),
             channel.last_diagnostics("file:///f.dot#copy")["diagnostics"].dump());

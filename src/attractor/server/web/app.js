@@ -1,5 +1,6 @@
 // Attractor web page: the runs list, the new-run form and the live view of one run (graph,
-// stages, events, human gates), talking to the `attractor serve` API of docs/server.md.
+// stages, events, human gates), talking to the `attractor serve` API of docs/server.md; the
+// Editor tab is editor.js, which uses the hooks of window.attractor (end of this file).
 // Plain DOM, no framework. Every string from the server goes in as text (textContent, text
 // nodes), never as HTML; the only markup inserted is the run's SVG, after sanitizeSvg.
 'use strict';
@@ -131,7 +132,7 @@ function runRow(run) {
     el('td', { text: fmtDuration(run.duration_ms) }),
     el('td', { text: run.node || '' }),
     el('td', {}, gate));
-  row.addEventListener('click', () => { location.hash = 'run=' + enc(run.id); });
+  row.addEventListener('click', () => { showTab('run'); location.hash = 'run=' + enc(run.id); });
   return row;
 }
 
@@ -150,6 +151,7 @@ async function loadGraphs() {
   const r = await api('GET', '/graphs');
   const graphs = r.ok && Array.isArray(r.data) ? r.data : [];
   const select = $('#graph-select');
+  const chosen = select.value;
   select.replaceChildren(...graphs.map((g) =>
     el('option', { value: g.path, text: (g.name && g.name !== g.path ? `${g.name} (${g.path})` : g.path) +
       (g.ok === false ? ' (has errors)' : '') })));
@@ -158,6 +160,8 @@ async function loadGraphs() {
     $('#source-dot').checked = true;
   }
   select.disabled = !graphs.length;
+  if (graphs.some((g) => g.path === chosen)) select.value = chosen;
+  return graphs;
 }
 
 function addContextRow() {
@@ -710,6 +714,17 @@ function onKeyDown(event) {
   answerGate(run, question, choice.answer);
 }
 
+// ---------------------------------------------------------------- tabs
+
+// The right-hand pane shows the open run or the editor; opening a run shows the run.
+function showTab(name) {
+  for (const tab of ['run', 'editor']) {
+    $('#tab-' + tab).setAttribute('aria-selected', String(tab === name));
+    $('#' + tab + '-panel').hidden = tab !== name;
+  }
+  document.dispatchEvent(new CustomEvent('attractor-tab', { detail: name }));
+}
+
 // ---------------------------------------------------------------- start-up
 
 // Every 2 s: the header's counts, the runs list, and the open run's status and (while it runs)
@@ -731,12 +746,31 @@ function init() {
   $('#resume-run').addEventListener('click', () => runAction('resume'));
   $('#graph-view').addEventListener('click', onGraphClick);
   document.addEventListener('keydown', onKeyDown);
-  window.addEventListener('hashchange', openRunFromHash);
+  $('#tab-run').addEventListener('click', () => showTab('run'));
+  $('#tab-editor').addEventListener('click', () => showTab('editor'));
+  window.addEventListener('hashchange', () => {
+    if (location.hash.startsWith('#run=')) showTab('run');
+    openRunFromHash();
+  });
   loadGraphs();
   refreshHealth();
   refreshRuns();
   openRunFromHash();
   setInterval(poll, 2000);
 }
+
+// What editor.js (a module, run before DOMContentLoaded) may call.
+window.attractor = {
+  api,
+  loadGraphs,
+  refreshRuns,
+  showTab,
+  openRun(id) {
+    showTab('run');
+    location.hash = 'run=' + enc(id);
+    refreshRuns();
+    refreshHealth();
+  },
+};
 
 document.addEventListener('DOMContentLoaded', init);
