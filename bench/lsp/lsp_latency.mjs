@@ -1,4 +1,8 @@
 // The measurement of bench/lsp/run.sh: node lsp_latency.mjs BINARY "SIZES" ROUNDS
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 
 import { startLsp } from '../../tests/lsp/lsp_client.mjs';
@@ -52,6 +56,16 @@ for (const n of sizes) {
     }));
   }
   report(`didChange -> publishDiagnostics, ${n} nodes`, times);
+  const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-lsp-bench-')), `p${n}.dot`);
+  fs.writeFileSync(file, text);
+  const validate = [];
+  for (let r = 0; r < Math.min(rounds, 10); r++) {
+    validate.push(await timed(async () => {
+      try { execFileSync(binary, ['validate', file], { stdio: 'ignore' }); } catch { /* exit 2: it has an error */ }
+    }));
+  }
+  report(`baseline: attractor validate (process), ${n} nodes`, validate);
+  fs.rmSync(path.dirname(file), { recursive: true });
   if (n === 1000) {
     const completion = [];
     const hover = [];

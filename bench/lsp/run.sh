@@ -6,7 +6,8 @@
 # edges with conditions, one misspelt shape so there is a diagnostic), it times R edits (default
 # 30) from sending `didChange` (one character of one prompt) to receiving the
 # `publishDiagnostics` of that version, and at 1,000 nodes R completion and hover requests at a
-# node in the middle. Prints the median and the 90th percentile of each in milliseconds.
+# node in the middle. Prints the median and the 90th percentile of each in milliseconds, and as the
+# baseline of the same run the whole-process time of `attractor validate` on the same file.
 # Example: R=30 bench/lsp/run.sh build/attractor
 set -euo pipefail
 cd "$(dirname "$0")/../.."

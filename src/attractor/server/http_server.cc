@@ -429,6 +429,13 @@ void HttpServer::install_page_routes() {
   server_->get("/index.html", asset("index.html"));
   server_->get("/app.js", asset("app.js"));
   server_->get("/app.css", asset("app.css"));
+  server_->get("/editor.js", asset("editor.js"));
+  server_->get(R"(/vendor/([a-z0-9-]+\.js))", [](const Request& req, Response& res) {
+    std::optional<WebAsset> a = web_vendor_asset(req.match(1));
+    if (!a) return send_error(res, 404, "not found");
+    res.set_header("Cache-Control", "max-age=86400");
+    res.set_content(a->body, a->content_type);
+  });
   server_->get("/login", [this](const Request& req, Response& res) {
     if (!access_.requires_token()) return res.set_redirect("/", 303);
     if (auto session = access_.redeem_code(req.param("code"))) {

@@ -15,7 +15,11 @@ struct WebAsset {
   std::string content_type;
 };
 
-/// The asset called `name` ("index.html", "app.js", "app.css"), or nullopt.
+/// The asset called `name` ("index.html", "app.js", "app.css", "editor.js"), or nullopt.
 std::optional<WebAsset> web_asset(std::string_view name);
+
+/// The editor's CodeMirror module `name` ("codemirror-view.js", ...), served at /vendor/NAME, or
+/// nullopt. Always the embedded copy.
+std::optional<WebAsset> web_vendor_asset(std::string_view name);
 
 }  // namespace attractor

@@ -13,7 +13,9 @@ import {
 } from '/vendor/codemirror-language.js';
 import { tags } from '/vendor/lezer-highlight.js';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '/vendor/codemirror-commands.js';
-import { autocompletion, completionKeymap, closeBrackets, closeBracketsKeymap } from '/vendor/codemirror-autocomplete.js';
+import {
+  autocompletion, completionKeymap, closeBrackets, closeBracketsKeymap, insertCompletionText, pickedCompletion,
+} from '/vendor/codemirror-autocomplete.js';
 import { linter, lintGutter, lintKeymap, forEachDiagnostic, setDiagnosticsEffect } from '/vendor/codemirror-lint.js';
 
 const LINT_DELAY_MS = 250;
@@ -35,7 +37,9 @@ const $ = (selector) => document.querySelector(selector);
 const hook = () => window.attractor;  // app.js
 // saved: the text as last opened or saved (or the untouched new graph); openedPath: the graph file
 // that text is in on the server ('' for a new graph).
-const ed = { view: null, saved: null, openedPath: '', previewSeq: 0, previewText: null, discardAsked: 0 };
+const ed = {
+  view: null, saved: null, openedPath: '', previewSeq: 0, previewText: null, discardAsked: 0, completion: null, lintError: null,
+};
 
 // ---------------------------------------------------------------- DOT highlighting
 
@@ -204,17 +208,16 @@ function markdownless(text) {
 async function lintSource(view) {
   const doc = view.state.doc;
   const r = await api('POST', '/editor/diagnostics', { dot: doc.toString() });
-  if (!r.ok || !r.data || !Array.isArray(r.data.diagnostics)) {
-    showCount(null, (r.data && r.data.error) || `HTTP ${r.status}`);
-    return [];
-  }
-  return r.data.diagnostics.map((d) => toDiagnostic(doc, d));
+  const ok = r.ok && r.data && Array.isArray(r.data.diagnostics);
+  ed.lintError = ok ? null : (r.data && r.data.error) || `HTTP ${r.status}`;
+  return ok ? r.data.diagnostics.map((d) => toDiagnostic(doc, d)) : [];
 }
 
-function showCount(state, error) {
+// The count under the editor, once each answer of the diagnostics endpoint is shown.
+function showCount(state) {
   const box = $('#editor-diag-count');
-  if (error) {
-    box.textContent = 'diagnostics unavailable: ' + error;
+  if (ed.lintError) {
+    box.textContent = 'diagnostics unavailable: ' + ed.lintError;
     box.className = 'error';
     box.dataset.errors = box.dataset.warnings = box.dataset.infos = '';
     return;
@@ -232,30 +235,74 @@ function showCount(state, error) {
 
 // ---------------------------------------------------------------- completion and hover
 
-async function completionSource(context) {
-  const word = context.matchBefore(/[\w.-]+$/);
-  if (!context.explicit && !word && !context.matchBefore(/(->|[=[,"])\s*$/)) return null;
+// How well `label` matches what was typed: null for no match, else {tier, matched} (lower tiers
+// first; matched: [from, to, ...] of the label's matched characters, for highlighting). A prefix
+// matches best, then the typed letters in order from the label's first one, then anywhere: so
+// "bx" offers "box", which CodeMirror's own filter does not (it drops two-letter patterns with gaps).
+function matchLabel(label, typed) {
+  if (!typed) return { tier: 0, matched: [] };
+  if (label.startsWith(typed)) return { tier: 0, matched: [0, typed.length] };
+  const l = label.toLowerCase();
+  const t = typed.toLowerCase();
+  if (l.startsWith(t)) return { tier: 1, matched: [0, typed.length] };
+  const matched = [];
+  let k = 0;
+  for (let i = 0; i < l.length && k < t.length; i++) {
+    if (l[i] !== t[k]) continue;
+    k += 1;
+    if (matched.length && matched[matched.length - 1] === i) matched[matched.length - 1] = i + 1;
+    else matched.push(i, i + 1);
+  }
+  if (k < t.length) return null;
+  return { tier: matched[0] === 0 ? 2 : 3, matched };
+}
+
+// The server's items for the text around the word being typed, so typing more of the word
+// filters the same list instead of asking again.
+async function completionItems(context, word) {
   const doc = context.state.doc;
+  const key = doc.sliceString(0, word.from) + '\u0000' + doc.sliceString(context.pos);
+  if (ed.completion && ed.completion.key === key) return ed.completion;
   const r = await api('POST', '/editor/completion', { dot: doc.toString(), ...positionOf(doc, context.pos) });
-  if (context.aborted || !r.ok || !r.data) return null;
+  if (!r.ok || !r.data) return null;
   const items = Array.isArray(r.data) ? r.data : r.data.items;
-  if (!Array.isArray(items) || !items.length) return null;
-  // The server gives every item the same replacement range (the token at the cursor).
-  const range = items[0].textEdit && items[0].textEdit.range;
-  let from = range ? offsetOf(doc, range.start) : (word ? word.from : context.pos);
-  if (from > context.pos) from = context.pos;
-  const to = range ? Math.max(context.pos, offsetOf(doc, range.end)) : context.pos;
-  const options = items.map((item) => {
-    const option = { label: String(item.label), type: KIND[item.kind] || 'text' };
+  if (!Array.isArray(items)) return null;
+  // The server gives every item the same range: the start of the token at the cursor to the
+  // cursor, or beyond it (`tail` characters after the cursor are replaced too).
+  const range = items.length && items[0].textEdit && items[0].textEdit.range;
+  const from = Math.min(range ? offsetOf(doc, range.start) : word.from, context.pos);
+  const tail = range ? Math.max(0, offsetOf(doc, range.end) - context.pos) : 0;
+  ed.completion = { key, items, from, tail };
+  return ed.completion;
+}
+
+async function completionSource(context) {
+  const word = context.matchBefore(/[\w.]*$/) || { from: context.pos, text: '' };
+  if (!context.explicit && !word.text && !context.matchBefore(/(->|[=[,"])\s*$/)) return null;
+  const found = await completionItems(context, word);
+  if (context.aborted || !found || !found.items.length) return null;
+  const typed = context.state.sliceDoc(found.from, context.pos);
+  const options = [];
+  for (const item of found.items) {
+    const label = String(item.label);
+    const match = matchLabel(label, typed);
+    if (!match) continue;
+    const text = item.textEdit && item.textEdit.newText !== undefined ? String(item.textEdit.newText) : label;
+    const option = {
+      label, type: KIND[item.kind] || 'text', matched: match.matched, tier: match.tier,
+      apply: (view, completion, from, to) => view.dispatch({
+        ...insertCompletionText(view.state, text, from, Math.min(view.state.doc.length, to + found.tail)),
+        annotations: pickedCompletion.of(completion),
+      }),
+    };
     if (item.detail) option.detail = String(item.detail);
     const docText = item.documentation && (item.documentation.value ?? item.documentation);
     if (docText) option.info = () => markdown(String(docText), 'editor-completion-info');
-    if (item.textEdit && item.textEdit.newText !== undefined && item.textEdit.newText !== option.label) {
-      option.apply = String(item.textEdit.newText);
-    }
-    return option;
-  });
-  return { from, to, options, validFor: /^[\w.-]*$/ };
+    options.push(option);
+  }
+  if (!options.length) return null;
+  options.sort((a, b) => a.tier - b.tier);  // stable: the server's order within a tier
+  return { from: found.from, options, filter: false, getMatch: (option) => option.matched };
 }
 
 const hover = hoverTooltip(async (view, pos) => {
