@@ -17,7 +17,7 @@ import re
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-# `from "x"`, `import "x"`, `import("x")`: the specifier is group 2.
+# `from "x"`, `import "x"`, `import("x")`: group 1 what precedes the quote, 2 the quote, 3 the specifier.
 SPECIFIER = re.compile(r"""(\bfrom\s*|\bimport\s*\(?\s*)(['"])([^'"\n]+)\2""")
 
 
@@ -56,7 +56,7 @@ def main():
                if len(f) == 3 and not f[0].startswith("#") and f[2].startswith("codemirror/")]
     packages = dict(entry_of(folder) for folder in folders)
     if sorted(flat_name(p) for p in packages) != sorted(os.path.basename(f) for f in folders):
-        sys.exit("web_vendor: each package's folder must be codemirror/<its name without @, / as ->")
+        sys.exit("web_vendor: each pinned folder must be codemirror/<flat name> (the package name without @, / as -)")
     os.makedirs(out_dir, exist_ok=True)
     lines = []
     for package in sorted(packages, key=flat_name):

@@ -193,19 +193,21 @@ function wordCentre(page, line, word) {
 }
 
 // The preview image's src and SVG once it is loaded and drawn (naturalWidth > 0), differs from
-// `old` and its SVG holds the text `node`.
-async function previewShown(page, old, node, what) {
-  await waitFor(page, ([before, want]) => {
+// `old`, and its SVG holds the text `node` and not `gone` (an edit in progress is drawn too).
+async function previewShown(page, old, node, gone, what) {
+  await waitFor(page, ([before, want, unwanted]) => {
     const img = document.querySelector('#editor-preview-img');
     if (!img || img.hidden || !img.src.startsWith('data:image/svg+xml;base64,') || img.src === before) return false;
-    return img.complete && img.naturalWidth > 0 && atob(img.src.slice(img.src.indexOf(',') + 1)).includes(want);
-  }, [old, node], async () => {
+    const svg = atob(img.src.slice(img.src.indexOf(',') + 1));
+    return img.complete && img.naturalWidth > 0 && svg.includes(want) && !(unwanted && svg.includes(unwanted));
+  }, [old, node, gone], async () => {
     const shown = await page.evaluate(() => {
       const img = document.querySelector('#editor-preview-img');
       return { src: (img?.src || '').slice(0, 40), width: img?.naturalWidth, hidden: img?.hidden,
         error: document.querySelector('#editor-preview-error')?.textContent };
     });
-    return `${what}: the preview should show a new SVG image with ${node} (img ${JSON.stringify(shown)})`;
+    return `${what}: the preview should show a new SVG image with ${node}${gone ? ` and without ${gone}` : ''} ` +
+      `(img ${JSON.stringify(shown)})`;
   });
   const src = await page.getAttribute('#editor-preview-img', 'src');
   return { src, svg: Buffer.from(src.slice(src.indexOf(',') + 1), 'base64').toString('utf8') };
@@ -234,7 +236,7 @@ async function openGraph(page) {
   await screenshot(page, 'editor-opened');
   pass(`hello.dot opened in the editor (GET /editor/graph); diagnostics: "${await countText(page)}"`);
 
-  const preview = await previewShown(page, '', 'greet', 'after Open');
+  const preview = await previewShown(page, '', 'greet', null, 'after Open');
   check(/<svg[\s>]/.test(preview.svg), 'the preview is an SVG drawing');
   check(await page.locator('#editor-preview svg, #editor-preview script').count() === 0,
     'the SVG is shown as an image, not put into the page');
@@ -325,8 +327,7 @@ async function renameNode(page, oldSrc) {
   await typeOver(page, EDGE_LINE, edge.indexOf('greet'), 'greet'.length, 'welcome');
   const text = await editorText(page);
   check(text === HELLO_DOT.replaceAll('greet', 'welcome'), `both mentions of greet became welcome (text ${JSON.stringify(text)})`);
-  const preview = await previewShown(page, oldSrc, 'welcome', 'after renaming greet to welcome');
-  check(preview.svg.includes('welcome') && !preview.svg.includes('greet'), 'the new preview draws welcome, not greet');
+  await previewShown(page, oldSrc, 'welcome', 'greet', 'after renaming greet to welcome');
   await waitForErrors(page, 0, 'after the rename');
   check(!(await page.locator('#editor-dirty').isHidden()), 'the editor marks the text as modified');
   await screenshot(page, 'editor-renamed');

@@ -9,7 +9,7 @@ import {
   hoverTooltip,
 } from '/vendor/codemirror-view.js';
 import {
-  StreamLanguage, HighlightStyle, syntaxHighlighting, defaultHighlightStyle, bracketMatching,
+  StreamLanguage, HighlightStyle, syntaxHighlighting, bracketMatching,
 } from '/vendor/codemirror-language.js';
 import { tags } from '/vendor/lezer-highlight.js';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '/vendor/codemirror-commands.js';
@@ -56,33 +56,52 @@ function readString(stream, state) {
 
 const dotLanguage = StreamLanguage.define({
   name: 'dot',
-  startState: () => ({ inString: false, inComment: false }),
+  startState: () => ({ inString: false, inComment: false, afterEquals: false }),
   copyState: (state) => ({ ...state }),
   token(stream, state) {
-    if (state.inComment) {
-      if (stream.skipTo('*/')) { stream.pos += 2; state.inComment = false; } else stream.skipToEnd();
-      return 'comment';
-    }
-    if (state.inString) return readString(stream, state);
-    if (stream.eatSpace()) return null;
-    if (stream.match('//') || (stream.sol() && stream.peek() === '#')) { stream.skipToEnd(); return 'comment'; }
-    if (stream.match('/*')) { state.inComment = true; return 'comment'; }
-    if (stream.eat('"')) { state.inString = true; return readString(stream, state); }
-    if (stream.match('->') || stream.match('--')) return 'operator';
-    if (stream.match(/^-?(\.\d+|\d+(\.\d*)?)(?![\w.])/)) return 'number';
-    if (stream.match(/^[A-Za-z_\u0080-\uffff][\w.\u0080-\uffff]*/)) {
-      if (DOT_KEYWORDS.has(stream.current().toLowerCase())) return 'keyword';
-      return stream.match(/^\s*=/, false) ? 'propertyName' : 'variableName';
-    }
-    if (stream.match(/^[[\]{}]/)) return 'bracket';
-    if (stream.match(/^[=;,:]/)) return 'punctuation';
-    stream.next();
-    return null;
+    if (state.inComment || state.inString || stream.eatSpace()) return continued(stream, state);
+    const type = dotToken(stream, state);
+    state.afterEquals = type === 'punctuation' && stream.current() === '=';
+    return type;
   },
   languageData: { commentTokens: { line: '//', block: { open: '/*', close: '*/' } } },
 });
 
+// The rest of a comment or string that started on an earlier line, or the spaces before a token.
+function continued(stream, state) {
+  if (state.inComment) {
+    if (stream.skipTo('*/')) { stream.pos += 2; state.inComment = false; } else stream.skipToEnd();
+    return 'comment';
+  }
+  if (state.inString) return readString(stream, state);
+  return null;
+}
+
+// One token: comments, strings, keywords, `->` / `--`, numbers, attribute names (an identifier
+// before `=`), values (an identifier after `=`), other identifiers (node ids), brackets.
+function dotToken(stream, state) {
+  if (stream.match('//') || (stream.sol() && stream.peek() === '#')) { stream.skipToEnd(); return 'comment'; }
+  if (stream.match('/*')) { state.inComment = true; return 'comment'; }
+  if (stream.eat('"')) { state.inString = true; return readString(stream, state); }
+  if (stream.match('->') || stream.match('--')) return 'operator';
+  if (stream.match(/^-?(\.\d+|\d+(\.\d*)?)(?![\w.])/)) return 'number';
+  if (stream.match(/^[A-Za-z_\u0080-\uffff][\w.\u0080-\uffff]*/)) {
+    if (stream.match(/^\s*=/, false)) return 'propertyName';
+    if (state.afterEquals) return 'atom';
+    return DOT_KEYWORDS.has(stream.current().toLowerCase()) ? 'keyword' : 'variableName';
+  }
+  if (stream.match(/^[[\]{}]/)) return 'bracket';
+  if (stream.match(/^[=;,:]/)) return 'punctuation';
+  stream.next();
+  return null;
+}
+
 const dotHighlight = HighlightStyle.define([
+  { tag: tags.comment, color: '#6b7280', fontStyle: 'italic' },
+  { tag: tags.string, color: '#166534' },
+  { tag: tags.keyword, color: '#7c2d92', fontWeight: '600' },
+  { tag: tags.number, color: '#9a3412' },
+  { tag: tags.atom, color: '#9a3412' },
   { tag: tags.propertyName, color: '#1d4ed8' },
   { tag: tags.variableName, color: '#1d2330', fontWeight: '600' },
   { tag: tags.operator, color: '#7c3aed' },
@@ -178,7 +197,7 @@ function toDiagnostic(doc, d) {
     severity: SEVERITY[d.severity] || 'info',
     source: d.code ? String(d.code) : (d.source || 'attractor'),
     message: String(d.message || ''),
-    renderMessage: () => markdownless(String(d.message || '')),
+    renderMessage: () => messageNode(String(d.message || '')),
   };
   const fix = d.quickFix;
   if (fix && fix.range && typeof fix.newText === 'string') {
@@ -198,7 +217,7 @@ function toDiagnostic(doc, d) {
 }
 
 // A message as lines of text ("...\nfix: ...").
-function markdownless(text) {
+function messageNode(text) {
   const box = document.createElement('div');
   box.className = 'editor-diag-message';
   box.textContent = text;
@@ -338,7 +357,8 @@ async function refreshPreview() {
   const text = ed.view.state.doc.toString();
   if (text === ed.previewText) return;
   const seq = ++ed.previewSeq;
-  let response;
+  let response = null;
+  let body = null;
   let error = null;
   try {
     response = await fetch('/editor/preview', {
@@ -346,12 +366,12 @@ async function refreshPreview() {
       headers: { 'Content-Type': 'application/json', Accept: 'image/svg+xml, application/json' },
       body: JSON.stringify({ dot: text }),
     });
+    body = new Uint8Array(await response.arrayBuffer());
   } catch (e) {
     error = 'the server cannot be reached';
   }
-  const body = response ? new Uint8Array(await response.arrayBuffer()) : null;
   if (seq !== ed.previewSeq) return;  // a newer preview is on its way
-  if (response && response.ok) {
+  if (!error && response.ok) {
     ed.previewText = text;
     const img = $('#editor-preview-img');
     img.src = 'data:image/svg+xml;base64,' + base64(body);
@@ -533,7 +553,6 @@ function extensions() {
   return [
     lineNumbers(), highlightActiveLineGutter(), history(), drawSelection(), highlightActiveLine(),
     bracketMatching(), closeBrackets(), dotLanguage, syntaxHighlighting(dotHighlight),
-    syntaxHighlighting(defaultHighlightStyle, { fallback: true }),
     linter(lintSource, { delay: LINT_DELAY_MS }), lintGutter(),
     autocompletion({ override: [completionSource], activateOnTyping: true }),
     hover,
