@@ -135,7 +135,7 @@ const labels = (result) => result.items.map((i) => i.label);
 test('completion: attribute names per handler type, values, node ids, condition keys', async () => {
   const text = 'digraph G {\n    start [shape=Mdiamond]\n    exit [shape=Msquare]\n' +
     '    t [shape=parallelogram, ]\n    w [fidelity=]\n    start -> \n' +
-    '    t -> exit [condition="outcome=", ]\n}\n';
+    '    t -> exit [condition="outcome=", ]\n    p [shape=component, join_policy=]\n}\n';
   const { lsp } = await session(text);
   const at = (line, character) => lsp.request('textDocument/completion', { textDocument: td, position: pos(line, character) });
   const tool = labels(await at(3, 28));
@@ -147,7 +147,8 @@ test('completion: attribute names per handler type, values, node ids, condition 
   assert.ok(labels(shapes).includes('Mdiamond') && labels(shapes).includes('parallelogram'));
   assert.deepEqual(shapes.items.find((i) => i.label === 'box').textEdit,
     { range: range(3, 13, 3, 17), newText: 'box' });
-  assert.deepEqual(labels(await at(5, 13)), ['exit', 'start', 't', 'w']);
+  assert.deepEqual(labels(await at(5, 13)), ['exit', 'p', 'start', 't', 'w']);
+  assert.deepEqual(labels(await at(7, 36)), ['first_success', 'k_of_n', 'wait_all']);
   assert.deepEqual(labels(await at(6, 34)), ['fail', 'partial_success', 'retry', 'skipped', 'success']);
   const edge = labels(await at(6, 36));
   assert.ok(edge.includes('condition') && edge.includes('weight') && edge.includes('loop_restart'));
