@@ -8,15 +8,6 @@ namespace attractor {
 
 namespace {
 
-const std::vector<AttributeSpec>& table_for(AttributeScope scope) {
-  switch (scope) {
-    case AttributeScope::kEdge: return edge_attributes();
-    case AttributeScope::kGraph: return graph_attributes();
-    case AttributeScope::kNode: return node_attributes();
-  }
-  return node_attributes();
-}
-
 const char* scope_name(AttributeScope scope) {
   switch (scope) {
     case AttributeScope::kEdge: return "edge";
@@ -28,6 +19,15 @@ const char* scope_name(AttributeScope scope) {
 
 }  // namespace
 
+const std::vector<AttributeSpec>& attribute_table(AttributeScope scope) {
+  switch (scope) {
+    case AttributeScope::kEdge: return edge_attributes();
+    case AttributeScope::kGraph: return graph_attributes();
+    case AttributeScope::kNode: return node_attributes();
+  }
+  return node_attributes();
+}
+
 std::vector<FoundAttribute> attributes_for(AttributeScope scope, const std::string& node_type,
                                            const HandlerCatalog& handlers) {
   std::vector<FoundAttribute> out;
@@ -35,7 +35,7 @@ std::vector<FoundAttribute> attributes_for(AttributeScope scope, const std::stri
   auto add = [&](const AttributeSpec& spec, const std::string& owner) {
     if (seen.insert(spec.name).second) out.push_back({&spec, owner});
   };
-  for (const AttributeSpec& spec : table_for(scope)) add(spec, scope_name(scope));
+  for (const AttributeSpec& spec : attribute_table(scope)) add(spec, scope_name(scope));
   if (scope != AttributeScope::kNode) return out;
   const HandlerDescription* own = node_type.empty() ? nullptr : handlers.find(node_type);
   for (const HandlerDescription* d : handlers.descriptions()) {

@@ -18,6 +18,10 @@ struct FoundAttribute {
   std::string owner;
 };
 
+/// The attribute table of `scope` (attributes.h): node_attributes, edge_attributes or
+/// graph_attributes.
+const std::vector<AttributeSpec>& attribute_table(AttributeScope scope);
+
 /// The attributes of `scope`: for a node of `node_type`, the node attributes and that handler's;
 /// for a node of unknown type (or in `node [...]`), those of every handler.
 std::vector<FoundAttribute> attributes_for(AttributeScope scope, const std::string& node_type,

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <memory>
 
-#include "attractor/check/attributes.h"
+#include "attractor/authoring/attribute_lookup.h"
 #include "attractor/model/value.h"
 #include "parser/dot_lexemes.h"
 #include "parser/dot_parser.h"
@@ -15,23 +15,11 @@ namespace {
 
 constexpr std::string_view kIndentUnit = "    ";
 
-/// Which attribute table orders a statement's attributes.
-enum class Scope { kNode, kEdge, kGraph };
-
 std::size_t rank_in(const std::vector<AttributeSpec>& specs, std::string_view key) {
   for (std::size_t i = 0; i < specs.size(); ++i) {
     if (specs[i].name == key) return i;
   }
   return specs.size();
-}
-
-const std::vector<AttributeSpec>& table_of(Scope scope) {
-  switch (scope) {
-    case Scope::kNode: return node_attributes();
-    case Scope::kEdge: return edge_attributes();
-    case Scope::kGraph: return graph_attributes();
-  }
-  return node_attributes();
 }
 
 class Formatter {
@@ -132,7 +120,11 @@ class Formatter {
       case SyntaxStmt::Kind::kDefaults: {
         std::string head(text(s.keyword));
         std::transform(head.begin(), head.end(), head.begin(), [](unsigned char c) { return std::tolower(c); });
-        attr_lists(head, s, head == "graph" ? Scope::kGraph : head == "edge" ? Scope::kEdge : Scope::kNode, level);
+        attr_lists(head, s,
+                   head == "graph"  ? AttributeScope::kGraph
+                   : head == "edge" ? AttributeScope::kEdge
+                                    : AttributeScope::kNode,
+                   level);
         break;
       }
       case SyntaxStmt::Kind::kAssign:
@@ -142,14 +134,14 @@ class Formatter {
         trailing(s.trailing);
         out_ += '\n';
         break;
-      case SyntaxStmt::Kind::kNode: attr_lists(node_id_text(s.ids[0]), s, Scope::kNode, level); break;
+      case SyntaxStmt::Kind::kNode: attr_lists(node_id_text(s.ids[0]), s, AttributeScope::kNode, level); break;
       case SyntaxStmt::Kind::kEdge: {
         std::string head;
         for (std::size_t k = 0; k < s.ids.size(); ++k) {
           if (k > 0) head += " -> ";
           head += node_id_text(s.ids[k]);
         }
-        attr_lists(head, s, Scope::kEdge, level);
+        attr_lists(head, s, AttributeScope::kEdge, level);
         break;
       }
       case SyntaxStmt::Kind::kSubgraph: subgraph(s, level); break;
@@ -183,9 +175,9 @@ class Formatter {
     std::string text;
   };
 
-  std::vector<Item> items_of(const SyntaxStmt& s, Scope scope) const {
+  std::vector<Item> items_of(const SyntaxStmt& s, AttributeScope scope) const {
     std::vector<Item> items;
-    const auto& table = table_of(scope);
+    const auto& table = attribute_table(scope);
     for (const SyntaxAttrList& list : s.lists) {
       for (const SyntaxAttr& a : list.attrs) {
         std::string name = id_text(a.key);
@@ -215,7 +207,7 @@ class Formatter {
     return width > kFormatWidth;
   }
 
-  void attr_lists(const std::string& head, const SyntaxStmt& s, Scope scope, int level) {
+  void attr_lists(const std::string& head, const SyntaxStmt& s, AttributeScope scope, int level) {
     out_ += head;
     std::vector<Item> items = items_of(s, scope);
     if (items.empty()) {

@@ -116,29 +116,21 @@ ApiReply EditorApi::diagnostics(const nlohmann::json& body) const {
   return {200, {{"diagnostics", lsp_diagnostics(doc, PositionEncoding::kUtf16, "pipeline.dot", true)}}};
 }
 
-ApiReply EditorApi::completion(const nlohmann::json& body) const {
+ApiReply EditorApi::at_position(const nlohmann::json& body, PositionAnswer answer) const {
   ApiReply error;
   std::optional<std::string> dot = source(body, error);
   if (!dot) return error;
   PipelineDocument doc("pipeline.dot", std::move(*dot), catalog_);
   try {
-    return {200, lsp_completion(doc, lsp_offset(doc, body, PositionEncoding::kUtf16), PositionEncoding::kUtf16)};
+    return {200, answer(doc, lsp_offset(doc, body, PositionEncoding::kUtf16), PositionEncoding::kUtf16)};
   } catch (const nlohmann::json::exception&) {
     return error_of(400, "the body must hold \"line\" and \"character\" (numbers)");
   }
 }
 
-ApiReply EditorApi::hover(const nlohmann::json& body) const {
-  ApiReply error;
-  std::optional<std::string> dot = source(body, error);
-  if (!dot) return error;
-  PipelineDocument doc("pipeline.dot", std::move(*dot), catalog_);
-  try {
-    return {200, lsp_hover(doc, lsp_offset(doc, body, PositionEncoding::kUtf16), PositionEncoding::kUtf16)};
-  } catch (const nlohmann::json::exception&) {
-    return error_of(400, "the body must hold \"line\" and \"character\" (numbers)");
-  }
-}
+ApiReply EditorApi::completion(const nlohmann::json& body) const { return at_position(body, lsp_completion); }
+
+ApiReply EditorApi::hover(const nlohmann::json& body) const { return at_position(body, lsp_hover); }
 
 ApiReply EditorApi::format(const nlohmann::json& body) const {
   ApiReply error;

@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "attractor/authoring/pipeline_document.h"
+#include "attractor/authoring/text_lines.h"
 #include "attractor/launch/graphviz.h"
 #include "attractor/server/run_registry.h"
 #include "attractor/server/run_views.h"
@@ -40,6 +41,9 @@ class EditorApi {
   SvgResult preview(const nlohmann::json& body, GraphvizRenderer& renderer) const;
 
  private:
+  using PositionAnswer = nlohmann::json (*)(const PipelineDocument&, std::size_t, PositionEncoding);
+  /// `answer` at the body's `line` and `character` in its `dot`, or the 400 reply.
+  ApiReply at_position(const nlohmann::json& body, PositionAnswer answer) const;
   /// The `dot` of a body, or the 400/413 reply in `error`.
   std::optional<std::string> source(const nlohmann::json& body, ApiReply& error) const;
 
