@@ -69,7 +69,11 @@ class DiagnosticPlacer {
     if (std::regex_search(d.fix, m, rename_to)) {
       rename_key(out, m[2].str());
     } else if (std::regex_search(d.fix, m, did_you_mean)) {
-      replace_value(out, m[1].str());
+      if (d.fix.find("An edge naming '") != std::string::npos) {
+        rename_mentions(out, d.node_id, m[1].str());
+      } else {
+        replace_value(out, m[1].str());
+      }
     }
   }
 
@@ -80,9 +84,17 @@ class DiagnosticPlacer {
     if (t == kNoToken || t < 2 || tokens[t - 1].kind != SyntaxKind::kEquals) return;
     TokenIndex key = t - 2;
     bool quoted = tokens[key].kind == SyntaxKind::kString;
-    out.quick_fix = TextEdit{doc_.range_of(key), quoted ? "\"" + name + "\"" : name};
+    out.quick_fix = {TextEdit{doc_.range_of(key), quoted ? "\"" + name + "\"" : name}};
     out.quick_fix_title = "Rename '" + std::string(doc_.syntax().token_text(key)) + "' to '" + name + "'";
     out.range = doc_.range_of(key);
+  }
+
+  /// A node that only edges create, its id misspelt: every mention becomes the declared id.
+  void rename_mentions(EditorDiagnostic& out, const std::string& id, const std::string& guess) {
+    for (const NodeReference& r : node_references(doc_)) {
+      if (r.id == id) out.quick_fix.push_back({r.range, r.quoted ? "\"" + guess + "\"" : guess});
+    }
+    if (!out.quick_fix.empty()) out.quick_fix_title = "Replace '" + id + "' with '" + guess + "' everywhere";
   }
 
   void replace_value(EditorDiagnostic& out, const std::string& guess) {
@@ -105,7 +117,7 @@ class DiagnosticPlacer {
     }
     std::string old = text.substr(target.begin, target.end - target.begin);
     if (old == replacement) return;
-    out.quick_fix = TextEdit{target, replacement};
+    out.quick_fix = {TextEdit{target, replacement}};
     out.quick_fix_title = "Replace '" + old + "' with '" + guess + "'";
   }
 

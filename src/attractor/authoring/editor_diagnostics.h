@@ -24,7 +24,9 @@ struct EditorDiagnostic {
   Diagnostic diagnostic;
   ByteRange range;
   std::vector<RelatedLocation> related;
-  std::optional<TextEdit> quick_fix;
+  /// The edits of the quick fix, empty when there is none: one, or every mention of a node an
+  /// edge misspelt.
+  std::vector<TextEdit> quick_fix;
   std::string quick_fix_title;  ///< e.g. "Replace 'bx' with 'box'"
 };
 

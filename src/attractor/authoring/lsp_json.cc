@@ -52,10 +52,15 @@ json lsp_diagnostics(const PipelineDocument& doc, PositionEncoding encoding, con
       }
       item["relatedInformation"] = related;
     }
-    if (quick_fixes && e.quick_fix) {
+    if (quick_fixes && !e.quick_fix.empty()) {
+      json edits = json::array();
+      for (const TextEdit& edit : e.quick_fix) {
+        edits.push_back({{"range", lsp_range(doc, edit.range, encoding)}, {"newText", edit.text}});
+      }
       item["quickFix"] = {{"title", e.quick_fix_title},
-                          {"range", lsp_range(doc, e.quick_fix->range, encoding)},
-                          {"newText", e.quick_fix->text}};
+                          {"range", edits[0]["range"]},
+                          {"newText", edits[0]["newText"]},
+                          {"edits", edits}};
     }
     out.push_back(std::move(item));
   }

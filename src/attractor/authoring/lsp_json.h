@@ -21,7 +21,8 @@ nlohmann::json lsp_range(const PipelineDocument& doc, ByteRange range, PositionE
 std::size_t lsp_offset(const PipelineDocument& doc, const nlohmann::json& position, PositionEncoding encoding);
 
 /// The Diagnostic objects of `doc`; related locations name `uri`. With `quick_fixes`, each one
-/// that has a fix carries `quickFix: {title, range, newText}` (the web editor's extension).
+/// that has a fix carries `quickFix: {title, range, newText, edits}` (the web editor's extension:
+/// `edits` holds every edit, `range` and `newText` repeat the first).
 nlohmann::json lsp_diagnostics(const PipelineDocument& doc, PositionEncoding encoding, const std::string& uri,
                                bool quick_fixes = false);
 

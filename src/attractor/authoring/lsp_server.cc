@@ -395,7 +395,7 @@ json LspServer::code_actions(const json& params) const {
   ByteRange wanted{offset_of(open, r.at("start")), offset_of(open, r.at("end"))};
   json out = json::array();
   for (const EditorDiagnostic& e : editor_diagnostics(doc)) {
-    if (!e.quick_fix || !intersects(e.range, wanted)) continue;
+    if (e.quick_fix.empty() || !intersects(e.range, wanted)) continue;
     int severity = e.diagnostic.severity == Severity::kError ? 1 : e.diagnostic.severity == Severity::kWarning ? 2 : 3;
     json diagnostic = {{"range", range_json(doc, e.range)},
                        {"severity", severity},
@@ -406,7 +406,7 @@ json LspServer::code_actions(const json& params) const {
                    {"kind", "quickfix"},
                    {"isPreferred", true},
                    {"diagnostics", json::array({diagnostic})},
-                   {"edit", {{"changes", {{open.uri, edits_json(doc, {*e.quick_fix})}}}}}});
+                   {"edit", {{"changes", {{open.uri, edits_json(doc, e.quick_fix)}}}}}});
   }
   return out;
 }

@@ -204,11 +204,20 @@ function toDiagnostic(doc, d) {
     // Kept as distances from the diagnostic's ends, which CodeMirror maps through later edits.
     const before = offsetOf(doc, fix.range.start) - from;
     const after = offsetOf(doc, fix.range.end) - to;
+    // A fix of several places (a misspelt node that edges mention): distances from the start.
+    const many = Array.isArray(fix.edits) && fix.edits.length > 1
+      ? fix.edits.map((e) => [offsetOf(doc, e.range.start) - from, offsetOf(doc, e.range.end) - from, String(e.newText)])
+      : null;
     diagnostic.actions = [{
       name: String(fix.title || 'Fix'),
       apply(view, curFrom, curTo) {
         const length = view.state.doc.length;
-        const a = Math.min(length, Math.max(0, curFrom + before));
+        const clamp = (n) => Math.min(length, Math.max(0, n));
+        if (many) {
+          view.dispatch({ changes: many.map(([a, b, insert]) => ({ from: clamp(curFrom + a), to: clamp(curFrom + b), insert })) });
+          return;
+        }
+        const a = clamp(curFrom + before);
         view.dispatch({ changes: { from: a, to: Math.min(length, Math.max(a, curTo + after)), insert: fix.newText } });
       },
     }];
