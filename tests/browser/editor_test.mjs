@@ -3,16 +3,18 @@
 // writing a pipeline: open a graph of the graphs folder, the Graphviz preview, an error
 // diagnostic from a typo, completion that fixes it, hover over a node, the preview following an
 // edit, Format, Save (and a refused save outside the graphs folder), and a simulated run started
-// from the editor. A screenshot of each step is saved.
+// from the editor. A screenshot of each step is saved. The harness (checks, screenshots, server,
+// browser, runner) is shared with web_page_test.mjs in browser_harness.mjs.
 // Usage: node editor_test.mjs ATTRACTOR_BINARY REPO_ROOT
 // Env: PLAYWRIGHT_CORE (playwright-core folder), ATTRACTOR_WEB_SCREENSHOTS (the screenshots go to
 // its subfolder editor/, default REPO_ROOT/build/browser-screenshots/editor, created if missing,
 // earlier NN-*.png in it removed; empty for none), ATTRACTOR_WEB_DIR (passed on to the server).
-import { execFileSync, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import {
+  CheckFailed, check, checkEnd, getJson, openPage, pass, runTest, screenshot, setUp, startServer, tmp,
+} from './browser_harness.mjs';
 
 const TIMEOUT_MS = 120_000;
 const STEP_MS = 20_000;
@@ -31,98 +33,6 @@ const EDGE_LINE = 5;   // 0-based line of `start -> greet -> exit`
 const SAVE_AS = 'drafts/hello-edited.dot';
 // The elements the hover's Markdown may become; anything else would be markup from server text.
 const HOVER_TAGS = ['DIV', 'P', 'STRONG', 'CODE', 'TABLE', 'TBODY', 'TR', 'TD'];
-
-let server = null;
-let serverUrl = null;
-let loginUrl = null;
-let serverToken = null;
-let browser = null;
-let tmp = null;
-let serverLog = '';
-let shotDir = null;
-const shots = [];
-
-class CheckFailed extends Error {}
-
-let lastPassed = 'start';
-function pass(message) { lastPassed = message; console.log(`ok - ${message}`); }
-function check(condition, message) { if (!condition) throw new CheckFailed(message); }
-
-function loadChromium(repoRoot) {
-  const require = createRequire(import.meta.url);
-  const dir = process.env.PLAYWRIGHT_CORE || path.join(repoRoot, 'third_party', 'playwright-core');
-  return require(dir).chromium;
-}
-
-// Starts `attractor serve` on port 0 and resolves once it has printed its address, its one-time
-// login address and its token.
-function startServer(binary) {
-  const args = ['serve', '--listen', '127.0.0.1:0', '--logs-root', path.join(tmp, 'runs'),
-    '--graphs-dir', path.join(tmp, 'graphs')];
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
-    server = child;
-    child.stdout.on('data', (chunk) => { serverLog += chunk; });
-    child.stderr.on('data', (chunk) => {
-      serverLog += chunk;
-      const match = /attractor serve: listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(serverLog);
-      const login = /log in once at (http:\/\/127\.0\.0\.1:\d+\/login\?code=[0-9a-f]+)/.exec(serverLog);
-      const token = /access token ([0-9a-f]{64})/.exec(serverLog);
-      if (match && login && token) {
-        [serverUrl, loginUrl, serverToken] = [match[1], login[1], token[1]];
-        resolve(match[1]);
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (server === child) server = null;
-      reject(new CheckFailed(`attractor serve exited (${code ?? signal}) before listening`));
-    });
-  });
-}
-
-async function stopServer(graceMs = 5000) {
-  const child = server;
-  if (!child) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => child.kill('SIGKILL'), graceMs);
-  await exited;
-  clearTimeout(timer);
-}
-
-async function getJson(route) {
-  const response = await fetch(new URL(route, serverUrl), { headers: { Authorization: `Bearer ${serverToken}` } });
-  const text = await response.text();
-  check(response.ok, `GET ${route} answered ${response.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
-
-async function screenshot(page, name) {
-  if (!shotDir) return;
-  const file = path.join(shotDir, `${String(shots.length + 1).padStart(2, '0')}-${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  shots.push(path.basename(file));
-}
-
-function prepareScreenshots(repoRoot) {
-  const base = process.env.ATTRACTOR_WEB_SCREENSHOTS ?? path.join(repoRoot, 'build', 'browser-screenshots');
-  if (!base) return null;
-  const dir = path.join(base, 'editor');
-  fs.mkdirSync(dir, { recursive: true });
-  for (const name of fs.readdirSync(dir)) {
-    if (/^\d\d-[\w-]+\.png$/.test(name)) fs.rmSync(path.join(dir, name), { force: true });
-  }
-  return dir;
-}
-
-async function cleanup() {
-  if (browser) await browser.close().catch(() => {});
-  browser = null;
-  await stopServer();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-  tmp = null;
-}
 
 // Waits for `fn(arg)` in the page to be true; on timeout fails with `message()` (awaited, so it
 // can read the page).
@@ -401,30 +311,14 @@ async function run(page) {
 }
 
 async function main() {
-  const [binary, repoRoot] = process.argv.slice(2);
-  if (!binary || !repoRoot) throw new CheckFailed('usage: node editor_test.mjs ATTRACTOR_BINARY REPO_ROOT');
-  check(fs.existsSync(binary), `no attractor binary at ${binary}`);
-  const chromium = loadChromium(repoRoot);
-  shotDir = prepareScreenshots(repoRoot);
-
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-editor-'));
+  const { binary, chromium } = setUp('editor_test.mjs', { tmpPrefix: 'attractor-editor-', shotSubdir: 'editor' });
   fs.mkdirSync(path.join(tmp, 'graphs', 'drafts'), { recursive: true });
   fs.writeFileSync(path.join(tmp, 'graphs', 'hello.dot'), HELLO_DOT);
   const url = await startServer(binary);
   pass(`server listening on ${url}`);
 
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'], headless: true });
-  const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
-  const pageErrors = [];
-  page.on('pageerror', (error) => pageErrors.push(`${String(error)} (after "${lastPassed}")`));
-  page.on('console', (message) => {
-    if (/Content Security Policy|Failed to load module|Failed to resolve module/i.test(message.text())) {
-      pageErrors.push(`console: ${message.text()} (after "${lastPassed}")`);
-    }
-  });
-  page.on('dialog', (dialog) => { pageErrors.push(`dialog: ${dialog.message()}`); dialog.dismiss(); });
-  const login = await page.goto(loginUrl);
-  check(new URL(page.url()).pathname === '/' && login.ok(), `the login address leads to the page (at ${page.url()})`);
+  const { page, pageErrors } = await openPage(chromium,
+    { consoleErrors: /Content Security Policy|Failed to load module|Failed to resolve module/i });
   pass('logged in with the one-time address; page loaded');
 
   const firstPreview = await openGraph(page);
@@ -434,26 +328,7 @@ async function main() {
   const formatted = await format(page, binary);
   await save(page, formatted);
   await run(page);
-  check(pageErrors.length === 0, `JavaScript errors on the page: ${pageErrors.join('; ')}`);
-  pass('no JavaScript errors on the page');
-  if (shotDir) pass(`${shots.length} screenshots saved in ${shotDir}: ${shots.join(', ')}`);
+  checkEnd(pageErrors);
 }
 
-const overall = setTimeout(async () => {
-  console.error(`FAIL: the test took longer than ${TIMEOUT_MS / 1000} s`);
-  await cleanup();
-  process.exit(1);
-}, TIMEOUT_MS);
-
-try {
-  await main();
-  await cleanup();
-  clearTimeout(overall);
-  console.log('browser editor test: all checks passed');
-  process.exit(0);
-} catch (error) {
-  console.error(`FAIL: ${error instanceof CheckFailed ? error.message : error.stack || error}`);
-  if (serverLog) console.error(`--- attractor serve output ---\n${serverLog.slice(-4000)}`);
-  await cleanup();
-  process.exit(1);
-}
+await runTest('browser editor test', TIMEOUT_MS, main);

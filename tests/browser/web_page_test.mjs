@@ -3,23 +3,28 @@
 // (the SVG graph turning green stage by stage, cancel and resume), a freeform gate, a run
 // interrupted by a server restart and resumed from the page, a worktree run's stage diff, that
 // server strings are shown as text (no script runs), and that lint errors reach the form. A
-// screenshot of each step is saved.
+// screenshot of each step is saved. The harness (checks, screenshots, server, browser, runner)
+// is shared with editor_test.mjs in browser_harness.mjs.
 // Usage: node web_page_test.mjs ATTRACTOR_BINARY REPO_ROOT
 // Env: PLAYWRIGHT_CORE (playwright-core folder), ATTRACTOR_WEB_SCREENSHOTS (folder for the
 // numbered screenshots NN-step.png, default REPO_ROOT/build/browser-screenshots, created if
 // missing, earlier NN-*.png in it removed; empty for none), ATTRACTOR_WEB_DIR (passed on to the
 // server).
-import { execFileSync, spawn } from 'node:child_process';
-import { createRequire } from 'node:module';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
+import {
+  CheckFailed, appendServerLog, check, checkEnd, getJson, loginUrl, openPage, pass, runTest, screenshot,
+  serverToken, serverUrl, setUp, startServer, stopServer, tmp,
+} from './browser_harness.mjs';
 
 const TIMEOUT_MS = 150_000;
 const STEP_MS = 30_000;
 // How long `attractor serve` may take to exit on SIGTERM while the page holds a run's event
 // stream open: the stream only notices the stop at its next keep-alive (--keepalive, 15 s).
 const SHUTDOWN_MS = 20_000;
+// `attractor serve` flags beyond the harness's (the worktree run's tool stages run commands).
+const SERVE_ARGS = ['--allow-commands'];
 
 // The node fills of `attractor render --run` (status_fill in src/attractor/launch/render_dot.cc).
 const SUCCESS_FILL = '#c8e6c9';
@@ -79,108 +84,6 @@ const NO_START_DOT = `digraph NoStart {
   work -> exit
 }
 `;
-
-let server = null;
-let serverUrl = null;
-let loginUrl = null;     // the server's one-time login address (it requires a token on loopback too)
-let serverToken = null;  // its generated access token, for the test's own API calls
-let browser = null;
-let tmp = null;
-let serverLog = '';
-let shotDir = null;
-const shots = [];
-
-class CheckFailed extends Error {}
-
-let lastPassed = 'start';  // the step a page error came after
-function pass(message) { lastPassed = message; console.log(`ok - ${message}`); }
-function check(condition, message) { if (!condition) throw new CheckFailed(message); }
-
-function loadChromium(repoRoot) {
-  const require = createRequire(import.meta.url);
-  const dir = process.env.PLAYWRIGHT_CORE || path.join(repoRoot, 'third_party', 'playwright-core');
-  return require(dir).chromium;
-}
-
-// Starts `attractor serve` on port 0 (always on the same logs root and graphs folder) and
-// resolves with its address once it has printed where it listens, its one-time login address and
-// its token.
-function startServer(binary) {
-  const args = ['serve', '--listen', '127.0.0.1:0', '--logs-root', path.join(tmp, 'runs'),
-    '--graphs-dir', path.join(tmp, 'graphs'), '--allow-commands'];
-  return new Promise((resolve, reject) => {
-    const child = spawn(binary, args, { cwd: tmp, stdio: ['ignore', 'pipe', 'pipe'] });
-    server = child;
-    let own = '';  // this process's output: an earlier server's "listening" line must not match
-    child.stdout.on('data', (chunk) => { serverLog += chunk; });
-    child.stderr.on('data', (chunk) => {
-      serverLog += chunk;
-      own += chunk;
-      const match = /attractor serve: listening on (http:\/\/127\.0\.0\.1:\d+\/)/.exec(own);
-      const login = /log in once at (http:\/\/127\.0\.0\.1:\d+\/login\?code=[0-9a-f]+)/.exec(own);
-      const token = /access token ([0-9a-f]{64})/.exec(own);
-      if (match && login && token) {
-        serverUrl = match[1];
-        loginUrl = login[1];
-        serverToken = token[1];
-        resolve(match[1]);
-      }
-    });
-    child.on('error', reject);
-    child.on('exit', (code, signal) => {
-      if (server === child) server = null;
-      reject(new CheckFailed(`attractor serve exited (${code ?? signal}) before listening`));
-    });
-  });
-}
-
-// SIGTERM, then SIGKILL after `graceMs`; resolves with {code, signal, killed, ms} once the
-// process is gone.
-async function stopServer(graceMs = 5000) {
-  const child = server;
-  if (!child) return null;
-  const exited = new Promise((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
-  let killed = false;
-  const t0 = Date.now();
-  child.kill('SIGTERM');
-  const timer = setTimeout(() => { killed = true; child.kill('SIGKILL'); }, graceMs);
-  const result = await exited;
-  clearTimeout(timer);
-  return { ...result, killed, ms: Date.now() - t0 };
-}
-
-async function getJson(route) {
-  const response = await fetch(new URL(route, serverUrl), { headers: { Authorization: `Bearer ${serverToken}` } });
-  const text = await response.text();
-  check(response.ok, `GET ${route} answered ${response.status}: ${text.slice(0, 300)}`);
-  return JSON.parse(text);
-}
-
-// Saves a full-page screenshot as NN-name.png in the screenshot folder (none when it is off).
-async function screenshot(page, name) {
-  if (!shotDir) return;
-  const file = path.join(shotDir, `${String(shots.length + 1).padStart(2, '0')}-${name}.png`);
-  await page.screenshot({ path: file, fullPage: true });
-  shots.push(path.basename(file));
-}
-
-function prepareScreenshots(repoRoot) {
-  const dir = process.env.ATTRACTOR_WEB_SCREENSHOTS ?? path.join(repoRoot, 'build', 'browser-screenshots');
-  if (!dir) return null;
-  fs.mkdirSync(dir, { recursive: true });
-  for (const name of fs.readdirSync(dir)) {
-    if (/^\d\d-[\w-]+\.png$/.test(name)) fs.rmSync(path.join(dir, name), { force: true });
-  }
-  return dir;
-}
-
-async function cleanup() {
-  if (browser) await browser.close().catch(() => {});
-  browser = null;
-  await stopServer();
-  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-  tmp = null;
-}
 
 async function statusIs(page, status) {
   try {
@@ -496,8 +399,8 @@ async function restartRun(page, binary, earlierId) {
   check(stopped && !stopped.killed, `the server should exit by itself within ${SHUTDOWN_MS / 1000} s of SIGTERM ` +
     '(it needed SIGKILL)');
   pass(`server stopped by SIGTERM in ${(stopped.ms / 1000).toFixed(1)} s (exit ${stopped.code ?? stopped.signal})`);
-  serverLog += '\n--- attractor serve restarted ---\n';
-  const url = await startServer(binary);
+  appendServerLog('\n--- attractor serve restarted ---\n');
+  const url = await startServer(binary, SERVE_ARGS);
   check(url !== oldUrl, `the new server should listen on a new address (both ${url})`);
   pass(`new server on the same logs root listening on ${url}`);
 
@@ -629,25 +532,13 @@ async function lintError(page) {
 }
 
 async function main() {
-  const [binary, repoRoot] = process.argv.slice(2);
-  if (!binary || !repoRoot) throw new CheckFailed('usage: node web_page_test.mjs ATTRACTOR_BINARY REPO_ROOT');
-  check(fs.existsSync(binary), `no attractor binary at ${binary}`);
-  const chromium = loadChromium(repoRoot);
-  shotDir = prepareScreenshots(repoRoot);
-
-  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'attractor-web-'));
+  const { binary, chromium } = setUp('web_page_test.mjs', { tmpPrefix: 'attractor-web-' });
   fs.mkdirSync(path.join(tmp, 'graphs'));
   fs.writeFileSync(path.join(tmp, 'graphs', 'gate.dot'), GATE_DOT);
-  const url = await startServer(binary);
+  const url = await startServer(binary, SERVE_ARGS);
   pass(`server listening on ${url}`);
 
-  browser = await chromium.launch({ executablePath: '/usr/bin/chromium', args: ['--no-sandbox'], headless: true });
-  const page = await browser.newPage({ viewport: { width: 1500, height: 1000 } });
-  const pageErrors = [];
-  page.on('pageerror', (error) => pageErrors.push(`${String(error)} (after "${lastPassed}")`));
-  page.on('dialog', (dialog) => { pageErrors.push(`dialog: ${dialog.message()}`); dialog.dismiss(); });
-  const login = await page.goto(loginUrl);
-  check(new URL(page.url()).pathname === '/' && login.ok(), `the login address leads to the page (at ${page.url()})`);
+  const { page, pageErrors } = await openPage(chromium);
   await page.waitForSelector('#graph-select option[value="gate.dot"]', { state: 'attached', timeout: STEP_MS });
   await screenshot(page, 'page-loaded');
   pass('logged in with the one-time address; page loaded');
@@ -660,26 +551,7 @@ async function main() {
   await restartRun(page, binary, gatedId);
   await worktreeRun(page);
   await lintError(page);
-  check(pageErrors.length === 0, `JavaScript errors on the page: ${pageErrors.join('; ')}`);
-  pass('no JavaScript errors on the page');
-  if (shotDir) pass(`${shots.length} screenshots saved in ${shotDir}: ${shots.join(', ')}`);
+  checkEnd(pageErrors);
 }
 
-const overall = setTimeout(async () => {
-  console.error(`FAIL: the test took longer than ${TIMEOUT_MS / 1000} s`);
-  await cleanup();
-  process.exit(1);
-}, TIMEOUT_MS);
-
-try {
-  await main();
-  await cleanup();
-  clearTimeout(overall);
-  console.log('browser web page test: all checks passed');
-  process.exit(0);
-} catch (error) {
-  console.error(`FAIL: ${error instanceof CheckFailed ? error.message : error.stack || error}`);
-  if (serverLog) console.error(`--- attractor serve output ---\n${serverLog.slice(-4000)}`);
-  await cleanup();
-  process.exit(1);
-}
+await runTest('browser web page test', TIMEOUT_MS, main);
