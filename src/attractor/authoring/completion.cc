@@ -62,9 +62,19 @@ class Completer {
     out_.push_back(std::move(c));
   }
 
+  /// Keywords, node ids, and the attributes a `key=value` statement sets there: the graph's at the
+  /// top level, a subgraph's `label` (which names a class for its nodes) inside one.
   void statement_start() {
     for (const char* keyword : {"graph", "node", "edge", "subgraph"}) add(keyword, CompletionCandidate::kKeyword);
     node_ids();
+    if (ctx_.in_subgraph) {
+      add("label", CompletionCandidate::kProperty, "string (subgraph)",
+          "The subgraph's label; its nodes get the class derived from it (model_stylesheet `.name` rules select it).");
+      return;
+    }
+    for (const FoundAttribute& f : attributes_for(AttributeScope::kGraph, "", handlers_)) {
+      add(f.spec->name, CompletionCandidate::kProperty, attribute_detail(*f.spec) + " (graph)", f.spec->meaning);
+    }
   }
 
   void node_ids() {

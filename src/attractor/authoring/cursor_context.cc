@@ -176,7 +176,19 @@ class ContextReader {
     return "";
   }
 
+  /// True when more than the graph's own `{` is open before `t` (inclusive).
+  bool inside_subgraph(TokenIndex t) const {
+    int depth = 0;
+    for (TokenIndex i = 0; t != kNoToken && i <= t && i < tokens_.size(); ++i) {
+      if (tokens_[i].kind == SyntaxKind::kLBrace) ++depth;
+      if (tokens_[i].kind == SyntaxKind::kRBrace) --depth;
+    }
+    return depth >= 2;
+  }
+
   void outside_list(TokenIndex before) {
+    ctx_.in_subgraph = inside_subgraph(before);
+    ctx_.scope = AttributeScope::kGraph;
     if (before == kNoToken) {
       ctx_.where = CursorContext::Where::kStatementStart;
       return;

@@ -19,6 +19,7 @@ struct CursorContext {
   Where where = Where::kNone;
   AttributeScope scope = AttributeScope::kNode;
   bool defaults = false;         ///< inside `node [...]`, `edge [...]` or `graph [...]`
+  bool in_subgraph = false;      ///< the statement is inside a subgraph's braces
   std::string key;               ///< the attribute whose value the cursor is in
   std::string node_id;           ///< the node of a node statement ("" otherwise)
   std::string node_type;         ///< that node's `type`, else the type its `shape` selects, else ""
