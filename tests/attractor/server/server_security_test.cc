@@ -379,3 +379,36 @@ TEST(ServerSecurityTest, ToolsRunInTheRequestedWorkdirAlsoAfterAResume) {
 
 }  // namespace
 }  // namespace attractor::testing
+
+namespace attractor::testing {
+namespace {
+
+// The editor's endpoints (docs/server.md, "The pipeline editor") sit behind the same checks as
+// every other route: the token, the Origin rule for state changes, and the graphs directory.
+TEST(ServerSecurityTest, TheEditorEndpointsNeedTheTokenAndTheirOwnOriginToSave) {
+  TestServer server(1, kTestToken);
+  server.add_graph("mine.dot", "digraph M {}\n");
+  const json save = {{"path", "mine.dot"}, {"dot", "digraph Changed {}\n"}};
+  EXPECT_EQ(server.anonymous()->Get("/editor/graph?path=mine.dot")->status, 401);
+  EXPECT_EQ(server.anonymous()->Post("/editor/graph", save.dump(), "application/json")->status, 401);
+  EXPECT_EQ(server.anonymous()->Get("/editor.js")->status, 401);
+  EXPECT_EQ(server.anonymous()->Get("/vendor/codemirror-view.js")->status, 401);
+  EXPECT_EQ(server.post("/editor/graph", save, {{"Origin", "http://evil.example"}})->status, 403);
+  auto opened = server.get("/editor/graph?path=mine.dot");
+  ASSERT_EQ(opened->status, 200);
+  EXPECT_EQ(json::parse(opened->body)["dot"], "digraph M {}\n") << "a refused save wrote nothing";
+  EXPECT_EQ(server.post("/editor/graph", {{"path", "../escape.dot"}, {"dot", "x"}})->status, 400);
+  EXPECT_EQ(server.post("/editor/graph", save)->status, 200);
+  EXPECT_EQ(json::parse(server.get("/editor/graph?path=mine.dot")->body)["dot"], "digraph Changed {}\n");
+  auto module = server.get("/vendor/codemirror-view.js");
+  ASSERT_EQ(module->status, 200);
+  EXPECT_EQ(module->get_header_value("Content-Type"), "text/javascript; charset=utf-8");
+  EXPECT_EQ(module->body.find("from \"@codemirror/"), std::string::npos) << "imports are rewritten to flat names";
+  EXPECT_EQ(server.get("/vendor/..%2Fapp.js")->status, 404);
+  auto preview = server.post("/editor/preview", {{"dot", "digraph P { a -> b }"}});
+  ASSERT_EQ(preview->status, 200);
+  EXPECT_EQ(preview->get_header_value("Content-Type"), "image/svg+xml");
+}
+
+}  // namespace
+}  // namespace attractor::testing
