@@ -48,11 +48,18 @@ int wait_for_port(const std::string& log) {
   return port;
 }
 
-/// The generated token of the `access token TOKEN` line of `log`.
+/// The generated token of the `access token TOKEN` line of `log`, waiting for it: the server
+/// prints it after the `listening on` line, so a loaded machine can show one without the other.
 std::string token_in(const std::string& log) {
-  std::smatch m;
-  const std::string text = read_file(log);
-  return std::regex_search(text, m, std::regex(R"(access token ([0-9a-f]{64}))")) ? m[1].str() : "";
+  std::string token;
+  eventually([&] {
+    std::smatch m;
+    const std::string text = read_file(log);
+    if (!std::regex_search(text, m, std::regex(R"(access token ([0-9a-f]{64}))"))) return false;
+    token = m[1].str();
+    return true;
+  });
+  return token;
 }
 
 int wait_exit(pid_t pid) {
