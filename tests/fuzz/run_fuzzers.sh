@@ -18,7 +18,7 @@ mkdir -p "$log_dir"
 
 seed_dirs() {
   case "$1" in
-    fuzz_dot) echo "graphs tests/data/parse tests/data/engine tests/data/bad" ;;
+    fuzz_dot | fuzz_authoring) echo "graphs tests/data/parse tests/data/engine tests/data/bad" ;;
     fuzz_retrieval) echo "tests/data/csharp_sql_repo tests/data/ssdt_repo tests/data/encodings_repo" ;;
     *) echo "tests/fuzz/seeds/${1#fuzz_}" ;;
   esac
@@ -37,7 +37,7 @@ for target in "${targets[@]}"; do
     find "$dir" "${select[@]}" -size -64k -exec cp -n {} "$corpus/" \;
   done
   extra=()
-  [ "$target" = fuzz_dot ] && extra+=(-dict=tests/fuzz/dot.dict -max_len=16384)
+  case "$target" in fuzz_dot | fuzz_authoring) extra+=(-dict=tests/fuzz/dot.dict -max_len=16384) ;; esac
   log="$log_dir/fuzz-${target#fuzz_}.log"
   echo "== $target: ${seconds}s, corpus $corpus, log $log"
   nice -n 15 "$build/$target" "${extra[@]}" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 \
