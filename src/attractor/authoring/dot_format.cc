@@ -113,8 +113,9 @@ class Formatter {
   }
 
   void statement(const SyntaxStmt& s, int level) {
-    comments(s.leading, level);
+    comments(s.leading, level, true);
     comments(s.inner, level);
+    if ((!s.leading.empty() || !s.inner.empty()) && tree_.tokens[s.first].blank_line_before) out_ += '\n';
     indent(level);
     switch (s.kind) {
       case SyntaxStmt::Kind::kDefaults: {

@@ -14,8 +14,8 @@
 ///   4. Quoted ids and keys that need no quotes lose them; values are written as they were (a
 ///      quoted `"3"` is a string, a bare `3` an integer), concatenations as `"a" + "b"`.
 ///   5. Every comment is kept: on the lines before the statement or attribute it preceded, or
-///      after the one it followed on the same line. A single empty line between statements is
-///      kept; several become one.
+///      after the one it followed on the same line. A single empty line between statements, or
+///      between a statement's comments and itself, is kept; several become one.
 ///
 /// Formatting is idempotent, and `format_pipeline_text` checks that the result reads back to the
 /// same graph before it returns it.

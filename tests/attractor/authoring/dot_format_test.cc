@@ -184,3 +184,20 @@ TEST(DotFormatTest, EveryRepositoryPipelineFormatsIdempotentlyToTheSameGraph) {
 
 }  // namespace
 }  // namespace attractor
+
+namespace attractor {
+namespace {
+
+// Found by tests/fuzz/fuzz_authoring.cc: a comment left in an empty list moves to the next
+// statement's leading comments on the first pass, and the empty line between them must survive
+// the second pass too.
+TEST(DotFormatTest, AnEmptyLineAfterAStatementsCommentsIsKeptSoFormattingIsIdempotent) {
+  std::string in = "digraph G {\n    graph [\n  # moved\n     ]\n\n    start [shape=Mdiamond]\n}\n";
+  std::string once = fmt(in);
+  EXPECT_EQ(once, "digraph G {\n    graph []\n    # moved\n\n    start [shape=Mdiamond]\n}\n");
+  EXPECT_EQ(fmt(once), once);
+  EXPECT_EQ(fmt("digraph G {\n  // a\n\n  // b\n\n  x\n}\n"), "digraph G {\n    // a\n\n    // b\n\n    x\n}\n");
+}
+
+}  // namespace
+}  // namespace attractor
