@@ -6,17 +6,7 @@ namespace attractor {
 
 namespace {
 
-bool is_keyword_text(std::string_view text, std::string_view keyword) {
-  if (text.size() != keyword.size()) return false;
-  for (std::size_t i = 0; i < text.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(text[i])) != keyword[i]) return false;
-  }
-  return true;
-}
-
 bool is_value_token(SyntaxKind kind) { return kind == SyntaxKind::kWord || kind == SyntaxKind::kString; }
-
-bool is_condition_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '.'; }
 
 class ContextReader {
  public:
@@ -121,7 +111,7 @@ class ContextReader {
     const std::string& text = doc_.text();
     std::size_t start = offset_;
     std::size_t floor = tokens_[current_].begin + 1;
-    while (start > floor && is_condition_char(text[start - 1])) --start;
+    while (start > floor && is_key_char(text[start - 1])) --start;
     ctx_.replace = {start, offset_};
     ctx_.prefix = text.substr(start, offset_ - start);
     std::size_t clause = start;
@@ -144,11 +134,11 @@ class ContextReader {
     if (first == kNoToken) return;
     std::string_view head = tree_.token_text(first);
     if (!edge && tokens_[first].kind == SyntaxKind::kWord &&
-        (is_keyword_text(head, "graph") || is_keyword_text(head, "node") || is_keyword_text(head, "edge"))) {
+        (is_keyword_token(head, "graph") || is_keyword_token(head, "node") || is_keyword_token(head, "edge"))) {
       ctx_.defaults = true;
-      ctx_.scope = is_keyword_text(head, "graph")  ? AttributeScope::kGraph
-                   : is_keyword_text(head, "edge") ? AttributeScope::kEdge
-                                                   : AttributeScope::kNode;
+      ctx_.scope = is_keyword_token(head, "graph")  ? AttributeScope::kGraph
+                   : is_keyword_token(head, "edge") ? AttributeScope::kEdge
+                                                    : AttributeScope::kNode;
       return;
     }
     ctx_.scope = edge ? AttributeScope::kEdge : AttributeScope::kNode;

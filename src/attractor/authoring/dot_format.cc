@@ -50,23 +50,18 @@ class Formatter {
  private:
   std::string_view text(TokenIndex i) const { return tree_.token_text(i); }
 
-  /// An id or key without quotes when it needs none.
-  std::string id_text(TokenIndex i) const {
+  /// Token `i` without its quotes when `bare_ok` accepts the text and it is no DOT keyword.
+  std::string unquoted(TokenIndex i, bool (*bare_ok)(std::string_view)) const {
     std::optional<std::string_view> plain = plain_token_text(tree_, i);
-    if (tree_.tokens[i].kind == SyntaxKind::kString && plain && dot::is_attribute_key(*plain) &&
-        !dot::is_dot_keyword(*plain)) {
+    if (tree_.tokens[i].kind == SyntaxKind::kString && plain && bare_ok(*plain) && !dot::is_dot_keyword(*plain)) {
       return std::string(*plain);
     }
     return std::string(text(i));
   }
-
-  std::string node_id_text(TokenIndex i) const {
-    std::optional<std::string_view> plain = plain_token_text(tree_, i);
-    if (tree_.tokens[i].kind == SyntaxKind::kString && plain && is_identifier(*plain) && !dot::is_dot_keyword(*plain)) {
-      return std::string(*plain);
-    }
-    return std::string(text(i));
-  }
+  /// A key (dotted names allowed) without quotes when it needs none.
+  std::string id_text(TokenIndex i) const { return unquoted(i, dot::is_attribute_key); }
+  /// A node id without quotes when it needs none.
+  std::string node_id_text(TokenIndex i) const { return unquoted(i, is_identifier); }
 
   std::string value_text(const SyntaxValue& v) const {
     std::string out;

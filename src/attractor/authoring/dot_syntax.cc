@@ -131,14 +131,6 @@ class Lexer {
   std::uint32_t line_ = 0;
 };
 
-bool is_keyword(std::string_view word, std::string_view keyword) {
-  if (word.size() != keyword.size()) return false;
-  for (std::size_t i = 0; i < word.size(); ++i) {
-    if (std::tolower(static_cast<unsigned char>(word[i])) != keyword[i]) return false;
-  }
-  return true;
-}
-
 /// Recursive descent over the tokens with comments set aside: each comment is attached to the
 /// next item that starts (leading), to the item it follows on the same line (trailing), or to the
 /// enclosing block or list when nothing follows (dangling).
@@ -174,7 +166,7 @@ class TreeReader {
  private:
   bool at(SyntaxKind kind) const { return pos_ < tokens_.size() && tokens_[pos_].kind == kind; }
   bool at_word(std::string_view keyword) const {
-    return at(SyntaxKind::kWord) && is_keyword(tree_.token_text(static_cast<TokenIndex>(pos_)), keyword);
+    return at(SyntaxKind::kWord) && is_keyword_token(tree_.token_text(static_cast<TokenIndex>(pos_)), keyword);
   }
   bool at_id() const { return at(SyntaxKind::kWord) || at(SyntaxKind::kString); }
 
@@ -349,6 +341,14 @@ class TreeReader {
 };
 
 }  // namespace
+
+bool is_keyword_token(std::string_view word, std::string_view keyword) {
+  if (word.size() != keyword.size()) return false;
+  for (std::size_t i = 0; i < word.size(); ++i) {
+    if (std::tolower(static_cast<unsigned char>(word[i])) != keyword[i]) return false;
+  }
+  return true;
+}
 
 std::vector<SyntaxToken> tokenize_dot(std::string_view text) { return Lexer(text).run(); }
 

@@ -119,6 +119,14 @@ struct SyntaxTree {
   }
 };
 
+/// True when `word` is the DOT keyword `keyword` (lower case) in any case, as Graphviz reads them.
+bool is_keyword_token(std::string_view word, std::string_view keyword);
+
+/// A character of a context key or node id as conditions write them: letters, digits, `_`, `.`.
+constexpr bool is_key_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
+}
+
 /// Splits `text` into tokens; never fails.
 std::vector<SyntaxToken> tokenize_dot(std::string_view text);
 

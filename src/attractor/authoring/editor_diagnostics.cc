@@ -9,9 +9,8 @@ namespace attractor {
 
 namespace {
 
-bool is_fix_word_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == ':';
-}
+/// A key character, or the `:` of values such as `summary:high`.
+bool is_fix_word_char(char c) { return is_key_char(c) || c == ':'; }
 
 /// The word of a string's content that `offset` starts.
 ByteRange word_at(const std::string& text, std::size_t offset, std::size_t limit) {
@@ -47,7 +46,7 @@ class DiagnosticPlacer {
       return token;
     }
     if (!d.node_id.empty()) {
-      if (auto def = node_definition(doc_, d.node_id)) return def->range;
+      if (auto def = node_definition(refs(), d.node_id)) return def->range;
     }
     TokenIndex head = doc_.syntax().graph_kw;
     return head == kNoToken ? ByteRange{0, 0} : doc_.range_of(head);
@@ -56,7 +55,7 @@ class DiagnosticPlacer {
   void relate(EditorDiagnostic& out) {
     const Diagnostic& d = out.diagnostic;
     if (d.node_id.empty()) return;
-    std::optional<NodeReference> def = node_definition(doc_, d.node_id);
+    std::optional<NodeReference> def = node_definition(refs(), d.node_id);
     if (!def || def->range == out.range) return;
     out.related.push_back({def->range, "node '" + d.node_id + "' is declared here"});
   }
@@ -91,7 +90,7 @@ class DiagnosticPlacer {
 
   /// A node that only edges create, its id misspelt: every mention becomes the declared id.
   void rename_mentions(EditorDiagnostic& out, const std::string& id, const std::string& guess) {
-    for (const NodeReference& r : node_references(doc_)) {
+    for (const NodeReference& r : refs()) {
       if (r.id == id) out.quick_fix.push_back({r.range, r.quoted ? "\"" + guess + "\"" : guess});
     }
     if (!out.quick_fix.empty()) out.quick_fix_title = "Replace '" + id + "' with '" + guess + "' everywhere";
@@ -121,7 +120,14 @@ class DiagnosticPlacer {
     out.quick_fix_title = "Replace '" + old + "' with '" + guess + "'";
   }
 
+  /// The document's node references, read once for all its diagnostics.
+  const std::vector<NodeReference>& refs() {
+    if (!refs_) refs_ = node_references(doc_);
+    return *refs_;
+  }
+
   const PipelineDocument& doc_;
+  std::optional<std::vector<NodeReference>> refs_;
 };
 
 }  // namespace

@@ -8,8 +8,6 @@ namespace attractor {
 
 using nlohmann::json;
 
-namespace {
-
 int lsp_severity(Severity s) {
   switch (s) {
     case Severity::kError: return 1;
@@ -18,8 +16,6 @@ int lsp_severity(Severity s) {
   }
   return 1;
 }
-
-}  // namespace
 
 json lsp_range(const PipelineDocument& doc, ByteRange range, PositionEncoding encoding) {
   TextPosition a = doc.lines().position(range.begin, encoding);

@@ -10,8 +10,12 @@
 
 #include "attractor/authoring/pipeline_document.h"
 #include "attractor/authoring/text_lines.h"
+#include "attractor/model/diagnostic.h"
 
 namespace attractor {
+
+/// The LSP DiagnosticSeverity of `severity`: 1 error, 2 warning, 3 information.
+int lsp_severity(Severity severity);
 
 /// An LSP Range of `range` in `doc`.
 nlohmann::json lsp_range(const PipelineDocument& doc, ByteRange range, PositionEncoding encoding);

@@ -276,12 +276,13 @@ json LspServer::definition(const json& params) const {
 
 json LspServer::references(const json& params) const {
   const OpenDocument& open = document(params);
-  std::optional<NodeReference> ref = node_reference_at(*open.doc, offset_of(open, params.at("position")));
+  const std::vector<NodeReference> refs = node_references(*open.doc);
+  std::optional<NodeReference> ref = node_reference_at(refs, offset_of(open, params.at("position")));
   json out = json::array();
   if (!ref) return out;
   bool with_declaration = params.value("/context/includeDeclaration"_json_pointer, true);
-  std::optional<NodeReference> def = node_definition(*open.doc, ref->id);
-  for (const NodeReference& r : node_references(*open.doc)) {
+  std::optional<NodeReference> def = node_definition(refs, ref->id);
+  for (const NodeReference& r : refs) {
     if (r.id != ref->id) continue;
     if (!with_declaration && def && r.range == def->range) continue;
     out.push_back({{"uri", open.uri}, {"range", range_json(*open.doc, r.range)}});
@@ -396,9 +397,8 @@ json LspServer::code_actions(const json& params) const {
   json out = json::array();
   for (const EditorDiagnostic& e : editor_diagnostics(doc)) {
     if (e.quick_fix.empty() || !intersects(e.range, wanted)) continue;
-    int severity = e.diagnostic.severity == Severity::kError ? 1 : e.diagnostic.severity == Severity::kWarning ? 2 : 3;
     json diagnostic = {{"range", range_json(doc, e.range)},
-                       {"severity", severity},
+                       {"severity", lsp_severity(e.diagnostic.severity)},
                        {"code", e.diagnostic.rule},
                        {"source", "attractor"},
                        {"message", e.diagnostic.message}};

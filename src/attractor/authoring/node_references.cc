@@ -12,10 +12,6 @@ namespace attractor {
 
 namespace {
 
-bool is_word_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.';
-}
-
 bool is_condition_attribute(std::string_view name, const AuthoringCatalog& catalog) {
   if (name == "condition") return true;
   for (const HandlerDescription* d : catalog.handlers->descriptions()) {
@@ -87,12 +83,12 @@ class ReferenceScan {
     std::size_t i = 0;
     while (i < inner->size()) {
       std::size_t start = i;
-      if (!is_word_char((*inner)[i])) {
-        while (i < inner->size() && !is_word_char((*inner)[i])) ++i;
+      if (!is_key_char((*inner)[i])) {
+        while (i < inner->size() && !is_key_char((*inner)[i])) ++i;
         between = inner->substr(start, i - start);
         continue;
       }
-      while (i < inner->size() && is_word_char((*inner)[i])) ++i;
+      while (i < inner->size() && is_key_char((*inner)[i])) ++i;
       std::string_view word = inner->substr(start, i - start);
       condition_word(word, base + start, previous, between);
       previous = word;
@@ -153,21 +149,29 @@ std::vector<std::string> node_id_attribute_names(const AuthoringCatalog& catalog
 
 std::vector<NodeReference> node_references(const PipelineDocument& doc) { return ReferenceScan(doc).run(); }
 
-std::optional<NodeReference> node_reference_at(const PipelineDocument& doc, std::size_t offset) {
-  for (NodeReference& r : node_references(doc)) {
-    if (r.range.begin <= offset && offset <= r.range.end) return std::move(r);
+std::optional<NodeReference> node_reference_at(const std::vector<NodeReference>& refs, std::size_t offset) {
+  for (const NodeReference& r : refs) {
+    if (r.range.begin <= offset && offset <= r.range.end) return r;
   }
   return std::nullopt;
 }
 
-std::optional<NodeReference> node_definition(const PipelineDocument& doc, const std::string& id) {
+std::optional<NodeReference> node_reference_at(const PipelineDocument& doc, std::size_t offset) {
+  return node_reference_at(node_references(doc), offset);
+}
+
+std::optional<NodeReference> node_definition(const std::vector<NodeReference>& refs, const std::string& id) {
   std::optional<NodeReference> first_edge;
-  for (NodeReference& r : node_references(doc)) {
+  for (const NodeReference& r : refs) {
     if (r.id != id) continue;
-    if (r.kind == NodeReference::Kind::kStatement) return std::move(r);
-    if (r.kind == NodeReference::Kind::kEdgeEnd && !first_edge) first_edge = std::move(r);
+    if (r.kind == NodeReference::Kind::kStatement) return r;
+    if (r.kind == NodeReference::Kind::kEdgeEnd && !first_edge) first_edge = r;
   }
   return first_edge;
+}
+
+std::optional<NodeReference> node_definition(const PipelineDocument& doc, const std::string& id) {
+  return node_definition(node_references(doc), id);
 }
 
 RenameResult rename_node(const PipelineDocument& doc, const std::string& id, const std::string& new_name) {

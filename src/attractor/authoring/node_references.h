@@ -28,9 +28,13 @@ std::vector<NodeReference> node_references(const PipelineDocument& doc);
 
 /// The reference under `offset`, if any.
 std::optional<NodeReference> node_reference_at(const PipelineDocument& doc, std::size_t offset);
+/// The same among `refs` (node_references of a document), for a caller that needs them again.
+std::optional<NodeReference> node_reference_at(const std::vector<NodeReference>& refs, std::size_t offset);
 
 /// The declaration of `id`: its first node statement, else its first mention in an edge.
 std::optional<NodeReference> node_definition(const PipelineDocument& doc, const std::string& id);
+/// The same among `refs`.
+std::optional<NodeReference> node_definition(const std::vector<NodeReference>& refs, const std::string& id);
 
 /// The edits that rename node `id` to `new_name` everywhere, or the reason it cannot be done.
 struct RenameResult {

@@ -7,17 +7,8 @@
 #include "attractor/authoring/lsp_server.h"
 #include "attractor/cli/cli.h"
 #include "attractor/cli/cli_support.h"
-#include "handlers/llm/provider_table.h"
-#include "handlers/registry.h"
 
 namespace attractor {
-
-AuthoringCatalog builtin_authoring_catalog() {
-  AuthoringCatalog catalog;
-  catalog.handlers = &builtin_handler_catalog();
-  catalog.providers = builtin_providers()->spellings();
-  return catalog;
-}
 
 int run_lsp_command(int argc, char** argv) {
   CLI::App app{

@@ -10,8 +10,17 @@
 #include "attractor/base/closest_match.h"
 #include "attractor/base/log.h"
 #include "attractor/cli/cli.h"
+#include "handlers/llm/provider_table.h"
+#include "handlers/registry.h"
 
 namespace attractor {
+
+AuthoringCatalog builtin_authoring_catalog() {
+  AuthoringCatalog catalog;
+  catalog.handlers = &builtin_handler_catalog();
+  catalog.providers = builtin_providers()->spellings();
+  return catalog;
+}
 
 namespace {
 
