@@ -23,6 +23,7 @@
 #include "retrieval/local/local_indexer.h"
 #include "retrieval/local/lexical_embedder.h"
 #include "retrieval/local/local_backend.h"
+#include "retrieval/local/vector_sync.h"
 #include "retrieval/local/vector_index.h"
 
 namespace fs = std::filesystem;
@@ -168,7 +169,7 @@ int main(int argc, char** argv) {
                 percentile(lat, 99));
   }
   {
-    auto vectors = VectorIndex::load(IndexStore::vector_path(index.string(), "default"));
+    auto vectors = load_vectors(store, "default");
     LexicalEmbedder embedder(256);
     std::vector<double> lat, embed_lat;
     for (const auto& q : qs) {

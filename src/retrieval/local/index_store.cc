@@ -1,6 +1,7 @@
 #include "retrieval/local/index_store.h"
 
 #include <filesystem>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -81,6 +82,9 @@ IndexStore::IndexStore(const std::string& dir, bool writable) : dir_(dir) {
     throw RetrievalError(RetrievalError::Kind::kUnavailable, "no index database at " + database_path(dir));
   }
   db_ = std::make_unique<SqliteDb>(database_path(dir), writable);
+  // Sorts and GROUP BYs of a large scope would otherwise spill to a temporary file: writes a
+  // no-change re-index must not make.
+  db_->exec("PRAGMA temp_store = MEMORY");
   if (writable) {
     db_->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
     db_->exec(kSchema);
@@ -301,46 +305,93 @@ std::vector<int64_t> IndexStore::index_rowids(const std::string& index_name) {
   return out;
 }
 
-void IndexStore::replace_edges(const Scope& scope, const std::vector<GraphEdge>& edges) {
-  auto d = db_->prepare("DELETE FROM edges AS n WHERE " + std::string(kScopeWhere));
-  bind_scope(d, 1, scope);
-  d.run();
-  auto s = db_->prepare(
-      "INSERT OR IGNORE INTO edges(index_name, repository, branch, snapshot, from_id, to_id, edge_type) "
-      "VALUES (?,?,?,?,?,?,?)");
-  for (const auto& e : edges) {
-    int i = bind_scope(s, 1, scope);
-    s.bind(i, e.from_id).bind(i + 1, e.to_id).bind(i + 2, e.edge_type);
-    s.run();
-    s.reset();
+SyncCounts IndexStore::sync_edges(const Scope& scope, const std::vector<GraphEdge>& edges) {
+  using Key = std::tuple<std::string, std::string, std::string>;  // from, type, to: the primary key order
+  std::set<Key> stored;
+  auto q = db_->prepare("SELECT from_id, edge_type, to_id FROM edges n WHERE " + std::string(kScopeWhere));
+  bind_scope(q, 1, scope);
+  while (q.step()) stored.emplace(q.text(0), q.text(1), q.text(2));
+  std::set<Key> wanted;
+  for (const auto& e : edges) wanted.emplace(e.from_id, e.edge_type, e.to_id);
+  SyncCounts counts;
+  auto del = db_->prepare("DELETE FROM edges AS n WHERE " + std::string(kScopeWhere) +
+                          " AND from_id = ? AND edge_type = ? AND to_id = ?");
+  for (const auto& key : stored) {
+    if (wanted.count(key)) continue;
+    int i = bind_scope(del, 1, scope);
+    del.bind(i, std::get<0>(key)).bind(i + 1, std::get<1>(key)).bind(i + 2, std::get<2>(key));
+    del.run();
+    del.reset();
+    ++counts.removed;
   }
+  auto ins = db_->prepare(
+      "INSERT INTO edges(index_name, repository, branch, snapshot, from_id, edge_type, to_id) VALUES (?,?,?,?,?,?,?)");
+  for (const auto& key : wanted) {
+    if (stored.count(key)) continue;
+    int i = bind_scope(ins, 1, scope);
+    ins.bind(i, std::get<0>(key)).bind(i + 1, std::get<1>(key)).bind(i + 2, std::get<2>(key));
+    ins.run();
+    ins.reset();
+    ++counts.added;
+  }
+  return counts;
 }
 
-void IndexStore::replace_duplicates(const Scope& scope, const std::map<std::string, std::string>& duplicate_of,
-                                    const std::map<std::string, std::vector<std::string>>& other_paths) {
-  auto d = db_->prepare("DELETE FROM duplicates AS n WHERE " + std::string(kScopeWhere));
-  bind_scope(d, 1, scope);
-  d.run();
-  auto s = db_->prepare(
+SyncCounts IndexStore::sync_duplicates(const Scope& scope, const std::map<std::string, std::string>& duplicate_of,
+                                       const std::map<std::string, std::vector<std::string>>& other_paths) {
+  std::map<std::string, std::string> stored;
+  auto q = db_->prepare("SELECT id, canonical_id FROM duplicates n WHERE " + std::string(kScopeWhere));
+  bind_scope(q, 1, scope);
+  while (q.step()) stored[q.text(0)] = q.text(1);
+  SyncCounts counts;
+  auto del = db_->prepare("DELETE FROM duplicates AS n WHERE " + std::string(kScopeWhere) + " AND id = ?");
+  for (const auto& [id, canonical] : stored) {
+    auto it = duplicate_of.find(id);
+    if (it != duplicate_of.end() && it->second == canonical) continue;
+    del.bind(bind_scope(del, 1, scope), id).run();
+    del.reset();
+    ++counts.removed;
+  }
+  auto ins = db_->prepare(
       "INSERT INTO duplicates(index_name, repository, branch, snapshot, id, canonical_id) VALUES (?,?,?,?,?,?)");
   for (const auto& [id, canonical] : duplicate_of) {
-    int i = bind_scope(s, 1, scope);
-    s.bind(i, id).bind(i + 1, canonical);
-    s.run();
-    s.reset();
+    auto it = stored.find(id);
+    if (it != stored.end() && it->second == canonical) continue;
+    int i = bind_scope(ins, 1, scope);
+    ins.bind(i, id).bind(i + 1, canonical).run();
+    ins.reset();
+    ++counts.added;
   }
+  sync_also_defined_in(scope, other_paths, counts);
+  return counts;
+}
+
+void IndexStore::sync_also_defined_in(const Scope& scope,
+                                      const std::map<std::string, std::vector<std::string>>& other_paths,
+                                      SyncCounts& counts) {
+  std::map<std::string, nlohmann::json> stored;
+  auto q = db_->prepare("SELECT n.id, json_extract(metadata, '$.also_defined_in') FROM nodes n WHERE " +
+                        std::string(kScopeWhere) + " AND json_extract(metadata, '$.also_defined_in') IS NOT NULL");
+  bind_scope(q, 1, scope);
+  while (q.step()) stored[q.text(0)] = parse_json_or_discarded(q.text(1));
   auto clear = db_->prepare("UPDATE nodes AS n SET metadata = json_remove(metadata, '$.also_defined_in') WHERE " +
-                            std::string(kScopeWhere) + " AND json_extract(metadata, '$.also_defined_in') IS NOT NULL");
-  bind_scope(clear, 1, scope);
-  clear.run();
+                            std::string(kScopeWhere) + " AND n.id = ?");
+  for (const auto& [id, paths] : stored) {
+    if (other_paths.count(id)) continue;
+    clear.bind(bind_scope(clear, 1, scope), id).run();
+    clear.reset();
+    ++counts.removed;
+  }
   auto set = db_->prepare("UPDATE nodes AS n SET metadata = json_set(metadata, '$.also_defined_in', json(?)) WHERE " +
                           std::string(kScopeWhere) + " AND n.id = ?");
   for (const auto& [id, paths] : other_paths) {
-    set.bind(1, nlohmann::json(paths).dump());
-    int i = bind_scope(set, 2, scope);
-    set.bind(i, id);
-    set.run();
+    const nlohmann::json wanted(paths);
+    auto it = stored.find(id);
+    if (it != stored.end() && it->second == wanted) continue;
+    set.bind(1, wanted.dump());
+    set.bind(bind_scope(set, 2, scope), id).run();
     set.reset();
+    ++counts.added;
   }
 }
 

@@ -59,6 +59,12 @@ struct IndexRecord {
   std::string vector_kind;  ///< "flat" | "hnsw"
 };
 
+/// Rows a sync wrote: inserted or changed, and deleted.
+struct SyncCounts {
+  int64_t added = 0;
+  int64_t removed = 0;
+};
+
 /// Access to `DIR/index.sqlite`.
 class IndexStore {
  public:
@@ -113,13 +119,15 @@ class IndexStore {
   /// Every node rowid of a named index (all scopes).
   std::vector<int64_t> index_rowids(const std::string& index_name);
 
-  /// Replaces all edges of the scope.
-  void replace_edges(const Scope& scope, const std::vector<GraphEdge>& edges);
+  /// Makes the scope's edges exactly `edges`, deleting and inserting only the difference (a
+  /// relink that finds the same graph writes nothing).
+  SyncCounts sync_edges(const Scope& scope, const std::vector<GraphEdge>& edges);
 
-  /// Replaces the scope's duplicate SQL definitions (id -> canonical id; search leaves them out)
-  /// and records on each canonical node the paths of the others as `metadata.also_defined_in`.
-  void replace_duplicates(const Scope& scope, const std::map<std::string, std::string>& duplicate_of,
-                          const std::map<std::string, std::vector<std::string>>& other_paths);
+  /// Makes the scope's duplicate SQL definitions exactly `duplicate_of` (id -> canonical id; search
+  /// leaves them out) and `metadata.also_defined_in` of each canonical node the paths of the
+  /// others, writing only what differs.
+  SyncCounts sync_duplicates(const Scope& scope, const std::map<std::string, std::string>& duplicate_of,
+                             const std::map<std::string, std::vector<std::string>>& other_paths);
 
   /// Counts for the summary: nodes by kind and edges by type.
   std::map<std::string, int64_t> node_counts(const Scope& scope);
@@ -149,6 +157,9 @@ class IndexStore {
                                   bool outgoing);
 
  private:
+  /// Brings `metadata.also_defined_in` of the scope's nodes to `other_paths`.
+  void sync_also_defined_in(const Scope& scope, const std::map<std::string, std::vector<std::string>>& other_paths,
+                            SyncCounts& counts);
   /// Replaces the one row of `table` for `path` with `value` in `column` (none when it is empty).
   void replace_file_row(const char* table, const char* column, const Scope& scope, const std::string& path,
                         const nlohmann::json& value);

@@ -9,6 +9,7 @@
 #include "retrieval/local/node_role.h"
 #include "retrieval/local/role_ranking.h"
 #include "retrieval/local/rrf.h"
+#include "retrieval/local/vector_sync.h"
 
 namespace attractor::retrieval {
 
@@ -132,7 +133,7 @@ IEmbedder& LocalBackend::query_embedder(const std::string& index_name) {
 
 const VectorIndex& LocalBackend::vectors(const std::string& index_name) {
   auto& slot = vectors_[index_name];
-  if (!slot) slot = std::make_unique<VectorIndex>(VectorIndex::load(IndexStore::vector_path(dir_, index_name)));
+  if (!slot) slot = std::make_unique<VectorIndex>(load_vectors(*store_, index_name));
   return *slot;
 }
 

@@ -38,8 +38,9 @@ std::string read_file(const fs::path& p) {
   return s.str();
 }
 
-/// Part of every file's hash: raised whenever extraction changes, so that re-indexing an index
-/// written by an older attractor re-reads every file instead of keeping its old nodes.
+/// Part of every file's hash: raised whenever extraction or linking changes, so that re-indexing an
+/// index written by an older attractor re-reads every file (and relinks) instead of keeping its old
+/// nodes and edges: a run that finds every hash unchanged does not relink.
 constexpr const char* kExtractorVersion = "extractors-5 (C# partial types)";
 
 std::string content_hash(const std::string& content, const std::string& extra) {
@@ -331,22 +332,33 @@ void scan_files(IndexPass& pass, const std::vector<std::string>& files, const st
   if (pass.progress && pass.interactive) *pass.progress << "\n";
 }
 
-/// Relinks the scope's graph and brings its vectors up to date; sets `vectors_written` once the
-/// vector file may have changed.
-void link_and_embed(IndexPass& pass, IEmbedder& embedder, bool& vectors_written) {
+/// True when the run found nothing to change: no file added, changed or removed, and the vectors
+/// of the named index exist (a no-change re-index then writes nothing but the scope's sequence).
+bool nothing_changed(IndexPass& pass) {
+  return pass.added.empty() && pass.removed.empty() && pass.summary.files_removed == 0 &&
+         pass.store.index_record(pass.scope.index_name) &&
+         fs::exists(IndexStore::vector_path(pass.options.index_dir, pass.scope.index_name));
+}
+
+/// Relinks the scope's graph and brings its vectors up to date, unless nothing changed; sets
+/// `base_written` once the FAISS base file may have changed.
+void link_and_embed(IndexPass& pass, IEmbedder& embedder, bool& base_written) {
+  pass.store.touch_scope(pass.scope);
+  if (nothing_changed(pass)) {
+    check_embedder_matches(pass.store, pass.scope.index_name, embedder);
+    return;
+  }
   auto nodes = pass.store.nodes_for_linking(pass.scope);
   auto canonical = choose_canonical_sql(nodes);
-  pass.store.replace_duplicates(pass.scope, canonical.duplicate_of, canonical.other_paths);
-  pass.store.replace_edges(pass.scope, link_graph(nodes, std::move(canonical), pass.store.global_usings(pass.scope)));
-  pass.store.touch_scope(pass.scope);
+  pass.store.sync_duplicates(pass.scope, canonical.duplicate_of, canonical.other_paths);
+  pass.store.sync_edges(pass.scope, link_graph(nodes, std::move(canonical), pass.store.global_usings(pass.scope)));
   auto on_vectors = [&](int64_t done, int64_t total) {
     if (pass.progress && pass.interactive) {
       *pass.progress << "\rembedding " << done << "/" << total << " nodes" << std::flush;
     }
   };
   auto vs = sync_vectors(pass.store, pass.scope.index_name, embedder, pass.options.vector_kind, pass.added,
-                         pass.removed, on_vectors);
-  vectors_written = true;
+                         pass.removed, on_vectors, &base_written);
   if (pass.progress && pass.interactive && vs.embedded > 0) *pass.progress << "\n";
   pass.summary.vectors_embedded = vs.embedded;
 }
@@ -373,7 +385,7 @@ IndexSummary run_local_indexer(const IndexOptions& o, std::ostream* progress, bo
                  summary,  {},
                  {},       {}};
   store.begin();
-  bool vectors_written = false;
+  bool base_written = false;
   try {
     auto known = store.file_hashes(pass.scope);
     pass.recorded_issues = store.file_issues(pass.scope);
@@ -381,13 +393,13 @@ IndexSummary run_local_indexer(const IndexOptions& o, std::ostream* progress, bo
     scan_files(pass, files, known, elapsed);
     summary.nodes_added = static_cast<int64_t>(pass.added.size());
     summary.nodes_removed = static_cast<int64_t>(pass.removed.size());
-    link_and_embed(pass, *embedder, vectors_written);
+    link_and_embed(pass, *embedder, base_written);
     store.commit();
     store.db().exec("PRAGMA wal_checkpoint(TRUNCATE)");
   } catch (...) {
     store.rollback();
     // The FAISS file may now disagree with the rolled-back rows: drop it so the next run rebuilds it.
-    if (vectors_written) {
+    if (base_written) {
       const std::string vectors = IndexStore::vector_path(o.index_dir, pass.scope.index_name);
       std::error_code ec;
       fs::remove(vectors, ec);

@@ -27,6 +27,11 @@ SqliteStatement& SqliteStatement::bind(int index, std::string_view value) {
   return *this;
 }
 
+SqliteStatement& SqliteStatement::bind_blob(int index, const void* data, size_t size) {
+  sqlite3_bind_blob64(stmt_, index, data, size, SQLITE_TRANSIENT);
+  return *this;
+}
+
 SqliteStatement& SqliteStatement::bind(int index, int64_t value) {
   sqlite3_bind_int64(stmt_, index, value);
   return *this;
@@ -63,6 +68,12 @@ std::string SqliteStatement::text(int column) const {
   auto p = sqlite3_column_text(stmt_, column);
   int n = sqlite3_column_bytes(stmt_, column);
   return p ? std::string(reinterpret_cast<const char*>(p), static_cast<size_t>(n)) : std::string();
+}
+
+std::string SqliteStatement::blob(int column) const {
+  const void* p = sqlite3_column_blob(stmt_, column);
+  int n = sqlite3_column_bytes(stmt_, column);
+  return p ? std::string(static_cast<const char*>(p), static_cast<size_t>(n)) : std::string();
 }
 
 int64_t SqliteStatement::integer(int column) const { return sqlite3_column_int64(stmt_, column); }

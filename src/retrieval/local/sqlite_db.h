@@ -23,6 +23,8 @@ class SqliteStatement {
   SqliteStatement& bind(int index, std::string_view value);
   SqliteStatement& bind(int index, int64_t value);
   SqliteStatement& bind(int index, double value);
+  /// Binds `size` bytes at `data` as a BLOB (copied).
+  SqliteStatement& bind_blob(int index, const void* data, size_t size);
   /// Binds `values` starting at position `first`; returns the next free position.
   int bind_all(int first, const std::vector<std::string>& values);
   /// Advances; true while a row is available.
@@ -32,6 +34,8 @@ class SqliteStatement {
   void reset();
 
   std::string text(int column) const;
+  /// The bytes of a BLOB (or TEXT) column.
+  std::string blob(int column) const;
   int64_t integer(int column) const;
   double real(int column) const;
   bool is_null(int column) const;

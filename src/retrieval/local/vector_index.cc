@@ -59,6 +59,11 @@ VectorIndex VectorIndex::load(const std::string& path) {
 
 int64_t VectorIndex::size() const { return index_->ntotal; }
 
+std::vector<int64_t> VectorIndex::ids() const {
+  const auto& map = static_cast<const faiss::IndexIDMap2*>(index_.get())->id_map;
+  return {map.begin(), map.end()};
+}
+
 void VectorIndex::add(const std::vector<int64_t>& ids, const std::vector<float>& vectors) {
   if (ids.empty()) return;
   if (vectors.size() != ids.size() * static_cast<size_t>(dimension_)) {

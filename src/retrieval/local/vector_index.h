@@ -29,6 +29,8 @@ class VectorIndex {
   int dimension() const { return dimension_; }
   const std::string& kind() const { return kind_; }
   int64_t size() const;
+  /// The ids held, in insertion order.
+  std::vector<int64_t> ids() const;
 
   /// Adds `ids.size()` vectors laid out row-major in `vectors` (each normalized by the caller).
   void add(const std::vector<int64_t>& ids, const std::vector<float>& vectors);

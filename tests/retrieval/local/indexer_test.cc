@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <filesystem>
 #include <fstream>
 #include <set>
@@ -219,7 +220,11 @@ TEST(IndexerIncrementalTest, SkipsUnchangedFilesAndRemovesDeletedOnes) {
   auto first = run_local_indexer(options(src.str(), index.str()));
   EXPECT_EQ(first.files_indexed, 30);
 
+  const fs::path vectors = IndexStore::vector_path(index.str(), "default");
+  const auto old_time = fs::file_time_type::clock::now() - std::chrono::hours(24);
+  fs::last_write_time(vectors, old_time);
   auto again = run_local_indexer(options(src.str(), index.str()));
+  EXPECT_EQ(fs::last_write_time(vectors), old_time);  // nothing changed: no relink, no vector write
   EXPECT_EQ(again.files_indexed, 0);
   EXPECT_EQ(again.files_unchanged, 30);
   // Broken.cs was not re-read, but its parse issue is still there and still counted.

@@ -65,7 +65,7 @@ class LocalBackendTest : public ::testing::Test {
                                json::array({"internal"}), code_t1));
     store.insert_node(s1, node(kTwinB, "csharp", "method", "void Twin() { zebra(); }", pub, json::array(), code_t1));
     store.insert_node(s1, node(kTwinA, "csharp", "method", "void Twin() { zebra(); }", pub, json::array(), code_t1));
-    store.replace_edges(
+    store.sync_edges(
         s1, {{kGet, kFind, "calls"}, {kFind, kTable, "reads"}, {kSalary, kFind, "calls"}, {kGet, kTable, "uses_type"}});
     store.touch_scope(s1);
     Scope s2{"default", "acme", "main", "s2"};

@@ -1,0 +1,77 @@
+#include "retrieval/local/index_store.h"
+
+#include <gtest/gtest.h>
+
+#include "support/temp_dir.h"
+
+namespace attractor::retrieval {
+namespace {
+
+using testing::TempDir;
+
+const Scope kScope{"default", "acme", "main", "s1"};
+
+std::vector<GraphEdge> stored_edges(IndexStore& store) {
+  auto s = store.db().prepare("SELECT from_id, to_id, edge_type FROM edges ORDER BY from_id, edge_type, to_id");
+  std::vector<GraphEdge> out;
+  while (s.step()) out.push_back({s.text(0), s.text(1), s.text(2)});
+  return out;
+}
+
+int64_t changes(IndexStore& store) {
+  auto s = store.db().prepare("SELECT total_changes()");
+  return s.step() ? s.integer(0) : -1;
+}
+
+TEST(IndexStoreSyncTest, SyncingTheSameEdgesWritesNoRow) {
+  TempDir dir;
+  IndexStore store(dir.str(), true);
+  std::vector<GraphEdge> edges{{"a", "b", "calls"}, {"a", "c", "calls"}, {"b", "c", "reads"}};
+  auto first = store.sync_edges(kScope, edges);
+  EXPECT_EQ(first.added, 3);
+  EXPECT_EQ(first.removed, 0);
+  int64_t before = changes(store);
+  auto again = store.sync_edges(kScope, {edges[2], edges[0], edges[1], edges[0]});
+  EXPECT_EQ(again.added, 0);
+  EXPECT_EQ(again.removed, 0);
+  EXPECT_EQ(changes(store), before);
+}
+
+TEST(IndexStoreSyncTest, SyncingEdgesDeletesAndInsertsOnlyTheDifference) {
+  TempDir dir;
+  IndexStore store(dir.str(), true);
+  store.sync_edges(kScope, {{"a", "b", "calls"}, {"a", "c", "calls"}});
+  store.sync_edges(Scope{"default", "acme", "dev", "s1"}, {{"x", "y", "calls"}});
+  auto diff = store.sync_edges(kScope, {{"a", "c", "calls"}, {"a", "c", "reads"}});
+  EXPECT_EQ(diff.added, 1);
+  EXPECT_EQ(diff.removed, 1);
+  std::vector<GraphEdge> want{{"a", "c", "calls"}, {"a", "c", "reads"}, {"x", "y", "calls"}};
+  EXPECT_EQ(stored_edges(store), want);  // the other branch's edge is untouched
+}
+
+TEST(IndexStoreSyncTest, SyncingDuplicatesWritesOnlyWhatChanged) {
+  TempDir dir;
+  IndexStore store(dir.str(), true);
+  StoredNode n;
+  n.id = "sql:dbo.T";
+  n.path = "a.sql";
+  n.language = "sql";
+  n.kind = "table";
+  n.name = "dbo.T";
+  n.text = "CREATE TABLE dbo.T (Id INT)";
+  store.insert_node(kScope, n);
+  auto first = store.sync_duplicates(kScope, {{"sql:dbo.T@b.sql", "sql:dbo.T"}}, {{"sql:dbo.T", {"b.sql"}}});
+  EXPECT_EQ(first.added, 2);  // the duplicate row and the canonical node's also_defined_in
+  int64_t before = changes(store);
+  auto again = store.sync_duplicates(kScope, {{"sql:dbo.T@b.sql", "sql:dbo.T"}}, {{"sql:dbo.T", {"b.sql"}}});
+  EXPECT_EQ(again.added + again.removed, 0);
+  EXPECT_EQ(changes(store), before);
+  auto cleared = store.sync_duplicates(kScope, {}, {});
+  EXPECT_EQ(cleared.removed, 2);
+  auto s = store.db().prepare("SELECT json_extract(metadata, '$.also_defined_in') IS NULL FROM nodes");
+  ASSERT_TRUE(s.step());
+  EXPECT_EQ(s.integer(0), 1);
+}
+
+}  // namespace
+}  // namespace attractor::retrieval
