@@ -6,6 +6,7 @@
 
 #include "retrieval/backend.h"
 #include "retrieval/local/code_tokens.h"
+#include "retrieval/local/ordered_pool.h"
 #include "retrieval/local/vector_index.h"
 
 namespace attractor::retrieval {
@@ -55,9 +56,11 @@ std::vector<float> LexicalEmbedder::embed_one(const std::string& text) const {
 }
 
 std::vector<std::vector<float>> LexicalEmbedder::embed(const std::vector<std::string>& texts) {
-  std::vector<std::vector<float>> out;
-  out.reserve(texts.size());
-  for (const auto& t : texts) out.push_back(embed_one(t));
+  std::vector<std::vector<float>> out(texts.size());
+  // Each text is hashed on its own: the batch is shared among the parse threads.
+  run_ordered(
+      texts.size(), texts.size() >= 32 ? parse_threads() : 0, texts.size(),
+      [&](size_t i) { out[i] = embed_one(texts[i]); }, [](size_t) {});
   return out;
 }
 

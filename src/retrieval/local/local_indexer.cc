@@ -20,6 +20,7 @@
 #include "retrieval/local/graph_linker.h"
 #include "retrieval/local/index_store.h"
 #include "retrieval/local/node_role.h"
+#include "retrieval/local/ordered_pool.h"
 #include "retrieval/local/path_scope.h"
 #include "retrieval/local/source_text.h"
 #include "retrieval/local/sql_extractor.h"
@@ -190,20 +191,29 @@ void skip_file(IndexPass& pass, const std::string& path, bool known, const std::
   ++pass.summary.files_skipped;
 }
 
-/// The bytes of `path`, or nullopt after skipping it (larger than the limit, unreadable).
-std::optional<std::string> read_source(IndexPass& pass, const std::string& path, bool known) {
-  fs::path full = fs::path(pass.options.src_dir) / path;
+/// What a worker made of one file, before anything is stored.
+struct PreparedFile {
+  enum class Outcome { kSkipped, kUnchanged, kIndexed };
+  Outcome outcome = Outcome::kSkipped;
+  std::string skip_reason;  ///< kSkipped: why, without "; skipped"
+  std::string hash;
+  AclDecision decision;
+  ExtractedFile extracted;  ///< kIndexed: the nodes and issues, the encoding warning first
+};
+
+/// The bytes of `path`, or the reason it is skipped (larger than the limit, unreadable).
+std::optional<std::string> read_source(const IndexOptions& o, const std::string& path, PreparedFile& prepared) {
+  fs::path full = fs::path(o.src_dir) / path;
   std::error_code ec;
   auto size = fs::file_size(full, ec);
-  if (!ec && static_cast<int64_t>(size) > pass.options.max_file_bytes) {
-    skip_file(pass, path, known,
-              fmt::format("file is {} bytes, more than --max-file-bytes {}", size, pass.options.max_file_bytes));
+  if (!ec && static_cast<int64_t>(size) > o.max_file_bytes) {
+    prepared.skip_reason = fmt::format("file is {} bytes, more than --max-file-bytes {}", size, o.max_file_bytes);
     return std::nullopt;
   }
   std::ifstream in(full, std::ios::binary);
   std::ostringstream bytes;
   if (ec || !in || !(bytes << in.rdbuf())) {
-    skip_file(pass, path, known, "cannot read: " + (ec ? ec.message() : std::string("read failed")));
+    prepared.skip_reason = "cannot read: " + (ec ? ec.message() : std::string("read failed"));
     return std::nullopt;
   }
   return bytes.str();
@@ -254,11 +264,10 @@ ExtractedFile extract_file(const std::string& language, const SourceText& source
   return extracted;
 }
 
-/// Extracts the nodes of one new or changed file and stores them with the file's hash.
-void index_file(IndexPass& pass, const std::string& path, const SourceText& source, const std::string& hash,
+/// Stores the nodes of one new or changed file with the file's hash.
+void index_file(IndexPass& pass, const std::string& path, ExtractedFile& extracted, const std::string& hash,
                 const AclDecision& decision) {
   std::string language = language_of(path);
-  ExtractedFile extracted = extract_file(language, source);
   report_issues(pass, path, extracted.issues);
   nlohmann::json recorded = nlohmann::json::array();
   for (const auto& issue : extracted.issues) {
@@ -292,43 +301,72 @@ void count_recorded_issues(IndexPass& pass, const std::string& path) {
   }
 }
 
-/// Indexes `path` when it is new or changed; skips it (binary, too large, unreadable) otherwise.
-void scan_file(IndexPass& pass, const std::string& path, const std::map<std::string, std::string>& known) {
-  auto it = known.find(path);
-  auto bytes = read_source(pass, path, it != known.end());
-  if (!bytes) return;
-  auto decision = pass.acl.decide(path, nlohmann::json::object({{kRoleKey, node_role(path, *bytes)}}));
-  std::string hash = content_hash(*bytes, decision.fingerprint());
-  if (it != known.end() && it->second == hash) {
-    ++pass.summary.files_unchanged;
-    count_recorded_issues(pass, path);
-    return;
+/// Reads, hashes, decodes and parses `path` without touching the store (runs on a worker).
+PreparedFile prepare_file(const IndexOptions& o, const AclRules& acl, const std::string& path,
+                          const std::string* known_hash) {
+  PreparedFile prepared;
+  auto bytes = read_source(o, path, prepared);
+  if (!bytes) return prepared;
+  prepared.decision = acl.decide(path, nlohmann::json::object({{kRoleKey, node_role(path, *bytes)}}));
+  prepared.hash = content_hash(*bytes, prepared.decision.fingerprint());
+  if (known_hash && *known_hash == prepared.hash) {
+    prepared.outcome = PreparedFile::Outcome::kUnchanged;
+    return prepared;
   }
   SourceText source = decode_source(*bytes);
-  if (source.binary()) return skip_file(pass, path, it != known.end(), source.warning);
-  if (it != known.end()) {
-    auto gone = pass.store.delete_file(pass.scope, path);
-    pass.removed.insert(pass.removed.end(), gone.begin(), gone.end());
+  if (source.binary()) {
+    prepared.skip_reason = source.warning;
+    return prepared;
   }
-  index_file(pass, path, source, hash, decision);
+  prepared.extracted = extract_file(language_of(path), source);
+  prepared.outcome = PreparedFile::Outcome::kIndexed;
+  return prepared;
 }
 
-/// Indexes every new or changed file of `files`, drawing the progress bar as it goes.
+/// Stores what `prepare_file` made of `path` (runs on the indexing thread, in file order).
+void store_file(IndexPass& pass, const std::string& path, bool known, PreparedFile& prepared) {
+  switch (prepared.outcome) {
+    case PreparedFile::Outcome::kSkipped: return skip_file(pass, path, known, prepared.skip_reason);
+    case PreparedFile::Outcome::kUnchanged: ++pass.summary.files_unchanged; return count_recorded_issues(pass, path);
+    case PreparedFile::Outcome::kIndexed:
+      if (known) {
+        auto gone = pass.store.delete_file(pass.scope, path);
+        pass.removed.insert(pass.removed.end(), gone.begin(), gone.end());
+      }
+      return index_file(pass, path, prepared.extracted, prepared.hash, prepared.decision);
+  }
+}
+
+/// Indexes every new or changed file of `files`, parsing on worker threads and storing in order,
+/// drawing the progress bar as it goes.
 void scan_files(IndexPass& pass, const std::vector<std::string>& files, const std::map<std::string, std::string>& known,
                 const std::function<double()>& elapsed) {
-  for (size_t i = 0; i < files.size(); ++i) {
+  constexpr size_t kLead = 64;  // files parsed ahead of the store: bounds the memory held
+  std::vector<PreparedFile> prepared(files.size());
+  auto work = [&](size_t i) {
+    auto it = known.find(files[i]);
     try {
-      scan_file(pass, files[i], known);
+      prepared[i] = prepare_file(pass.options, pass.acl, files[i], it == known.end() ? nullptr : &it->second);
+    } catch (const std::exception& e) {
+      throw RetrievalError(RetrievalError::Kind::kUnavailable,
+                           fmt::format("{}: cannot read it: {}", escape_control_bytes(files[i]), e.what()));
+    }
+  };
+  auto consume = [&](size_t i) {
+    try {
+      store_file(pass, files[i], known.count(files[i]) > 0, prepared[i]);
     } catch (const RetrievalError&) {
       throw;
     } catch (const std::exception& e) {
       throw RetrievalError(RetrievalError::Kind::kUnavailable,
                            fmt::format("{}: cannot store its nodes: {}", escape_control_bytes(files[i]), e.what()));
     }
+    prepared[i] = {};
     if (pass.progress && pass.interactive && (i % 25 == 0 || i + 1 == files.size())) {
       draw_progress(*pass.progress, i + 1, files.size(), static_cast<int64_t>(pass.added.size()), elapsed());
     }
-  }
+  };
+  run_ordered(files.size(), parse_threads(), kLead, work, consume);
   if (pass.progress && pass.interactive) *pass.progress << "\n";
 }
 
