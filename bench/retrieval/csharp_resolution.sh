@@ -33,7 +33,8 @@ print(len(names))
 PY
 )"
 got="$(sqlite3 "$db" "SELECT COUNT(DISTINCT e.from_id) FROM edges e JOIN nodes n ON n.id = e.to_id
-  WHERE e.edge_type = 'inherits' AND n.name = 'Bit.Infrastructure.Dapper.Repositories.Repository'")"
+  WHERE e.edge_type = 'inherits' AND n.name IN ('Bit.Infrastructure.Dapper.Repositories.Repository',
+  'Bit.Infrastructure.Dapper.Repositories.Repository<T,TId>')")"
 echo "Dapper Repository<T, TId> subclasses with inherits: $got of $expected (regular-expression count)"
 echo "procedures with at least one executes edge: $(sqlite3 "$db" "SELECT COUNT(*) FROM nodes n
   WHERE n.kind = 'procedure' AND EXISTS (SELECT 1 FROM edges e WHERE e.to_id = n.id

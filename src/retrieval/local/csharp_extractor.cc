@@ -231,9 +231,7 @@ class Extractor {
                                                       : "record";
     std::string simple(tree_.text(field(node, "name")));
     if (simple.empty()) return;
-    std::string display = simple;
-    TSNode tparams = field(node, "type_parameters");
-    if (!ts_node_is_null(tparams)) display += strip_spaces(tree_.text(tparams));
+    std::string display = simple + type_parameter_suffix(node);
     TypeCtx ctx;
     ctx.depth = outer ? outer->depth + 1 : 1;
     if (ctx.depth > kMaxTypeNesting) {
@@ -339,6 +337,20 @@ class Extractor {
     if (std::regex_search(text, m, schema_re)) facts["default_schema"] = m[1].str();
   }
 
+  /// `<T,TId>` for a generic declaration (the parameter names only: no variance, no attributes),
+  /// "" otherwise. Classes, structs and records hold the list as a child, interfaces, methods and
+  /// delegates as the `type_parameters` field.
+  std::string type_parameter_suffix(TSNode decl) const {
+    TSNode list = field(decl, "type_parameters");
+    for (auto child : named_children(decl)) {
+      if (ts_node_is_null(list) && node_type(child) == "type_parameter_list") list = child;
+    }
+    if (ts_node_is_null(list)) return "";
+    std::string names;
+    for (const auto& name : type_parameters(list)) names += (names.empty() ? "" : ",") + name.get<std::string>();
+    return names.empty() ? "" : "<" + names + ">";
+  }
+
   json type_parameters(TSNode list) const {
     json out = json::array();
     for (auto p : named_children(list)) {
@@ -421,8 +433,7 @@ class Extractor {
     json locals = json::object();
     std::string qname = type.qname + "." + simple;
     if (kind != "property") {
-      TSNode tparams = field(node, "type_parameters");
-      if (!ts_node_is_null(tparams)) qname += strip_spaces(tree_.text(tparams));
+      qname += type_parameter_suffix(node);
       std::string params;
       int arity = 0, required = 0;
       TSNode plist = field(node, "parameters");

@@ -42,7 +42,8 @@ struct Written {
 
 class Linker {
  public:
-  Linker(const std::vector<StoredNode>& nodes, CanonicalSql canonical, const std::set<std::string>& global_usings)
+  Linker(const std::vector<StoredNode>& nodes, CanonicalSql canonical,
+         const std::map<std::string, std::set<std::string>>& global_usings)
       : canonical_(std::move(canonical)), global_usings_(global_usings) {
     for (const auto& n : nodes) by_id_[n.id] = &n;
     for (const auto& n : nodes) {
@@ -71,7 +72,8 @@ class Linker {
     }
     for (const auto& n : nodes) {
       if (!is_type_kind(n.kind)) continue;
-      for (const auto& g : n.facts.value("global_usings", json::array())) global_usings_.insert(g.get<std::string>());
+      auto& project = global_usings_[str(n.facts, "project")];
+      for (const auto& g : n.facts.value("global_usings", json::array())) project.insert(g.get<std::string>());
     }
     for (const auto& n : nodes) {
       if (!is_type_kind(n.kind)) continue;
@@ -201,9 +203,10 @@ class Linker {
   }
 
   /// The one candidate whose namespace a `using` of the scope imports; when none does, the one a
-  /// `global using` of any indexed file imports. None when several are imported (the compiler
-  /// would call that ambiguous). The scope's own usings go first because they certainly apply to
-  /// the use, while a global using of another project of the tree may not.
+  /// `global using` of a file of the scope's project imports. None when several are imported (the
+  /// compiler would call that ambiguous). The scope's own usings go first because they certainly
+  /// apply to the use; the project is read from the `project` fact, which a tree without project
+  /// files leaves empty for every file (then every global using counts for the whole tree).
   std::optional<std::string> only_imported(const std::vector<const StoredNode*>& c, const json* scope) const {
     std::set<std::string> local;
     if (scope) {
@@ -211,7 +214,9 @@ class Linker {
     }
     bool several = false;
     if (auto found = only_one_in(c, local, several); found || several) return found;
-    return only_one_in(c, global_usings_, several);
+    auto project = global_usings_.find(scope ? str(*scope, "project") : std::string());
+    if (project == global_usings_.end()) return std::nullopt;
+    return only_one_in(c, project->second, several);
   }
 
   /// The one candidate of `c` in one of `namespaces`; `several` says when more than one is.
@@ -623,7 +628,7 @@ class Linker {
 
   CanonicalSql canonical_;
   std::set<std::string> explicitly_mapped_;
-  std::set<std::string> global_usings_;
+  std::map<std::string, std::set<std::string>> global_usings_;  ///< by project
   std::map<std::string, std::vector<std::string>> derived_of_;
   std::map<std::string, const StoredNode*> by_id_;
   std::map<std::string, const StoredNode*> sql_by_name_;
@@ -650,7 +655,7 @@ std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes) {
 }
 
 std::vector<GraphEdge> link_graph(const std::vector<StoredNode>& nodes, CanonicalSql canonical,
-                                  const std::set<std::string>& global_usings) {
+                                  const std::map<std::string, std::set<std::string>>& global_usings) {
   return Linker(nodes, std::move(canonical), global_usings).run(nodes);
 }
 

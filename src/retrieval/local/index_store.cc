@@ -73,6 +73,19 @@ std::string truncate_utf8(const std::string& s, size_t max) {
   return s.substr(0, cut);
 }
 
+/// `name` without its generic parameter lists (`A.Repository<T,TId>.Get` -> `A.Repository.Get`): the
+/// parameter names are not words a search looks for.
+std::string without_type_parameters(const std::string& name) {
+  std::string out;
+  int depth = 0;
+  for (char c : name) {
+    if (c == '<') ++depth;
+    if (depth == 0) out += c;
+    if (c == '>' && depth > 0) --depth;
+  }
+  return out;
+}
+
 }  // namespace
 
 IndexStore::IndexStore(const std::string& dir, bool writable) : dir_(dir) {
@@ -191,15 +204,16 @@ void IndexStore::replace_file_row(const char* table, const char* column, const S
   s.run();
 }
 
-std::set<std::string> IndexStore::global_usings(const Scope& scope) {
+std::map<std::string, std::set<std::string>> IndexStore::global_usings(const Scope& scope) {
   auto s = db_->prepare("SELECT facts FROM file_facts n WHERE " + std::string(kScopeWhere));
   bind_scope(s, 1, scope);
-  std::set<std::string> out;
+  std::map<std::string, std::set<std::string>> out;
   while (s.step()) {
     const nlohmann::json facts = parse_json_or_discarded(s.text(0));
     if (!facts.is_object() || !facts.contains("global_usings") || !facts["global_usings"].is_array()) continue;
+    auto& project = out[facts.value("project", std::string())];
     for (const auto& g : facts["global_usings"]) {
-      if (g.is_string()) out.insert(g.get<std::string>());
+      if (g.is_string()) project.insert(g.get<std::string>());
     }
   }
   return out;
@@ -251,7 +265,9 @@ int64_t IndexStore::insert_node(const Scope& scope, const StoredNode& node) {
   auto& f = cached(insert_fts_, "INSERT INTO nodes_fts(rowid, name, body) VALUES (?,?,?)");
   // The kind is a word of the name ("which view ..."); doc comments are words of the body.
   std::string doc = node.facts.is_object() ? node.facts.value("doc", std::string()) : std::string();
-  f.bind(1, rowid).bind(2, index_terms(node.kind + " " + node.name)).bind(3, index_terms(doc + node.text));
+  f.bind(1, rowid)
+      .bind(2, index_terms(node.kind + " " + without_type_parameters(node.name)))
+      .bind(3, index_terms(doc + node.text));
   f.run();
   return rowid;
 }

@@ -103,8 +103,9 @@ class IndexStore {
   /// Replaces the file-level facts of `path` (an object such as {"global_usings": [...]}; an empty
   /// one removes them). They outlive a file without nodes, such as a GlobalUsings.cs.
   void put_file_facts(const Scope& scope, const std::string& path, const nlohmann::json& facts);
-  /// Every `global using` namespace recorded in the file facts of `scope`.
-  std::set<std::string> global_usings(const Scope& scope);
+  /// The `global using` namespaces recorded in the file facts of `scope`, by the project of the
+  /// file that declares them (its `project` fact; "" for a file outside every project).
+  std::map<std::string, std::set<std::string>> global_usings(const Scope& scope);
   /// Deletes a file's record, its nodes and its parse issues; returns the removed node rowids.
   std::vector<int64_t> delete_file(const Scope& scope, const std::string& path);
 

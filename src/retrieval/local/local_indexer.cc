@@ -42,7 +42,7 @@ std::string read_file(const fs::path& p) {
 /// Part of every file's hash: raised whenever extraction or linking changes, so that re-indexing an
 /// index written by an older attractor re-reads every file (and relinks) instead of keeping its old
 /// nodes and edges: a run that finds every hash unchanged does not relink.
-constexpr const char* kExtractorVersion = "extractors-5 (C# partial types)";
+constexpr const char* kExtractorVersion = "extractors-6 (C# generic type ids)";
 
 std::string content_hash(const std::string& content, const std::string& extra) {
   uint64_t h = 1469598103934665603ULL;
@@ -67,9 +67,20 @@ std::string language_of(const fs::path& p) {
   return "";
 }
 
-/// Relative paths of indexable files that .gitignore and `scope` let through, sorted.
-std::vector<std::string> walk(const fs::path& root, const PathScope& scope) {
-  std::vector<std::string> files;
+/// What the walk found: the indexable files and the folders that hold a C# project file.
+struct WalkResult {
+  std::vector<std::string> files;         ///< relative paths .gitignore and the scope let through, sorted
+  std::vector<std::string> project_dirs;  ///< relative folders with a `*.csproj` ("" for the root)
+};
+
+bool is_project_file(const fs::path& p) {
+  auto ext = p.extension().string();
+  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext == ".csproj";
+}
+
+WalkResult walk(const fs::path& root, const PathScope& scope) {
+  WalkResult found;
   GitIgnore ignore;
   std::vector<std::string> stack{""};
   while (!stack.empty()) {
@@ -81,6 +92,7 @@ std::vector<std::string> walk(const fs::path& root, const PathScope& scope) {
     for (const auto& e : fs::directory_iterator(dir)) entries.push_back(e);
     std::sort(entries.begin(), entries.end(), [](const auto& a, const auto& b) { return a.path() < b.path(); });
     std::vector<std::string> subdirs;
+    bool project = false;
     for (const auto& e : entries) {
       std::string name = e.path().filename().string();
       std::string child = rel.empty() ? name : rel + "/" + name;
@@ -88,14 +100,34 @@ std::vector<std::string> walk(const fs::path& root, const PathScope& scope) {
       if (ignore.ignored(child, is_dir)) continue;
       if (is_dir) {
         if (scope.enters(child)) subdirs.push_back(child);
+      } else if (e.is_regular_file() && is_project_file(e.path())) {
+        project = true;
       } else if (e.is_regular_file() && !language_of(e.path()).empty() && scope.selects(child)) {
-        files.push_back(child);
+        found.files.push_back(child);
       }
     }
+    if (project) found.project_dirs.push_back(rel);
     for (auto it = subdirs.rbegin(); it != subdirs.rend(); ++it) stack.push_back(*it);
   }
-  std::sort(files.begin(), files.end());
-  return files;
+  std::sort(found.files.begin(), found.files.end());
+  std::sort(found.project_dirs.begin(), found.project_dirs.end());
+  return found;
+}
+
+/// The project `path` belongs to: the deepest folder above it with a `*.csproj`, as the compiler
+/// sees it (an SDK project compiles the files below its folder); "" when there is none.
+std::string project_of(const std::vector<std::string>& project_dirs, const std::string& path) {
+  std::string best;
+  bool found = false;
+  for (const auto& dir : project_dirs) {
+    bool inside = dir.empty() ||
+                  (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
+    if (inside && (!found || dir.size() > best.size())) {
+      best = dir;
+      found = true;
+    }
+  }
+  return found && best.empty() ? "." : best;
 }
 
 int64_t dir_size(const std::string& dir) {
@@ -149,6 +181,7 @@ struct IndexPass {
   std::vector<int64_t> added;
   std::vector<int64_t> removed;
   std::map<std::string, nlohmann::json> recorded_issues;  ///< per file, from earlier runs
+  std::vector<std::string> project_dirs;                  ///< folders with a C# project file
 };
 
 /// Deletes the files the index knows but the walk no longer found.
@@ -198,6 +231,7 @@ struct PreparedFile {
   std::string skip_reason;  ///< kSkipped: why, without "; skipped"
   std::string hash;
   AclDecision decision;
+  std::string project;      ///< the file's C# project folder (project_of)
   ExtractedFile extracted;  ///< kIndexed: the nodes and issues, the encoding warning first
 };
 
@@ -265,8 +299,8 @@ ExtractedFile extract_file(const std::string& language, const SourceText& source
 }
 
 /// Stores the nodes of one new or changed file with the file's hash.
-void index_file(IndexPass& pass, const std::string& path, ExtractedFile& extracted, const std::string& hash,
-                const AclDecision& decision) {
+void index_file(IndexPass& pass, const std::string& path, PreparedFile& prepared) {
+  ExtractedFile& extracted = prepared.extracted;
   std::string language = language_of(path);
   report_issues(pass, path, extracted.issues);
   nlohmann::json recorded = nlohmann::json::array();
@@ -276,18 +310,22 @@ void index_file(IndexPass& pass, const std::string& path, ExtractedFile& extract
   }
   pass.store.put_file_issues(pass.scope, path, recorded);
   nlohmann::json file_facts = nlohmann::json::object();
-  if (!extracted.global_usings.empty()) file_facts["global_usings"] = extracted.global_usings;
+  if (!extracted.global_usings.empty()) {
+    file_facts["global_usings"] = extracted.global_usings;
+    if (!prepared.project.empty()) file_facts["project"] = prepared.project;
+  }
   pass.store.put_file_facts(pass.scope, path, file_facts);
   std::set<std::string> ids_in_file;
   for (auto& n : extracted.nodes) {
     // A partial definition (ALTER TABLE) never takes the plain id the definition itself should have.
     bool partial = n.facts.value("partial", false);
     std::string id = unique_node_id(pass, ids_in_file, partial ? n.id + "@" + path : n.id, path);
-    StoredNode node = stored_node(n, path, language, decision);
+    StoredNode node = stored_node(n, path, language, prepared.decision);
     node.id = std::move(id);
+    if (language == "csharp" && !prepared.project.empty()) node.facts["project"] = prepared.project;
     pass.added.push_back(pass.store.insert_node(pass.scope, node));
   }
-  pass.store.put_file(pass.scope, path, hash, language);
+  pass.store.put_file(pass.scope, path, prepared.hash, language);
   ++pass.summary.files_indexed;
 }
 
@@ -302,13 +340,15 @@ void count_recorded_issues(IndexPass& pass, const std::string& path) {
 }
 
 /// Reads, hashes, decodes and parses `path` without touching the store (runs on a worker).
-PreparedFile prepare_file(const IndexOptions& o, const AclRules& acl, const std::string& path,
+PreparedFile prepare_file(const IndexOptions& o, const AclRules& acl, const std::string& path, std::string project,
                           const std::string* known_hash) {
   PreparedFile prepared;
   auto bytes = read_source(o, path, prepared);
   if (!bytes) return prepared;
   prepared.decision = acl.decide(path, nlohmann::json::object({{kRoleKey, node_role(path, *bytes)}}));
-  prepared.hash = content_hash(*bytes, prepared.decision.fingerprint());
+  prepared.project = std::move(project);
+  // The project is part of the hash: a project file added or moved re-reads the files it takes.
+  prepared.hash = content_hash(*bytes, prepared.decision.fingerprint() + '\0' + prepared.project);
   if (known_hash && *known_hash == prepared.hash) {
     prepared.outcome = PreparedFile::Outcome::kUnchanged;
     return prepared;
@@ -333,7 +373,7 @@ void store_file(IndexPass& pass, const std::string& path, bool known, PreparedFi
         auto gone = pass.store.delete_file(pass.scope, path);
         pass.removed.insert(pass.removed.end(), gone.begin(), gone.end());
       }
-      return index_file(pass, path, prepared.extracted, prepared.hash, prepared.decision);
+      return index_file(pass, path, prepared);
   }
 }
 
@@ -346,7 +386,8 @@ void scan_files(IndexPass& pass, const std::vector<std::string>& files, const st
   auto work = [&](size_t i) {
     auto it = known.find(files[i]);
     try {
-      prepared[i] = prepare_file(pass.options, pass.acl, files[i], it == known.end() ? nullptr : &it->second);
+      prepared[i] = prepare_file(pass.options, pass.acl, files[i], project_of(pass.project_dirs, files[i]),
+                                 it == known.end() ? nullptr : &it->second);
     } catch (const std::exception& e) {
       throw RetrievalError(RetrievalError::Kind::kUnavailable,
                            fmt::format("{}: cannot read it: {}", escape_control_bytes(files[i]), e.what()));
@@ -413,15 +454,22 @@ IndexSummary run_local_indexer(const IndexOptions& o, std::ostream* progress, bo
   auto embedder = make_embedder(o.embedder);
 
   IndexSummary summary;
-  auto files = walk(o.src_dir, PathScope(o.include_globs, o.exclude_globs));
+  auto walked = walk(o.src_dir, PathScope(o.include_globs, o.exclude_globs));
+  const auto& files = walked.files;
   summary.files_seen = static_cast<int64_t>(files.size());
 
   IndexStore store(o.index_dir, true);
-  IndexPass pass{o,        acl,
-                 store,    {o.active_index.empty() ? "default" : o.active_index, o.repository, o.branch, o.snapshot},
-                 progress, interactive,
-                 summary,  {},
-                 {},       {}};
+  IndexPass pass{o,
+                 acl,
+                 store,
+                 {o.active_index.empty() ? "default" : o.active_index, o.repository, o.branch, o.snapshot},
+                 progress,
+                 interactive,
+                 summary,
+                 {},
+                 {},
+                 {},
+                 walked.project_dirs};
   store.begin();
   bool base_written = false;
   try {

@@ -99,7 +99,7 @@ TEST(CSharpExtractorTest, TypesRecordTheUsingsInForceAndTheirBasesAsWritten) {
       "namespace Shop.A { using Shop.Data; public class Orders<T, U> : global::Shop.Data.Repository<T, U>, IOrders { } "
       "}\n"
       "namespace Shop.B { class Plain : Repo { } }\n");
-  ASSERT_EQ(ids(file), (std::vector<std::string>{"cs:Shop.A.Orders", "cs:Shop.B.Plain"}));
+  ASSERT_EQ(ids(file), (std::vector<std::string>{"cs:Shop.A.Orders<T,U>", "cs:Shop.B.Plain"}));
   const auto& a = file.nodes[0].facts;
   EXPECT_EQ(a["arity"], 2);
   EXPECT_EQ(a["usings"], (nlohmann::json{"Shop.Core", "System", "Shop.Data"}));

@@ -109,7 +109,7 @@ TEST(GraphLinkerTest, DapperNamesFromInterpolationConstantsConcatenationAndRawSt
        {"User.sql", "CREATE TABLE [dbo].[User] ([Id] UNIQUEIDENTIFIER NOT NULL)"}});
   EXPECT_EQ(
       edges(nodes, "executes"),
-      (std::set<std::string>{"cs:Shop.Data.Repository.GetByIdAsync(TId) -> sql:dbo.User_ReadById",
+      (std::set<std::string>{"cs:Shop.Data.Repository<T,TId>.GetByIdAsync(TId) -> sql:dbo.User_ReadById",
                              "cs:Shop.Data.UserRepository -> sql:dbo.User_ReadById",
                              "cs:Shop.Data.UserRepository.DeleteAsync(Guid) -> sql:dbo.User_DeleteById",
                              "cs:Shop.Data.UserRepository.GetByEmailAsync(string) -> sql:dbo.User_ReadByEmail",
@@ -178,18 +178,18 @@ TEST(GraphLinkerTest, TypesResolveThroughUsingsAliasesQualifiersAndGlobalUsingsB
   });
   EXPECT_EQ(edges(nodes, "inherits"),
             (std::set<std::string>{
-                "cs:Vault.Ciphers.Repositories.CipherRepository -> cs:Vault.Infrastructure.Repositories.Repository",
-                "cs:Vault.Devices.DeviceRepository -> cs:Vault.Infrastructure.Repositories.Repository",
-                "cs:Vault.Folders.FolderRepository -> cs:Vault.Infrastructure.Repositories.Repository",
-                "cs:Vault.Plain.Plain -> cs:Vault.Infrastructure.Repositories.Repository@Base.cs",
-                "cs:Vault.Sends.SendRepository -> cs:Vault.Infrastructure.Repositories.Repository",
+                "cs:Vault.Ciphers.Repositories.CipherRepository -> cs:Vault.Infrastructure.Repositories.Repository<T,TId>",
+                "cs:Vault.Devices.DeviceRepository -> cs:Vault.Infrastructure.Repositories.Repository<T,TId>",
+                "cs:Vault.Folders.FolderRepository -> cs:Vault.Infrastructure.Repositories.Repository<T,TId>",
+                "cs:Vault.Plain.Plain -> cs:Vault.Infrastructure.Repositories.Repository",
+                "cs:Vault.Sends.SendRepository -> cs:Vault.Infrastructure.Repositories.Repository<T,TId>",
             }));
   EXPECT_EQ(edges(nodes, "implements"), (std::set<std::string>{}));
   EXPECT_EQ(edges(nodes, "executes"),
             (std::set<std::string>{
                 "cs:Vault.Ciphers.Repositories.CipherRepository -> sql:dbo.Cipher_DeleteById",
-                "cs:Vault.Infrastructure.Repositories.Repository.DeleteAsync(TId) -> sql:dbo.Cipher_DeleteById",
-                "cs:Vault.Infrastructure.Repositories.Repository.DeleteAsync(TId) -> sql:dbo.Send_DeleteById",
+                "cs:Vault.Infrastructure.Repositories.Repository<T,TId>.DeleteAsync(TId) -> sql:dbo.Cipher_DeleteById",
+                "cs:Vault.Infrastructure.Repositories.Repository<T,TId>.DeleteAsync(TId) -> sql:dbo.Send_DeleteById",
                 "cs:Vault.Sends.SendRepository -> sql:dbo.Send_DeleteById",
             }));
 }

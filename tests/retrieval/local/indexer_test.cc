@@ -214,6 +214,43 @@ TEST(IndexerGlobalUsingsTest, AFileOfOnlyGlobalUsingsImportsForTheWholeTreeUntil
   EXPECT_FALSE(all_edges(index.str()).count(inherits)) << "two Repository types and nothing imports either";
 }
 
+TEST(IndexerGlobalUsingsTest, AGlobalUsingImportsOnlyInTheProjectThatDeclaresIt) {
+  TempDir src, index;
+  auto write = [&](const std::string& rel, const std::string& text) {
+    fs::create_directories((src.path() / rel).parent_path());
+    std::ofstream(src.path() / rel) << text;
+  };
+  write("a/A.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\" />\n");
+  write("a/GlobalUsings.cs", "global using Vault.Infrastructure;\n");
+  write("a/Cipher.cs", "namespace Vault.Ciphers { public class CipherRepository : Repository { } }\n");
+  write("b/B.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\" />\n");
+  write("b/GlobalUsings.cs", "global using Vault.Legacy;\n");
+  write("b/Send.cs", "namespace Vault.Sends { public class SendRepository : Repository { } }\n");
+  write("lib/Base.cs", "namespace Vault.Infrastructure { public class Repository { } }\n");
+  write("lib/Other.cs", "namespace Vault.Legacy { public class Repository { } }\n");
+  IndexOptions o = options(src.str(), index.str());
+  o.acl_file.clear();
+  const std::tuple<std::string, std::string, std::string> cipher{"cs:Vault.Ciphers.CipherRepository",
+                                                                 "cs:Vault.Infrastructure.Repository", "inherits"};
+  const std::tuple<std::string, std::string, std::string> send{"cs:Vault.Sends.SendRepository",
+                                                               "cs:Vault.Legacy.Repository", "inherits"};
+  run_local_indexer(o);
+  auto edges = all_edges(index.str());
+  EXPECT_TRUE(edges.count(cipher));
+  EXPECT_TRUE(edges.count(send));
+
+  // One project for the whole tree: both global usings now apply everywhere, so the name is
+  // ambiguous. No .cs file changed; the project change alone re-reads them.
+  fs::remove(src.path() / "a/A.csproj");
+  fs::remove(src.path() / "b/B.csproj");
+  write("All.csproj", "<Project Sdk=\"Microsoft.NET.Sdk\" />\n");
+  auto again = run_local_indexer(o);
+  EXPECT_EQ(again.files_indexed, 6);
+  edges = all_edges(index.str());
+  EXPECT_FALSE(edges.count(cipher));
+  EXPECT_FALSE(edges.count(send));
+}
+
 TEST(IndexerIncrementalTest, SkipsUnchangedFilesAndRemovesDeletedOnes) {
   TempDir src, index;
   fs::copy(kRepo, src.path(), fs::copy_options::recursive);
