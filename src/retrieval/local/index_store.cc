@@ -7,6 +7,7 @@
 
 #include "attractor/base/json_limits.h"
 #include "retrieval/local/code_tokens.h"
+#include "retrieval/local/fts_fields.h"
 
 namespace attractor::retrieval {
 
@@ -50,8 +51,11 @@ CREATE TABLE IF NOT EXISTS duplicates(
   index_name TEXT NOT NULL, repository TEXT NOT NULL, branch TEXT NOT NULL, snapshot TEXT NOT NULL,
   id TEXT NOT NULL, canonical_id TEXT NOT NULL,
   PRIMARY KEY(index_name, repository, branch, snapshot, id)) WITHOUT ROWID;
-CREATE VIRTUAL TABLE IF NOT EXISTS nodes_fts USING fts5(name, body, tokenize = 'porter unicode61 remove_diacritics 2');
 )sql";
+
+constexpr const char* kFtsSchema =
+    "CREATE VIRTUAL TABLE IF NOT EXISTS nodes_fts USING fts5(name, signature, doc, body, "
+    "tokenize = 'porter unicode61 remove_diacritics 2')";
 
 constexpr const char* kScopeWhere = "n.index_name = ? AND n.repository = ? AND n.branch = ? AND n.snapshot = ?";
 
@@ -73,19 +77,6 @@ std::string truncate_utf8(const std::string& s, size_t max) {
   return s.substr(0, cut);
 }
 
-/// `name` without its generic parameter lists (`A.Repository<T,TId>.Get` -> `A.Repository.Get`): the
-/// parameter names are not words a search looks for.
-std::string without_type_parameters(const std::string& name) {
-  std::string out;
-  int depth = 0;
-  for (char c : name) {
-    if (c == '<') ++depth;
-    if (depth == 0) out += c;
-    if (c == '>' && depth > 0) --depth;
-  }
-  return out;
-}
-
 }  // namespace
 
 IndexStore::IndexStore(const std::string& dir, bool writable) : dir_(dir) {
@@ -101,7 +92,11 @@ IndexStore::IndexStore(const std::string& dir, bool writable) : dir_(dir) {
   if (writable) {
     db_->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
     db_->exec(kSchema);
+    upgrade_fts();
   }
+  fts_weights_ = fts_columns() == 4
+                     ? fmt::format("{}, {}, {}, {}", kFtsWeights[0], kFtsWeights[1], kFtsWeights[2], kFtsWeights[3])
+                     : fmt::format("{}, {}", kFtsWeights[0], kFtsWeights[3]);
   auto s = db_->prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'duplicates'");
   not_duplicate_ = s.step() ? kNotDuplicate : "";  // an index written before duplicates existed
 }
@@ -262,14 +257,37 @@ int64_t IndexStore::insert_node(const Scope& scope, const StoredNode& node) {
   s.bind(i + 11, node.facts.dump());
   s.run();
   int64_t rowid = db_->last_insert_rowid();
-  auto& f = cached(insert_fts_, "INSERT INTO nodes_fts(rowid, name, body) VALUES (?,?,?)");
-  // The kind is a word of the name ("which view ..."); doc comments are words of the body.
-  std::string doc = node.facts.is_object() ? node.facts.value("doc", std::string()) : std::string();
-  f.bind(1, rowid)
-      .bind(2, index_terms(node.kind + " " + without_type_parameters(node.name)))
-      .bind(3, index_terms(doc + node.text));
-  f.run();
+  insert_fts(rowid, node);
   return rowid;
+}
+
+void IndexStore::insert_fts(int64_t rowid, const StoredNode& node) {
+  auto& f = cached(insert_fts_, "INSERT INTO nodes_fts(rowid, name, signature, doc, body) VALUES (?,?,?,?,?)");
+  FtsFields fields = fts_fields(node);
+  f.bind(1, rowid).bind(2, fields.name).bind(3, fields.signature).bind(4, fields.doc).bind(5, fields.body);
+  f.run();
+}
+
+int IndexStore::fts_columns() {
+  auto s = db_->prepare("SELECT COUNT(*) FROM pragma_table_info('nodes_fts')");
+  return s.step() ? static_cast<int>(s.integer(0)) : 0;
+}
+
+void IndexStore::upgrade_fts() {
+  if (fts_columns() == 4) return;
+  db_->exec("BEGIN IMMEDIATE; DROP TABLE IF EXISTS nodes_fts");
+  db_->exec(kFtsSchema);
+  auto s = db_->prepare("SELECT rowid, kind, name, language, text, facts FROM nodes ORDER BY rowid");
+  while (s.step()) {
+    StoredNode n;
+    n.kind = s.text(1);
+    n.name = s.text(2);
+    n.language = s.text(3);
+    n.text = s.text(4);
+    n.facts = parse_json_or_discarded(s.text(5));
+    insert_fts(s.integer(0), n);
+  }
+  db_->exec("COMMIT");
 }
 
 bool IndexStore::has_node(const Scope& scope, const std::string& id) {
@@ -432,10 +450,11 @@ std::vector<std::pair<std::string, double>> IndexStore::bm25(const Scope& scope,
                                                              const std::string& match_expression, int limit) {
   std::vector<std::string> binds;
   std::string cond = filter.sql_condition("n", binds);
-  auto s = db_->prepare(
-      "SELECT n.id, bm25(nodes_fts, 4.0, 1.0) AS score FROM nodes_fts JOIN nodes n ON n.rowid = nodes_fts.rowid "
-      "WHERE nodes_fts MATCH ? AND " +
-      std::string(kScopeWhere) + " AND " + cond + not_duplicate_ + " ORDER BY score ASC, n.id ASC LIMIT ?");
+  auto s = db_->prepare("SELECT n.id, bm25(nodes_fts, " + fts_weights_ +
+                        ") AS score FROM nodes_fts JOIN nodes n ON n.rowid = nodes_fts.rowid "
+                        "WHERE nodes_fts MATCH ? AND " +
+                        std::string(kScopeWhere) + " AND " + cond + not_duplicate_ +
+                        " ORDER BY score ASC, n.id ASC LIMIT ?");
   s.bind(1, match_expression);
   int i = bind_scope(s, 2, scope);
   i = s.bind_all(i, binds);

@@ -7,7 +7,7 @@
 /// is well defined), `files` (content hashes for incremental re-indexing), `nodes` (one row per
 /// symbol: id, location, exact source text, ACL tags, classification labels, metadata, and the
 /// extractor's `facts` used to relink the graph), `edges` (typed, from_id -> to_id) and the FTS5
-/// table `nodes_fts(name, body)` whose rowid is the node's rowid (see code_tokens.h for the body).
+/// table `nodes_fts(name, signature, doc, body)` whose rowid is the node's rowid (fts_fields.h).
 
 #include <cstdint>
 #include <map>
@@ -164,12 +164,19 @@ class IndexStore {
   /// Replaces the one row of `table` for `path` with `value` in `column` (none when it is empty).
   void replace_file_row(const char* table, const char* column, const Scope& scope, const std::string& path,
                         const nlohmann::json& value);
+  void insert_fts(int64_t rowid, const StoredNode& node);
+  /// The number of columns of `nodes_fts` (2 in an index written before the signature and doc
+  /// columns, 4 since).
+  int fts_columns();
+  /// Rebuilds a two-column `nodes_fts` of an older index with the four columns, from the nodes.
+  void upgrade_fts();
   /// A statement prepared once per store (hot paths of the indexer).
   SqliteStatement& cached(std::unique_ptr<SqliteStatement>& slot, const std::string& sql);
 
   std::string dir_;
   std::unique_ptr<SqliteDb> db_;
   std::string not_duplicate_;  ///< the search condition that leaves duplicates out, when the table exists
+  std::string fts_weights_;    ///< the bm25() weights for the columns this index's nodes_fts has
   std::unique_ptr<SqliteStatement> insert_node_, insert_fts_, has_node_;
 };
 
