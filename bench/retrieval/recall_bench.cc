@@ -11,6 +11,9 @@
 // the recall of `reachable` from expand (all edge types, outgoing, depth 3). --verbose lists the
 // misses of every question and chain. --json adds one machine-readable line at the end ("JSON {...}").
 
+#include <algorithm>
+#include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <map>
@@ -59,6 +62,14 @@ int usage() {
       stderr,
       "usage: recall_bench [--verbose] [--json] [--split NAME] INDEX_DIR REPOSITORY QUESTIONS.json [CHAINS.json]\n");
   return 2;
+}
+
+/// The `p`-th percentile (nearest rank) of `values`; 0 when empty.
+double percentile(std::vector<double> values, double p) {
+  if (values.empty()) return 0.0;
+  std::sort(values.begin(), values.end());
+  size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(values.size())));
+  return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
 struct Mean {
@@ -129,6 +140,7 @@ int main(int argc, char** argv) {
     std::map<std::string, std::map<std::string, Mean>> recall;
     std::map<std::string, Mean> hit5, hit10;  // type -> share of questions with a relevant id in the top k
     std::map<std::string, std::vector<std::string>> miss_lines;  // type -> lines
+    std::map<std::string, std::vector<double>> latency_ms;       // type -> one per question
     for (auto type : types) {
       std::string tname(to_string(type));
       for (size_t qi = 0; qi < questions.size(); ++qi) {
@@ -139,7 +151,10 @@ int main(int argc, char** argv) {
         request.top_k = kTopK;
         request.repository = repository;
         request.branch = branch;
+        auto started = std::chrono::steady_clock::now();
         auto response = backend->search(request);
+        latency_ms[tname].push_back(
+            std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - started).count());
         std::set<std::string> top;
         for (const auto& hit : response.hits) top.insert(hit.id);
         std::set<std::string> relevant(q.relevant.begin(), q.relevant.end());
@@ -185,6 +200,14 @@ int main(int argc, char** argv) {
       summary["recall"][tname] = {
           {"all", m["all"].value()}, {"plain", m["plain"].value()}, {"named", m["named"].value()}};
       summary["hit"][tname] = {{"at5", hit5[tname].value()}, {"at10", hit10[tname].value()}};
+    }
+    std::printf("latency (ms, in process, first query of a type included)   p50      p95\n");
+    for (auto type : types) {
+      std::string tname(to_string(type));
+      std::printf("  %-8s                                               %7.2f  %7.2f\n", tname.c_str(),
+                  percentile(latency_ms[tname], 50), percentile(latency_ms[tname], 95));
+      summary["latency_ms"][tname] = {{"p50", percentile(latency_ms[tname], 50)},
+                                      {"p95", percentile(latency_ms[tname], 95)}};
     }
 
     if (!chains.empty()) {

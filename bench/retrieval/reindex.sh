@@ -25,8 +25,9 @@ binaries+=("$bin")
 # step LABEL BINARY SRC INDEX: one index run, one line of figures.
 step() {
   local label="$1" b="$2" src="$3" index="$4" stats
-  stats="$( { /usr/bin/time -f "%e %U %M %O" "$b" index "$src" --index "$index" --repository r --branch main -q \
-    > /dev/null 2> "$out/last.err"; } 2>&1 | tail -n 1)"
+  /usr/bin/time -o "$out/last.time" -f "%e %U %M %O" "$b" index "$src" --index "$index" --repository r \
+    --branch main -q > /dev/null 2> "$out/last.err"
+  stats="$(tail -n 1 "$out/last.time")"
   read -r wall user rss blocks <<< "$stats"
   awk -v l="$label" -v b="$b" -v w="$wall" -v u="$user" -v r="$rss" -v o="$blocks" 'BEGIN {
     printf "  %-10s %-40s %7.2f s wall %7.2f s cpu %6d MiB peak %9.2f MB written\n", l, b, w, u, r / 1024, o * 512 / 1e6 }'

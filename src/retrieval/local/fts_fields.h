@@ -21,7 +21,7 @@ struct FtsFields {
 };
 
 /// The bm25() column weights, in column order: name, signature, doc, body.
-inline constexpr double kFtsWeights[] = {4.0, 2.0, 1.5, 1.0};
+inline constexpr double kFtsWeights[] = {4.0, 1.5, 1.25, 1.0};
 
 /// The columns of `node` (its kind, name, language, text and `facts.doc`); the body is the doc
 /// comment followed by the whole text.
