@@ -201,14 +201,21 @@ std::vector<SearchHit> LocalBackend::semantic_hits(const Scope& scope, const Nod
 }
 
 std::vector<SearchHit> LocalBackend::bm25_list(const Scope& scope, const NodeFilter& filter, const std::string& expr,
-                                               const std::string& synonyms_expr, int candidates) {
+                                               const std::vector<std::vector<std::string>>& synonym_groups,
+                                               int candidates) {
   auto scored = store_->bm25(scope, filter, expr, candidates);
-  if (synonyms_expr.empty()) return rank_hits(std::move(scored), candidates);
-  // FTS5's bm25 sums over the phrases of an OR query, so this is bm25 of (words OR synonyms) with
-  // the synonyms' phrases weighted kSynonymWeight.
+  if (synonym_groups.empty()) return rank_hits(std::move(scored), candidates);
+  // A synonym stands in for its query word once: of a word's synonyms only the best-scoring one
+  // counts, so that a node naming several common ones ("name", "state") does not add them up.
   std::map<std::string, double> total(scored.begin(), scored.end());
-  for (const auto& [id, score] : store_->bm25(scope, filter, synonyms_expr, candidates)) {
-    total[id] += kSynonymWeight * score;
+  for (const auto& group : synonym_groups) {
+    std::map<std::string, double> best;
+    for (const auto& phrase : group) {
+      for (const auto& [id, score] : store_->bm25(scope, filter, phrase, candidates)) {
+        best[id] = std::max(best[id], score);
+      }
+    }
+    for (const auto& [id, score] : best) total[id] += kSynonymWeight * score;
   }
   return rank_hits({total.begin(), total.end()}, candidates);
 }
@@ -217,11 +224,11 @@ std::vector<SearchHit> LocalBackend::bm25_hits(const Scope& scope, const NodeFil
                                                const QueryAnalysis& analysis, const QueryExpansion& expansion,
                                                int top_k, MatchOperator op) {
   auto expr = fts_match_expression(analysis.search_text, op);
-  const std::string synonyms_expr = expansion.match_expression();
+  const auto synonym_groups = expansion.match_groups();
   const int candidates = role_candidates(top_k);
-  auto hits = bm25_list(scope, filter, expr, synonyms_expr, candidates);
+  auto hits = bm25_list(scope, filter, expr, synonym_groups, candidates);
   if (auto kind_filter = with_kinds(filter, analysis.kinds)) {
-    hits = kinds_first(bm25_list(scope, *kind_filter, expr, synonyms_expr, candidates), hits, analysis, top_k,
+    hits = kinds_first(bm25_list(scope, *kind_filter, expr, synonym_groups, candidates), hits, analysis, top_k,
                        kKindShareBm25);
   }
   return prefer_source(scope, query, analysis, std::move(hits), top_k);

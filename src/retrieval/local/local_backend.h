@@ -64,10 +64,10 @@ class LocalBackend : public IRetrievalBackend {
   std::vector<SearchHit> bm25_hits(const Scope& scope, const NodeFilter& filter, const std::string& query,
                                    const QueryAnalysis& analysis, const QueryExpansion& expansion, int top_k,
                                    MatchOperator op);
-  /// One bm25 candidate list under `filter`: the score of `expr` plus kSynonymWeight times the
-  /// score of the synonyms' expression, best first.
+  /// One bm25 candidate list under `filter`, best first: the score of `expr` plus, for each group
+  /// of synonyms (QueryExpansion::match_groups), kSynonymWeight times the best score of one of them.
   std::vector<SearchHit> bm25_list(const Scope& scope, const NodeFilter& filter, const std::string& expr,
-                                   const std::string& synonyms_expr, int candidates);
+                                   const std::vector<std::vector<std::string>>& synonym_groups, int candidates);
   /// The synonyms of `analysis` (none with the AND operator or without a lexicon), and the
   /// `synonyms` and `synonyms_available` debug entries of `response`.
   QueryExpansion expansion_for(const QueryAnalysis& analysis, MatchOperator op, SearchResponse& response);

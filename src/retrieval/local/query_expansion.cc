@@ -41,17 +41,13 @@ std::vector<std::string> found_synonyms(const std::vector<std::string>& candidat
 
 }  // namespace
 
-std::string QueryExpansion::match_expression() const {
-  std::set<std::string> phrases;
+std::vector<std::vector<std::string>> QueryExpansion::match_groups() const {
+  std::vector<std::vector<std::string>> out;
   for (const auto& [word, found] : synonyms) {
-    for (const auto& s : found) phrases.insert(phrase_of(s));
+    auto& group = out.emplace_back();
+    for (const auto& s : found) group.push_back("\"" + phrase_of(s) + "\"");
   }
-  std::string expr;
-  for (const auto& p : phrases) {
-    if (!expr.empty()) expr += " OR ";
-    expr += "\"" + p + "\"";
-  }
-  return expr;
+  return out;
 }
 
 QueryExpansion expand_query(const QueryAnalysis& analysis, ILexicon& lexicon, const PhraseCount& count,

@@ -22,9 +22,9 @@ struct QueryExpansion {
   /// its synonyms that occur in the index, sorted, `_` between a collocation's words.
   std::map<std::string, std::vector<std::string>> synonyms;
 
-  /// An FTS5 MATCH expression of every synonym, each a quoted phrase ("leave" OR "step down"),
-  /// sorted; "" when there is none.
-  std::string match_expression() const;
+  /// For each expanded word, in the order of `synonyms`, the FTS5 MATCH expression of each of its
+  /// synonyms: one quoted phrase (`"leave"`, `"step down"`).
+  std::vector<std::vector<std::string>> match_groups() const;
 };
 
 /// How many nodes of the index match an FTS5 phrase (an unquoted term such as "leave" or
@@ -39,8 +39,9 @@ constexpr size_t kMaxSynonymsPerWord = 5;
 /// its synonyms mostly add noise (docs/decisions.md).
 constexpr int64_t kRareWordShare = 1000;
 
-/// The weight of a synonym's bm25 score next to the query's own words (LocalBackend::bm25_hits).
-constexpr double kSynonymWeight = 0.5;
+/// The weight of a synonym's bm25 score next to the query's own words (LocalBackend::bm25_list):
+/// a node scores, for each expanded word, this share of its best score for one of the synonyms.
+constexpr double kSynonymWeight = 0.3;
 
 /// Shorter words are never expanded alone (the "s" of "buyer's", "id").
 constexpr size_t kMinWordLength = 3;

@@ -29,14 +29,14 @@ TEST(QueryExpansionTest, ExpandsPlainWordsWithTheSynonymsTheIndexHolds) {
   QueryExpansion e = expand_query(analyze_query("which method quits a group"), lexicon,
                                   counts({{"leave", 3}, {"step down", 1}, {"group", 7}}), kNodes);
   EXPECT_EQ(e.synonyms, (Synonyms{{"quits", {"leave", "step_down"}}}));
-  EXPECT_EQ(e.match_expression(), "\"leave\" OR \"step down\"");
+  EXPECT_EQ(e.match_groups(), (std::vector<Words>{{"\"leave\"", "\"step down\""}}));
 }
 
 TEST(QueryExpansionTest, NeverExpandsAnIdentifierOrAStopWord) {
   testing::FakeLexicon lexicon({{"quits", {"leave"}}, {"which", {"leave"}}});
   QueryExpansion e = expand_query(analyze_query("GroupService Quits which"), lexicon, counts({{"leave", 3}}), kNodes);
   EXPECT_TRUE(e.synonyms.empty());
-  EXPECT_EQ(e.match_expression(), "");
+  EXPECT_TRUE(e.match_groups().empty());
   for (const auto& word : lexicon.lookups()) EXPECT_NE(word, "quits");
 }
 

@@ -4,6 +4,8 @@
 // synonym weighs less than the query's own word, and without a lexicon search is as before.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "retrieval/local/query_expansion.h"
 #include "retrieval/local/wordnet.h"
 #include "support/fake_lexicon.h"
@@ -41,7 +43,9 @@ TEST_F(SynonymSearchTest, WordNetFindsAMethodNamedByASynonym) {
   EXPECT_EQ(r.debug["synonyms_available"], true);
   EXPECT_EQ(r.debug["synonyms"], nlohmann::json::parse(R"({"quits": ["leave"]})"));
   EXPECT_EQ(r.hits.at(0).id, "cs:Teams.GroupService.Leave(Group,User)");
-  EXPECT_EQ(repo_.ids("takes off a member", SearchType::kBm25, 1), (Ids{"cs:Teams.MemberList.Remove(Member)"}));
+  r = repo_.search("takes off a member", SearchType::kBm25, 1);
+  EXPECT_EQ(r.debug["synonyms"], nlohmann::json::parse(R"({"takes off": ["leave", "remove"]})")) << "a collocation";
+  EXPECT_EQ(r.hits.at(0).id, "cs:Teams.MemberList.Remove(Member)");
   EXPECT_EQ(repo_.ids("which method quits a group", SearchType::kHybrid, 1),
             (Ids{"cs:Teams.GroupService.Leave(Group,User)"}));
 }
@@ -74,6 +78,24 @@ TEST_F(SynonymSearchTest, ASynonymWeighsLessThanTheQuerysOwnWord) {
   EXPECT_EQ(synonym.hits[0].id, "cs:Teams.MemberList.Count(Member)");
   EXPECT_EQ(own.hits[0].id, synonym.hits[0].id);
   EXPECT_DOUBLE_EQ(synonym.hits[0].score, kSynonymWeight * own.hits[0].score);
+}
+
+TEST_F(SynonymSearchTest, OnlyTheBestSynonymOfAWordCounts) {
+  // MemberList holds both synonyms of "tallies"; it scores for the better one, not for both.
+  auto score_of = [](const SearchResponse& r, const std::string& id) {
+    for (const auto& h : r.hits) {
+      if (h.id == id) return h.score;
+    }
+    return -1.0;
+  };
+  const std::string list = "cs:Teams.MemberList";
+  const double count = score_of(repo_.search("count", SearchType::kBm25, 10, testing::without_lexicon()), list);
+  const double remove = score_of(repo_.search("remove", SearchType::kBm25, 10, testing::without_lexicon()), list);
+  ASSERT_GT(count, 0);
+  ASSERT_GT(remove, 0);
+  SearchResponse r = repo_.search("tallies", SearchType::kBm25, 10,
+                                  testing::with_lexicon({{"tallies", {"count", "remove"}}}));
+  EXPECT_DOUBLE_EQ(score_of(r, list), kSynonymWeight * std::max(count, remove));
 }
 
 TEST_F(SynonymSearchTest, TheAndOperatorIsNotExpanded) {
