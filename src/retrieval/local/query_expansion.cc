@@ -58,6 +58,8 @@ QueryExpansion expand_query(const QueryAnalysis& analysis, ILexicon& lexicon, co
   std::set<std::string> query_words;
   for (const auto& w : analysis.words) query_words.insert(w.plain);
   const auto& words = analysis.words;
+  const auto kept = std::count_if(words.begin(), words.end(), [](const QueryWord& w) { return w.kept; });
+  if (static_cast<size_t>(kept) > kMaxWordsToExpand) return out;
   for (size_t i = 0; i < words.size(); ++i) {
     if (words[i].plain.empty() || !words[i].kept) continue;
     if (i + 1 < words.size() && !words[i + 1].plain.empty()) {

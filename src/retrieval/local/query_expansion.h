@@ -43,10 +43,15 @@ constexpr int64_t kRareWordShare = 1000;
 /// a node scores, for each expanded word, this share of its best score for one of the synonyms.
 constexpr double kSynonymWeight = 0.3;
 
+/// A query that keeps more words (search_text) is not expanded: a long question already says
+/// enough for bm25, and a synonym of one of its words mostly reorders what its other words found.
+constexpr size_t kMaxWordsToExpand = 8;
+
 /// Shorter words are never expanded alone (the "s" of "buyer's", "id").
 constexpr size_t kMinWordLength = 3;
 
-/// The synonyms of `analysis`'s kept plain words from `lexicon`. A pair of adjacent plain words whose
+/// The synonyms of `analysis`'s kept plain words from `lexicon`, when it kept at most
+/// kMaxWordsToExpand words. A pair of adjacent plain words whose
 /// first was kept is tried as a collocation first; when the lexicon knows it, the pair stands for
 /// both words. A word (of at least kMinWordLength letters) or collocation is expanded when `count`
 /// finds it in at most `index_nodes` / kRareWordShare nodes, and a synonym is kept when `count`

@@ -67,6 +67,15 @@ TEST(QueryExpansionTest, KeepsTheFirstFewSynonymsSortedAndDropsTheQuerysOwnWords
   EXPECT_EQ(e.synonyms.at("erases"), (Words{"clear", "delete", "purge", "remove", "wipe"}));
 }
 
+TEST(QueryExpansionTest, ALongQuestionIsNotExpanded) {
+  testing::FakeLexicon lexicon({{"quits", Words{"leave"}}});
+  const PhraseCount vocabulary = counts({{"leave", 1}});
+  std::string query = "quits";
+  for (size_t i = 1; i < kMaxWordsToExpand; ++i) query += " word" + std::string(1, static_cast<char>('a' + i));
+  EXPECT_EQ(expand_query(analyze_query(query), lexicon, vocabulary, kNodes).synonyms, (Synonyms{{"quits", {"leave"}}}));
+  EXPECT_TRUE(expand_query(analyze_query(query + " wordz"), lexicon, vocabulary, kNodes).synonyms.empty());
+}
+
 TEST(QueryExpansionTest, ShortWordsAndUnsafeSynonymsAreSkipped) {
   testing::FakeLexicon lexicon({{"id", {"identity"}}, {"quits", {"le\"ave", "go away", "leave"}}});
   QueryExpansion e = expand_query(analyze_query("quits id"), lexicon, counts({{"identity", 1}, {"leave", 1}}), kNodes);
