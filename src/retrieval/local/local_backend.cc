@@ -60,12 +60,13 @@ std::optional<NodeFilter> with_kinds(const NodeFilter& filter, const std::set<st
 constexpr double kKindShareBm25 = 0.3;
 constexpr double kKindShareSemantic = 0.8;
 
-/// How many nodes match `phrase` in the whole index (not only the scope), counted up to 1000: the
-/// vocabulary check of the synonym expansion. It runs through FTS5's MATCH so that the table's
-/// own porter tokenizer stems the phrase.
-int64_t phrase_count(SqliteDb& db, const std::string& phrase) {
-  auto s = db.prepare("SELECT count(*) FROM (SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? LIMIT 1000)");
+/// How many nodes match `phrase` in the whole index (not only the scope), counted up to `bound`:
+/// the vocabulary check of the synonym expansion. It runs through FTS5's MATCH so that the
+/// table's own porter tokenizer stems the phrase.
+int64_t phrase_count(SqliteDb& db, const std::string& phrase, int64_t bound) {
+  auto s = db.prepare("SELECT count(*) FROM (SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? LIMIT ?)");
   s.bind(1, "\"" + phrase + "\"");
+  s.bind(2, bound);
   return s.step() ? s.integer(0) : 0;
 }
 
@@ -247,8 +248,11 @@ QueryExpansion LocalBackend::expansion_for(const QueryAnalysis& analysis, MatchO
   response.debug["synonyms_available"] = words != nullptr;
   QueryExpansion expansion;
   if (words && op == MatchOperator::kOr) {
-    auto count = [this](const std::string& phrase) { return phrase_count(store_->db(), phrase); };
-    expansion = expand_query(analysis, *words, count, node_count(store_->db()));
+    const int64_t nodes = node_count(store_->db());
+    // Past the rare-word limit the exact count does not matter.
+    const int64_t bound = nodes / kRareWordShare + 1;
+    auto count = [this, bound](const std::string& phrase) { return phrase_count(store_->db(), phrase, bound); };
+    expansion = expand_query(analysis, *words, count, nodes);
   }
   response.debug["synonyms"] = nlohmann::json::object();
   for (const auto& [word, found] : expansion.synonyms) response.debug["synonyms"][word] = found;
