@@ -4,10 +4,11 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
+# wordnet-base: the WordNet 3.0 database (/usr/share/wordnet) of bm25's synonym expansion.
 apt_packages=(g++ cmake ninja-build pkg-config libboost-dev libboost-graph-dev nlohmann-json3-dev
   libspdlog-dev libfmt-dev libgtest-dev libgmock-dev libcli11-dev libcpp-httplib-dev libsqlite3-dev libssl-dev
   libfaiss-dev libopenblas0-openmp libpcre2-dev zlib1g-dev libjemalloc-dev graphviz time jq sqlite3 chromium ccache
-  bubblewrap libseccomp-dev libgit2-dev git make curl wget)
+  bubblewrap libseccomp-dev libgit2-dev git make curl wget wordnet-base)
 # `deps.sh --fuzz` (make fuzz) also needs clang and its libFuzzer/sanitizer runtime; `deps.sh --lint`
 # (make lint, make format) clang-format and clang-tidy.
 case "${1:-}" in

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "retrieval/local/local_backend.h"
@@ -33,8 +34,9 @@ class InlineIndex {
     run_local_indexer(o);
   }
 
-  SearchResponse search(const std::string& query, SearchType type, int top_k) const {
-    LocalBackend backend(index_.str());
+  /// Searches through a backend made with `options` (default: the system's WordNet, when present).
+  SearchResponse search(const std::string& query, SearchType type, int top_k, LocalBackendOptions options = {}) const {
+    LocalBackend backend(index_.str(), std::move(options));
     SearchRequest r;
     r.search_type = type;
     r.query = query;
@@ -44,10 +46,14 @@ class InlineIndex {
     return backend.search(r);
   }
 
+  /// The index folder, for tests that make their own backend.
+  std::string index_dir() const { return index_.str(); }
+
   /// The ids of search's hits, best first.
-  std::vector<std::string> ids(const std::string& query, SearchType type, int top_k) const {
+  std::vector<std::string> ids(const std::string& query, SearchType type, int top_k,
+                               LocalBackendOptions options = {}) const {
     std::vector<std::string> out;
-    for (const auto& h : search(query, type, top_k).hits) out.push_back(h.id);
+    for (const auto& h : search(query, type, top_k, std::move(options)).hits) out.push_back(h.id);
     return out;
   }
 

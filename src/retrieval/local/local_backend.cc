@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <set>
 #include <unordered_map>
 
@@ -9,6 +10,7 @@
 #include "retrieval/local/node_role.h"
 #include "retrieval/local/role_ranking.h"
 #include "retrieval/local/rrf.h"
+#include "retrieval/local/sqlite_db.h"
 #include "retrieval/local/vector_sync.h"
 
 namespace attractor::retrieval {
@@ -58,6 +60,22 @@ std::optional<NodeFilter> with_kinds(const NodeFilter& filter, const std::set<st
 // sit in a narrow band.
 constexpr double kKindShareBm25 = 0.3;
 constexpr double kKindShareSemantic = 0.8;
+
+/// How many nodes match `phrase` in the whole index (not only the scope), counted up to `bound`:
+/// the vocabulary check of the synonym expansion. It runs through FTS5's MATCH so that the
+/// table's own porter tokenizer stems the phrase.
+int64_t phrase_count(SqliteDb& db, const std::string& phrase, int64_t bound) {
+  auto s = db.prepare("SELECT count(*) FROM (SELECT rowid FROM nodes_fts WHERE nodes_fts MATCH ? LIMIT ?)");
+  s.bind(1, "\"" + phrase + "\"");
+  s.bind(2, bound);
+  return s.step() ? s.integer(0) : 0;
+}
+
+/// How many nodes the whole index holds (every scope, as phrase_count counts).
+int64_t node_count(SqliteDb& db) {
+  auto s = db.prepare("SELECT count(*) FROM nodes");
+  return s.step() ? s.integer(0) : 0;
+}
 
 /// The hits of the named kinds (`first`) that score at least `share` of the best hit of any kind,
 /// then the hits of `rest` (every kind) not already placed; ranks renumbered. When the query names
@@ -184,16 +202,62 @@ std::vector<SearchHit> LocalBackend::semantic_hits(const Scope& scope, const Nod
   return prefer_source(scope, query, analysis, std::move(hits), top_k);
 }
 
+std::vector<SearchHit> LocalBackend::bm25_list(const Scope& scope, const NodeFilter& filter, const std::string& expr,
+                                               const std::vector<std::vector<std::string>>& synonym_groups,
+                                               int candidates) {
+  auto scored = store_->bm25(scope, filter, expr, candidates);
+  if (synonym_groups.empty()) return rank_hits(std::move(scored), candidates);
+  // A synonym stands in for its query word once: of a word's synonyms only the best-scoring one
+  // counts, so that a node naming several common ones ("name", "state") does not add them up.
+  std::map<std::string, double> total(scored.begin(), scored.end());
+  for (const auto& group : synonym_groups) {
+    std::map<std::string, double> best;
+    for (const auto& phrase : group) {
+      for (const auto& [id, score] : store_->bm25(scope, filter, phrase, candidates)) {
+        best[id] = std::max(best[id], score);
+      }
+    }
+    for (const auto& [id, score] : best) total[id] += kSynonymWeight * score;
+  }
+  return rank_hits({total.begin(), total.end()}, candidates);
+}
+
 std::vector<SearchHit> LocalBackend::bm25_hits(const Scope& scope, const NodeFilter& filter, const std::string& query,
-                                               const QueryAnalysis& analysis, int top_k, MatchOperator op) {
+                                               const QueryAnalysis& analysis, const QueryExpansion& expansion,
+                                               int top_k, MatchOperator op) {
   auto expr = fts_match_expression(analysis.search_text, op);
+  const auto synonym_groups = expansion.match_groups();
   const int candidates = role_candidates(top_k);
-  auto hits = rank_hits(store_->bm25(scope, filter, expr, candidates), candidates);
+  auto hits = bm25_list(scope, filter, expr, synonym_groups, candidates);
   if (auto kind_filter = with_kinds(filter, analysis.kinds)) {
-    hits = kinds_first(rank_hits(store_->bm25(scope, *kind_filter, expr, candidates), candidates), hits, analysis,
-                       top_k, kKindShareBm25);
+    hits = kinds_first(bm25_list(scope, *kind_filter, expr, synonym_groups, candidates), hits, analysis, top_k,
+                       kKindShareBm25);
   }
   return prefer_source(scope, query, analysis, std::move(hits), top_k);
+}
+
+ILexicon* LocalBackend::lexicon() {
+  if (!lexicon_opened_) {
+    lexicon_opened_ = true;
+    if (options_.lexicon) lexicon_ = options_.lexicon();
+  }
+  return lexicon_.get();
+}
+
+QueryExpansion LocalBackend::expansion_for(const QueryAnalysis& analysis, MatchOperator op, SearchResponse& response) {
+  ILexicon* words = lexicon();
+  response.debug["synonyms_available"] = words != nullptr;
+  QueryExpansion expansion;
+  if (words && op == MatchOperator::kOr) {
+    const int64_t nodes = node_count(store_->db());
+    // Past the rare-word limit the exact count does not matter.
+    const int64_t bound = nodes / kRareWordShare + 1;
+    auto count = [this, bound](const std::string& phrase) { return phrase_count(store_->db(), phrase, bound); };
+    expansion = expand_query(analysis, *words, count, nodes);
+  }
+  response.debug["synonyms"] = nlohmann::json::object();
+  for (const auto& [word, found] : expansion.synonyms) response.debug["synonyms"][word] = found;
+  return expansion;
 }
 
 SearchResponse LocalBackend::search(const SearchRequest& request) {
@@ -217,13 +281,14 @@ SearchResponse LocalBackend::search(const SearchRequest& request) {
   response.debug["preferred_roles"] = analysis.roles;
   switch (request.search_type) {
     case SearchType::kBm25:
-      response.hits = bm25_hits(scope, filter, query, analysis, request.top_k, op);
+      response.hits = bm25_hits(scope, filter, query, analysis, expansion_for(analysis, op, response), request.top_k,
+                                op);
       response.debug["match_operator"] = op == MatchOperator::kAnd ? "and" : "or";
       break;
     case SearchType::kSemantic: response.hits = semantic_hits(scope, filter, query, analysis, request.top_k); break;
     case SearchType::kHybrid: {
       auto semantic = semantic_hits(scope, filter, query, analysis, request.top_k);
-      auto bm25 = bm25_hits(scope, filter, query, analysis, request.top_k, op);
+      auto bm25 = bm25_hits(scope, filter, query, analysis, expansion_for(analysis, op, response), request.top_k, op);
       response.debug["semantic_count"] = semantic.size();
       response.debug["bm25_count"] = bm25.size();
       response.debug["rrf_k"] = request.rrf_k;

@@ -3,6 +3,7 @@
 /// The embedded local backend: SQLite FTS5 (bm25) + FAISS (semantic) + RRF (hybrid) over one index
 /// directory written by the indexer. Not thread-safe: use one instance per thread.
 
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -13,7 +14,9 @@
 #include "retrieval/local/embedder.h"
 #include "retrieval/local/index_store.h"
 #include "retrieval/local/query_analysis.h"
+#include "retrieval/local/query_expansion.h"
 #include "retrieval/local/vector_index.h"
+#include "retrieval/local/wordnet.h"
 
 namespace attractor::retrieval {
 
@@ -23,6 +26,10 @@ struct LocalBackendOptions {
   /// with the recorded model and the endpoint/key from the environment). When given, it must match
   /// the recorded provider, model and dimension, otherwise semantic search fails.
   std::optional<EmbedderSpec> embedder;
+  /// Opens the lexicon of bm25's synonym expansion, once, at the first bm25 search; nullptr means
+  /// none (the search is not expanded and its debug says so). Default: WordNet from
+  /// wordnet_system_dirs().
+  std::function<std::unique_ptr<ILexicon>()> lexicon = [] { return WordNet::open_system(); };
 };
 
 class LocalBackend : public IRetrievalBackend {
@@ -53,9 +60,19 @@ class LocalBackend : public IRetrievalBackend {
   /// One semantic candidate list under `filter`, best first.
   std::vector<SearchHit> semantic_list(const Scope& scope, const NodeFilter& filter, const std::string& text,
                                        int candidates);
-  /// Ranked bm25 hits, as semantic_hits.
+  /// Ranked bm25 hits, as semantic_hits, of the query's words and `expansion`'s synonyms.
   std::vector<SearchHit> bm25_hits(const Scope& scope, const NodeFilter& filter, const std::string& query,
-                                   const QueryAnalysis& analysis, int top_k, MatchOperator op);
+                                   const QueryAnalysis& analysis, const QueryExpansion& expansion, int top_k,
+                                   MatchOperator op);
+  /// One bm25 candidate list under `filter`, best first: the score of `expr` plus, for each group
+  /// of synonyms (QueryExpansion::match_groups), kSynonymWeight times the best score of one of them.
+  std::vector<SearchHit> bm25_list(const Scope& scope, const NodeFilter& filter, const std::string& expr,
+                                   const std::vector<std::vector<std::string>>& synonym_groups, int candidates);
+  /// The synonyms of `analysis` (none with the AND operator or without a lexicon), and the
+  /// `synonyms` and `synonyms_available` debug entries of `response`.
+  QueryExpansion expansion_for(const QueryAnalysis& analysis, MatchOperator op, SearchResponse& response);
+  /// The lexicon, opened at the first call; nullptr when there is none.
+  ILexicon* lexicon();
   /// The role_candidates(top_k) best `hits` cut to `top_k`: the roles the query names first, the
   /// roles it does not ask for last.
   std::vector<SearchHit> prefer_source(const Scope& scope, const std::string& query, const QueryAnalysis& analysis,
@@ -67,6 +84,8 @@ class LocalBackend : public IRetrievalBackend {
   std::map<std::string, std::unique_ptr<IEmbedder>> embedders_;
   std::unique_ptr<IEmbedder> fixed_embedder_;
   std::map<std::string, std::unique_ptr<VectorIndex>> vectors_;
+  std::unique_ptr<ILexicon> lexicon_;
+  bool lexicon_opened_ = false;
 };
 
 /// make_retrieval_backend inside the retrieval module: kind "local" opens `index_dir` as a

@@ -126,8 +126,10 @@ QueryAnalysis analyze_query(std::string_view query) {
   std::vector<std::string_view> kept;
   for (size_t i = 0; i < runs.size(); ++i) {
     const std::string word = plain_word(runs[i], i == 0);
+    out.words.push_back({word, false});
     if (word.empty()) {
       out.names_identifier = true;
+      out.words.back().kept = true;
       kept.push_back(runs[i]);
       continue;
     }
@@ -136,6 +138,7 @@ QueryAnalysis analyze_query(std::string_view query) {
     if (word == "stored" && kind_word(next) != nullptr) continue;                         // "stored procedure"
     if ((word == "table" || word == "defined") && (next == "type" || next == "types")) {  // a user-defined table type
       out.kinds.insert("type");
+      out.words.push_back({next, false});
       ++i;
       continue;
     }
@@ -148,6 +151,7 @@ QueryAnalysis analyze_query(std::string_view query) {
       out.roles.insert(r->second);
       continue;
     }
+    out.words.back().kept = true;
     kept.push_back(runs[i]);
   }
   for (auto run : kept) {

@@ -11,8 +11,17 @@
 #include <set>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace attractor::retrieval {
+
+/// One identifier run of a query, as the synonym expansion reads it.
+struct QueryWord {
+  /// The run lowercased when it is a plain word, "" when it is an identifier the user typed.
+  std::string plain;
+  /// True when search_text kept the run (not a stop, kind or role word).
+  bool kept = false;
+};
 
 struct QueryAnalysis {
   /// The query's words without stop words and kind or role words, in order, space-separated;
@@ -25,6 +34,9 @@ struct QueryAnalysis {
   /// True when a word of the query is not a plain word (an identifier such as `Cipher_Move`): the
   /// query names its symbol, so a kind it names only describes it.
   bool names_identifier = false;
+  /// Every identifier run of the query, in order (stop words too, so that collocations such as
+  /// "log in" stay adjacent).
+  std::vector<QueryWord> words;
 };
 
 /// The analysis of `query`; pure and deterministic.
