@@ -149,6 +149,24 @@ IEmbedder& LocalBackend::query_embedder(const std::string& index_name) {
   return *embedder;
 }
 
+const std::vector<int64_t>& LocalBackend::visible(const Scope& scope, const NodeFilter& filter) {
+  std::vector<std::string> binds;
+  std::string key = scope.index_name + '\0' + scope.repository + '\0' + scope.branch + '\0' + scope.snapshot + '\0' +
+                    filter.sql_condition("n", binds);
+  for (const auto& b : binds) key += '\0' + b;
+  auto it = visible_.find(key);
+  if (it == visible_.end()) it = visible_.emplace(key, store_->visible_rowids(scope, filter)).first;
+  return it->second;
+}
+
+void LocalBackend::forget_if_changed() {
+  int64_t version = store_->data_version();
+  if (version == data_version_) return;
+  data_version_ = version;
+  vectors_.clear();
+  visible_.clear();
+}
+
 const VectorIndex& LocalBackend::vectors(const std::string& index_name) {
   auto& slot = vectors_[index_name];
   if (!slot) slot = std::make_unique<VectorIndex>(load_vectors(*store_, index_name));
@@ -173,7 +191,7 @@ std::vector<SearchHit> LocalBackend::semantic_list(const Scope& scope, const Nod
   if (qv.size() != 1 || static_cast<int>(qv[0].size()) != index.dimension()) {
     throw RetrievalError(RetrievalError::Kind::kInvalidArgument, "query embedding dimension does not match the index");
   }
-  auto allowed = store_->visible_rowids(scope, filter);
+  const auto& allowed = visible(scope, filter);
   // When every vector of the named index is visible the selector is skipped (same result, faster).
   bool everything = static_cast<int64_t>(allowed.size()) == index.size();
   // A few extra candidates so equal scores at the cut are decided by id, not by FAISS order.
@@ -205,7 +223,8 @@ std::vector<SearchHit> LocalBackend::semantic_hits(const Scope& scope, const Nod
 std::vector<SearchHit> LocalBackend::bm25_list(const Scope& scope, const NodeFilter& filter, const std::string& expr,
                                                const std::vector<std::vector<std::string>>& synonym_groups,
                                                int candidates) {
-  auto scored = store_->bm25(scope, filter, expr, candidates);
+  const auto& shown = visible(scope, filter);
+  auto scored = store_->bm25_among(shown, expr, candidates);
   if (synonym_groups.empty()) return rank_hits(std::move(scored), candidates);
   // A synonym stands in for its query word once: of a word's synonyms only the best-scoring one
   // counts, so that a node naming several common ones ("name", "state") does not add them up.
@@ -213,7 +232,7 @@ std::vector<SearchHit> LocalBackend::bm25_list(const Scope& scope, const NodeFil
   for (const auto& group : synonym_groups) {
     std::map<std::string, double> best;
     for (const auto& phrase : group) {
-      for (const auto& [id, score] : store_->bm25(scope, filter, phrase, candidates)) {
+      for (const auto& [id, score] : store_->bm25_among(shown, phrase, candidates)) {
         best[id] = std::max(best[id], score);
       }
     }
@@ -266,6 +285,7 @@ SearchResponse LocalBackend::search(const SearchRequest& request) {
   std::string query = request.query;
   query.erase(0, query.find_first_not_of(" \t\r\n"));
   require(!query.empty(), "query is empty");
+  forget_if_changed();
   auto filter = NodeFilter::parse(request.retrieval_filters);
   auto scope = scope_for(request.repository, request.branch, filter, request.active_index);
   auto op = request.match_operator.value_or(MatchOperator::kOr);

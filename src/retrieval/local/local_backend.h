@@ -78,12 +78,20 @@ class LocalBackend : public IRetrievalBackend {
   std::vector<SearchHit> prefer_source(const Scope& scope, const std::string& query, const QueryAnalysis& analysis,
                                        std::vector<SearchHit> hits, int top_k);
 
+  /// The visible rowids of `scope` under `filter`, computed once per state of the index.
+  const std::vector<int64_t>& visible(const Scope& scope, const NodeFilter& filter);
+  /// Drops what was read from the index (vectors, visible rowids) when another connection has
+  /// committed since: a re-index while a server runs is seen by its next search.
+  void forget_if_changed();
+
   std::string dir_;
   LocalBackendOptions options_;
   std::unique_ptr<IndexStore> store_;
   std::map<std::string, std::unique_ptr<IEmbedder>> embedders_;
   std::unique_ptr<IEmbedder> fixed_embedder_;
   std::map<std::string, std::unique_ptr<VectorIndex>> vectors_;
+  std::map<std::string, std::vector<int64_t>> visible_;  ///< by scope and filter condition
+  int64_t data_version_ = -1;
   std::unique_ptr<ILexicon> lexicon_;
   bool lexicon_opened_ = false;
 };

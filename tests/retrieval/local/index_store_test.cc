@@ -2,6 +2,7 @@
 
 #include <gtest/gtest.h>
 
+#include "retrieval/local/code_tokens.h"
 #include "support/temp_dir.h"
 
 namespace attractor::retrieval {
@@ -71,6 +72,41 @@ TEST(IndexStoreSyncTest, SyncingDuplicatesWritesOnlyWhatChanged) {
   auto s = store.db().prepare("SELECT json_extract(metadata, '$.also_defined_in') IS NULL FROM nodes");
   ASSERT_TRUE(s.step());
   EXPECT_EQ(s.integer(0), 1);
+}
+
+}  // namespace
+}  // namespace attractor::retrieval
+
+namespace attractor::retrieval {
+namespace {
+
+TEST(IndexStoreBm25Test, RankingAmongTheVisibleRowidsIsTheJoinedRanking) {
+  TempDir dir;
+  IndexStore store(dir.str(), true);
+  const Scope other{"default", "acme", "dev", "s1"};
+  for (int i = 0; i < 60; ++i) {
+    StoredNode n;
+    n.id = "cs:N" + std::to_string(i);
+    n.path = "f" + std::to_string(i % 7) + ".cs";
+    n.language = "csharp";
+    n.kind = i % 3 == 0 ? "class" : "method";
+    n.name = "Shop.N" + std::to_string(i);
+    // Every fifth node has the same text as the one before: equal scores, decided by id.
+    int words = i % 5 == 0 && i > 0 ? i - 1 : i;
+    n.text = "void N() { invoice(" + std::string(static_cast<size_t>(words % 9), 'x') + "); order(); }";
+    store.insert_node(i % 4 == 0 ? other : kScope, n);
+  }
+  for (const char* filter : {R"({})", R"({"kind": "method"})"}) {
+    auto parsed = NodeFilter::parse(nlohmann::json::parse(filter));
+    auto visible = store.visible_rowids(kScope, parsed);
+    for (int limit : {1, 5, 12, 100}) {
+      for (const char* words : {"invoice", "order", "invoice xxxx"}) {
+        auto expr = fts_match_expression(words, MatchOperator::kOr);
+        EXPECT_EQ(store.bm25_among(visible, expr, limit), store.bm25(kScope, parsed, expr, limit))
+            << filter << " " << words << " " << limit;
+      }
+    }
+  }
 }
 
 }  // namespace

@@ -313,6 +313,28 @@ TEST(IndexerIncrementalTest, SkipsUnchangedFilesAndRemovesDeletedOnes) {
   for (const auto& h : backend.search(gone).hits) EXPECT_EQ(h.id.find("Domain.Attendee"), std::string::npos) << h.id;
 }
 
+TEST(IndexerIncrementalTest, ABackendThatStaysOpenSeesTheNextIndexRun) {
+  TempDir src, index;
+  fs::copy(kRepo, src.path(), fs::copy_options::recursive);
+  run_local_indexer(options(src.str(), index.str()));
+  LocalBackend backend(index.str());
+  auto top = [&](SearchType type) {
+    SearchRequest r{type, "ArchiveRooms", 1, "acme", "main", json::object(), std::nullopt, std::nullopt, 60};
+    auto hits = backend.search(r).hits;
+    return hits.empty() ? std::string() : hits[0].id;
+  };
+  const std::string archiver = "cs:Acme.Meetings.Services.RoomArchiver.ArchiveRooms()";
+  EXPECT_NE(top(SearchType::kBm25), archiver);
+  EXPECT_NE(top(SearchType::kSemantic), archiver);
+  {
+    std::ofstream out(src.path() / "src/Acme.Meetings/Services/RoomService.cs", std::ios::app);
+    out << "namespace Acme.Meetings.Services { public class RoomArchiver { public void ArchiveRooms() { } } }\n";
+  }
+  run_local_indexer(options(src.str(), index.str()));
+  EXPECT_EQ(top(SearchType::kBm25), archiver);
+  EXPECT_EQ(top(SearchType::kSemantic), archiver);  // its vector and visible rowid were read again
+}
+
 TEST(IndexerSnapshotTest, BranchesAndSnapshotsLiveSideBySide) {
   TempDir index;
   auto o = options(kRepo, index.str());
