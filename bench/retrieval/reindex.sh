@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Index cost on whole public repositories (issue 37): a cold index, a no-change re-index, a one-file
-# change and its revert, each with wall time, CPU, peak RSS and bytes written (the kernel's count of
-# blocks written, 512 bytes each, /usr/bin/time %O). The repositories are exported from the local
+# change (a comment inside the file's first type) and its revert, each with wall time, CPU, peak
+# RSS and bytes written (the kernel's count of blocks written, 512 bytes each, /usr/bin/time %O). The repositories are exported from the local
 # mirrors (see real_repos.sh) into OUT_DIR at pinned commits, never into git.
 #
 # Usage: bench/retrieval/reindex.sh [BINARY] [OUT_DIR] [NAME...]   (names: bitwarden efcore)
@@ -13,7 +13,7 @@ bin="$(realpath "${1:-$root/build/attractor}")"
 out="${2:-/tmp/attractor-reindex}"
 only=("${@:3}")
 mirror="${ATTRACTOR_MIRROR:-/work/.mirror}"
-# name | owner+repo | pinned commit | the file the one-file change appends a comment to
+# name | owner+repo | pinned commit | the file the one-file change edits
 repos=(
   "bitwarden|bitwarden+server|ac309aa19ed351406a56032d5f26a7a9a99f4abd|src/Infrastructure.Dapper/Vault/Repositories/CipherRepository.cs"
   "efcore|dotnet+efcore|ecd0ba4c23377e479ce94c74119c499f1339351c|src/EFCore/DbContext.cs"
@@ -50,7 +50,8 @@ for line in "${repos[@]}"; do
     rm -rf "$index"
     step cold "$b" "$src" "$index"
     step no-change "$b" "$src" "$index"
-    echo "// one-file change" >> "$src/$touched"
+    # A comment inside the file's first type: that type's text changes, its members' do not.
+    sed -i '0,/{[[:space:]]*$/s//{ \/\/ one-file change/' "$src/$touched"
     step one-file "$b" "$src" "$index"
     cp "$out/touched.orig" "$src/$touched"
     step revert "$b" "$src" "$index"

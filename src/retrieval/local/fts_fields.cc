@@ -19,47 +19,48 @@ std::string_view cut_utf8(std::string_view s, size_t max) {
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '@'; }
 
-/// Where the body of a C# declaration starts: the first `{`, `=>` or `;` outside brackets and
-/// strings (a default argument `= "{"` or an attribute `[Route("{id}")]` is not the body).
-size_t csharp_body_start(std::string_view text) {
+/// The first position of `text` outside quotes and brackets where `ends(text, i)` holds, or its
+/// size. `quote_end(c)` is the character that closes a quote opened by `c` (0: `c` opens none);
+/// `escapes` says whether a backslash escapes inside a quote.
+template <typename QuoteEnd, typename Ends>
+size_t first_top_level(std::string_view text, std::string_view open, std::string_view close, bool escapes,
+                       QuoteEnd quote_end, Ends ends) {
   int depth = 0;
   char quote = 0;
   for (size_t i = 0; i < text.size(); ++i) {
     char c = text[i];
     if (quote) {
-      if (c == '\\') ++i;
+      if (escapes && c == '\\') ++i;
       else if (c == quote) quote = 0;
-      continue;
-    }
-    if (c == '"' || c == '\'') quote = c;
-    else if (c == '(' || c == '[' || c == '<') ++depth;
-    else if ((c == ')' || c == ']' || c == '>') && depth > 0) --depth;
-    else if (depth == 0 && (c == '{' || c == ';' || (c == '=' && i + 1 < text.size() && text[i + 1] == '>'))) return i;
-  }
-  return text.size();
-}
-
-/// Where the body of a SQL routine or view starts: the first word `AS` outside brackets and quotes.
-size_t sql_body_start(std::string_view text) {
-  int depth = 0;
-  char quote = 0;
-  for (size_t i = 0; i < text.size(); ++i) {
-    char c = text[i];
-    if (quote) {
-      if (c == quote) quote = 0;
-      continue;
-    }
-    if (c == '\'' || c == '"') quote = c;
-    else if (c == '[') quote = ']';
-    else if (c == '(') ++depth;
-    else if (c == ')' && depth > 0) --depth;
-    else if (depth == 0 && (c == 'A' || c == 'a') && i + 1 < text.size() &&
-             (text[i + 1] == 'S' || text[i + 1] == 's') && (i == 0 || !word_char(text[i - 1])) &&
-             (i + 2 >= text.size() || !word_char(text[i + 2]))) {
+    } else if (char q = quote_end(c)) {
+      quote = q;
+    } else if (open.find(c) != std::string_view::npos) {
+      ++depth;
+    } else if (close.find(c) != std::string_view::npos) {
+      if (depth > 0) --depth;
+    } else if (depth == 0 && ends(text, i)) {
       return i;
     }
   }
   return text.size();
+}
+
+/// Where the body of a C# declaration starts: the first `{`, `=>` or `;` outside brackets and
+/// strings (a default argument `= "{"` or an attribute `[Route("{id}")]` is not the body).
+size_t csharp_body_start(std::string_view text) {
+  auto quote_end = [](char c) { return c == '"' || c == '\'' ? c : '\0'; };
+  return first_top_level(text, "([<", ")]>", true, quote_end, [](std::string_view t, size_t i) {
+    return t[i] == '{' || t[i] == ';' || (t[i] == '=' && i + 1 < t.size() && t[i + 1] == '>');
+  });
+}
+
+/// Where the body of a SQL routine or view starts: the first word `AS` outside brackets and quotes.
+size_t sql_body_start(std::string_view text) {
+  auto quote_end = [](char c) { return c == '\'' || c == '"' ? c : c == '[' ? ']' : '\0'; };
+  return first_top_level(text, "(", ")", false, quote_end, [](std::string_view t, size_t i) {
+    return (t[i] == 'A' || t[i] == 'a') && i + 1 < t.size() && (t[i + 1] == 'S' || t[i + 1] == 's') &&
+           (i == 0 || !word_char(t[i - 1])) && (i + 2 >= t.size() || !word_char(t[i + 2]));
+  });
 }
 
 }  // namespace

@@ -90,9 +90,6 @@ IndexStore::IndexStore(const std::string& dir, bool writable) : dir_(dir) {
   // Sorts and GROUP BYs of a large scope would otherwise spill to a temporary file: writes a
   // no-change re-index must not make.
   db_->exec("PRAGMA temp_store = MEMORY");
-  // Searches read the same FTS and node pages again and again: map them instead of copying them
-  // through read() into a 2 MB cache.
-  db_->exec("PRAGMA mmap_size = 1073741824; PRAGMA cache_size = -65536");
   if (writable) {
     db_->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
     db_->exec(kSchema);
@@ -184,23 +181,28 @@ std::map<std::string, nlohmann::json> IndexStore::file_issues(const Scope& scope
 }
 
 void IndexStore::put_file_issues(const Scope& scope, const std::string& path, const nlohmann::json& issues) {
-  replace_file_row("file_issues", "issues", scope, path, issues.is_array() ? issues : nlohmann::json::array());
+  (void)replace_file_row("file_issues", "issues", scope, path, issues.is_array() ? issues : nlohmann::json::array());
 }
 
-void IndexStore::put_file_facts(const Scope& scope, const std::string& path, const nlohmann::json& facts) {
-  replace_file_row("file_facts", "facts", scope, path, facts.is_object() ? facts : nlohmann::json::object());
+bool IndexStore::put_file_facts(const Scope& scope, const std::string& path, const nlohmann::json& facts) {
+  return replace_file_row("file_facts", "facts", scope, path, facts.is_object() ? facts : nlohmann::json::object());
 }
 
-void IndexStore::replace_file_row(const char* table, const char* column, const Scope& scope, const std::string& path,
+bool IndexStore::replace_file_row(const char* table, const char* column, const Scope& scope, const std::string& path,
                                   const nlohmann::json& value) {
+  auto old = db_->prepare(fmt::format("SELECT {} FROM {} AS n WHERE {} AND path = ?", column, table, kScopeWhere));
+  old.bind(bind_scope(old, 1, scope), path);
+  const bool had = old.step();
+  if (had ? parse_json_or_discarded(old.text(0)) == value : value.empty()) return false;
   auto del = db_->prepare(fmt::format("DELETE FROM {} AS n WHERE {} AND path = ?", table, kScopeWhere));
   del.bind(bind_scope(del, 1, scope), path).run();
-  if (value.empty()) return;
+  if (value.empty()) return true;
   auto s = db_->prepare(fmt::format(
       "INSERT INTO {}(index_name, repository, branch, snapshot, path, {}) VALUES (?,?,?,?,?,?)", table, column));
   int i = bind_scope(s, 1, scope);
   s.bind(i, path).bind(i + 1, value.dump());
   s.run();
+  return true;
 }
 
 std::map<std::string, std::set<std::string>> IndexStore::global_usings(const Scope& scope) {
@@ -226,20 +228,52 @@ std::vector<int64_t> IndexStore::delete_file(const Scope& scope, const std::stri
     s.bind(i, path);
     while (s.step()) rowids.push_back(s.integer(0));
   }
-  auto del_fts = db_->prepare("DELETE FROM nodes_fts WHERE rowid = ?");
-  auto del_node = db_->prepare("DELETE FROM nodes WHERE rowid = ?");
-  for (auto r : rowids) {
-    del_fts.bind(1, r).run();
-    del_fts.reset();
-    del_node.bind(1, r).run();
-    del_node.reset();
-  }
+  for (auto r : rowids) delete_node(r);
   auto s = db_->prepare("DELETE FROM files AS n WHERE " + std::string(kScopeWhere) + " AND path = ?");
   int i = bind_scope(s, 1, scope);
   s.bind(i, path).run();
   put_file_issues(scope, path, nlohmann::json::array());
   put_file_facts(scope, path, nlohmann::json::object());
   return rowids;
+}
+
+std::vector<StoredNode> IndexStore::nodes_of_file(const Scope& scope, const std::string& path) {
+  auto s = db_->prepare(
+      "SELECT rowid, id, language, kind, name, start_line, end_line, text, acl_tags, labels, metadata, facts "
+      "FROM nodes n WHERE " +
+      std::string(kScopeWhere) + " AND path = ? ORDER BY rowid");
+  s.bind(bind_scope(s, 1, scope), path);
+  std::vector<StoredNode> out;
+  while (s.step()) {
+    StoredNode n;
+    n.rowid = s.integer(0);
+    n.id = s.text(1);
+    n.path = path;
+    n.language = s.text(2);
+    n.kind = s.text(3);
+    n.name = s.text(4);
+    n.start_line = static_cast<int>(s.integer(5));
+    n.end_line = static_cast<int>(s.integer(6));
+    n.text = s.text(7);
+    n.acl_tags = parse_json_or_discarded(s.text(8));
+    n.labels = parse_json_or_discarded(s.text(9));
+    n.metadata = parse_json_or_discarded(s.text(10));
+    n.facts = parse_json_or_discarded(s.text(11));
+    out.push_back(std::move(n));
+  }
+  return out;
+}
+
+void IndexStore::delete_node(int64_t rowid) {
+  auto& f = cached(delete_fts_, "DELETE FROM nodes_fts WHERE rowid = ?");
+  f.bind(1, rowid).run();
+  auto& n = cached(delete_node_, "DELETE FROM nodes WHERE rowid = ?");
+  n.bind(1, rowid).run();
+}
+
+void IndexStore::update_lines(int64_t rowid, int start_line, int end_line) {
+  auto s = db_->prepare("UPDATE nodes SET start_line = ?, end_line = ? WHERE rowid = ?");
+  s.bind(1, static_cast<int64_t>(start_line)).bind(2, static_cast<int64_t>(end_line)).bind(3, rowid).run();
 }
 
 SqliteStatement& IndexStore::cached(std::unique_ptr<SqliteStatement>& slot, const std::string& sql) {

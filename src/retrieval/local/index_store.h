@@ -99,16 +99,24 @@ class IndexStore {
   /// The parse issues recorded per file of `scope`: path -> JSON array of {line, column, message}.
   std::map<std::string, nlohmann::json> file_issues(const Scope& scope);
   /// Records `issues` (a JSON array) for `path`, replacing what was there; an empty array clears it.
+  /// Writes nothing when they are what is stored.
   void put_file_issues(const Scope& scope, const std::string& path, const nlohmann::json& issues);
   /// Replaces the file-level facts of `path` (an object such as {"global_usings": [...]}; an empty
-  /// one removes them). They outlive a file without nodes, such as a GlobalUsings.cs.
-  void put_file_facts(const Scope& scope, const std::string& path, const nlohmann::json& facts);
+  /// one removes them). They outlive a file without nodes, such as a GlobalUsings.cs. Returns false,
+  /// having written nothing, when they are what is stored.
+  bool put_file_facts(const Scope& scope, const std::string& path, const nlohmann::json& facts);
   /// The `global using` namespaces recorded in the file facts of `scope`, by the project of the
   /// file that declares them (its `project` fact; "" for a file outside every project).
   std::map<std::string, std::set<std::string>> global_usings(const Scope& scope);
   /// Deletes a file's record, its nodes and its parse issues; returns the removed node rowids.
   std::vector<int64_t> delete_file(const Scope& scope, const std::string& path);
 
+  /// Every node of `path` in `scope`, text and facts included, with its rowid, by rowid.
+  std::vector<StoredNode> nodes_of_file(const Scope& scope, const std::string& path);
+  /// Deletes one node and its FTS row.
+  void delete_node(int64_t rowid);
+  /// Moves a node whose text did not change to new lines (an edit above it).
+  void update_lines(int64_t rowid, int start_line, int end_line);
   /// Inserts a node (and its FTS row); returns its rowid.
   int64_t insert_node(const Scope& scope, const StoredNode& node);
   /// True when `id` exists in `scope`.
@@ -169,8 +177,9 @@ class IndexStore {
   /// Brings `metadata.also_defined_in` of the scope's nodes to `other_paths`.
   void sync_also_defined_in(const Scope& scope, const std::map<std::string, std::vector<std::string>>& other_paths,
                             SyncCounts& counts);
-  /// Replaces the one row of `table` for `path` with `value` in `column` (none when it is empty).
-  void replace_file_row(const char* table, const char* column, const Scope& scope, const std::string& path,
+  /// Replaces the one row of `table` for `path` with `value` in `column` (none when it is empty);
+  /// false, having written nothing, when that is what the table holds.
+  bool replace_file_row(const char* table, const char* column, const Scope& scope, const std::string& path,
                         const nlohmann::json& value);
   void insert_fts(int64_t rowid, const StoredNode& node);
   /// The number of columns of `nodes_fts` (2 in an index written before the signature and doc
@@ -185,7 +194,7 @@ class IndexStore {
   std::unique_ptr<SqliteDb> db_;
   std::string not_duplicate_;  ///< the search condition that leaves duplicates out, when the table exists
   std::string fts_weights_;    ///< the bm25() weights for the columns this index's nodes_fts has
-  std::unique_ptr<SqliteStatement> insert_node_, insert_fts_, has_node_;
+  std::unique_ptr<SqliteStatement> insert_node_, insert_fts_, has_node_, delete_fts_, delete_node_;
 };
 
 }  // namespace attractor::retrieval

@@ -182,6 +182,7 @@ struct IndexPass {
   std::vector<int64_t> removed;
   std::map<std::string, nlohmann::json> recorded_issues;  ///< per file, from earlier runs
   std::vector<std::string> project_dirs;                  ///< folders with a C# project file
+  bool relink = false;  ///< something the linker reads changed without a node being added or removed
 };
 
 /// Deletes the files the index knows but the walk no longer found.
@@ -253,11 +254,12 @@ std::optional<std::string> read_source(const IndexOptions& o, const std::string&
   return bytes.str();
 }
 
-/// `id`, else `id@path`, else `id@path#k` for the first k >= 2 that no node of the file or scope has.
+/// `id`, else `id@path`, else `id@path#k` for the first k >= 2 that no node of the file or scope has;
+/// the ids in `replaced` (the file's own nodes from the last run) count as free.
 std::string unique_node_id(IndexPass& pass, std::set<std::string>& ids_in_file, const std::string& id,
-                           const std::string& path) {
+                           const std::string& path, const std::set<std::string>& replaced) {
   auto taken = [&](const std::string& candidate) {
-    return ids_in_file.count(candidate) || pass.store.has_node(pass.scope, candidate);
+    return ids_in_file.count(candidate) || (!replaced.count(candidate) && pass.store.has_node(pass.scope, candidate));
   };
   std::string unique = id;
   if (taken(unique)) unique = id + "@" + path;
@@ -298,7 +300,38 @@ ExtractedFile extract_file(const std::string& language, const SourceText& source
   return extracted;
 }
 
-/// Stores the nodes of one new or changed file with the file's hash.
+/// True when `stored` and `fresh` differ only in their lines (or not at all): the row, its FTS
+/// terms and its vector can stay. `also_defined_in` is the linker's, not the file's.
+bool same_content(const StoredNode& stored, const StoredNode& fresh) {
+  nlohmann::json metadata = stored.metadata;
+  if (metadata.is_object()) metadata.erase("also_defined_in");
+  return stored.kind == fresh.kind && stored.name == fresh.name && stored.language == fresh.language &&
+         stored.text == fresh.text && stored.facts == fresh.facts && metadata == fresh.metadata &&
+         stored.acl_tags == fresh.acl_tags && stored.labels == fresh.labels;
+}
+
+/// Stores `node` of a new or changed file over `old` (its stored namesakes, by id): a node whose
+/// content is unchanged keeps its row and vector, moved to its new lines if need be.
+void store_node(IndexPass& pass, const StoredNode& node, std::map<std::string, StoredNode>& old) {
+  auto it = old.find(node.id);
+  if (it != old.end() && same_content(it->second, node)) {
+    if (it->second.start_line != node.start_line || it->second.end_line != node.end_line) {
+      pass.store.update_lines(it->second.rowid, node.start_line, node.end_line);
+      pass.relink = true;
+    }
+    old.erase(it);
+    return;
+  }
+  if (it != old.end()) {
+    pass.store.delete_node(it->second.rowid);
+    pass.removed.push_back(it->second.rowid);
+    old.erase(it);
+  }
+  pass.added.push_back(pass.store.insert_node(pass.scope, node));
+}
+
+/// Stores the nodes of one new or changed file with the file's hash, writing only the nodes whose
+/// content changed (an edit rewrites the member it touched and the types around it).
 void index_file(IndexPass& pass, const std::string& path, PreparedFile& prepared) {
   ExtractedFile& extracted = prepared.extracted;
   std::string language = language_of(path);
@@ -314,16 +347,26 @@ void index_file(IndexPass& pass, const std::string& path, PreparedFile& prepared
     file_facts["global_usings"] = extracted.global_usings;
     if (!prepared.project.empty()) file_facts["project"] = prepared.project;
   }
-  pass.store.put_file_facts(pass.scope, path, file_facts);
+  if (pass.store.put_file_facts(pass.scope, path, file_facts)) pass.relink = true;
+  std::map<std::string, StoredNode> old;
+  std::set<std::string> replaced;
+  for (auto& n : pass.store.nodes_of_file(pass.scope, path)) {
+    replaced.insert(n.id);
+    old.emplace(n.id, std::move(n));
+  }
   std::set<std::string> ids_in_file;
   for (auto& n : extracted.nodes) {
     // A partial definition (ALTER TABLE) never takes the plain id the definition itself should have.
     bool partial = n.facts.value("partial", false);
-    std::string id = unique_node_id(pass, ids_in_file, partial ? n.id + "@" + path : n.id, path);
+    std::string id = unique_node_id(pass, ids_in_file, partial ? n.id + "@" + path : n.id, path, replaced);
     StoredNode node = stored_node(n, path, language, prepared.decision);
     node.id = std::move(id);
     if (language == "csharp" && !prepared.project.empty()) node.facts["project"] = prepared.project;
-    pass.added.push_back(pass.store.insert_node(pass.scope, node));
+    store_node(pass, node, old);
+  }
+  for (const auto& [id, gone] : old) {
+    pass.store.delete_node(gone.rowid);
+    pass.removed.push_back(gone.rowid);
   }
   pass.store.put_file(pass.scope, path, prepared.hash, language);
   ++pass.summary.files_indexed;
@@ -368,12 +411,7 @@ void store_file(IndexPass& pass, const std::string& path, bool known, PreparedFi
   switch (prepared.outcome) {
     case PreparedFile::Outcome::kSkipped: return skip_file(pass, path, known, prepared.skip_reason);
     case PreparedFile::Outcome::kUnchanged: ++pass.summary.files_unchanged; return count_recorded_issues(pass, path);
-    case PreparedFile::Outcome::kIndexed:
-      if (known) {
-        auto gone = pass.store.delete_file(pass.scope, path);
-        pass.removed.insert(pass.removed.end(), gone.begin(), gone.end());
-      }
-      return index_file(pass, path, prepared);
+    case PreparedFile::Outcome::kIndexed: return index_file(pass, path, prepared);
   }
 }
 
@@ -414,7 +452,7 @@ void scan_files(IndexPass& pass, const std::vector<std::string>& files, const st
 /// True when the run found nothing to change: no file added, changed or removed, and the vectors
 /// of the named index exist (a no-change re-index then writes nothing but the scope's sequence).
 bool nothing_changed(IndexPass& pass) {
-  return pass.added.empty() && pass.removed.empty() && pass.summary.files_removed == 0 &&
+  return pass.added.empty() && pass.removed.empty() && !pass.relink && pass.summary.files_removed == 0 &&
          pass.store.index_record(pass.scope.index_name) &&
          fs::exists(IndexStore::vector_path(pass.options.index_dir, pass.scope.index_name));
 }

@@ -5,6 +5,7 @@
 #include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <set>
 #include <sstream>
 
@@ -286,9 +287,11 @@ TEST(IndexerIncrementalTest, SkipsUnchangedFilesAndRemovesDeletedOnes) {
   EXPECT_EQ(third.files_removed, 2);
   EXPECT_EQ(third.files_indexed, 1);
   EXPECT_EQ(third.files_unchanged, 27);
-  EXPECT_EQ(third.nodes_removed, 3 + 4 + 3);  // Attendee, the old RoomService.cs, Broken.cs
-  EXPECT_EQ(third.nodes_added, 4 + 2);
-  EXPECT_EQ(third.vectors_embedded, 6);
+  // Attendee and Broken.cs; RoomService.cs's four nodes are unchanged by the appended class and
+  // keep their rows and vectors.
+  EXPECT_EQ(third.nodes_removed, 3 + 3);
+  EXPECT_EQ(third.nodes_added, 2);
+  EXPECT_EQ(third.vectors_embedded, 2);
   auto edges = all_edges(index.str());
   EXPECT_FALSE(edges.count({"cs:Acme.Meetings.Domain.Attendee", "sql:dbo.Attendees", "maps_to"}));
   EXPECT_TRUE(edges.count({"cs:Acme.Meetings.Services.RoomService.Rename(int,string)",
@@ -333,6 +336,46 @@ TEST(IndexerIncrementalTest, ABackendThatStaysOpenSeesTheNextIndexRun) {
   run_local_indexer(options(src.str(), index.str()));
   EXPECT_EQ(top(SearchType::kBm25), archiver);
   EXPECT_EQ(top(SearchType::kSemantic), archiver);  // its vector and visible rowid were read again
+}
+
+TEST(IndexerIncrementalTest, AnEditRewritesOnlyTheNodesWhoseTextChanged) {
+  TempDir src, index;
+  auto write = [&](const std::string& text) { std::ofstream(src.path() / "Shop.cs") << text; };
+  const std::string body =
+      "namespace Shop {\n"
+      "  public class Tools { public void Keep() { } }\n"
+      "  public class Cart {\n"
+      "    public void Add() { }\n"
+      "    public void Remove() { }\n"
+      "  }\n"
+      "}\n";
+  write(body);
+  IndexOptions o = options(src.str(), index.str());
+  o.acl_file.clear();
+  run_local_indexer(o);
+  auto rowids = [&] {
+    IndexStore store(index.str(), false);
+    std::map<std::string, std::pair<int64_t, int64_t>> out;  // id -> (rowid, start line)
+    auto s = store.db().prepare("SELECT id, rowid, start_line FROM nodes");
+    while (s.step()) out[s.text(0)] = {s.integer(1), s.integer(2)};
+    return out;
+  };
+  auto before = rowids();
+  // A comment line on top moves everything down; Remove's body changes, so Cart's text does too.
+  std::string edited = "// moved\n" + body;
+  edited.replace(edited.find("Remove() { }"), 12, "Remove() { Add(); }");
+  write(edited);
+  auto summary = run_local_indexer(o);
+  auto after = rowids();
+  EXPECT_EQ(summary.nodes_added, 2);  // Cart and Cart.Remove()
+  EXPECT_EQ(summary.nodes_removed, 2);
+  EXPECT_EQ(summary.vectors_embedded, 2);
+  for (const char* kept : {"cs:Shop.Tools", "cs:Shop.Tools.Keep()", "cs:Shop.Cart.Add()"}) {
+    EXPECT_EQ(after[kept].first, before[kept].first) << kept;        // the same row and vector
+    EXPECT_EQ(after[kept].second, before[kept].second + 1) << kept;  // on its new line
+  }
+  EXPECT_NE(after["cs:Shop.Cart.Remove()"].first, before["cs:Shop.Cart.Remove()"].first);
+  EXPECT_TRUE(all_edges(index.str()).count({"cs:Shop.Cart.Remove()", "cs:Shop.Cart.Add()", "calls"}));
 }
 
 TEST(IndexerSnapshotTest, BranchesAndSnapshotsLiveSideBySide) {
