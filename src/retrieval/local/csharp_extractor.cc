@@ -268,6 +268,8 @@ class Extractor {
         table_attribute(child, facts);
       } else if (ct == "modifier" && tree_.text(child) == "partial") {
         facts["partial_type"] = true;
+      } else if (ct == "parameter_list") {
+        primary_constructor_parameters(child, fields);
       }
     }
     TSNode body = field(node, "body");
@@ -297,6 +299,17 @@ class Extractor {
     }
     emit(node, ctx.id, kind, ctx.qname, std::move(facts));
     if (!ts_node_is_null(body)) walk_scope(body, ns, &ctx, usings);
+  }
+
+  /// The parameters of a primary constructor (`class Service(IRepository repo)`): in scope in every
+  /// member, so they are read like fields (name -> simple type name).
+  void primary_constructor_parameters(TSNode list, json& fields) const {
+    for (auto p : named_children(list)) {
+      if (node_type(p) != "parameter") continue;
+      TSNode type = field(p, "type");
+      std::string name(tree_.text(field(p, "name")));
+      if (!ts_node_is_null(type) && !name.empty()) fields[name] = simple_type_name(strip_spaces(tree_.text(type)));
+    }
   }
 
   /// The number of type parameters of a type declaration (its `type_parameter_list` child).

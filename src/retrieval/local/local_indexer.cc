@@ -42,7 +42,7 @@ std::string read_file(const fs::path& p) {
 /// Part of every file's hash: raised whenever extraction or linking changes, so that re-indexing an
 /// index written by an older attractor re-reads every file (and relinks) instead of keeping its old
 /// nodes and edges: a run that finds every hash unchanged does not relink.
-constexpr const char* kExtractorVersion = "extractors-7 (C# generic type ids, FTS signature and doc)";
+constexpr const char* kExtractorVersion = "extractors-8 (C# generic ids, primary constructors, FTS columns)";
 
 std::string content_hash(const std::string& content, const std::string& extra) {
   uint64_t h = 1469598103934665603ULL;

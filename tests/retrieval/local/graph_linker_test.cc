@@ -176,14 +176,15 @@ TEST(GraphLinkerTest, TypesResolveThroughUsingsAliasesQualifiersAndGlobalUsingsB
       {"Cipher_DeleteById.sql", "CREATE PROCEDURE [dbo].[Cipher_DeleteById] @Id UNIQUEIDENTIFIER AS SELECT 1"},
       {"Send_DeleteById.sql", "CREATE PROCEDURE [dbo].[Send_DeleteById] @Id UNIQUEIDENTIFIER AS SELECT 1"},
   });
-  EXPECT_EQ(edges(nodes, "inherits"),
-            (std::set<std::string>{
-                "cs:Vault.Ciphers.Repositories.CipherRepository -> cs:Vault.Infrastructure.Repositories.Repository<T,TId>",
-                "cs:Vault.Devices.DeviceRepository -> cs:Vault.Infrastructure.Repositories.Repository<T,TId>",
-                "cs:Vault.Folders.FolderRepository -> cs:Vault.Infrastructure.Repositories.Repository<T,TId>",
-                "cs:Vault.Plain.Plain -> cs:Vault.Infrastructure.Repositories.Repository",
-                "cs:Vault.Sends.SendRepository -> cs:Vault.Infrastructure.Repositories.Repository<T,TId>",
-            }));
+  EXPECT_EQ(
+      edges(nodes, "inherits"),
+      (std::set<std::string>{
+          "cs:Vault.Ciphers.Repositories.CipherRepository -> cs:Vault.Infrastructure.Repositories.Repository<T,TId>",
+          "cs:Vault.Devices.DeviceRepository -> cs:Vault.Infrastructure.Repositories.Repository<T,TId>",
+          "cs:Vault.Folders.FolderRepository -> cs:Vault.Infrastructure.Repositories.Repository<T,TId>",
+          "cs:Vault.Plain.Plain -> cs:Vault.Infrastructure.Repositories.Repository",
+          "cs:Vault.Sends.SendRepository -> cs:Vault.Infrastructure.Repositories.Repository<T,TId>",
+      }));
   EXPECT_EQ(edges(nodes, "implements"), (std::set<std::string>{}));
   EXPECT_EQ(edges(nodes, "executes"),
             (std::set<std::string>{
@@ -192,6 +193,21 @@ TEST(GraphLinkerTest, TypesResolveThroughUsingsAliasesQualifiersAndGlobalUsingsB
                 "cs:Vault.Infrastructure.Repositories.Repository<T,TId>.DeleteAsync(TId) -> sql:dbo.Send_DeleteById",
                 "cs:Vault.Sends.SendRepository -> sql:dbo.Send_DeleteById",
             }));
+}
+
+TEST(GraphLinkerTest, APrimaryConstructorsParametersResolveLikeFields) {
+  auto nodes = nodes_of({
+      {"Repo.cs", "namespace Shop { public interface IOrderRepository { void Save(int id); } }"},
+      // A second Save(int): without the parameter's type the call would be ambiguous.
+      {"Audit.cs", "namespace Shop.Audit { public class Journal { public void Save(int id) { } } }"},
+      {"Service.cs",
+       "namespace Shop.Services;\nusing Shop;\n"
+       "public class OrderService(IOrderRepository orders, int retries) {\n"
+       "  public void Place(int id) { orders.Save(id); }\n}\n"},
+  });
+  EXPECT_EQ(edges(nodes, "calls"), (std::set<std::string>{"cs:Shop.Services.OrderService.Place(int) -> "
+                                                          "cs:Shop.IOrderRepository.Save(int)"}));
+  EXPECT_TRUE(edges(nodes, "uses_type").count("cs:Shop.Services.OrderService -> cs:Shop.IOrderRepository"));
 }
 
 TEST(GraphLinkerTest, ThePartsOfAPartialTypeAreOneNodeForEdgesAndLookup) {
