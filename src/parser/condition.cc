@@ -1,5 +1,6 @@
 #include "parser/condition.h"
 
+#include "parser/ascii_space.h"
 #include "parser/value_text.h"
 
 #include <memory>
@@ -97,7 +98,7 @@ ConditionParseResult parse_condition(std::string_view text) {
   const char* last = text.data() + text.size();
   try {
     const auto parser = x3::with<state_tag>(std::ref(state))[condition];
-    if (x3::phrase_parse(first, last, parser, x3::space) && first == last) {
+    if (x3::phrase_parse(first, last, parser, ascii_space) && first == last) {
       result.condition = std::move(state.condition);
       return result;
     }

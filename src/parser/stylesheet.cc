@@ -1,5 +1,6 @@
 #include "parser/stylesheet.h"
 
+#include "parser/ascii_space.h"
 #include "parser/value_text.h"
 
 #include <array>
@@ -145,7 +146,7 @@ StylesheetParseResult parse_stylesheet(std::string_view text) {
   const char* last = text.data() + text.size();
   try {
     const auto parser = x3::with<css::state_tag>(std::ref(state))[css::stylesheet];
-    if (x3::phrase_parse(first, last, parser, x3::space) && first == last) {
+    if (x3::phrase_parse(first, last, parser, ascii_space) && first == last) {
       result.stylesheet = std::move(state.sheet);
       return result;
     }

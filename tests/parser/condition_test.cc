@@ -196,3 +196,19 @@ TEST(ConditionEvaluate, NumbersCompareAsStrings) {
 
 }  // namespace
 }  // namespace attractor
+
+namespace attractor {
+namespace {
+
+// Bytes above 0x7F are negative in a signed char; x3::space asserted on them (found by
+// LspRandomEditsTest under the sanitizer build, which keeps assertions).
+TEST(ConditionParse, BytesAboveAsciiAreTextNotACrash) {
+  Condition c = parse_ok("context.name=\"caf\xC3\xA9\" && outcome=success");
+  ASSERT_EQ(c.clauses.size(), 2u);
+  EXPECT_EQ(c.clauses[0].literal, "caf\xC3\xA9");
+  EXPECT_EQ(parse_error("outcome=success \xC3\xA9").offset, 16u);
+  parse_error("\xFF\xFE outcome=success");
+}
+
+}  // namespace
+}  // namespace attractor

@@ -139,3 +139,21 @@ INSTANTIATE_TEST_SUITE_P(
 
 }  // namespace
 }  // namespace attractor
+
+namespace attractor {
+namespace {
+
+// Bytes above 0x7F are negative in a signed char; x3::space asserted on them.
+TEST(StylesheetParse, BytesAboveAsciiAreTextNotACrash) {
+  EXPECT_TRUE(parse_stylesheet("* { llm_model: \"mod\xC3\xA8le\"; }").ok());
+  auto unquoted = parse_stylesheet("* { llm_model: mod\xC3\xA8le; }");
+  ASSERT_TRUE(unquoted.error.has_value());
+  EXPECT_EQ(unquoted.error->message, "expected ';' or '}'");
+  EXPECT_EQ(unquoted.error->offset, 18u);
+  auto trailing = parse_stylesheet("* { llm_model: gpt; }\n\xC3\xA9");
+  ASSERT_TRUE(trailing.error.has_value());
+  EXPECT_EQ(trailing.error->offset, 22u);
+}
+
+}  // namespace
+}  // namespace attractor
