@@ -13,11 +13,9 @@ out="${2:-/tmp/attractor-csharp-resolution}"
 mirror="${ATTRACTOR_MIRROR:-/work/.mirror}"
 commit=ac309aa19ed351406a56032d5f26a7a9a99f4abd
 src="$out/bitwarden"
-if [[ ! -f "$src/.commit" || "$(cat "$src/.commit")" != "$commit" ]]; then
-  rm -rf "$src" && mkdir -p "$src"
-  python3 "$here/export_tree.py" "$mirror/bitwarden+server/repo" "$commit" "$src" . > /dev/null
-  echo "$commit" > "$src/.commit"
-fi
+# shellcheck source=export_pinned.sh
+source "$here/export_pinned.sh"
+export_pinned "$src" "$mirror/bitwarden+server/repo" "$commit"
 rm -rf "$out/index"
 /usr/bin/time -f "index: %e s wall, %U s user, %M KiB peak RSS" \
   "$bin" index "$src" --index "$out/index" --repository bitwarden --branch main -q

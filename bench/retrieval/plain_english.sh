@@ -20,15 +20,13 @@ repos=(
   "bitwarden|bitwarden+server|ac309aa19ed351406a56032d5f26a7a9a99f4abd"
   "eshop|dotnet+eShop|5624ad564d1602a927879df32a79b94522eb6101"
 )
+# shellcheck source=export_pinned.sh
+source "$here/export_pinned.sh"
 mkdir -p "$out"
 for line in "${repos[@]}"; do
   IFS='|' read -r name mirror_name commit <<< "$line"
   src="$out/$name"
-  if [[ ! -f "$src/.commit" || "$(cat "$src/.commit")" != "$commit" ]]; then
-    rm -rf "$src" && mkdir -p "$src"
-    python3 "$here/export_tree.py" "$mirror/$mirror_name/repo" "$commit" "$src" . > /dev/null
-    echo "$commit" > "$src/.commit"
-  fi
+  export_pinned "$src" "$mirror/$mirror_name/repo" "$commit"
   if [[ ! -f "$out/idx-$name/.built-by" || "$(cat "$out/idx-$name/.built-by")" != "$bindir" ]]; then
     rm -rf "$out/idx-$name"
     "$bindir/attractor" index "$src" --index "$out/idx-$name" --repository "$name" --branch main -q

@@ -26,17 +26,8 @@ repos=(
   "efcore|dotnet+efcore|ecd0ba4c23377e479ce94c74119c499f1339351c|."
 )
 
-export_repo() {
-  local name="$1" mirror_name="$2" commit="$3" paths="$4"
-  local dest="$data/$name"
-  if [[ -f "$dest/.commit" && "$(cat "$dest/.commit")" == "$commit" ]]; then return; fi
-  local git_dir="$mirror/$mirror_name/repo"
-  [[ -d "$git_dir" ]] || { echo "missing mirror $git_dir (fetch github:${mirror_name/+//} first)" >&2; return 1; }
-  rm -rf "$dest" && mkdir -p "$dest"
-  # shellcheck disable=SC2086
-  python3 "$here/export_tree.py" "$git_dir" "$commit" "$dest" $paths
-  echo "$commit" > "$dest/.commit"
-}
+# shellcheck source=export_pinned.sh
+source "$here/export_pinned.sh"
 
 report() {
   local name="$1" db="$2" scope="repository = '$name'"
@@ -52,7 +43,8 @@ mkdir -p "$out"
 for line in "${repos[@]}"; do
   IFS='|' read -r name mirror_name commit paths <<< "$line"
   if [[ ${#only[@]} -gt 0 && ! " ${only[*]} " =~ " $name " ]]; then continue; fi
-  export_repo "$name" "$mirror_name" "$commit" "$paths" || continue
+  # shellcheck disable=SC2086
+  export_pinned "$data/$name" "$mirror/$mirror_name/repo" "$commit" $paths 2>&1 || continue
   echo "== $name ($mirror_name @ ${commit:0:12})"
   echo "files: $(find "$data/$name" -type f \( -name '*.cs' -o -name '*.sql' \) | wc -l) (.cs and .sql)"
   echo "ground count (count_sql_objects.py): $(python3 "$here/count_sql_objects.py" "$data/$name")"

@@ -24,11 +24,13 @@
 
 #include <nlohmann/json.hpp>
 
+#include "percentile.h"
 #include "retrieval/backend.h"
 #include "retrieval/local/local_backend.h"
 #include "retrieval/edge_types.h"
 
 using namespace attractor::retrieval;
+using attractor::bench::percentile;
 
 namespace {
 
@@ -62,14 +64,6 @@ int usage() {
       stderr,
       "usage: recall_bench [--verbose] [--json] [--split NAME] INDEX_DIR REPOSITORY QUESTIONS.json [CHAINS.json]\n");
   return 2;
-}
-
-/// The `p`-th percentile (nearest rank) of `values`; 0 when empty.
-double percentile(std::vector<double> values, double p) {
-  if (values.empty()) return 0.0;
-  std::sort(values.begin(), values.end());
-  size_t rank = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(values.size())));
-  return values[std::min(values.size() - 1, rank == 0 ? 0 : rank - 1)];
 }
 
 struct Mean {

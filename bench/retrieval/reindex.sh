@@ -33,16 +33,14 @@ step() {
     printf "  %-10s %-40s %7.2f s wall %7.2f s cpu %6d MiB peak %9.2f MB written\n", l, b, w, u, r / 1024, o * 512 / 1e6 }'
 }
 
+# shellcheck source=export_pinned.sh
+source "$here/export_pinned.sh"
 mkdir -p "$out"
 for line in "${repos[@]}"; do
   IFS='|' read -r name mirror_name commit touched <<< "$line"
   if [[ ${#only[@]} -gt 0 && ! " ${only[*]} " =~ " $name " ]]; then continue; fi
   src="$out/src-$name"
-  if [[ ! -f "$src/.commit" || "$(cat "$src/.commit")" != "$commit" ]]; then
-    rm -rf "$src" && mkdir -p "$src"
-    python3 "$here/export_tree.py" "$mirror/$mirror_name/repo" "$commit" "$src" . > /dev/null
-    echo "$commit" > "$src/.commit"
-  fi
+  export_pinned "$src" "$mirror/$mirror_name/repo" "$commit"
   echo "== $name ($mirror_name @ ${commit:0:12}): $(find "$src" -type f \( -name '*.cs' -o -name '*.sql' \) | wc -l) .cs/.sql files"
   cp "$src/$touched" "$out/touched.orig"
   for b in "${binaries[@]}"; do

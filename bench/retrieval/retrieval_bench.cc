@@ -17,6 +17,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "percentile.h"
 #include "repo_generator.h"
 #include "retrieval/local/code_tokens.h"
 #include "retrieval/local/index_store.h"
@@ -28,18 +29,12 @@
 
 namespace fs = std::filesystem;
 using namespace attractor::retrieval;
+using attractor::bench::percentile;
 using Clock = std::chrono::steady_clock;
 
 namespace {
 
 double ms_since(Clock::time_point t) { return std::chrono::duration<double, std::milli>(Clock::now() - t).count(); }
-
-double percentile(std::vector<double> v, double p) {
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  size_t i = static_cast<size_t>(std::ceil(p / 100.0 * static_cast<double>(v.size()))) - 1;
-  return v[std::min(i, v.size() - 1)];
-}
 
 long peak_rss_mib() {
   rusage u{};

@@ -1,6 +1,9 @@
 #include "retrieval/local/fts_fields.h"
 
+#include <algorithm>
 #include <cctype>
+
+#include "attractor/base/utf8.h"
 
 #include "retrieval/local/code_tokens.h"
 
@@ -9,13 +12,6 @@ namespace attractor::retrieval {
 namespace {
 
 constexpr size_t kMaxSignature = 400;
-
-std::string_view cut_utf8(std::string_view s, size_t max) {
-  if (s.size() <= max) return s;
-  size_t cut = max;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return s.substr(0, cut);
-}
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '@'; }
 
@@ -83,7 +79,8 @@ std::string signature_of(std::string_view text, std::string_view language, std::
   } else {
     end = csharp_body_start(text);
   }
-  return std::string(cut_utf8(text.substr(0, end), kMaxSignature));
+  std::string_view signature = text.substr(0, std::min(end, kMaxSignature));
+  return std::string(signature.substr(0, utf8_complete_size(signature)));
 }
 
 FtsFields fts_fields(const StoredNode& node) {

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "attractor/base/json_limits.h"
+#include "attractor/base/utf8.h"
 #include "retrieval/local/code_tokens.h"
 #include "retrieval/local/fts_fields.h"
 
@@ -72,10 +73,8 @@ int bind_scope(SqliteStatement& s, int first, const Scope& scope) {
 }
 
 std::string truncate_utf8(const std::string& s, size_t max) {
-  if (s.size() <= max) return s;
-  size_t cut = max;
-  while (cut > 0 && (static_cast<unsigned char>(s[cut]) & 0xC0) == 0x80) --cut;
-  return s.substr(0, cut);
+  std::string_view head = std::string_view(s).substr(0, max);
+  return std::string(head.substr(0, utf8_complete_size(head)));
 }
 
 }  // namespace
@@ -90,12 +89,15 @@ IndexStore::IndexStore(const std::string& dir, bool writable) : dir_(dir) {
   // Sorts and GROUP BYs of a large scope would otherwise spill to a temporary file: writes a
   // no-change re-index must not make.
   db_->exec("PRAGMA temp_store = MEMORY");
+  bool four_columns = true;  // a writable store upgrades an older two-column table
   if (writable) {
     db_->exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
     db_->exec(kSchema);
     upgrade_fts();
+  } else {
+    four_columns = fts_columns() == 4;
   }
-  fts_weights_ = fts_columns() == 4
+  fts_weights_ = four_columns
                      ? fmt::format("{}, {}, {}, {}", kFtsWeights[0], kFtsWeights[1], kFtsWeights[2], kFtsWeights[3])
                      : fmt::format("{}, {}", kFtsWeights[0], kFtsWeights[3]);
   auto s = db_->prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'duplicates'");
@@ -313,6 +315,7 @@ int IndexStore::fts_columns() {
 
 void IndexStore::upgrade_fts() {
   if (fts_columns() == 4) return;
+  // An index written before the signature and doc columns (or a new one): build the table.
   db_->exec("BEGIN IMMEDIATE; DROP TABLE IF EXISTS nodes_fts");
   db_->exec(kFtsSchema);
   auto s = db_->prepare("SELECT rowid, kind, name, language, text, facts FROM nodes ORDER BY rowid");
@@ -481,24 +484,6 @@ std::map<std::string, int64_t> IndexStore::edge_counts(const Scope& scope) {
   bind_scope(s, 1, scope);
   std::map<std::string, int64_t> out;
   while (s.step()) out[s.text(0)] = s.integer(1);
-  return out;
-}
-
-std::vector<std::pair<std::string, double>> IndexStore::bm25(const Scope& scope, const NodeFilter& filter,
-                                                             const std::string& match_expression, int limit) {
-  std::vector<std::string> binds;
-  std::string cond = filter.sql_condition("n", binds);
-  auto s = db_->prepare("SELECT n.id, bm25(nodes_fts, " + fts_weights_ +
-                        ") AS score FROM nodes_fts JOIN nodes n ON n.rowid = nodes_fts.rowid "
-                        "WHERE nodes_fts MATCH ? AND " +
-                        std::string(kScopeWhere) + " AND " + cond + not_duplicate_ +
-                        " ORDER BY score ASC, n.id ASC LIMIT ?");
-  s.bind(1, match_expression);
-  int i = bind_scope(s, 2, scope);
-  i = s.bind_all(i, binds);
-  s.bind(i, static_cast<int64_t>(limit));
-  std::vector<std::pair<std::string, double>> out;
-  while (s.step()) out.emplace_back(s.text(0), -s.real(1));
   return out;
 }
 

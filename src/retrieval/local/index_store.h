@@ -143,13 +143,10 @@ class IndexStore {
   std::map<std::string, int64_t> edge_counts(const Scope& scope);
 
   // Reads, all filtered.
-  /// Best bm25 matches: (id, score) with score = -bm25() (higher is better), ties by id.
-  std::vector<std::pair<std::string, double>> bm25(const Scope& scope, const NodeFilter& filter,
-                                                   const std::string& match_expression, int limit);
-  /// The same ranking restricted to `visible` (sorted rowids, as visible_rowids returns them):
-  /// the full-text table is read alone in score order and the join is a lookup in `visible`, which
-  /// a caller that searches a scope repeatedly computes once. Same result as bm25() when
-  /// `visible` is visible_rowids(scope, filter).
+  /// Best bm25 matches among `visible` (sorted rowids, as visible_rowids returns them): (id,
+  /// score) with score = -bm25() (higher is better), ties by id. The full-text table is read alone
+  /// in score order and the join is a lookup in `visible`, which a caller that searches a scope
+  /// repeatedly computes once (LocalBackend).
   std::vector<std::pair<std::string, double>> bm25_among(const std::vector<int64_t>& visible,
                                                          const std::string& match_expression, int limit);
   /// Rowids of the visible nodes of the scope, ascending.

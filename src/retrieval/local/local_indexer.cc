@@ -59,9 +59,14 @@ std::string content_hash(const std::string& content, const std::string& extra) {
   return fmt::format("fnv1a64:{:016x}:{}", h, content.size());
 }
 
-std::string language_of(const fs::path& p) {
+std::string lowercase_extension(const fs::path& p) {
   auto ext = p.extension().string();
   std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
+  return ext;
+}
+
+std::string language_of(const fs::path& p) {
+  const std::string ext = lowercase_extension(p);
   if (ext == ".cs") return "csharp";
   if (ext == ".sql") return "sql";
   return "";
@@ -73,11 +78,7 @@ struct WalkResult {
   std::vector<std::string> project_dirs;  ///< relative folders with a `*.csproj` ("" for the root)
 };
 
-bool is_project_file(const fs::path& p) {
-  auto ext = p.extension().string();
-  std::transform(ext.begin(), ext.end(), ext.begin(), [](unsigned char c) { return std::tolower(c); });
-  return ext == ".csproj";
-}
+bool is_project_file(const fs::path& p) { return lowercase_extension(p) == ".csproj"; }
 
 WalkResult walk(const fs::path& root, const PathScope& scope) {
   WalkResult found;
@@ -332,7 +333,7 @@ void store_node(IndexPass& pass, const StoredNode& node, std::map<std::string, S
 
 /// Stores the nodes of one new or changed file with the file's hash, writing only the nodes whose
 /// content changed (an edit rewrites the member it touched and the types around it).
-void index_file(IndexPass& pass, const std::string& path, PreparedFile& prepared) {
+void index_file(IndexPass& pass, const std::string& path, bool known, PreparedFile& prepared) {
   ExtractedFile& extracted = prepared.extracted;
   std::string language = language_of(path);
   report_issues(pass, path, extracted.issues);
@@ -350,7 +351,7 @@ void index_file(IndexPass& pass, const std::string& path, PreparedFile& prepared
   if (pass.store.put_file_facts(pass.scope, path, file_facts)) pass.relink = true;
   std::map<std::string, StoredNode> old;
   std::set<std::string> replaced;
-  for (auto& n : pass.store.nodes_of_file(pass.scope, path)) {
+  for (auto& n : known ? pass.store.nodes_of_file(pass.scope, path) : std::vector<StoredNode>{}) {
     replaced.insert(n.id);
     old.emplace(n.id, std::move(n));
   }
@@ -411,7 +412,7 @@ void store_file(IndexPass& pass, const std::string& path, bool known, PreparedFi
   switch (prepared.outcome) {
     case PreparedFile::Outcome::kSkipped: return skip_file(pass, path, known, prepared.skip_reason);
     case PreparedFile::Outcome::kUnchanged: ++pass.summary.files_unchanged; return count_recorded_issues(pass, path);
-    case PreparedFile::Outcome::kIndexed: return index_file(pass, path, prepared);
+    case PreparedFile::Outcome::kIndexed: return index_file(pass, path, known, prepared);
   }
 }
 

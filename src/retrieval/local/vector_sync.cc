@@ -141,11 +141,8 @@ std::vector<int64_t> missing_ids(const VectorIndex& index, const std::vector<int
   return missing;
 }
 
-}  // namespace
-
-void check_embedder_matches(IndexStore& store, const std::string& index_name, const IEmbedder& embedder) {
-  auto info = embedder.info();
-  auto record = store.index_record(index_name);
+/// Throws when `record` was written by another provider, model or dimension than `info`.
+void check_record(const std::optional<IndexRecord>& record, const std::string& index_name, const EmbedderInfo& info) {
   if (record && (record->provider != info.provider || record->model != info.model ||
                  (info.dimension != 0 && info.dimension != record->dimension))) {
     throw RetrievalError(RetrievalError::Kind::kInvalidArgument,
@@ -156,14 +153,20 @@ void check_embedder_matches(IndexStore& store, const std::string& index_name, co
   }
 }
 
+}  // namespace
+
+void check_embedder_matches(IndexStore& store, const std::string& index_name, const IEmbedder& embedder) {
+  check_record(store.index_record(index_name), index_name, embedder.info());
+}
+
 VectorSyncStats sync_vectors(IndexStore& store, const std::string& index_name, IEmbedder& embedder,
                              const std::string& vector_kind, const std::vector<int64_t>& added,
                              const std::vector<int64_t>& removed,
                              const std::function<void(int64_t, int64_t)>& on_progress, bool* base_written) {
-  check_embedder_matches(store, index_name, embedder);
-  store.db().exec(kDeltaSchema);
   const auto info = embedder.info();
   const auto record = store.index_record(index_name);
+  check_record(record, index_name, info);
+  store.db().exec(kDeltaSchema);
   const std::string path = IndexStore::vector_path(store.dir(), index_name);
   const std::string kind = record ? record->vector_kind : vector_kind;
   int dimension = record ? record->dimension : info.dimension;

@@ -74,8 +74,8 @@ TEST(FtsFieldsTest, AWordInTheSignatureOutranksItInTheDocAndTheDocOutranksTheBod
   for (int i = 0; i < 10; ++i) {
     store.insert_node(kScope, method("Other" + std::to_string(i), "void Other() { var order = 1; }", "Sends it."));
   }
-  auto hits = store.bm25(kScope, NodeFilter::parse(nlohmann::json::object()),
-                         fts_match_expression("invoice", MatchOperator::kOr), 10);
+  auto hits = store.bm25_among(store.visible_rowids(kScope, NodeFilter::parse(nlohmann::json::object())),
+                               fts_match_expression("invoice", MatchOperator::kOr), 10);
   ASSERT_EQ(hits.size(), 3u);
   EXPECT_EQ(hits[0].first, "InSignature");
   EXPECT_EQ(hits[1].first, "InDoc");
@@ -96,13 +96,13 @@ TEST(FtsFieldsTest, AnIndexWithTheOldTwoColumnTableIsSearchedAndUpgradedOnWrite)
   auto filter = NodeFilter::parse(nlohmann::json::object());
   {
     IndexStore reader(dir.str(), false);
-    ASSERT_EQ(reader.bm25(kScope, filter, expr, 10).size(), 1u);
+    ASSERT_EQ(reader.bm25_among(reader.visible_rowids(kScope, filter), expr, 10).size(), 1u);
   }
   IndexStore writer(dir.str(), true);
   auto columns = writer.db().prepare("SELECT COUNT(*) FROM pragma_table_info('nodes_fts')");
   ASSERT_TRUE(columns.step());
   EXPECT_EQ(columns.integer(0), 4);
-  auto hits = writer.bm25(kScope, filter, expr, 10);
+  auto hits = writer.bm25_among(writer.visible_rowids(kScope, filter), expr, 10);
   ASSERT_EQ(hits.size(), 1u);
   EXPECT_EQ(hits[0].first, "Old");
 }
